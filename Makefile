@@ -1,0 +1,51 @@
+# The README's two commands: `make run` (service with demo data) and `make test` (the suite).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEV_ENV := DEBUG=true
+
+.PHONY: install run test browser worker beat lint bench clean
+
+$(BIN)/.installed: requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEV_ENV) $(BIN)/python manage.py demo_verisi
+	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
+	$(DEV_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Headless Chromium for the browser tests comes from Debian's package (Playwright may not
+# download its own browser here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  else echo "chromium yok: tarayıcı testleri atlanacak"; fi; }
+
+test: install browser
+	$(BIN)/python manage.py makemigrations --check --dry-run --settings=supportdesk.test_settings >/dev/null
+	$(BIN)/pytest
+
+worker: install
+	$(BIN)/celery -A supportdesk worker -l info
+
+beat: install
+	$(BIN)/celery -A supportdesk beat -l info
+
+# Chat benchmark (gunicorn on PostgreSQL, 16 clients); see docs/performance.md.
+bench: install
+	$(BIN)/python bench/chat_bench.py
+
+lint: install
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles media

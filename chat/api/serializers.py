@@ -1,0 +1,154 @@
+"""Input checks and output shapes of the chat API (CONTRACT 3).
+
+Output is built by the plain `*_verisi` functions (the hot polling path stays cheap); the
+Serializer classes beside them describe the same shapes for the OpenAPI schema and validate input.
+"""
+from rest_framework import serializers
+
+from supportdesk.core.fields import StrictCharField, StrictIntegerField
+from tickets.api.serializers import DosyaSerializer as EkSerializer
+from tickets.api.serializers import dosya_verisi
+
+from ..models import Mesaj, Oturum
+
+
+# --- output --------------------------------------------------------------------------------
+def _zaman(value):
+    return value.isoformat() if value else None
+
+
+def oturum_verisi(oturum: Oturum) -> dict:
+    return {
+        "id": oturum.id,
+        "musteri_id": oturum.musteri_id,
+        "ziyaretci_id": oturum.ziyaretci_id,
+        "ziyaretci_adi": oturum.ziyaretci_adi,
+        "kanal": oturum.kanal,
+        "durum": oturum.durum,
+        "operator_id": oturum.operator_id,
+        "baslangic": _zaman(oturum.baslangic),
+        "kabul_zamani": _zaman(oturum.kabul_zamani),
+        "bitis_zamani": _zaman(oturum.bitis_zamani),
+        "kapatan": oturum.kapatan,
+        "puan": oturum.puan,
+        "puan_yorumu": oturum.puan_yorumu,
+        "son_mesaj": oturum.son_mesaj,
+        "okunmamis": oturum.okunmamis,
+    }
+
+
+def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_operator: bool) -> dict:
+    """The visitor's view: the session plus its place in the queue and whether anyone is online."""
+    return {**oturum_verisi(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
+
+
+def mesaj_verisi(mesaj: Mesaj) -> dict:
+    return {
+        "id": mesaj.id,
+        "oturum_id": mesaj.oturum_id,
+        "gonderen": mesaj.gonderen,
+        "operator_id": mesaj.operator_id,
+        "icerik": mesaj.icerik,
+        "ek": _ek_verisi(mesaj),
+        "zaman": _zaman(mesaj.zaman),
+    }
+
+
+def _ek_verisi(mesaj: Mesaj) -> dict | None:
+    return None if mesaj.ek_id is None else dosya_verisi(mesaj.ek)
+
+
+def hazir_yanit_verisi(yanit) -> dict:
+    return {"id": yanit.id, "musteri_id": yanit.musteri_id, "kisayol": yanit.kisayol, "baslik": yanit.baslik,
+            "icerik": yanit.icerik}
+
+
+class OturumSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    musteri_id = serializers.IntegerField()
+    ziyaretci_id = serializers.CharField()
+    ziyaretci_adi = serializers.CharField()
+    # Plain strings in the schema (values in help_text): enum components of the same values
+    # in other apps would collide in drf-spectacular's naming.
+    kanal = serializers.CharField(help_text="widget | api")
+    durum = serializers.CharField(help_text="bekliyor | aktif | kapandi")
+    operator_id = serializers.IntegerField(allow_null=True)
+    baslangic = serializers.DateTimeField()
+    kabul_zamani = serializers.DateTimeField(allow_null=True)
+    bitis_zamani = serializers.DateTimeField(allow_null=True)
+    kapatan = serializers.CharField(allow_null=True, help_text="ziyaretci | operator | sistem")
+    puan = serializers.IntegerField(allow_null=True, min_value=1, max_value=5)
+    puan_yorumu = serializers.CharField()
+    son_mesaj = serializers.CharField(allow_null=True)
+    okunmamis = serializers.IntegerField()
+
+
+class WidgetOturumSerializer(OturumSerializer):
+    sira_no = serializers.IntegerField(allow_null=True, help_text="Sıradaki yeri (1 = sıradaki); beklemiyorsa null.")
+    cevrimici_operator = serializers.BooleanField(help_text="Projenin çevrimiçi (ya da meşgul) operatörü var mı.")
+
+
+class MesajSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    oturum_id = serializers.IntegerField()
+    gonderen = serializers.CharField(help_text="ziyaretci | operator | sistem")
+    operator_id = serializers.IntegerField(allow_null=True)
+    icerik = serializers.CharField(help_text="Düz metin; hiçbir yerde HTML olarak işlenmez.")
+    ek = EkSerializer(allow_null=True)
+    zaman = serializers.DateTimeField()
+
+
+class HazirYanitSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    musteri_id = serializers.IntegerField()
+    kisayol = serializers.CharField()
+    baslik = serializers.CharField()
+    icerik = serializers.CharField()
+
+
+# --- input ---------------------------------------------------------------------------------
+class ChatBaslatSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=128)
+    ad = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=100)
+    email = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=254)
+    mesaj = StrictCharField(required=False, allow_null=True, trim_whitespace=False, allow_blank=True,
+                            help_text="İsteğe bağlı ilk mesaj (1-5000 karakter).")
+    kanal = serializers.ChoiceField(choices=Oturum.Kanal.values, required=False, default=Oturum.Kanal.WIDGET)
+
+
+class WidgetOturumIstekSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=128)
+    oturum_id = StrictIntegerField(min_value=1)
+
+
+class WidgetMesajSerializer(WidgetOturumIstekSerializer):
+    icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1-5000 karakter düz metin.")
+    ek_id = StrictIntegerField(required=False, allow_null=True, min_value=1)
+
+
+class PuanSerializer(WidgetOturumIstekSerializer):
+    puan = StrictIntegerField(min_value=1, max_value=5)
+    yorum = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=1000)
+
+
+class OperatorMesajSerializer(serializers.Serializer):
+    icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1-5000 karakter düz metin.")
+
+
+class AktarSerializer(serializers.Serializer):
+    operator_id = StrictIntegerField(allow_null=True, min_value=1,
+                                     help_text="Hedef operatör (sohbetin projesinin üyesi); null: sıraya geri al.")
+
+
+class MesajlarSorguSerializer(serializers.Serializer):
+    sonra = serializers.IntegerField(required=False, min_value=0, help_text="Bu mesaj id'sinden sonrakiler.")
+
+
+class OturumlarSorguSerializer(serializers.Serializer):
+    durum = serializers.ChoiceField(choices=Oturum.Durum.values, required=False)
+    musteri_id = serializers.IntegerField(required=False, min_value=1)
+
+
+class HazirYanitSorguSerializer(serializers.Serializer):
+    musteri_id = serializers.IntegerField(required=False, min_value=1)
+    q = serializers.CharField(required=False, allow_blank=True, max_length=100)

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("widget/chat/start", views.WidgetChatBaslatView.as_view(), name="widget-chat-start"),
+    path("widget/chat/message", views.WidgetChatMesajView.as_view(), name="widget-chat-message"),
+    path("widget/chat/messages", views.WidgetChatMesajlarView.as_view(), name="widget-chat-messages"),
+    path("widget/chat/end", views.WidgetChatBitirView.as_view(), name="widget-chat-end"),
+    path("widget/chat/rate", views.WidgetChatPuanView.as_view(), name="widget-chat-rate"),
+    path("operator/chats", views.OperatorChatListView.as_view(), name="operator-chats"),
+    path("operator/chat/<int:oturum_id>/messages", views.OperatorChatMesajlarView.as_view(), name="operator-chat-messages"),
+    path("operator/chat/<int:oturum_id>/message", views.OperatorChatMesajView.as_view(), name="operator-chat-message"),
+    path("operator/chat/<int:oturum_id>/accept", views.OperatorChatKabulView.as_view(), name="operator-chat-accept"),
+    path("operator/chat/<int:oturum_id>/transfer", views.OperatorChatAktarView.as_view(), name="operator-chat-transfer"),
+    path("operator/chat/<int:oturum_id>/close", views.OperatorChatKapatView.as_view(), name="operator-chat-close"),
+    path("operator/canned-responses", views.HazirYanitListView.as_view(), name="operator-canned-responses"),
+    path("operator/dashboard", views.DashboardView.as_view(), name="operator-dashboard"),
+]

@@ -1,0 +1,326 @@
+"""Chat endpoints (CONTRACT 3): thin views turning input into service calls."""
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+
+from supportdesk.core.pagination import sayfala
+from supportdesk.core.responses import basarili
+from supportdesk.core.views import OperatorAPIView, WidgetAPIView
+from tenants.selectors import uyelik_list
+
+from .. import selectors, services
+from ..models import Oturum
+from . import serializers as s
+
+
+def _hatalar(*kodlar: str) -> dict:
+    durumlar = {"GECERSIZ_ISTEK": 400, "KIMLIK_GEREKLI": 401, "ORIGIN_IZINSIZ": 403, "BULUNAMADI": 404,
+                "DURUM_CAKISMASI": 409, "CHAT_LIMITI_DOLU": 409, "LIMIT_ASILDI": 429}
+    sonuc: dict = {}
+    for kod in kodlar:
+        status = durumlar[kod]
+        onceki = sonuc.get(status)
+        sonuc[status] = OpenApiResponse(description=f"{onceki.description}, {kod}" if onceki else kod)
+    return sonuc
+
+
+def _dogrula(serializer_class, data) -> dict:
+    ser = serializer_class(data=data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def _mesajlar_sayfasi(oturum: Oturum, params) -> tuple[list[dict], str | None]:
+    sorgu = _dogrula(s.MesajlarSorguSerializer, params)
+    qs = selectors.mesaj_list(oturum=oturum, sonra=sorgu.get("sonra")).select_related("ek")
+    rows, sonraki = sayfala(qs, params, alanlar=("id",))
+    return [s.mesaj_verisi(m) for m in rows], sonraki
+
+
+def _widget_oturum(oturum: Oturum) -> dict:
+    return s.widget_oturum_verisi(
+        oturum,
+        sira_no=selectors.sira_no(oturum=oturum),
+        cevrimici_operator=selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id, oturum=oturum),
+    )
+
+
+def _widget_oturum_yaniti(oturum: Oturum, **ek) -> dict:
+    veri = _widget_oturum(oturum)
+    # `sira_no` and `cevrimici_operator` are repeated next to `oturum` for clients that read
+    # them at the top level.
+    return {"oturum": veri, "sira_no": veri["sira_no"], "cevrimici_operator": veri["cevrimici_operator"], **ek}
+
+
+WIDGET_OTURUM_YANITI = inline_serializer("WidgetOturumYaniti", {
+    "oturum": s.WidgetOturumSerializer(), "sira_no": serializers.IntegerField(allow_null=True),
+    "cevrimici_operator": serializers.BooleanField(),
+})
+OTURUM_YANITI = inline_serializer("OturumYaniti", {"oturum": s.OturumSerializer()})
+MESAJ_YANITI = inline_serializer("MesajYaniti", {"mesaj": s.MesajSerializer()})
+SAYFA_PARAMETRELERI = [
+    OpenApiParameter("limit", int, description="Sayfa boyutu (varsayılan 50, en çok 200)."),
+    OpenApiParameter("cursor", str, description="Önceki yanıtın `sonraki` değeri."),
+]
+
+
+# --- widget --------------------------------------------------------------------------------
+class WidgetChatBaslatView(WidgetAPIView):
+    @extend_schema(
+        summary="Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)",
+        request=s.ChatBaslatSerializer,
+        responses={201: WIDGET_OTURUM_YANITI, 200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "LIMIT_ASILDI")},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.ChatBaslatSerializer, request.data)
+        oturum, yeni = services.chat_baslat(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, ad=veri.get("ad"), email=veri.get("email"),
+            mesaj=veri.get("mesaj"), kanal=veri["kanal"],
+        )
+        return basarili(_widget_oturum_yaniti(oturum), status=201 if yeni else 200)
+
+
+class WidgetChatMesajView(WidgetAPIView):
+    @extend_schema(
+        summary="Ziyaretçi mesajı gönder",
+        request=s.WidgetMesajSerializer,
+        responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.WidgetMesajSerializer, request.data)
+        mesaj = services.chat_ziyaretci_mesaj_gonder(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], icerik=veri["icerik"],
+            ek_id=veri.get("ek_id"),
+        )
+        return basarili({"mesaj": s.mesaj_verisi(mesaj)}, status=201)
+
+
+class WidgetChatMesajlarView(WidgetAPIView):
+    @extend_schema(
+        summary="Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer",
+        parameters=[
+            OpenApiParameter("ziyaretci_id", str, required=True),
+            OpenApiParameter("oturum_id", int, required=True),
+            OpenApiParameter("sonra", int, description="Bu mesaj id'sinden sonraki mesajlar, eskiden yeniye."),
+            *SAYFA_PARAMETRELERI,
+        ],
+        responses={200: inline_serializer("WidgetMesajlar", {
+            "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
+            "oturum": s.WidgetOturumSerializer(), "sira_no": serializers.IntegerField(allow_null=True),
+            "cevrimici_operator": serializers.BooleanField(),
+        }), **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI")},
+    )
+    def get(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.WidgetOturumIstekSerializer, {"ziyaretci_id": ziyaretci_id,
+                                                          "oturum_id": _tam_sayi(request.query_params.get("oturum_id"))})
+        oturum = selectors.ziyaretci_oturum_get(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], kuyruk_bilgisi=True
+        )
+        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request.query_params)
+        return basarili(_widget_oturum_yaniti(oturum, mesajlar=mesajlar, sonraki=sonraki))
+
+
+def _tam_sayi(value):
+    # Query strings carry text: "12" is the integer 12 for the strict field, anything else stays as is (400).
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return value
+
+
+class WidgetChatBitirView(WidgetAPIView):
+    @extend_schema(
+        summary="Sohbeti ziyaretçi olarak bitir",
+        request=s.WidgetOturumIstekSerializer,
+        responses={200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.WidgetOturumIstekSerializer, request.data)
+        oturum = services.chat_ziyaretci_bitir(musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"])
+        return basarili(_widget_oturum_yaniti(oturum))
+
+
+class WidgetChatPuanView(WidgetAPIView):
+    @extend_schema(
+        summary="Sohbeti puanla (aktif sohbeti önce kapatır; bir kez)",
+        request=s.PuanSerializer,
+        responses={200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.PuanSerializer, request.data)
+        oturum = services.chat_puanla(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], puan=veri["puan"],
+            yorum=veri.get("yorum"),
+        )
+        return basarili(_widget_oturum_yaniti(oturum))
+
+
+# --- operator ------------------------------------------------------------------------------
+class OperatorChatListView(OperatorAPIView):
+    @extend_schema(
+        summary="Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz",
+        parameters=[
+            OpenApiParameter("durum", str, enum=Oturum.Durum.values),
+            OpenApiParameter("musteri_id", int, description="Yalnızca bu proje (sizin değilse 404)."),
+            *SAYFA_PARAMETRELERI,
+        ],
+        responses={200: inline_serializer("OturumListesi", {
+            "oturumlar": s.OturumSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
+        }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
+    )
+    def get(self, request):
+        sorgu = _dogrula(s.OturumlarSorguSerializer, request.query_params)
+        qs = selectors.oturum_list(
+            kullanici=request.user, musteri_idleri=self.musteri_idleri, durum=sorgu.get("durum"),
+            musteri_id=sorgu.get("musteri_id"),
+        )
+        # Closed chats read newest first; the live queue oldest waiting first (CONTRACT 3).
+        azalan = sorgu.get("durum") == Oturum.Durum.KAPANDI
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=("baslangic", "id"), azalan=azalan)
+        return basarili({"oturumlar": [s.oturum_verisi(o) for o in rows], "sonraki": sonraki})
+
+
+class OperatorChatMesajlarView(OperatorAPIView):
+    @extend_schema(
+        summary="Sohbetin mesajları (`sonra` ile yalnızca yeniler); okunmamış sayısını sıfırlar",
+        parameters=[OpenApiParameter("sonra", int), *SAYFA_PARAMETRELERI],
+        responses={200: inline_serializer("OperatorMesajlar", {
+            "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
+            "oturum": s.OturumSerializer(),
+        }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
+    )
+    def get(self, request, oturum_id: int):
+        oturum = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request.query_params)
+        services.chat_okundu(oturum=oturum)
+        return basarili({"mesajlar": mesajlar, "sonraki": sonraki, "oturum": s.oturum_verisi(oturum)})
+
+
+class OperatorChatMesajView(OperatorAPIView):
+    @extend_schema(
+        summary="Operatör mesajı gönder",
+        request=s.OperatorMesajSerializer,
+        responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
+    )
+    def post(self, request, oturum_id: int):
+        veri = _dogrula(s.OperatorMesajSerializer, request.data)
+        mesaj = services.chat_operator_mesaj_gonder(
+            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"]
+        )
+        return basarili({"mesaj": s.mesaj_verisi(mesaj)}, status=201)
+
+
+class OperatorChatKabulView(OperatorAPIView):
+    @extend_schema(
+        summary="Sohbeti kabul et (yarışta yalnızca biri kazanır)",
+        request=None,
+        responses={200: OTURUM_YANITI,
+                   **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
+    )
+    def post(self, request, oturum_id: int):
+        oturum = services.chat_kabul_et(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        return basarili({"oturum": s.oturum_verisi(oturum)})
+
+
+class OperatorChatAktarView(OperatorAPIView):
+    @extend_schema(
+        summary="Sohbeti aktar (operator_id: null ise sıraya geri al)",
+        request=s.AktarSerializer,
+        responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI",
+                                                  "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
+    )
+    def post(self, request, oturum_id: int):
+        veri = _dogrula(s.AktarSerializer, request.data)
+        oturum = services.chat_aktar(
+            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
+            hedef_operator_id=veri["operator_id"],
+        )
+        return basarili({"oturum": s.oturum_verisi(oturum)})
+
+
+class OperatorChatKapatView(OperatorAPIView):
+    @extend_schema(
+        summary="Sohbeti kapat",
+        request=None,
+        responses={200: OTURUM_YANITI, **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
+    )
+    def post(self, request, oturum_id: int):
+        oturum = services.chat_operator_kapat(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        return basarili({"oturum": s.oturum_verisi(oturum)})
+
+
+class HazirYanitListView(OperatorAPIView):
+    @extend_schema(
+        summary="Hazır yanıtlar (projelerinizin; `q` kısayol, başlık ve içerikte arar)",
+        parameters=[OpenApiParameter("musteri_id", int), OpenApiParameter("q", str), *SAYFA_PARAMETRELERI],
+        responses={200: inline_serializer("HazirYanitListesi", {
+            "hazir_yanitlar": s.HazirYanitSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
+        }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
+    )
+    def get(self, request):
+        sorgu = _dogrula(s.HazirYanitSorguSerializer, request.query_params)
+        qs = selectors.hazir_yanit_list(
+            musteri_idleri=self.musteri_idleri, musteri_id=sorgu.get("musteri_id"), q=sorgu.get("q", "").strip()
+        )
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=("kisayol", "id"))
+        return basarili({"hazir_yanitlar": [s.hazir_yanit_verisi(y) for y in rows], "sonraki": sonraki})
+
+
+def _acik_ticket_sayilari(musteri_idleri: list[int]) -> dict[int, int]:
+    try:
+        from tickets.selectors import acik_ticket_sayilari
+    except ImportError:
+        return {}
+    return acik_ticket_sayilari(musteri_idleri=musteri_idleri)
+
+
+DASHBOARD_SATIRI = {
+    "bekleyen_chat": serializers.IntegerField(), "aktif_chat": serializers.IntegerField(),
+    "bugun_kapanan_chat": serializers.IntegerField(), "acik_ticket": serializers.IntegerField(),
+    "ortalama_puan": serializers.FloatField(allow_null=True, help_text="Son 30 günün ortalaması."),
+    "puan_sayisi": serializers.IntegerField(), "cevrimici_operator": serializers.IntegerField(),
+}
+
+
+class DashboardView(OperatorAPIView):
+    @extend_schema(
+        summary="Pano: proje başına ve toplamda bekleyen/aktif/bugün kapanan sohbet, açık talep, puan, çevrimiçi operatör",
+        responses={200: inline_serializer("Dashboard", {
+            "musteriler": inline_serializer("DashboardMusteri", {
+                "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(), **DASHBOARD_SATIRI,
+            }, many=True),
+            "toplam": inline_serializer("DashboardToplam", DASHBOARD_SATIRI),
+        }), **_hatalar("KIMLIK_GEREKLI")},
+    )
+    def get(self, request):
+        uyelikler = list(uyelik_list(kullanici=request.user))
+        ids = [u.musteri_id for u in uyelikler]
+        veri = selectors.dashboard_verisi(musteri_idleri=ids)
+        ticketlar = _acik_ticket_sayilari(ids)
+        musteriler = []
+        for u in uyelikler:
+            satir = veri["musteriler"][u.musteri_id]
+            musteriler.append({
+                "musteri_id": u.musteri_id, "firma_adi": u.musteri.firma_adi, **satir,
+                "acik_ticket": ticketlar.get(u.musteri_id, 0),
+                "ortalama_puan": _yuvarla(satir["ortalama_puan"]),
+            })
+        return basarili({"musteriler": musteriler, "toplam": _toplam(musteriler, veri)})
+
+
+def _yuvarla(value) -> float | None:
+    return None if value is None else round(float(value), 2)
+
+
+def _toplam(musteriler: list[dict], veri: dict) -> dict:
+    toplam = {k: sum(m[k] for m in musteriler) for k in
+              ("bekleyen_chat", "aktif_chat", "bugun_kapanan_chat", "acik_ticket", "puan_sayisi")}
+    satirlar = [r for r in veri["musteriler"].values() if r["puan_sayisi"]]
+    ortalama = (sum(float(r["ortalama_puan"]) * r["puan_sayisi"] for r in satirlar) / toplam["puan_sayisi"]
+                if satirlar else None)
+    # An operator of several tenants counts once in the total.
+    return {**toplam, "ortalama_puan": _yuvarla(ortalama), "cevrimici_operator": veri["toplam_cevrimici_operator"]}
+

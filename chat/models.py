@@ -1,0 +1,118 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+MESAJ_MAX = 5000
+ONIZLEME_MAX = 120
+
+
+class Oturum(models.Model):
+    """A chat session (CONTRACT 3): bekliyor -> aktif -> kapandi."""
+
+    class Durum(models.TextChoices):
+        BEKLIYOR = "bekliyor", "Bekliyor"
+        AKTIF = "aktif", "Aktif"
+        KAPANDI = "kapandi", "Kapandı"
+
+    class Kanal(models.TextChoices):
+        WIDGET = "widget", "Widget"
+        API = "api", "API"
+
+    class Kapatan(models.TextChoices):
+        ZIYARETCI = "ziyaretci", "Ziyaretçi"
+        OPERATOR = "operator", "Operatör"
+        SISTEM = "sistem", "Sistem"
+
+    ACIK_DURUMLAR = (Durum.BEKLIYOR, Durum.AKTIF)
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="oturumlar", db_index=True)
+    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
+    ziyaretci_adi = models.CharField("ziyaretçi adı", max_length=100, blank=True, default="")
+    email = models.EmailField("e-posta", max_length=254, blank=True, default="")
+    kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
+    durum = models.CharField("durum", max_length=10, choices=Durum.choices, default=Durum.BEKLIYOR)
+    operator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="oturumlar"
+    )
+    baslangic = models.DateTimeField("başlangıç", default=timezone.now)
+    kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
+    bitis_zamani = models.DateTimeField("bitiş", null=True, blank=True)
+    kapatan = models.CharField("kapatan", max_length=10, choices=Kapatan.choices, null=True, blank=True)
+    puan = models.PositiveSmallIntegerField("puan", null=True, blank=True)
+    puan_yorumu = models.TextField("puan yorumu", blank=True, default="")
+    puan_zamani = models.DateTimeField("puan zamanı", null=True, blank=True)
+    # Denormalised so that the queue list needs no per-row subquery.
+    son_mesaj = models.CharField("son mesaj", max_length=ONIZLEME_MAX, null=True, blank=True)
+    okunmamis = models.PositiveIntegerField("okunmamış (operatör)", default=0)
+
+    class Meta:
+        verbose_name = "sohbet"
+        verbose_name_plural = "sohbetler"
+        constraints = [
+            # One open chat per visitor: a second chat/start (even a racing one) gets the first.
+            models.UniqueConstraint(
+                fields=["musteri", "ziyaretci_id"], condition=Q(durum__in=["bekliyor", "aktif"]), name="oturum_acik_tekil"
+            ),
+            models.CheckConstraint(condition=Q(puan__isnull=True) | Q(puan__gte=1, puan__lte=5), name="oturum_puan_1_5"),
+        ]
+        indexes = [
+            # Queue order and `sira_no` (one indexed count of the chats waiting before this one).
+            models.Index(fields=["musteri", "durum", "baslangic", "id"], name="oturum_kuyruk_idx"),
+            models.Index(fields=["operator", "durum"], name="oturum_operator_idx"),
+            models.Index(fields=["musteri", "bitis_zamani"], name="oturum_bitis_idx"),
+        ]
+
+    def __str__(self):
+        return f"Sohbet #{self.pk} ({self.durum})"
+
+    @property
+    def acik(self) -> bool:
+        return self.durum in self.ACIK_DURUMLAR
+
+
+class Mesaj(models.Model):
+    """A chat message; `icerik` is plain text and is never rendered as HTML."""
+
+    class Gonderen(models.TextChoices):
+        ZIYARETCI = "ziyaretci", "Ziyaretçi"
+        OPERATOR = "operator", "Operatör"
+        SISTEM = "sistem", "Sistem"
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
+    oturum = models.ForeignKey(Oturum, on_delete=models.CASCADE, related_name="mesajlar")
+    gonderen = models.CharField("gönderen", max_length=10, choices=Gonderen.choices)
+    operator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    icerik = models.TextField("içerik", max_length=MESAJ_MAX)
+    # The visitor's own upload (tickets app owns uploads); a deleted file leaves the message.
+    ek = models.ForeignKey("tickets.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    zaman = models.DateTimeField("zaman", default=timezone.now)
+
+    class Meta:
+        verbose_name = "mesaj"
+        verbose_name_plural = "mesajlar"
+        # Polling with `sonra` reads (oturum, id > n) in id order: one index range scan.
+        indexes = [models.Index(fields=["oturum", "id"], name="mesaj_oturum_idx")]
+
+    def __str__(self):
+        return f"{self.gonderen}: {self.icerik[:40]}"
+
+
+class HazirYanit(models.Model):
+    """A canned response of a tenant, picked by its `kisayol` (e.g. `/selam`)."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="hazir_yanitlar", db_index=True)
+    kisayol = models.CharField("kısayol", max_length=50)
+    baslik = models.CharField("başlık", max_length=120)
+    icerik = models.TextField("içerik", max_length=MESAJ_MAX)
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+
+    class Meta:
+        verbose_name = "hazır yanıt"
+        verbose_name_plural = "hazır yanıtlar"
+        constraints = [models.UniqueConstraint(fields=["musteri", "kisayol"], name="hazir_yanit_kisayol_tekil")]
+
+    def __str__(self):
+        return f"{self.kisayol} — {self.baslik}"

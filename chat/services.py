@@ -1,0 +1,324 @@
+"""Writes of the chat app: every state move of CONTRACT 3, each in one transaction.
+
+Race safety (PostgreSQL): a move first locks what it depends on, always in the same order
+(the operator's membership row, then the chat row), so two racing moves serialise instead of
+both passing a stale check, and never deadlock. Accept also guards with a conditional UPDATE
+(`WHERE durum = 'bekliyor'`): of two racing accepts exactly one changes a row.
+Events go to the outbox (`olay_yayinla`) inside the same transaction.
+"""
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
+from tenants.models import Uyelik
+from tickets.selectors import dosya_get
+from webhooks.services import olay_yayinla
+
+from . import selectors
+from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
+
+AD_MAX = 100
+YORUM_MAX = 1000
+KISAYOL_MAX = 50
+BASLIK_MAX = 120
+
+SISTEM_METINLERI = {
+    "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
+    "siraya_alindi": "Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek.",
+    Oturum.Kapatan.ZIYARETCI: "Sohbet ziyaretçi tarafından sonlandırıldı.",
+    Oturum.Kapatan.OPERATOR: "Sohbet temsilci tarafından sonlandırıldı.",
+    Oturum.Kapatan.SISTEM: "Sohbet sistem tarafından sonlandırıldı.",
+}
+
+
+# --- validation ----------------------------------------------------------------------------
+def icerik_dogrula(icerik, *, alan: str = "icerik", en_cok: int = MESAJ_MAX) -> str:
+    """Plain text, 1..en_cok characters after trimming; anything but a string is a 400."""
+    if not isinstance(icerik, str):
+        raise GecersizIstek(alanlar={alan: "Metin olmalı."})
+    icerik = icerik.strip()
+    if not icerik:
+        raise GecersizIstek(alanlar={alan: "Boş olamaz."})
+    if len(icerik) > en_cok:
+        raise GecersizIstek(alanlar={alan: f"En çok {en_cok} karakter olabilir."})
+    if "\x00" in icerik:
+        raise GecersizIstek(alanlar={alan: "Geçersiz karakter içeriyor."})
+    return icerik
+
+
+def _secimlik_metin(value, *, alan: str, en_cok: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise GecersizIstek(alanlar={alan: "Metin olmalı."})
+    value = value.strip()
+    if len(value) > en_cok or "\x00" in value:
+        raise GecersizIstek(alanlar={alan: f"En çok {en_cok} karakter olabilir."})
+    return value
+
+
+def _email_dogrula(email) -> str:
+    email = _secimlik_metin(email, alan="email", en_cok=254)
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi olmalı."}) from None
+    return email
+
+
+def _onizleme(icerik: str) -> str:
+    tek_satir = " ".join(icerik.split())
+    return tek_satir if len(tek_satir) <= ONIZLEME_MAX else tek_satir[: ONIZLEME_MAX - 1] + "…"
+
+
+# --- internal steps (caller holds the chat row lock) ---------------------------------------
+def _kilitli(oturum_id: int) -> Oturum:
+    return Oturum.objects.select_for_update().get(pk=oturum_id)
+
+
+def _ziyaretci_kilitli(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
+    # Scope check and row lock in one query: the widget's hot path saves a round trip.
+    return selectors.ziyaretci_oturum_get(
+        musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, kilitle=True
+    )
+
+
+def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None) -> Mesaj:
+    mesaj = Mesaj.objects.create(
+        musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
+    )
+    guncelle = {"son_mesaj": _onizleme(icerik)}
+    if gonderen == Mesaj.Gonderen.ZIYARETCI:
+        guncelle["okunmamis"] = F("okunmamis") + 1
+    elif gonderen == Mesaj.Gonderen.OPERATOR:
+        guncelle["okunmamis"] = 0  # answering means the operator has read the chat
+    Oturum.objects.filter(pk=oturum.pk).update(**guncelle)
+    return mesaj
+
+
+def _kapat(*, oturum: Oturum, kapatan: str) -> Oturum:
+    if not oturum.acik:
+        raise DurumCakismasi("Sohbet zaten kapanmış.")
+    simdi = timezone.now()
+    oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
+    oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI[kapatan])
+    olay_yayinla(musteri_id=oturum.musteri_id, olay="chat_kapandi", veri={
+        "oturum_id": oturum.id,
+        "musteri_id": oturum.musteri_id,
+        "kapatan": kapatan,
+        "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
+    })
+    return oturum
+
+
+def _yeniden_oku(oturum: Oturum) -> Oturum:
+    oturum.refresh_from_db()
+    return oturum
+
+
+# --- widget side ---------------------------------------------------------------------------
+def chat_baslat(
+    *, musteri, ziyaretci_id: str, ad=None, email=None, mesaj=None, kanal: str = Oturum.Kanal.WIDGET
+) -> tuple[Oturum, bool]:
+    """Start a chat, or return the visitor's open one (CONTRACT 3). Returns (chat, created).
+
+    A first message given with an already open chat is added to that chat, so nothing the
+    visitor typed is lost. `yeni_chat` is emitted for a new chat only.
+    """
+    ad = _secimlik_metin(ad, alan="ad", en_cok=AD_MAX)
+    email = _email_dogrula(email)
+    if mesaj is not None:
+        mesaj = icerik_dogrula(mesaj, alan="mesaj")
+    if kanal not in Oturum.Kanal.values:
+        raise GecersizIstek(alanlar={"kanal": f"Şunlardan biri olmalı: {', '.join(Oturum.Kanal.values)}."})
+
+    with transaction.atomic():
+        mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
+        if mevcut is None:
+            try:
+                # The partial unique index (one open chat per visitor) settles a racing start.
+                with transaction.atomic():
+                    oturum = Oturum.objects.create(
+                        musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal
+                    )
+            except IntegrityError:
+                mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
+                if mevcut is None:
+                    raise
+        if mevcut is not None:
+            if mesaj:
+                oturum = _kilitli(mevcut.pk)
+                if oturum.acik:
+                    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
+                mevcut = _yeniden_oku(oturum)
+            return mevcut, False
+        if mesaj:
+            _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
+            oturum = _yeniden_oku(oturum)
+        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={
+            "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
+        })
+    return oturum, True
+
+
+def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik, ek_id=None) -> Mesaj:
+    icerik = icerik_dogrula(icerik)
+    with transaction.atomic():
+        oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
+        ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
+        if not oturum.acik:
+            raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+        return _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
+
+
+def _ek_bul(*, musteri, ziyaretci_id: str, ek_id):
+    """The visitor's own upload (tickets app), looked up within tenant and visitor (404 else)."""
+    if ek_id is None:
+        return None
+    return dosya_get(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_id=ek_id)
+
+
+def chat_ziyaretci_bitir(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
+    with transaction.atomic():
+        oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
+        return _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
+
+
+def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> Oturum:
+    """Rate a closed chat, or an active one, which this closes first (CONTRACT 3); once only."""
+    if isinstance(puan, bool) or not isinstance(puan, int) or not 1 <= puan <= 5:
+        raise GecersizIstek(alanlar={"puan": "1 ile 5 arasında bir tam sayı olmalı."})
+    yorum = _secimlik_metin(yorum, alan="yorum", en_cok=YORUM_MAX)
+    with transaction.atomic():
+        oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
+        if oturum.puan is not None:
+            raise DurumCakismasi("Bu sohbet zaten puanlanmış.")
+        if oturum.durum == Oturum.Durum.BEKLIYOR:
+            raise DurumCakismasi("Henüz bir temsilciyle görüşülmemiş sohbet puanlanamaz.")
+        if oturum.durum == Oturum.Durum.AKTIF:
+            _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
+        oturum.puan, oturum.puan_yorumu, oturum.puan_zamani = puan, yorum, timezone.now()
+        oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
+        olay_yayinla(musteri_id=oturum.musteri_id, olay="memnuniyet_puan", veri={
+            "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
+        })
+        return _yeniden_oku(oturum)
+
+
+# --- operator side -------------------------------------------------------------------------
+def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
+    # Locking the membership serialises this operator's accepts/transfers-in for the tenant,
+    # so the `max_chat_per_tenant` count cannot be passed by two moves at once.
+    return (
+        Uyelik.objects.select_for_update()
+        .filter(kullanici_id=kullanici_id, musteri_id=musteri_id, kullanici__is_active=True)
+        .first()
+    )
+
+
+def _limit_kontrol(uyelik: Uyelik) -> None:
+    if uyelik.max_chat_per_tenant is None:
+        return
+    if selectors.aktif_chat_sayisi(kullanici_id=uyelik.kullanici_id, musteri_id=uyelik.musteri_id) >= uyelik.max_chat_per_tenant:
+        raise ChatLimitiDolu()
+
+
+def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
+        uyelik = _uyelik_kilitle(kullanici_id=kullanici.id, musteri_id=oturum.musteri_id)
+        if uyelik is None:
+            raise Bulunamadi()
+        if oturum.durum != Oturum.Durum.BEKLIYOR:
+            raise DurumCakismasi("Sohbet sırada beklemiyor; kabul edilemez.")
+        _limit_kontrol(uyelik)
+        degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(
+            durum=Oturum.Durum.AKTIF, operator=kullanici, kabul_zamani=timezone.now()
+        )
+        if degisen != 1:
+            raise DurumCakismasi("Sohbet başka bir temsilci tarafından kabul edildi.")
+        return _yeniden_oku(oturum)
+
+
+def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operator_id: int | None) -> Oturum:
+    """Hand an active chat to another member of its tenant, or back to the queue (None)."""
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
+        hedef = None
+        if hedef_operator_id is not None:
+            hedef = _uyelik_kilitle(kullanici_id=hedef_operator_id, musteri_id=oturum.musteri_id)
+            if hedef is None:
+                raise Bulunamadi("Aktarılacak operatör bu projede bulunamadı.")
+        oturum = _kilitli(oturum.pk)
+        if oturum.durum != Oturum.Durum.AKTIF:
+            raise DurumCakismasi("Yalnızca aktif bir sohbet aktarılabilir.")
+        if hedef is None:
+            oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
+            metin = SISTEM_METINLERI["siraya_alindi"]
+        else:
+            if hedef.kullanici_id == oturum.operator_id:
+                raise DurumCakismasi("Sohbet zaten bu operatörde.")
+            _limit_kontrol(hedef)
+            oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
+            metin = SISTEM_METINLERI["aktarildi"]
+        oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
+        return _yeniden_oku(oturum)
+
+
+def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        return _yeniden_oku(_kapat(oturum=oturum, kapatan=Oturum.Kapatan.OPERATOR))
+
+
+def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_id, icerik) -> Mesaj:
+    icerik = icerik_dogrula(icerik)
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        if not oturum.acik:
+            raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+        return _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici)
+
+
+def chat_okundu(*, oturum: Oturum) -> None:
+    """The operator has read the chat: its unread count drops to 0 (no write when already 0)."""
+    if oturum.okunmamis:
+        Oturum.objects.filter(pk=oturum.pk).update(okunmamis=0)
+        oturum.okunmamis = 0
+
+
+# --- canned responses ----------------------------------------------------------------------
+def _hazir_yanit_dogrula(kayit, sira: int) -> dict:
+    if not isinstance(kayit, dict):
+        raise GecersizIstek(alanlar={f"hazir_yanitlar.{sira}": "Nesne olmalı."})
+    kisayol = kayit.get("kisayol")
+    if not isinstance(kisayol, str) or not kisayol.strip() or len(kisayol.strip()) > KISAYOL_MAX \
+            or any(c.isspace() for c in kisayol.strip()):
+        raise GecersizIstek(alanlar={f"hazir_yanitlar.{sira}.kisayol": f"Boşluksuz, 1-{KISAYOL_MAX} karakter olmalı."})
+    baslik = kayit.get("baslik")
+    if not isinstance(baslik, str) or not baslik.strip() or len(baslik.strip()) > BASLIK_MAX:
+        raise GecersizIstek(alanlar={f"hazir_yanitlar.{sira}.baslik": f"1-{BASLIK_MAX} karakter olmalı."})
+    icerik = icerik_dogrula(kayit.get("icerik"), alan=f"hazir_yanitlar.{sira}.icerik")
+    return {"kisayol": kisayol.strip(), "baslik": baslik.strip(), "icerik": icerik}
+
+
+@transaction.atomic
+def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
+    """Create or update canned responses by `kisayol` (idempotent); returns how many were given.
+
+    Every record is validated before anything is saved, so a bad file changes nothing.
+    """
+    if not isinstance(kayitlar, list):
+        raise GecersizIstek(alanlar={"hazir_yanitlar": "Liste olmalı."})
+    temiz = [_hazir_yanit_dogrula(k, i) for i, k in enumerate(kayitlar)]
+    for kayit in temiz:
+        HazirYanit.objects.update_or_create(
+            musteri=musteri, kisayol=kayit["kisayol"], defaults={"baslik": kayit["baslik"], "icerik": kayit["icerik"]}
+        )
+    return len(temiz)

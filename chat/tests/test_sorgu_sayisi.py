@@ -1,0 +1,84 @@
+"""Query counts stay flat whatever the data size (issue 4: 3 tenants x 200 chats, 500 messages)."""
+import pytest
+
+from chat.models import Mesaj, Oturum
+from supportdesk.testing.factories import MusteriFactory
+
+from .yardimci import CHATS, W_MESAJLAR, baslat, ok, op_url, operator_istemcisi, widget_client
+
+pytestmark = pytest.mark.django_db
+
+# Operator list: user + revoked-token check + tenants + one page = 4 (one spare).
+KUYRUK_SINIRI = 5
+# Widget poll: tenant by key + chat (with queue place and operators online) + messages = 3.
+YOKLAMA_SINIRI = 3
+
+
+def _sohbetler(musteri, adet: int) -> None:
+    Oturum.objects.bulk_create(
+        [Oturum(musteri=musteri, ziyaretci_id=f"toplu-{i}", ziyaretci_adi=f"Z{i}", son_mesaj="m", okunmamis=1)
+         for i in range(adet)]
+    )
+
+
+@pytest.mark.parametrize("adet", [0, 1, 200])
+def test_operator_kuyrugu_sorgu_sayisi(adet, django_assert_max_num_queries):
+    musteriler = [MusteriFactory() for _ in range(3)]
+    _, client = operator_istemcisi(*musteriler)
+    for m in musteriler:
+        _sohbetler(m, adet)
+    with django_assert_max_num_queries(KUYRUK_SINIRI):
+        data = ok(client.get(CHATS, {"limit": 200}))
+    assert len(data["oturumlar"]) == min(3 * adet, 200)
+    if adet == 200:
+        assert {o["musteri_id"] for o in data["oturumlar"]} <= {m.id for m in musteriler}
+        with django_assert_max_num_queries(KUYRUK_SINIRI):
+            ok(client.get(CHATS, {"limit": 200, "cursor": data["sonraki"]}))
+
+
+@pytest.mark.parametrize("adet", [0, 1, 500])
+def test_widget_yoklama_sorgu_sayisi(musteri, adet, django_assert_max_num_queries):
+    widget = widget_client(musteri)
+    _sohbetler(musteri, 20)  # others waiting in the same queue
+    o = baslat(widget, "z")
+    oturum = Oturum.objects.get(pk=o["id"])
+    Mesaj.objects.bulk_create(
+        [Mesaj(musteri=musteri, oturum=oturum, gonderen="ziyaretci", icerik=f"mesaj {i}") for i in range(adet)]
+    )
+    with django_assert_max_num_queries(YOKLAMA_SINIRI):
+        data = ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"], "limit": 200}))
+    assert len(data["mesajlar"]) == min(adet, 200) and data["sira_no"] == 21
+    son = data["mesajlar"][-1]["id"] if data["mesajlar"] else 0
+    with django_assert_max_num_queries(YOKLAMA_SINIRI):
+        ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": son}))
+
+
+@pytest.mark.parametrize("adet", [0, 1, 500])
+def test_operator_mesajlari_sorgu_sayisi(musteri, adet, django_assert_max_num_queries):
+    _, client = operator_istemcisi(musteri)
+    o = baslat(widget_client(musteri), "z")
+    ok(client.post(op_url(o["id"], "accept")))
+    oturum = Oturum.objects.get(pk=o["id"])
+    Mesaj.objects.bulk_create(
+        [Mesaj(musteri=musteri, oturum=oturum, gonderen="ziyaretci", icerik=f"mesaj {i}") for i in range(adet)]
+    )
+    Oturum.objects.filter(pk=oturum.pk).update(okunmamis=adet)
+    # user + token + tenants + chat + messages + mark read = 6
+    with django_assert_max_num_queries(6):
+        data = ok(client.get(op_url(o["id"], "messages"), {"limit": 200}))
+    assert len(data["mesajlar"]) == min(adet, 200)
+
+
+@pytest.mark.parametrize("acik_sohbet", [False, True])
+def test_widget_init_sorgu_sayisi(musteri, acik_sohbet, django_assert_max_num_queries):
+    widget = widget_client(musteri)
+    _sohbetler(musteri, 30)
+    if acik_sohbet:
+        baslat(widget, "z")
+    # tenant by key + the open chat with its queue place and operators online; without a chat,
+    # the operators-online EXISTS on its own
+    with django_assert_max_num_queries(2 if acik_sohbet else 3):
+        data = ok(widget.post("/api/v1/widget/init", {"ziyaretci_id": "z"}, format="json"))
+    assert (data["oturum"] is not None) is acik_sohbet
+    if acik_sohbet:
+        assert data["oturum"]["sira_no"] == 31

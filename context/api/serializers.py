@@ -1,0 +1,212 @@
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from supportdesk.core.fields import StrictIntegerField
+
+from ..models import URL_MAX
+from ..validators import http_adresi_mi, sayi_mi
+
+ZIYARETCI_ID = serializers.CharField(max_length=128, help_text="Ziyaretçi kimliği (sitenin seçtiği).")
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class SayiField(serializers.Field):
+    """A JSON number: "12", true and NaN are refused rather than guessed at."""
+
+    default_error_messages = {"invalid": "Sayı olmalı."}
+
+    def to_internal_value(self, data):
+        if not sayi_mi(data):
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return sayi_goster(value)
+
+
+def sayi_goster(value):
+    """Numbers are stored as floats; 120.0 goes out as 120."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+class KirpilanMetinField(serializers.CharField):
+    """Browser telemetry: an over-long message or stack is cut, not refused, so the error is not lost."""
+
+    def __init__(self, *, kirp: int, **kwargs):
+        self.kirp = kirp
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("allow_null", True)
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return data[: self.kirp]
+
+
+class HttpAdresiField(serializers.CharField):
+    default_error_messages = {"scheme": "http:// ya da https:// ile başlayan bir adres olmalı."}
+
+    def __init__(self, *, baska_semada_bos: bool = False, **kwargs):
+        self.baska_semada_bos = baska_semada_bos
+        kwargs.setdefault("max_length", URL_MAX)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        value = super().to_internal_value(data)
+        if value and not http_adresi_mi(value):
+            if self.baska_semada_bos:
+                return ""
+            self.fail("scheme")
+        return value
+
+
+def _metin(max_length: int, **kwargs):
+    return serializers.CharField(max_length=max_length, required=False, allow_blank=True, allow_null=True, **kwargs)
+
+
+# --- customer-info --------------------------------------------------------------------------
+
+class ProfilGirdiSerializer(serializers.Serializer):
+    """Profile fields of `POST /context/customer-info` (spec 2.4); absent ones are left as stored."""
+
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, allow_null=True)
+    ad = _metin(100)
+    soyad = _metin(100)
+    paket = _metin(100)
+    kontor = SayiField(required=False, allow_null=True)
+    ekstra = serializers.JSONField(required=False, allow_null=True, help_text="Nesne; bkz. spec 2.6 ve docs/context.md.")
+
+
+class MusteriBilgisiSerializer(ProfilGirdiSerializer):
+    """The whole request, for the schema: the signature inputs are checked by the signature rules
+    (a bad one is 401 GECERSIZ_IMZA, not 400)."""
+
+    ziyaretci_id = ZIYARETCI_ID
+    timestamp = serializers.IntegerField(required=False, allow_null=True, help_text="Unix saniyesi (imzayla).")
+    signature = serializers.CharField(required=False, allow_null=True, help_text="HMAC-SHA256 onaltılık özeti.")
+
+
+class ProfilSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField()
+    musteri_id = serializers.IntegerField()
+    email = serializers.CharField()
+    ad = serializers.CharField()
+    soyad = serializers.CharField()
+    paket = serializers.CharField()
+    kontor = SayiField(allow_null=True)
+    ekstra = serializers.JSONField()
+    identity_dogrulandi = serializers.BooleanField()
+    dogrulama_zamani = serializers.DateTimeField(allow_null=True)
+    guncellenme = serializers.DateTimeField()
+
+
+class MusteriBilgisiYanitiSerializer(serializers.Serializer):
+    basarili = serializers.BooleanField()
+    identity_dogrulandi = serializers.BooleanField()
+    data = serializers.DictField(help_text='{"profil": {...}, "identity_dogrulandi": bool}')
+
+
+# --- page-info, error-log, screenshot --------------------------------------------------------
+
+class SayfaGirdiSerializer(serializers.Serializer):
+    ziyaretci_id = ZIYARETCI_ID
+    url = HttpAdresiField()
+    baslik = _metin(500)
+    # Browsers report app referrers such as android-app://...: kept out, but the page view is not lost.
+    referrer = HttpAdresiField(required=False, allow_blank=True, allow_null=True, baska_semada_bos=True)
+
+
+class HataGirdiSerializer(serializers.Serializer):
+    ziyaretci_id = ZIYARETCI_ID
+    mesaj = KirpilanMetinField(kirp=5000, required=True, allow_blank=False, allow_null=False)
+    kaynak = KirpilanMetinField(kirp=URL_MAX)
+    satir = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=2_000_000_000)
+    stack = KirpilanMetinField(kirp=20000)
+    url = HttpAdresiField(required=False, allow_blank=True, allow_null=True)
+    tarayici = KirpilanMetinField(kirp=500)
+
+
+class EkranGoruntusuGirdiSerializer(serializers.Serializer):
+    ziyaretci_id = ZIYARETCI_ID
+    url = HttpAdresiField(required=False, allow_blank=True, allow_null=True)
+
+
+class EkranGoruntusuIstekSerializer(EkranGoruntusuGirdiSerializer):
+    """For the schema: `gorsel` is a multipart file or, in JSON, a data URL; read by the view."""
+
+    gorsel = serializers.CharField(help_text="Çok parçalı dosya ya da JSON'da data URL (data:image/png;base64,...).")
+
+
+class SayfaSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    baslik = serializers.CharField()
+    referrer = serializers.CharField()
+    zaman = serializers.DateTimeField()
+
+
+class HataKaydiSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    mesaj = serializers.CharField()
+    kaynak = serializers.CharField()
+    satir = serializers.IntegerField(allow_null=True)
+    stack = serializers.CharField()
+    url = serializers.CharField()
+    tarayici = serializers.CharField()
+    zaman = serializers.DateTimeField()
+
+
+class EkranGoruntusuSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    gorsel_url = serializers.SerializerMethodField()
+    mime_tipi = serializers.CharField()
+    boyut = serializers.IntegerField()
+    url = serializers.CharField()
+    zaman = serializers.DateTimeField()
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_gorsel_url(self, obj) -> str:
+        url = obj.gorsel.url
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request is not None else url
+
+
+# --- operator context ------------------------------------------------------------------------
+
+class BannerOgesiSerializer(serializers.Serializer):
+    tip = serializers.ChoiceField(choices=["paket", "kontor", "trial", "depolama"])
+    icon = serializers.CharField()
+    label = serializers.CharField()
+    deger = serializers.CharField()
+    kritik = serializers.BooleanField()
+
+
+class BaglamMusteriSerializer(serializers.Serializer):
+    ad = serializers.CharField()
+    soyad = serializers.CharField()
+    email = serializers.CharField()
+    paket = serializers.CharField()
+    kontor = SayiField(allow_null=True)
+
+
+class BaglamSerializer(serializers.Serializer):
+    """`data` of `GET /operator/context/{ziyaretci_id}` (spec 2.5, CONTRACT 6)."""
+
+    ziyaretci_id = serializers.CharField()
+    musteri_id = serializers.IntegerField()
+    musteri = BaglamMusteriSerializer()
+    banner = BannerOgesiSerializer(many=True)
+    identity_dogrulandi = serializers.BooleanField()
+    ekstra = serializers.JSONField()
+    sayfalar = SayfaSerializer(many=True)
+    hatalar = HataKaydiSerializer(many=True)
+    ekran_goruntuleri = EkranGoruntusuSerializer(many=True)
+    guncellenme = serializers.DateTimeField()

@@ -1,0 +1,185 @@
+import base64
+import binascii
+import re
+
+from django.core.files.uploadedfile import UploadedFile
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
+from supportdesk.core.responses import basarili
+from supportdesk.core.views import ZIYARETCI_ID_MAX, OperatorAPIView, WidgetAPIView
+
+from .. import selectors, services
+from ..banner import banner_olustur
+from . import serializers as s
+
+_HATALAR = {
+    400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+    401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI"),
+    403: OpenApiResponse(description="ORIGIN_IZINSIZ"),
+    429: OpenApiResponse(description="LIMIT_ASILDI"),
+}
+
+
+def _dogrula(serializer_class, data, **kwargs) -> dict:
+    ser = serializer_class(data=data, **kwargs)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def profil_verisi(ziyaretci) -> dict:
+    return s.ProfilSerializer(ziyaretci).data
+
+
+class MusteriBilgisiView(WidgetAPIView):
+    @extend_schema(
+        summary="Ziyaretçi profili; isteğe bağlı imzalı kimlik (spec 2.4, 4.5, 5.3)",
+        request=s.MusteriBilgisiSerializer,
+        responses={200: s.MusteriBilgisiYanitiSerializer, **_HATALAR,
+                   401: OpenApiResponse(description="GECERSIZ_IMZA, IMZA_GEREKLI, KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI")},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        alanlar = _dogrula(s.ProfilGirdiSerializer, request.data)
+        ziyaretci, dogrulandi = services.ziyaretci_profil_kaydet(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, profil=dict(alanlar),
+            signature=request.data.get("signature"), timestamp=request.data.get("timestamp"),
+        )
+        profil = profil_verisi(ziyaretci)
+        # Spec 4.5 puts identity_dogrulandi beside `data`, so this one answer extends the envelope.
+        # `data.profil` is the stored profile (CONTRACT 1a); its fields are mirrored flat in `data`
+        # for clients that read spec 4.5's `data` as the profile itself.
+        return Response({
+            "basarili": True,
+            "identity_dogrulandi": dogrulandi,
+            "data": {**profil, "profil": profil, "identity_dogrulandi": dogrulandi},
+        })
+
+
+class SayfaBilgisiView(WidgetAPIView):
+    @extend_schema(summary="Ziyaretçinin açtığı sayfa", request=s.SayfaGirdiSerializer,
+                   responses={201: inline_serializer("SayfaYanit", {"sayfa": s.SayfaSerializer()}), **_HATALAR})
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.SayfaGirdiSerializer, request.data)
+        sayfa = services.sayfa_ekle(musteri=self.musteri, ziyaretci_id=ziyaretci_id, url=veri["url"],
+                                    baslik=veri.get("baslik") or "", referrer=veri.get("referrer") or "")
+        return basarili({"sayfa": s.SayfaSerializer(sayfa).data}, status=201)
+
+
+class HataLoguView(WidgetAPIView):
+    @extend_schema(summary="Ziyaretçinin tarayıcısındaki JavaScript hatası", request=s.HataGirdiSerializer,
+                   responses={201: inline_serializer("HataKaydiYanit", {"hata_kaydi": s.HataKaydiSerializer()}), **_HATALAR})
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.HataGirdiSerializer, request.data)
+        kayit = services.hata_kaydi_ekle(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, mesaj=veri["mesaj"], kaynak=veri.get("kaynak") or "",
+            satir=veri.get("satir"), stack=veri.get("stack") or "", url=veri.get("url") or "",
+            # The calling browser's own User-Agent when the site does not say.
+            tarayici=veri.get("tarayici") or request.META.get("HTTP_USER_AGENT", "")[:500],
+        )
+        return basarili({"hata_kaydi": s.HataKaydiSerializer(kayit).data}, status=201)
+
+
+_DATA_URL = re.compile(r"data:[\w.+/-]*(?:;[\w.+=-]+)*;base64,(?P<b64>.*)", re.DOTALL | re.IGNORECASE)
+# Base64 of the largest allowed image, plus room for the rest of a JSON or multipart body.
+_GOVDE_MAX_BAYT = (services.EKRAN_GORUNTUSU_MAX_BAYT * 4) // 3 + 64 * 1024
+
+
+def _data_url_coz(value: str) -> bytes:
+    match = _DATA_URL.fullmatch(value.strip())
+    if not match:
+        raise GecersizIstek(alanlar={"gorsel": "data:image/...;base64,... biçiminde bir data URL olmalı."})
+    b64 = re.sub(r"\s+", "", match.group("b64"))
+    if len(b64) * 3 // 4 > services.EKRAN_GORUNTUSU_MAX_BAYT + 2:
+        raise DosyaCokBuyuk()
+    try:
+        return base64.b64decode(b64, validate=True)
+    except (binascii.Error, ValueError):
+        raise GecersizIstek(alanlar={"gorsel": "Geçerli base64 değil."}) from None
+
+
+class EkranGoruntusuView(WidgetAPIView):
+    parser_classes = [JSONParser, MultiPartParser]
+
+    @extend_schema(
+        summary="Ekran görüntüsü (PNG ya da JPEG, en çok 5 MB; çok parçalı ya da data URL)",
+        request={"multipart/form-data": s.EkranGoruntusuIstekSerializer, "application/json": s.EkranGoruntusuIstekSerializer},
+        responses={201: inline_serializer("EkranGoruntusuYanit", {"ekran_goruntusu": s.EkranGoruntusuSerializer()}),
+                   413: OpenApiResponse(description="DOSYA_COK_BUYUK"), 415: OpenApiResponse(description="DESTEKLENMEYEN_DOSYA"),
+                   **_HATALAR},
+    )
+    def post(self, request):
+        # Refused before the body is read: a huge upload costs neither memory nor disk.
+        try:
+            uzunluk = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            uzunluk = 0
+        if uzunluk > _GOVDE_MAX_BAYT:
+            raise DosyaCokBuyuk()
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.EkranGoruntusuGirdiSerializer, request.data)
+        kayit = services.ekran_goruntusu_ekle(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
+                                              icerik=self._gorsel(request), url=veri.get("url") or "")
+        return basarili({"ekran_goruntusu": s.EkranGoruntusuSerializer(kayit, context={"request": request}).data}, status=201)
+
+    @staticmethod
+    def _gorsel(request) -> bytes:
+        gorsel = request.FILES.get("gorsel") if hasattr(request, "FILES") else None
+        if gorsel is None:
+            gorsel = request.data.get("gorsel")
+        if isinstance(gorsel, UploadedFile):
+            if gorsel.size > services.EKRAN_GORUNTUSU_MAX_BAYT:
+                raise DosyaCokBuyuk()
+            return gorsel.read()
+        if isinstance(gorsel, str) and gorsel:
+            return _data_url_coz(gorsel)
+        raise GecersizIstek(alanlar={"gorsel": "Zorunlu alan: dosya ya da data URL."})
+
+
+class OperatorBaglamView(OperatorAPIView):
+    @extend_schema(
+        summary="Ziyaretçi bağlamı: profil, banner, son sayfalar, hatalar ve ekran görüntüleri (spec 2.5)",
+        parameters=[OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")],
+        responses={200: inline_serializer("BaglamYanit", {"basarili": serializers.BooleanField(), "data": s.BaglamSerializer()}),
+                   400: OpenApiResponse(description="GECERSIZ_ISTEK (birden çok proje: musteri_id gerekli)"),
+                   401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_TOKEN"),
+                   404: OpenApiResponse(description="BULUNAMADI")},
+    )
+    def get(self, request, ziyaretci_id: str):
+        if len(ziyaretci_id) > ZIYARETCI_ID_MAX:
+            raise Bulunamadi()
+        ziyaretci = selectors.ziyaretci_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
+                                            musteri_id=_musteri_id(request.query_params))
+        return basarili({
+            "ziyaretci_id": ziyaretci.ziyaretci_id,
+            "musteri_id": ziyaretci.musteri_id,
+            "musteri": s.BaglamMusteriSerializer(ziyaretci).data,
+            "banner": banner_olustur(paket=ziyaretci.paket, kontor=ziyaretci.kontor, ekstra=ziyaretci.ekstra,
+                                     bugun=timezone.localdate()),
+            "identity_dogrulandi": ziyaretci.identity_dogrulandi,
+            "ekstra": ziyaretci.ekstra,
+            "sayfalar": s.SayfaSerializer(selectors.sayfa_list(ziyaretci=ziyaretci), many=True).data,
+            "hatalar": s.HataKaydiSerializer(selectors.hata_kaydi_list(ziyaretci=ziyaretci), many=True).data,
+            "ekran_goruntuleri": s.EkranGoruntusuSerializer(
+                selectors.ekran_goruntusu_list(ziyaretci=ziyaretci), many=True, context={"request": request}).data,
+            "guncellenme": serializers.DateTimeField().to_representation(ziyaretci.guncellenme),
+        })
+
+
+def _musteri_id(params) -> int | None:
+    raw = params.get("musteri_id")
+    if raw in (None, ""):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise GecersizIstek(alanlar={"musteri_id": "Tamsayı olmalı."}) from None
+    if not 0 < value < 2**63:
+        raise GecersizIstek(alanlar={"musteri_id": "Geçerli bir proje kimliği olmalı."})
+    return value

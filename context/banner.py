@@ -1,0 +1,107 @@
+"""The operator's banner strip: CONTRACT 6 (spec 2.5, 2.6, 8) in one pure function.
+
+No database, no clock: the caller passes today's date, so the rules are tested by table.
+Input is what customer-info stored (already validated by `context.validators`).
+"""
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+IKON_PAKET = "📦"
+IKON_KONTOR = "💰"
+IKON_TRIAL = "⏳"
+IKON_DEPOLAMA = "💾"
+IKON_UYARI = "⚠️"
+
+TRIAL_KRITIK_GUN = 3  # spec 8: 3 days or fewer
+DEPOLAMA_KRITIK_YUZDE = 90  # spec 8: 90 percent or more
+
+
+def sayi_yaz(value) -> str:
+    """A number without trailing zeros: 50.0 -> "50", 45.50 -> "45.5" (at most 4 decimals)."""
+    d = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    d = d.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP).normalize()
+    text = format(d, "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def _ondalik(value) -> Decimal:
+    # repr() gives the shortest form of a float, so 45.5 / 50 is exactly 91, not 91.00000000000001.
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def _oge(tip: str, icon: str, label: str, deger: str, kritik: bool) -> dict:
+    return {"tip": tip, "icon": icon, "label": label, "deger": deger, "kritik": bool(kritik)}
+
+
+def trial_kalan_gun(ekstra: dict, bugun: date) -> int | float | None:
+    """Days left: end date minus today's date, or `trial_kalan_gun` as given (CONTRACT 6)."""
+    bitis = ekstra.get("trial_bitis")
+    if isinstance(bitis, str) and bitis:
+        dt = parse_datetime(bitis)
+        if dt is not None:
+            # An aware end time counts in the server's zone, the zone `bugun` is taken in.
+            gun = timezone.localtime(dt).date() if timezone.is_aware(dt) else dt.date()
+        else:
+            gun = parse_date(bitis)
+        if gun is not None:
+            return (gun - bugun).days
+    elif isinstance(bitis, datetime):
+        return ((timezone.localtime(bitis).date() if timezone.is_aware(bitis) else bitis.date()) - bugun).days
+    elif isinstance(bitis, date):
+        return (bitis - bugun).days
+    kalan = ekstra.get("trial_kalan_gun")
+    if isinstance(kalan, (int, float)) and not isinstance(kalan, bool):
+        return kalan
+    return None
+
+
+def _trial(ekstra: dict, bugun: date) -> dict | None:
+    n = trial_kalan_gun(ekstra, bugun)
+    if n is None:
+        return None
+    deger = f"{sayi_yaz(n)} gün kaldı" if n >= 0 else "Süresi doldu"
+    return _oge("trial", IKON_TRIAL, "Deneme süresi", deger, n <= TRIAL_KRITIK_GUN)
+
+
+def _sayi_mi(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _depolama(ekstra: dict) -> dict | None:
+    kullanilan, toplam = ekstra.get("depolama_kullanilan_gb"), ekstra.get("depolama_toplam_gb")
+    if _sayi_mi(kullanilan) and _sayi_mi(toplam):  # Form A wins when both forms are present
+        metin = f"{sayi_yaz(kullanilan)} / {sayi_yaz(toplam)} GB"
+        kritik = False
+        if toplam > 0:
+            yuzde = _ondalik(kullanilan) / _ondalik(toplam) * 100
+            kritik = yuzde >= DEPOLAMA_KRITIK_YUZDE
+            metin += f" (%{int(yuzde)})"  # int() floors: the percentage is never negative here
+        return _oge("depolama", IKON_UYARI if kritik else IKON_DEPOLAMA, "Depolama", metin, kritik)
+
+    kullanim, yuzde, kritik = ekstra.get("depolama_kullanim"), ekstra.get("depolama_dolu_yuzde"), ekstra.get("depolama_kritik")
+    has_kullanim = isinstance(kullanim, str) and kullanim != ""
+    if not has_kullanim and not _sayi_mi(yuzde):
+        return None
+    if isinstance(kritik, bool):
+        kritik_mi = kritik
+    else:
+        kritik_mi = _sayi_mi(yuzde) and yuzde >= DEPOLAMA_KRITIK_YUZDE
+    deger = kullanim if has_kullanim else f"%{int(_ondalik(yuzde))}"
+    return _oge("depolama", IKON_UYARI if kritik_mi else IKON_DEPOLAMA, "Depolama", deger, kritik_mi)
+
+
+def banner_olustur(*, paket: str | None, kontor, ekstra: dict | None, bugun: date) -> list[dict]:
+    """Items in the contract's order (paket, kontor, trial, depolama), each only when its data is present."""
+    ekstra = ekstra if isinstance(ekstra, dict) else {}
+    items: list[dict] = []
+    if isinstance(paket, str) and paket:
+        items.append(_oge("paket", IKON_PAKET, "Paket", paket, False))
+    if _sayi_mi(kontor):
+        items.append(_oge("kontor", IKON_KONTOR, "Kontör", sayi_yaz(kontor), kontor <= 0))
+    for item in (_trial(ekstra, bugun), _depolama(ekstra)):
+        if item is not None:
+            items.append(item)
+    return items

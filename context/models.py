@@ -1,0 +1,100 @@
+import secrets
+
+from django.db import models
+from django.utils import timezone
+
+from supportdesk.core.views import ZIYARETCI_ID_MAX
+
+URL_MAX = 2048
+# Newest records of each kind kept per visitor (CONTRACT 6); older ones are pruned on insert.
+SAKLANAN_KAYIT = 50
+
+
+class Ziyaretci(models.Model):
+    """A visitor of a tenant, `(musteri, ziyaretci_id)` (CONTRACT 2), and the profile its site sends.
+
+    Every context call creates the row, so "the visitor exists in a tenant" has one meaning
+    for the operator's lookup (CONTRACT 6) whatever the site sent first.
+    """
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    ziyaretci_id = models.CharField("ziyaretçi kimliği", max_length=ZIYARETCI_ID_MAX)
+    email = models.CharField("e-posta", max_length=254, blank=True, default="")
+    ad = models.CharField("ad", max_length=100, blank=True, default="")
+    soyad = models.CharField("soyad", max_length=100, blank=True, default="")
+    paket = models.CharField("paket", max_length=100, blank=True, default="")
+    kontor = models.FloatField("kontör", null=True, blank=True)
+    ekstra = models.JSONField("ekstra", default=dict, blank=True)
+    identity_dogrulandi = models.BooleanField("kimlik doğrulandı", default=False)
+    dogrulama_zamani = models.DateTimeField("doğrulama zamanı", null=True, blank=True)
+    profil_zamani = models.DateTimeField("son müşteri bilgisi", null=True, blank=True)
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
+
+    class Meta:
+        verbose_name = "ziyaretçi"
+        verbose_name_plural = "ziyaretçiler"
+        constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="context_ziyaretci_tekil")]
+
+    def __str__(self):
+        return f"{self.ziyaretci_id} @ {self.musteri_id}"
+
+
+class _ZiyaretciKaydi(models.Model):
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    ziyaretci = models.ForeignKey(Ziyaretci, on_delete=models.CASCADE, related_name="+")
+    zaman = models.DateTimeField("zaman", default=timezone.now)
+
+    class Meta:
+        abstract = True
+        # Newest-first reads and the prune both walk one visitor's rows by id.
+        indexes = [models.Index(fields=["ziyaretci", "-id"], name="%(class)s_ziy_id")]
+
+
+class SayfaGoruntuleme(_ZiyaretciKaydi):
+    url = models.CharField("adres", max_length=URL_MAX)
+    baslik = models.CharField("başlık", max_length=500, blank=True, default="")
+    referrer = models.CharField("yönlendiren", max_length=URL_MAX, blank=True, default="")
+
+    class Meta(_ZiyaretciKaydi.Meta):
+        verbose_name = "sayfa görüntüleme"
+        verbose_name_plural = "sayfa görüntülemeleri"
+
+    def __str__(self):
+        return self.url
+
+
+class HataKaydi(_ZiyaretciKaydi):
+    mesaj = models.TextField("mesaj")
+    kaynak = models.CharField("kaynak", max_length=URL_MAX, blank=True, default="")
+    satir = models.PositiveIntegerField("satır", null=True, blank=True)
+    stack = models.TextField("yığın", blank=True, default="")
+    url = models.CharField("adres", max_length=URL_MAX, blank=True, default="")
+    tarayici = models.CharField("tarayıcı", max_length=500, blank=True, default="")
+
+    class Meta(_ZiyaretciKaydi.Meta):
+        verbose_name = "hata kaydı"
+        verbose_name_plural = "hata kayıtları"
+
+    def __str__(self):
+        return self.mesaj[:80]
+
+
+def ekran_goruntusu_yolu(instance, filename: str) -> str:
+    # Unguessable names: media is served without a session, so the name is the only key.
+    uzanti = ".png" if instance.mime_tipi == "image/png" else ".jpg"
+    return f"context/ekran/{secrets.token_urlsafe(24)}{uzanti}"
+
+
+class EkranGoruntusu(_ZiyaretciKaydi):
+    gorsel = models.FileField("görsel", upload_to=ekran_goruntusu_yolu, max_length=255)
+    mime_tipi = models.CharField("MIME tipi", max_length=20)
+    boyut = models.PositiveIntegerField("boyut (bayt)")
+    url = models.CharField("adres", max_length=URL_MAX, blank=True, default="")
+
+    class Meta(_ZiyaretciKaydi.Meta):
+        verbose_name = "ekran görüntüsü"
+        verbose_name_plural = "ekran görüntüleri"
+
+    def __str__(self):
+        return self.gorsel.name

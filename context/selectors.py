@@ -1,0 +1,70 @@
+"""Reads of the context API, scoped in the query to the caller's tenants."""
+from django.db.models import QuerySet
+
+from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
+
+from .models import SAKLANAN_KAYIT, EkranGoruntusu, HataKaydi, SayfaGoruntuleme, Ziyaretci
+
+
+def ziyaretci_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None = None) -> Ziyaretci:
+    """The visitor `ziyaretci_id` in one of the caller's tenants (CONTRACT 6).
+
+    `musteri_id` picks the tenant; without it the id must name a visitor in exactly one of the
+    caller's tenants (several: 400 naming them). Missing, or only in other tenants: the same 404.
+    """
+    qs = Ziyaretci.objects.filter(ziyaretci_id=ziyaretci_id, musteri_id__in=musteri_idleri).select_related("musteri")
+    if musteri_id is not None:
+        qs = qs.filter(musteri_id=musteri_id)
+    adaylar = list(qs.order_by("musteri_id")[:20])
+    if not adaylar:
+        adaylar = _yalniz_sohbet_ya_da_ticketta(musteri_idleri=musteri_idleri, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
+    if not adaylar:
+        raise Bulunamadi("Ziyaretçi bulunamadı.")
+    if len(adaylar) > 1:
+        projeler = ", ".join(f"{z.musteri_id} ({z.musteri.firma_adi})" for z in adaylar)
+        mesaj = f"Bu ziyaretçi birden çok projenizde var: {projeler}. musteri_id parametresiyle birini seçin."
+        raise GecersizIstek(mesaj, alanlar={"musteri_id": mesaj})
+    return adaylar[0]
+
+
+def _yalniz_sohbet_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None) -> list[Ziyaretci]:
+    """A visitor who chatted or opened a ticket (e.g. over the API) but sent no context yet.
+
+    The operator opening that chat gets an empty context with the name and e-mail the visitor
+    gave, not a 404. Unsaved rows: nothing is written by a read.
+    """
+    from chat.models import Oturum
+    from tenants.models import Musteri
+    from tickets.models import Ticket
+
+    kosul = {"ziyaretci_id": ziyaretci_id, "musteri_id__in": musteri_idleri}
+    if musteri_id is not None:
+        kosul["musteri_id"] = musteri_id
+    bilinen: dict[int, tuple[str, str]] = {}
+    # Newest first, so the name the visitor gave last wins; chats before tickets.
+    for model, ad_alani in ((Oturum, "ziyaretci_adi"), (Ticket, "ad")):
+        for mid, ad, email in model.objects.filter(**kosul).order_by("-id").values_list("musteri_id", ad_alani, "email")[:50]:
+            bilinen.setdefault(mid, (ad, email))
+    if not bilinen:
+        return []
+    musteriler = Musteri.objects.filter(id__in=bilinen).order_by("id")
+    return [Ziyaretci(musteri=m, ziyaretci_id=ziyaretci_id, ad=bilinen[m.id][0] or "", email=bilinen[m.id][1] or "")
+            for m in musteriler]
+
+
+def _kayitlar(model, ziyaretci: Ziyaretci, limit: int) -> QuerySet:
+    if ziyaretci.pk is None:  # known from a chat or ticket only: nothing recorded yet
+        return model.objects.none()
+    return model.objects.filter(ziyaretci=ziyaretci, musteri_id=ziyaretci.musteri_id).order_by("-id")[:limit]
+
+
+def sayfa_list(*, ziyaretci: Ziyaretci, limit: int = SAKLANAN_KAYIT) -> QuerySet[SayfaGoruntuleme]:
+    return _kayitlar(SayfaGoruntuleme, ziyaretci, limit)
+
+
+def hata_kaydi_list(*, ziyaretci: Ziyaretci, limit: int = SAKLANAN_KAYIT) -> QuerySet[HataKaydi]:
+    return _kayitlar(HataKaydi, ziyaretci, limit)
+
+
+def ekran_goruntusu_list(*, ziyaretci: Ziyaretci, limit: int = SAKLANAN_KAYIT) -> QuerySet[EkranGoruntusu]:
+    return _kayitlar(EkranGoruntusu, ziyaretci, limit)

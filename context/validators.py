@@ -1,0 +1,60 @@
+"""Checks on what a tenant's site sends, so that a bad value is a 400 at write time and never a
+broken banner at read time (CONTRACT 6)."""
+import json
+import math
+
+from django.utils.dateparse import parse_date, parse_datetime
+
+EKSTRA_MAX_BAYT = 16 * 1024
+SAYI_MAX = 1e15
+
+# ekstra keys the banner reads, with the check each must pass (spec 2.6, CONTRACT 6).
+_NEGATIF_OLMAYAN = ("depolama_kullanilan_gb", "depolama_toplam_gb", "depolama_dolu_yuzde")
+
+
+def sayi_mi(value) -> bool:
+    """A JSON number: booleans and numeric strings are not numbers here."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) <= SAYI_MAX
+
+
+def _tarih_mi(value) -> bool:
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    try:
+        return parse_datetime(value) is not None or parse_date(value) is not None
+    except ValueError:  # well-formed but impossible, e.g. 2026-02-30
+        return False
+
+
+def ekstra_hatalari(ekstra) -> dict[str, str]:
+    """Per-field messages for `ekstra` (dotted names, as `hata.alanlar` writes them); empty when valid."""
+    if not isinstance(ekstra, dict):
+        return {"ekstra": "Nesne (JSON object) olmalı."}
+    try:
+        boyut = len(json.dumps(ekstra, ensure_ascii=False, allow_nan=False).encode())
+    except (TypeError, ValueError):
+        return {"ekstra": "Geçerli JSON değerleri içermeli."}
+    if boyut > EKSTRA_MAX_BAYT:
+        return {"ekstra": f"En çok {EKSTRA_MAX_BAYT} bayt olabilir."}
+    hatalar: dict[str, str] = {}
+    for key in _NEGATIF_OLMAYAN:
+        value = ekstra.get(key)
+        if value is not None and not (sayi_mi(value) and value >= 0):
+            hatalar[f"ekstra.{key}"] = "Negatif olmayan bir sayı olmalı."
+    if ekstra.get("depolama_kritik") is not None and not isinstance(ekstra["depolama_kritik"], bool):
+        hatalar["ekstra.depolama_kritik"] = "true ya da false olmalı."
+    for key in ("depolama_kullanim", "son_yedek"):
+        value = ekstra.get(key)
+        if value is not None and not (isinstance(value, str) and len(value) <= 200):
+            hatalar[f"ekstra.{key}"] = "En çok 200 karakterlik metin olmalı."
+    if ekstra.get("trial_bitis") is not None and not _tarih_mi(ekstra["trial_bitis"]):
+        hatalar["ekstra.trial_bitis"] = "Tarih (YYYY-AA-GG) ya da ISO 8601 tarih-saat olmalı."
+    if ekstra.get("trial_kalan_gun") is not None and not sayi_mi(ekstra["trial_kalan_gun"]):
+        hatalar["ekstra.trial_kalan_gun"] = "Sayı olmalı."
+    return hatalar
+
+
+def http_adresi_mi(value: str) -> bool:
+    # Only http(s): the operator panel may turn these into links, and javascript: must never be one.
+    lowered = value.lower()
+    return lowered.startswith("http://") or lowered.startswith("https://")

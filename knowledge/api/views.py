@@ -1,0 +1,55 @@
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+
+from supportdesk.core.responses import basarili
+from supportdesk.core.views import WidgetAPIView
+
+from .. import selectors, services
+from . import serializers as s
+
+
+class KbSearchView(WidgetAPIView):
+    @extend_schema(
+        summary="Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)",
+        description="`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir.",
+        parameters=[OpenApiParameter("q", str), OpenApiParameter("kategori", str, description="kategori slug"),
+                    OpenApiParameter("limit", int, description="1–50, varsayılan 20")],
+        responses={200: inline_serializer("KbArama", {"makaleler": s.AramaSonucuSerializer(many=True)}),
+                   400: OpenApiResponse(description="GECERSIZ_ISTEK")},
+    )
+    def get(self, request):
+        ser = s.AramaParametreSerializer(data=request.query_params)
+        ser.is_valid(raise_exception=True)
+        p = ser.validated_data
+        if p["q"]:
+            sonuclar = selectors.kb_makale_ara(musteri=self.musteri, q=p["q"], kategori_slug=p.get("kategori"),
+                                               limit=p["limit"])
+            makaleler = [{**s.makale_verisi(r.makale), "vurgu": r.vurgu} for r in sonuclar]
+        else:
+            rows = selectors.kb_makale_list(musteri=self.musteri, kategori_slug=p.get("kategori"))
+            makaleler = [{**s.makale_verisi(m), "vurgu": ""} for m in rows.order_by("sira", "id")[: p["limit"]]]
+        return basarili({"makaleler": makaleler})
+
+
+class KbCategoriesView(WidgetAPIView):
+    @extend_schema(summary="Bilgi bankası kategorileri (yayındaki makale sayılarıyla)",
+                   responses={200: inline_serializer("KbKategoriler", {"kategoriler": s.KategoriSerializer(many=True)})})
+    def get(self, request):
+        return basarili({"kategoriler": [s.kategori_verisi(k) for k in selectors.kb_kategori_list(musteri=self.musteri)]})
+
+
+class KbArticleView(WidgetAPIView):
+    @extend_schema(summary="Makale (görüntülenme sayılır)",
+                   responses={200: inline_serializer("KbMakale", {"makale": s.MakaleDetaySerializer()}),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def get(self, request, slug: str):
+        makale = selectors.kb_makale_get(musteri=self.musteri, slug=slug)
+        services.kb_makale_goruntulendi(makale=makale)
+        makale.goruntulenme += 1
+        return basarili({"makale": s.makale_verisi(makale, detay=True)})
+
+
+class CampaignsView(WidgetAPIView):
+    @extend_schema(summary="Şu an geçerli kampanyalar",
+                   responses={200: inline_serializer("Kampanyalar", {"kampanyalar": s.KampanyaSerializer(many=True)})})
+    def get(self, request):
+        return basarili({"kampanyalar": [s.kampanya_verisi(k) for k in selectors.kampanya_aktif_list(musteri=self.musteri)]})

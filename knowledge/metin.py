@@ -1,0 +1,92 @@
+"""Turkish text helpers for the knowledge base: case folding, crude stemming, HTML to text.
+
+Folding is done in Python, not by the database's lower(): PostgreSQL in a C or English locale
+lowers `I` to `i` and `İ` to `i̇`, which is wrong for Turkish (`I` → `ı`, `İ` → `i`).
+"""
+import html
+import re
+import unicodedata
+
+import nh3
+
+# Article bodies may carry ordinary formatting and links; scripts, styles, event handlers and
+# javascript: URLs never survive (nh3's defaults plus a narrow scheme list).
+IZINLI_SEMALAR = {"http", "https", "mailto"}
+
+_ETIKET = re.compile(r"<[^>]*>")
+_KELIME = re.compile(r"\w+", re.UNICODE)
+# Common inflectional endings, longest first. Crude on purpose (only the SQLite fallback uses
+# it): "faturamı" → "fatura", "iadeler" → "iade"; matching is then by word prefix.
+_EKLER = sorted({
+    "larımız", "lerimiz", "larınız", "leriniz", "ların", "lerin", "ları", "leri", "lar", "ler",
+    "ımız", "imiz", "umuz", "ümüz", "ınız", "iniz", "unuz", "ünüz",
+    "nın", "nin", "nun", "nün", "dan", "den", "tan", "ten", "nda", "nde",
+    "yla", "yle", "la", "le", "da", "de", "ta", "te", "ya", "ye", "yı", "yi", "yu", "yü",
+    "sı", "si", "su", "sü", "mı", "mi", "mu", "mü", "ım", "im", "um", "üm", "ın", "in", "un", "ün",
+    "ı", "i", "u", "ü", "a", "e", "m", "n",
+}, key=len, reverse=True)
+EN_KISA_KOK = 3
+
+
+def html_temizle(icerik: str) -> str:
+    return nh3.clean(icerik or "", url_schemes=IZINLI_SEMALAR, link_rel="noopener noreferrer")
+
+
+def duz_metin(icerik_html: str) -> str:
+    """Visible text of (already sanitized) HTML, whitespace collapsed."""
+    # Tags become spaces so "a<br>b" reads as two words, then entities are decoded.
+    metin = html.unescape(_ETIKET.sub(" ", nh3.clean(icerik_html or "")))
+    return " ".join(metin.split())
+
+
+def _katla_harf(ch: str) -> str:
+    if ch == "İ":
+        return "i"
+    if ch == "I":
+        return "ı"
+    low = ch.lower()
+    # One character in, one out, so positions in folded text match the original (snippets).
+    return low if len(low) == 1 else ch
+
+
+def tr_katla(metin: str) -> str:
+    """Turkish case folding that keeps the length: `İADE` → `iade`, `IĞDIR` → `ığdır`."""
+    metin = unicodedata.normalize("NFC", metin or "").replace("i\u0307", "i").replace("I\u0307", "İ")
+    return "".join(_katla_harf(ch) for ch in metin)
+
+
+def kelimeler(metin: str) -> list[str]:
+    return _KELIME.findall(tr_katla(metin))
+
+
+# Question words and fillers that say nothing about the topic; dropped from a query unless
+# nothing else is left ("nasıl" alone still searches).
+DOLGU = {
+    "ve", "veya", "ile", "bir", "bu", "şu", "o", "için", "nasıl", "ne", "neden", "nerede", "nereden", "niçin",
+    "niye", "mi", "mı", "mu", "mü", "da", "de", "ki", "ben", "benim", "bana", "sen", "siz", "biz", "çok", "daha",
+    "en", "gibi", "ama", "fakat", "her", "hangi", "kadar", "olarak", "ya", "yapabilirim", "yaparım", "istiyorum",
+}
+
+
+def anlamli_kelimeler(metin: str) -> list[str]:
+    tum = kelimeler(metin)
+    anlamli = [k for k in tum if k not in DOLGU]
+    return anlamli or tum
+
+
+def kok(kelime: str) -> str:
+    """Strip common suffixes while a stem of at least three letters remains."""
+    degisti = True
+    while degisti:
+        degisti = False
+        for ek in _EKLER:
+            if kelime.endswith(ek) and len(kelime) - len(ek) >= EN_KISA_KOK:
+                kelime = kelime[: -len(ek)]
+                degisti = True
+                break
+    return kelime
+
+
+def arama_metni(*parcalar: str) -> str:
+    """Folded words separated by single spaces, with a leading space so ` kök` matches word starts."""
+    return " " + " ".join(w for p in parcalar for w in kelimeler(p)) + " "

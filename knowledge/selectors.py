@@ -1,0 +1,175 @@
+"""Reads of the knowledge base and campaigns: only the caller's tenant, only published articles."""
+import html
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
+from django.db import connection
+from django.db.models import Case, Count, F, Func, Q, QuerySet, Value, When
+from django.utils import timezone
+
+from supportdesk.core.exceptions import Bulunamadi
+
+from . import metin
+from .models import Kampanya, KbKategori, KbMakale
+
+# Sentinels around matches: the snippet is HTML-escaped first, then these become <mark>, so
+# article text can never inject markup into the widget.
+_BAS, _SON = "\x02", "\x03"
+_AYRAC = " … "
+_I_KATLA = str.maketrans("Iİ", "ıi")
+# Title matches rank far above body matches (weights D, C, B, A).
+AGIRLIKLAR = [0.02, 0.05, 0.2, 1.0]
+SADECE_BASLIK = [0.0, 0.0, 0.0, 1.0]
+FALLBACK_EN_COK = 500
+EN_COK_KELIME = 8
+
+
+def kb_kategori_list(*, musteri) -> QuerySet[KbKategori]:
+    return (
+        KbKategori.objects.filter(musteri=musteri)
+        .annotate(makale_sayisi=Count("makaleler", filter=Q(makaleler__yayinda=True)))
+        .order_by("sira", "id")
+    )
+
+
+def kb_makale_list(*, musteri, kategori_slug: str | None = None) -> QuerySet[KbMakale]:
+    qs = KbMakale.objects.filter(musteri=musteri, yayinda=True).select_related("kategori")
+    if kategori_slug:
+        qs = qs.filter(kategori__slug=kategori_slug)
+    return qs
+
+
+def kb_makale_get(*, musteri, slug: str) -> KbMakale:
+    """A published article of the tenant; the same 404 for missing, unpublished and foreign."""
+    try:
+        return kb_makale_list(musteri=musteri).get(slug=slug)
+    except KbMakale.DoesNotExist:
+        raise Bulunamadi() from None
+
+
+@dataclass
+class AramaSonucu:
+    makale: KbMakale
+    vurgu: str
+    skor: float
+
+
+def kb_makale_ara(*, musteri, q: str, kategori_slug: str | None = None, limit: int = 20) -> list[AramaSonucu]:
+    """Published articles matching `q`, best first, each with a highlighted snippet (CONTRACT 5)."""
+    katlanmis = " ".join(metin.anlamli_kelimeler(q))
+    if not katlanmis:
+        return []
+    qs = kb_makale_list(musteri=musteri, kategori_slug=kategori_slug)
+    if connection.vendor == "postgresql":
+        return _postgres_ara(qs, katlanmis, limit)
+    return _basit_ara(qs, katlanmis, limit)
+
+
+def _postgres_sorgusu(katlanmis: str) -> SearchQuery | None:
+    """Each word matches by its Turkish stem or by the prefix of its crude stem; any word may
+    match (a question like "kargom nerede" still finds the cargo article) and the rank rewards
+    articles matching more of them.
+
+    The prefix half is needed because Snowball's Turkish stemmer is not consistent across
+    inflections ("fatura" → `fatur`, "faturamı" → `fatura`). The text holds only \\w characters
+    (see `metin.kelimeler`), so the raw prefix term cannot carry tsquery syntax.
+    """
+    sorgu = None
+    for kelime in list(dict.fromkeys(katlanmis.split()))[:EN_COK_KELIME]:
+        terim = SearchQuery(kelime, config="turkish", search_type="plain")
+        kok = metin.kok(kelime)
+        if len(kok) >= metin.EN_KISA_KOK:
+            terim = terim | SearchQuery(f"{kok}:*", config="simple", search_type="raw")
+        sorgu = terim if sorgu is None else sorgu | terim
+    return sorgu
+
+
+def _postgres_ara(qs, katlanmis: str, limit: int) -> list[AramaSonucu]:
+    sorgu = _postgres_sorgusu(katlanmis)
+    if sorgu is None:
+        return []
+    rows = (
+        qs.filter(arama_vektoru=sorgu)
+        .annotate(
+            skor=SearchRank(F("arama_vektoru"), sorgu, weights=AGIRLIKLAR),
+            baslik_skor=SearchRank(F("arama_vektoru"), sorgu, weights=SADECE_BASLIK),
+            # Headline over the text with only I/İ pre-folded (the database's lower() gets them
+            # wrong for Turkish); `_asli_harfler` puts the original letters back.
+            vurgu=SearchHeadline(
+                Func(F("duz_metin"), Value("Iİ"), Value("ıi"), function="translate"), sorgu,
+                config="turkish", start_sel=_BAS, stop_sel=_SON,
+                max_words=35, min_words=15, max_fragments=2, fragment_delimiter=_AYRAC,
+            ),
+        )
+        # A title match always outranks body-only matches, however often the body repeats the
+        # word (ts_rank alone lets many B hits approach one A hit).
+        .annotate(baslikta=Case(When(baslik_skor__gt=0, then=Value(1)), default=Value(0)))
+        .order_by("-baslikta", "-skor", "sira", "id")[:limit]
+    )
+    return [AramaSonucu(m, _isaretle(_asli_harfler(m.vurgu, m.duz_metin)), float(m.skor)) for m in rows]
+
+
+def _asli_harfler(vurgu: str, orijinal: str) -> str:
+    """Map each headline fragment back onto the original text (folding kept every length)."""
+    katli = orijinal.translate(_I_KATLA)
+    parcalar = []
+    for parca in (vurgu or "").split(_AYRAC):
+        duz = parca.replace(_BAS, "").replace(_SON, "")
+        konum = katli.find(duz) if duz else -1
+        if konum < 0:
+            parcalar.append(parca)
+            continue
+        asli = iter(orijinal[konum:konum + len(duz)])
+        parcalar.append("".join(ch if ch in (_BAS, _SON) else next(asli) for ch in parca))
+    return _AYRAC.join(parcalar)
+
+
+def _basit_ara(qs, katlanmis: str, limit: int) -> list[AramaSonucu]:
+    """SQLite fallback: Turkish-folded word-prefix match on crude stems, ranked in Python."""
+    kokler = list(dict.fromkeys(metin.kok(k) for k in katlanmis.split()))[:EN_COK_KELIME]
+    kosul = Q()
+    for kok in kokler:
+        kosul |= Q(arama_baslik__contains=" " + kok) | Q(arama_govde__contains=" " + kok)
+    qs = qs.filter(kosul)
+    sonuclar = []
+    for makale in qs.order_by("sira", "id")[:FALLBACK_EN_COK]:
+        baslikta = sum(1 for k in kokler if " " + k in makale.arama_baslik)
+        govdede = sum(makale.arama_govde.count(" " + k) for k in kokler)
+        # Words found in the title first (as on PostgreSQL), then body hits, capped per article.
+        skor = 100.0 * baslikta + min(govdede, 99)
+        sonuclar.append(AramaSonucu(makale, _basit_vurgu(makale.duz_metin, kokler), skor))
+    sonuclar.sort(key=lambda s: (-s.skor, s.makale.sira, s.makale.id))
+    return sonuclar[:limit]
+
+
+def _basit_vurgu(duz: str, kokler: list[str], genislik: int = 200) -> str:
+    katli = metin.tr_katla(duz)  # same length as `duz`, so positions carry over
+    desen = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in kokler) + r")\w*")
+    ilk = desen.search(katli)
+    bas = 0 if ilk is None else max(0, ilk.start() - 60)
+    if bas:
+        bosluk = duz.find(" ", bas)
+        bas = bosluk + 1 if 0 <= bosluk < ilk.start() else bas
+    son = min(len(duz), bas + genislik)
+    parca, parca_katli = duz[bas:son], katli[bas:son]
+    out, konum = [], 0
+    for eslesme in desen.finditer(parca_katli):
+        out += [parca[konum:eslesme.start()], _BAS, parca[eslesme.start():eslesme.end()], _SON]
+        konum = eslesme.end()
+    out.append(parca[konum:])
+    return _isaretle(("… " if bas else "") + "".join(out) + (" …" if son < len(duz) else ""))
+
+
+def _isaretle(vurgu: str | None) -> str:
+    return html.escape(vurgu or "", quote=False).replace(_BAS, "<mark>").replace(_SON, "</mark>")
+
+
+def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[Kampanya]:
+    """Active campaigns whose window [baslangic, bitis) contains now: instants compared in UTC, so
+    a campaign ends at its stored moment whatever the tenant's or server's time zone."""
+    simdi = simdi or timezone.now()
+    return Kampanya.objects.filter(musteri=musteri, aktif=True, baslangic__lte=simdi, bitis__gt=simdi).order_by(
+        "baslangic", "id"
+    )

@@ -1,0 +1,144 @@
+"""Writes of the knowledge base and campaigns. Article HTML is sanitized and the search columns
+are derived here, on every save, so the admin, the command and the demo all stay consistent."""
+from datetime import datetime
+
+from django.contrib.postgres.search import SearchVector
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from supportdesk.core.exceptions import GecersizIstek
+
+from . import metin
+from .models import HTTP_URL, Kampanya, KbKategori, KbMakale
+
+
+def _zorunlu_metin(alan: str, deger, en_cok: int, *, bos_olabilir: bool = False) -> str:
+    if not isinstance(deger, str):
+        raise GecersizIstek(alanlar={alan: "Metin olmalı."})
+    deger = deger.strip()
+    if not deger and not bos_olabilir:
+        raise GecersizIstek(alanlar={alan: "Boş olamaz."})
+    if len(deger) > en_cok:
+        raise GecersizIstek(alanlar={alan: f"En çok {en_cok} karakter."})
+    return deger
+
+
+def _slug(deger, en_cok: int) -> str:
+    deger = _zorunlu_metin("slug", deger, en_cok)
+    try:
+        validate_slug(deger)
+    except ValidationError:
+        raise GecersizIstek(alanlar={"slug": "Yalnızca a-z, 0-9, - ve _ kullanılabilir."}) from None
+    return deger
+
+
+def kb_kategori_kaydet(
+    *, musteri, slug: str, ad: str, aciklama: str = "", sira: int = 0, kategori: KbKategori | None = None
+) -> KbKategori:
+    """Create, or update the tenant's category with this slug (or `kategori` itself)."""
+    slug = _slug(slug, 150)
+    ad = _zorunlu_metin("ad", ad, 150)
+    aciklama = _zorunlu_metin("aciklama", aciklama or "", 2000, bos_olabilir=True)
+    sira = _sira(sira)
+    with transaction.atomic():
+        if kategori is None:
+            kategori = KbKategori.objects.filter(musteri=musteri, slug=slug).first() or KbKategori(musteri=musteri)
+        _slug_bos_mu(KbKategori, musteri=musteri, slug=slug, haric=kategori.pk)
+        kategori.slug, kategori.ad, kategori.aciklama, kategori.sira = slug, ad, aciklama, sira
+        kategori.save()
+    return kategori
+
+
+def kb_makale_kaydet(
+    *, musteri, slug: str, baslik: str, icerik: str = "", ozet: str = "", kategori: KbKategori | None = None,
+    yayinda: bool = False, sira: int = 0, makale: KbMakale | None = None,
+) -> KbMakale:
+    """Create, or update the tenant's article with this slug (or `makale` itself)."""
+    slug = _slug(slug, 200)
+    baslik = _zorunlu_metin("baslik", baslik, 200)
+    ozet = _zorunlu_metin("ozet", ozet or "", 500, bos_olabilir=True)
+    icerik = _zorunlu_metin("icerik", icerik or "", 200_000, bos_olabilir=True)
+    if not isinstance(yayinda, bool):
+        raise GecersizIstek(alanlar={"yayinda": "true ya da false olmalı."})
+    if kategori is not None and kategori.musteri_id != musteri.id:
+        raise GecersizIstek(alanlar={"kategori": "Kategori bu projeye ait değil."})
+    temiz = metin.html_temizle(icerik)
+    duz = metin.duz_metin(temiz)
+    with transaction.atomic():
+        if makale is None:
+            makale = KbMakale.objects.filter(musteri=musteri, slug=slug).first() or KbMakale(musteri=musteri)
+        _slug_bos_mu(KbMakale, musteri=musteri, slug=slug, haric=makale.pk)
+        makale.slug, makale.baslik, makale.ozet, makale.icerik = slug, baslik, ozet, temiz
+        makale.kategori, makale.yayinda, makale.sira = kategori, yayinda, _sira(sira)
+        makale.duz_metin = duz
+        makale.arama_baslik = metin.arama_metni(baslik)
+        makale.arama_govde = metin.arama_metni(ozet, duz)
+        makale.guncellenme = timezone.now()
+        makale.save()
+        _vektoru_guncelle(makale)
+    return makale
+
+
+def _vektoru_guncelle(makale: KbMakale) -> None:
+    # The tsvector is built from the Python-folded columns, so `İADE`/`iade` and `I`/`ı` agree
+    # whatever the database's locale; the title weighs A, the body B (ranking, CONTRACT 5).
+    if connection.vendor != "postgresql":
+        return
+    KbMakale.objects.filter(pk=makale.pk).update(
+        arama_vektoru=SearchVector("arama_baslik", weight="A", config="turkish")
+        + SearchVector("arama_govde", weight="B", config="turkish")
+    )
+
+
+def kb_makale_goruntulendi(*, makale: KbMakale) -> None:
+    # One UPDATE with F(): concurrent views never lose a count.
+    KbMakale.objects.filter(pk=makale.pk).update(goruntulenme=F("goruntulenme") + 1)
+
+
+def kampanya_kaydet(
+    *, musteri, baslik: str, baslangic: datetime, bitis: datetime, icerik: str = "", gorsel_url: str = "",
+    buton_metni: str = "", buton_url: str = "", aktif: bool = True, kampanya: Kampanya | None = None,
+) -> Kampanya:
+    """Create a campaign, or update `kampanya` (the command matches existing ones by title)."""
+    baslik = _zorunlu_metin("baslik", baslik, 200)
+    icerik = _zorunlu_metin("icerik", icerik or "", 5000, bos_olabilir=True)
+    buton_metni = _zorunlu_metin("buton_metni", buton_metni or "", 60, bos_olabilir=True)
+    gorsel_url, buton_url = _url("gorsel_url", gorsel_url), _url("buton_url", buton_url)
+    for alan, deger in (("baslangic", baslangic), ("bitis", bitis)):
+        if not isinstance(deger, datetime) or timezone.is_naive(deger):
+            raise GecersizIstek(alanlar={alan: "Saat dilimli bir tarih-saat olmalı."})
+    if bitis <= baslangic:
+        raise GecersizIstek(alanlar={"bitis": "Bitiş başlangıçtan sonra olmalı."})
+    if not isinstance(aktif, bool):
+        raise GecersizIstek(alanlar={"aktif": "true ya da false olmalı."})
+    with transaction.atomic():
+        kampanya = kampanya or Kampanya(musteri=musteri)
+        for alan, deger in dict(baslik=baslik, icerik=icerik, gorsel_url=gorsel_url, buton_metni=buton_metni,
+                                buton_url=buton_url, baslangic=baslangic, bitis=bitis, aktif=aktif).items():
+            setattr(kampanya, alan, deger)
+        kampanya.save()
+    return kampanya
+
+
+def _url(alan: str, deger) -> str:
+    deger = _zorunlu_metin(alan, deger or "", 500, bos_olabilir=True)
+    if deger:
+        try:
+            HTTP_URL(deger)
+        except ValidationError:
+            raise GecersizIstek(alanlar={alan: "http(s) ile başlayan geçerli bir adres olmalı."}) from None
+    return deger
+
+
+def _sira(deger) -> int:
+    if isinstance(deger, bool) or not isinstance(deger, int) or not 0 <= deger <= 1_000_000:
+        raise GecersizIstek(alanlar={"sira": "0 ya da pozitif bir tam sayı olmalı."})
+    return deger
+
+
+def _slug_bos_mu(model, *, musteri, slug: str, haric) -> None:
+    if model.objects.filter(musteri=musteri, slug=slug).exclude(pk=haric).exists():
+        raise GecersizIstek(alanlar={"slug": "Bu projede bu slug zaten kullanılıyor."})

@@ -1,0 +1,42 @@
+"""Reads of the portal. Tenant data is always asked for by the active tenant's id."""
+from datetime import timedelta
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from tenants.models import Kullanici, Musteri, Uyelik
+
+from .models import SelfServisProje
+
+PROJE_PENCERESI = timedelta(hours=24)
+
+
+def son_projeler(*, kullanici: Kullanici) -> QuerySet[SelfServisProje]:
+    """Self-service projects the user opened inside the rolling 24-hour window (spec 8: 3 per 24 hours)."""
+    return SelfServisProje.objects.filter(kullanici=kullanici, olusturulma__gte=timezone.now() - PROJE_PENCERESI)
+
+
+def aktif_uyelik_bul(*, uyelikler: list[Uyelik], musteri_id) -> Uyelik | None:
+    """The membership of `musteri_id` among the user's current (active-tenant) memberships."""
+    return next((u for u in uyelikler if u.musteri_id == musteri_id), None)
+
+
+def trial_kalan_gun(*, musteri: Musteri) -> int | None:
+    """Days left = the trial's end date minus today's date, as the banner counts it (CONTRACT 6)."""
+    if musteri.trial_bitis is None:
+        return None
+    return (timezone.localdate(musteri.trial_bitis) - timezone.localdate()).days
+
+
+def acik_ticket_sayisi(*, musteri_id: int) -> int:
+    from tickets.selectors import acik_ticket_sayilari  # lazy: the portal must not pull every app in at import
+
+    return acik_ticket_sayilari(musteri_idleri=[musteri_id]).get(musteri_id, 0)
+
+
+def bugunku_sohbet_sayisi(*, musteri_id: int) -> int:
+    """Chats of the project started today (the local day of TIME_ZONE, as the operator dashboard counts)."""
+    from chat.models import Oturum
+
+    bugun = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    return Oturum.objects.filter(musteri_id=musteri_id, baslangic__gte=bugun).count()

@@ -1,0 +1,55 @@
+"""The development demo host page `/demo/` (issue 8)."""
+import pytest
+
+from supportdesk.testing.factories import MusteriFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_sayfasi_ilk_demo_projesinin_anahtariyla_widgeti_yukler(client, settings):
+    settings.DEBUG = True
+    ilk = MusteriFactory(firma_adi="Anadolu Yazılım")
+    MusteriFactory(firma_adi="Anadolu Yazılım")  # a later namesake is not the demo tenant
+    res = client.get("/demo/")
+    assert res.status_code == 200, res.content
+    html = res.content.decode()
+    assert f'data-api-key="{ilk.api_key}"' in html
+    assert "/static/widget/widget.js" in html
+    assert ilk.api_secret not in html
+    assert "all: unset" not in html
+
+
+def test_demo_sayfasi_dusmanca_css_secenegi(client, settings):
+    settings.DEBUG = True
+    MusteriFactory(firma_adi="Anadolu Yazılım")
+    html = client.get("/demo/?dusmanca=1").content.decode()
+    assert "* { all: unset; }" in html and "display: none !important" in html
+
+
+def test_demo_verisi_yoksa_yol_gosterir(client, settings):
+    settings.DEBUG = True
+    res = client.get("/demo/")
+    assert res.status_code == 503
+    assert "demo_verisi" in res.content.decode() and "widget.js" not in res.content.decode()
+
+
+def test_demo_sayfasi_gelistirme_disinda_yok(client, settings):
+    settings.DEBUG = False
+    MusteriFactory(firma_adi="Anadolu Yazılım")
+    assert client.get("/demo/").status_code == 404
+
+
+def test_kok_adres_portala_yonlendirir(client):
+    res = client.get("/")
+    assert res.status_code == 302 and res.headers["Location"] == "/portal/"
+
+
+def test_widget_betigi_statik_olarak_sunulur():
+    from django.contrib.staticfiles import finders
+
+    yol = finders.find("widget/widget.js")
+    assert yol is not None
+    metin = open(yol, encoding="utf-8").read()
+    # Server text is inserted as text: the only innerHTML-like parsing is DOMParser for the
+    # sanitized article body and search snippets, never innerHTML on the live document.
+    assert "innerHTML" not in metin and "insertAdjacentHTML" not in metin and "eval(" not in metin

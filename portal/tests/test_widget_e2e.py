@@ -1,0 +1,515 @@
+"""The embeddable widget in real headless Chromium against the running service (issue 8).
+
+Every test loads `static/widget/widget.js` into a page and drives it as a visitor would; the
+operator side goes through the REST API. Screenshots go to the test's tmp dir, and to
+`docs/screenshots/` when `WIDGET_EKRAN_KAYDET=1` (so a plain test run leaves the tree clean).
+"""
+import os
+import re
+import struct
+import threading
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from rest_framework.test import APIClient
+
+from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.fixtures import giris_yap, operator_yap
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+EKRAN_DIZINI = Path(django_settings.BASE_DIR) / "docs" / "screenshots"
+
+
+def _png(genislik=160, yukseklik=90) -> bytes:
+    """A small real PNG (a soft gradient), so attachment previews look like something."""
+    satirlar = b"".join(
+        b"\x00" + bytes(v for x in range(genislik) for v in (37 + x // 4, 99 + y, 235)) for y in range(yukseklik))
+
+    def parca(tur, veri):
+        return struct.pack(">I", len(veri)) + tur + veri + struct.pack(">I", zlib.crc32(tur + veri))
+
+    return (b"\x89PNG\r\n\x1a\n" + parca(b"IHDR", struct.pack(">IIBBBBB", genislik, yukseklik, 8, 2, 0, 0, 0))
+            + parca(b"IDAT", zlib.compress(satirlar)) + parca(b"IEND", b""))
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+# --- fixtures ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tarayici():
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests make
+    # between browser steps are still plain synchronous code.
+    eski = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    pw = sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield browser
+    browser.close()
+    pw.stop()
+    if eski is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = eski
+
+
+class Sayfa:
+    """A page plus what it did: API calls, dialogs, script errors."""
+
+    def __init__(self, page, tmp_path):
+        self.page = page
+        self.tmp_path = tmp_path
+        self.api_istekleri: list[tuple[str, str]] = []
+        self.dialoglar: list[str] = []
+        self.hatalar: list[str] = []
+        page.on("request", self._istek)
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda e: self.hatalar.append(str(e)))
+
+    def _istek(self, istek):
+        if "/api/v1/" in istek.url and istek.method != "OPTIONS":
+            self.api_istekleri.append((istek.method, istek.url))
+
+    def _dialog(self, dialog):
+        self.dialoglar.append(dialog.message)
+        dialog.dismiss()
+
+    def istekler(self, yol: str) -> list[str]:
+        return [url for _, url in self.api_istekleri if f"/api/v1/{yol}" in url]
+
+    def istek_bekle(self, yol: str, sayi: int, sure_ms: int = 10_000) -> None:
+        """Wait until `sayi` calls to `yol` were seen: a polled wait, not a fixed sleep, so a
+        loaded machine makes the test slower, never red."""
+        for _ in range(sure_ms // 100):
+            if len(self.istekler(yol)) >= sayi:
+                return
+            self.page.wait_for_timeout(100)
+        assert len(self.istekler(yol)) >= sayi, self.istekler(yol)
+
+    def ekran(self, ad: str) -> None:
+        self.page.screenshot(path=str(self.tmp_path / ad))
+        if os.environ.get("WIDGET_EKRAN_KAYDET") == "1":
+            EKRAN_DIZINI.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(EKRAN_DIZINI / ad))
+
+
+@pytest.fixture
+def sayfa(tarayici, tmp_path):
+    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    s = Sayfa(context.new_page(), tmp_path)
+    yield s
+    context.close()
+
+
+@pytest.fixture
+def demo(live_server, settings, db):
+    """The demo host page, wired to the first tenant named like the first demo tenant."""
+    settings.DEBUG = True
+    musteri = MusteriFactory(firma_adi="Anadolu Yazılım", renk_primary="#2563EB")
+    return musteri, f"{live_server.url}/demo/"
+
+
+@pytest.fixture
+def baska_site(live_server):
+    """Host pages on another origin (127.0.0.1:random vs the service's localhost:port)."""
+    sayfalar: dict[str, str] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            govde = sayfalar.get(self.path.split("?")[0], "yok").encode()
+            self.send_response(200 if self.path.split("?")[0] in sayfalar else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(govde)))
+            self.end_headers()
+            self.wfile.write(govde)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    class Site:
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+
+        def sayfa(self, yol: str, musteri, govde: str = "", bas: str = "", ek_oznitelik: str = "") -> str:
+            sayfalar[yol] = (
+                f"<!doctype html><html lang='tr'><head><meta charset='utf-8'><title>Mağaza</title>{bas}</head>"
+                f"<body><h1>Mağaza</h1>{govde}<script src='{live_server.url}/static/widget/widget.js' "
+                f"data-api-key='{musteri.api_key}' {ek_oznitelik} async></script></body></html>"
+            )
+            return self.origin + yol
+
+    yield Site()
+    server.shutdown()
+    server.server_close()
+
+
+def operator_istemcisi(*musteriler):
+    user = operator_yap(*musteriler)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(client, user)}")
+    return client
+
+
+def ok(res):
+    assert res.status_code in (200, 201), res.content
+    body = res.json()
+    assert body["basarili"] is True
+    return body["data"]
+
+
+def acik_oturum_id(operator) -> int:
+    [oturum] = [o for o in ok(operator.get("/api/v1/operator/chats"))["oturumlar"]]
+    return oturum["id"]
+
+
+def yukle(page, url):
+    """Open a host page and wait until the widget has finished starting (its last start call)."""
+    with page.expect_response(lambda r: "/api/v1/widget/campaigns" in r.url):
+        page.goto(url)
+
+
+def sohbet_baslat(page, mesaj="Merhaba, faturam hakkında bir sorum var.", ad="Ayşe Yılmaz"):
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_label("Adınız").fill(ad)
+    page.get_by_label("E-posta adresiniz").fill("ayse@example.com")
+    page.get_by_label("Mesajınız").fill(mesaj)
+    page.get_by_role("button", name="Sohbeti başlat").click()
+    page.get_by_role("log").get_by_text(mesaj).wait_for()
+
+
+# --- must show -----------------------------------------------------------------------------
+def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_alici, settings):
+    from webhooks.services import teslimatlari_simdi_gonder, webhook_endpoint_olustur
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    musteri, url = demo
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/hook"))
+    operator = operator_istemcisi(musteri)
+    ok(operator.post("/api/v1/operator/status", {"durum": "cevrimici"}, format="json"))
+    page = sayfa.page
+
+    page.goto(url)
+    launcher = page.get_by_role("button", name=re.compile("Destek penceresini aç"))
+    launcher.wait_for()
+    page.wait_for_timeout(300)
+    sayfa.ekran("widget-kapali.png")
+
+    sohbet_baslat(page)
+    page.get_by_role("status").get_by_text("Sıranız: 1. Bir temsilci birazdan bağlanacak.").wait_for()
+    sayfa.ekran("widget-sira.png")
+
+    # Panel closed while the operator answers: the launcher shows an unread badge.
+    page.get_by_role("button", name="Pencereyi küçült").click()
+    oturum_id = acik_oturum_id(operator)
+    ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
+    ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message",
+                     {"icerik": "Merhaba Ayşe, hemen bakıyorum. Fatura numaranızı yazar mısınız?"}, format="json"))
+    page.get_by_role("button", name=re.compile(r"Destek penceresini aç \(1 okunmamış mesaj\)")).wait_for(timeout=15_000)
+
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("log").get_by_text("Fatura numaranızı yazar mısınız?").wait_for()
+    page.get_by_role("status").get_by_text("Bir temsilciyle görüşüyorsunuz.").wait_for()
+    page.get_by_label("Mesajınız").fill("Numaram FTR-2026-0042.")
+    page.keyboard.press("Enter")
+    page.get_by_role("log").get_by_text("Numaram FTR-2026-0042.").wait_for()
+    sayfa.ekran("widget-sohbet.png")
+    mesajlar = ok(operator.get(f"/api/v1/operator/chat/{oturum_id}/messages"))["mesajlar"]
+    assert "Numaram FTR-2026-0042." in [m["icerik"] for m in mesajlar]
+
+    page.get_by_role("button", name="Sohbeti bitir").click()
+    page.get_by_role("button", name="4 yıldız").click()
+    page.get_by_role("button", name="5 yıldız").click()
+    assert page.get_by_role("button", name="5 yıldız").get_attribute("aria-pressed") == "true"
+    sayfa.ekran("widget-puan.png")
+    page.get_by_label("Yorumunuz (isteğe bağlı)").fill("Çok hızlı ve nazik.")
+    page.get_by_role("button", name="Değerlendirmeyi gönder").click()
+    page.get_by_text("Değerlendirmeniz için teşekkürler!").wait_for()
+
+    teslimatlari_simdi_gonder()
+    istekler = webhook_alici.bekle(3, timeout=15)
+    olaylar = {i.headers["x-webhook-olay"]: i.json()["veri"] for i in istekler}
+    assert set(olaylar) >= {"yeni_chat", "chat_kapandi", "memnuniyet_puan"}
+    assert olaylar["yeni_chat"]["oturum_id"] == oturum_id
+    assert olaylar["memnuniyet_puan"]["puan"] == 5
+    assert olaylar["chat_kapandi"]["kapatan"] == "ziyaretci"
+    assert not sayfa.dialoglar and not sayfa.hatalar
+
+
+def test_sohbette_dosya_eki_operatore_ulasir(sayfa, demo):
+    musteri, url = demo
+    operator = operator_istemcisi(musteri)
+    page = sayfa.page
+    page.goto(url)
+    sohbet_baslat(page)
+    page.locator("input[type=file]").first.set_input_files(
+        files=[{"name": "ekran.png", "mimeType": "image/png", "buffer": _png()}])
+    page.get_by_text(re.compile(r"ekran\.png · \d+ KB")).wait_for()
+    page.get_by_label("Mesajınız").fill("Hata ekranı ekte.")
+    page.get_by_role("button", name="Gönder").click()
+    page.get_by_role("log").get_by_role("img", name="ekran.png").wait_for()
+
+    oturum_id = acik_oturum_id(operator)
+    mesajlar = ok(operator.get(f"/api/v1/operator/chat/{oturum_id}/messages"))["mesajlar"]
+    [ekli] = [m for m in mesajlar if m["icerik"] == "Hata ekranı ekte."]
+    assert ekli["ek"]["ad"] == "ekran.png" and ekli["ek"]["mime_tipi"] == "image/png"
+
+
+def test_yeniden_yuklemede_acik_sohbet_surer(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    page.goto(url)
+    sohbet_baslat(page)
+    page.get_by_label("Mesajınız").fill("Bir sorum daha var.")
+    page.keyboard.press("Enter")
+    page.get_by_role("log").get_by_text("Bir sorum daha var.").wait_for()
+    # A reload finds the open chat through widget/init and shows its history, in order.
+    page.reload()
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("log").get_by_text("Bir sorum daha var.").wait_for()
+    metinler = page.get_by_role("log").locator(".bb").all_inner_texts()
+    assert metinler == ["Merhaba, faturam hakkında bir sorum var.", "Bir sorum daha var."]
+    assert len(sayfa.istekler("widget/chat/start")) == 1
+
+
+def test_ekli_talep_widgettan_olusur_ve_operatorde_gorunur(sayfa, demo):
+    musteri, url = demo
+    operator = operator_istemcisi(musteri)
+    page = sayfa.page
+    page.goto(url)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("tab", name="Talepler").click()
+    page.get_by_text("Henüz bir destek talebiniz yok.").wait_for()
+    page.get_by_role("button", name="Yeni talep").click()
+    page.get_by_label("Konu").fill("Fatura PDF'i açılmıyor")
+    page.get_by_label("Açıklama").fill("Ekteki ekran görüntüsündeki hatayı alıyorum.")
+    page.get_by_label("Öncelik").select_option("yuksek")
+    page.locator("input[name=ekler]").set_input_files(
+        files=[{"name": "hata.png", "mimeType": "image/png", "buffer": _png()}])
+    sayfa.ekran("widget-talep.png")
+    page.get_by_role("button", name="Talebi gönder").click()
+    page.get_by_role("heading", name="Fatura PDF'i açılmıyor").wait_for()
+    page.get_by_text("Ekteki ekran görüntüsündeki hatayı alıyorum.").wait_for()
+    sayfa.ekran("widget-talep-detay.png")
+    assert len(sayfa.istekler("widget/upload")) == 1
+
+    ticketlar = ok(operator.get("/api/v1/operator/tickets"))["ticketlar"]
+    [ticket] = [t for t in ticketlar if t["konu"] == "Fatura PDF'i açılmıyor"]
+    assert ticket["oncelik"] == "yuksek"
+    page.get_by_role("button", name="Geri").click()
+    page.get_by_role("button", name=re.compile("Fatura PDF'i açılmıyor")).wait_for()
+
+
+def _kb_ve_kampanya(musteri):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from knowledge import services as kb
+
+    kategori = kb.kb_kategori_kaydet(musteri=musteri, slug="faturalama", ad="Faturalama",
+                                     aciklama="Fatura ve ödeme soruları")
+    kb.kb_makale_kaydet(
+        musteri=musteri, kategori=kategori, slug="fatura-nasil-indirilir", baslik="Fatura nasıl indirilir?",
+        yayinda=True, ozet="Faturalarınızı PDF olarak indirin.",
+        icerik="<p>Faturalarınızı <strong>Hesabım</strong> sayfasından PDF olarak indirebilirsiniz.</p>"
+               "<ol><li>Hesabım → Faturalar</li><li>İndir düğmesi</li></ol><script>alert(1)</script>",
+    )
+    simdi = timezone.now()
+    kb.kampanya_kaydet(
+        musteri=musteri, baslik="Yıllık pakette %20 indirim", icerik="Bu ay yıllık pakete geçenlere ek avantaj.",
+        buton_metni="İncele", buton_url="https://example.com/kampanya",
+        baslangic=simdi - timedelta(days=1), bitis=simdi + timedelta(days=7),
+    )
+
+
+def test_yardim_merkezi_arar_makale_acar_ve_kampanya_bir_kez_gosterilir(sayfa, demo):
+    musteri, url = demo
+    _kb_ve_kampanya(musteri)
+    page = sayfa.page
+    page.goto(url)
+    page.get_by_role("complementary", name="Yıllık pakette %20 indirim").wait_for()
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("tab", name="Yardım").click()
+    page.get_by_role("button", name=re.compile("Faturalama")).wait_for()
+    page.get_by_label("Yardım merkezinde ara").press_sequentially("faturamı", delay=40)
+    sonuc = page.get_by_role("button", name=re.compile("Fatura nasıl indirilir"))
+    sonuc.wait_for()
+    # Typing is debounced: one search for the whole word, not one per key.
+    assert len(sayfa.istekler("widget/kb/search")) <= 2
+    sayfa.ekran("widget-yardim.png")
+    sonuc.click()
+    page.get_by_role("heading", name="Fatura nasıl indirilir?").wait_for()
+    page.get_by_role("article").get_by_text("Hesabım", exact=True).wait_for()
+    assert page.get_by_role("article").locator("script").count() == 0
+    assert not sayfa.dialoglar
+
+    page.reload()
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).wait_for()
+    sayfa.istek_bekle("widget/campaigns", 2)
+    page.wait_for_timeout(500)
+    assert len(sayfa.istekler("widget/campaigns")) == 2
+    assert page.get_by_role("complementary").count() == 0
+
+
+def test_dusmanca_css_li_sayfada_widget_calisir(sayfa, demo, baska_site):
+    musteri, _ = demo
+    dusmanca = ("<style>* { all: unset; } div { display: none !important; } "
+                "button, textarea, input { color: red !important; font-size: 40px !important; }</style>")
+    url = baska_site.sayfa("/dusmanca.html", musteri, govde="<div><p>gizli</p></div>", bas=dusmanca)
+    page = sayfa.page
+    page.goto(url)
+    launcher = page.get_by_role("button", name=re.compile("Destek penceresini aç"))
+    launcher.wait_for(state="visible")
+    kutu = launcher.bounding_box()
+    assert kutu and 50 <= kutu["width"] <= 70 and kutu["x"] > 1100 and kutu["y"] > 650
+    sohbet_baslat(page, mesaj="Düşmanca stil altında da buradayım.")
+    panel = page.get_by_role("dialog")
+    assert panel.bounding_box()["width"] > 300
+    assert page.get_by_role("button", name="Sohbeti bitir").evaluate("e => getComputedStyle(e).fontSize") != "40px"
+    assert not sayfa.hatalar
+
+
+def test_operator_mesajindaki_html_metin_olarak_gorunur(sayfa, demo):
+    musteri, url = demo
+    operator = operator_istemcisi(musteri)
+    page = sayfa.page
+    page.goto(url)
+    sohbet_baslat(page)
+    oturum_id = acik_oturum_id(operator)
+    ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
+    kotu = "<img src=x onerror=alert(1)>"
+    ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message", {"icerik": kotu}, format="json"))
+    page.get_by_role("log").get_by_text(kotu, exact=True).wait_for()
+    page.wait_for_timeout(500)
+    assert page.get_by_role("log").locator("img").count() == 0
+    assert not sayfa.dialoglar
+
+
+def test_izinsiz_origin_sakin_hata_gosterir_ve_baska_cagri_yapmaz(sayfa, demo):
+    musteri, url = demo
+    musteri.izinli_originler = ["https://magaza.example.com"]
+    musteri.save(update_fields=["izinli_originler"])
+    page = sayfa.page
+    page.goto(url)
+    launcher = page.get_by_role("button", name=re.compile("^Destek penceresini"))
+    launcher.click()
+    uyari = page.get_by_role("alert")
+    uyari.get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
+    assert page.get_by_role("tab").count() == 0 or not page.get_by_role("tab").first.is_visible()
+    page.wait_for_timeout(2500)
+    page.keyboard.press("Escape")
+    launcher.click()
+    page.wait_for_timeout(500)
+    assert [u.split("/api/v1/")[1] for _, u in sayfa.api_istekleri] == ["widget/init"]
+    assert not sayfa.hatalar
+
+
+# --- the rest of issue 8 ---------------------------------------------------------------------
+def test_ziyaretci_kimligi_kalici_rastgele_ve_siteden_verilebilir(sayfa, demo, baska_site):
+    musteri, url = demo
+    page = sayfa.page
+    page.goto(url)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).wait_for()
+    ilk = page.evaluate("window.SupportDesk.ziyaretciId")
+    assert re.fullmatch(r"z_[0-9a-f]{32}", ilk)
+    assert page.evaluate(f"localStorage.getItem('supportdesk:{musteri.api_key}:ziyaretci')") == ilk
+    page.reload()
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).wait_for()
+    assert page.evaluate("window.SupportDesk.ziyaretciId") == ilk
+
+    site = baska_site.sayfa("/uye.html", musteri, ek_oznitelik="data-ziyaretci-id='uye-42'")
+    page.goto(site)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).wait_for()
+    page.wait_for_function("window.SupportDesk && window.SupportDesk.ziyaretciId === 'uye-42'")
+    page.wait_for_timeout(500)
+    assert any("widget/init" in u for u in sayfa.istekler("widget/init"))
+
+
+def test_sayfa_bilgisi_spa_gezintisi_ve_hata_kaydi_sinirli(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    page.goto(url)
+    page.wait_for_function("() => window.SupportDesk")
+    sayfa.istek_bekle("context/page-info", 1)
+    page.get_by_role("link", name="Fiyatlar").first.click()
+    sayfa.istek_bekle("context/page-info", 2)
+    with page.expect_request(lambda r: "/context/error-log" in r.url) as bilgi:
+        page.evaluate("for (let i = 0; i < 12; i++) setTimeout(() => { throw new Error('hata ' + i) })")
+    govde = bilgi.value.post_data_json
+    assert govde["mesaj"].endswith("hata 0") and govde["url"].endswith("#fiyatlar") and govde["tarayici"]
+    sayfa.istek_bekle("context/error-log", 5)
+    page.wait_for_timeout(1000)  # the client-side limit: no 6th report follows, however long we wait
+    assert len(sayfa.istekler("context/page-info")) == 2
+    assert len(sayfa.istekler("context/error-log")) == 5
+
+    zid = page.evaluate("window.SupportDesk.ziyaretciId")
+    istemci = operator_istemcisi(musteri)
+    for _ in range(50):  # the last report may still be on its way to the server
+        baglam = ok(istemci.get(f"/api/v1/operator/context/{zid}"))
+        if len(baglam["hatalar"]) >= 5:
+            break
+        page.wait_for_timeout(200)
+    assert {p["url"].split("/demo/")[1] for p in baglam["sayfalar"]} == {"", "#fiyatlar"}
+    assert len(baglam["hatalar"]) == 5
+
+
+def test_identify_musteri_bilgisini_gonderir(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    page.goto(url)
+    page.wait_for_function("() => window.SupportDesk")
+    with page.expect_request(lambda r: "/context/customer-info" in r.url) as bilgi:
+        sonuc = page.evaluate("window.SupportDesk.identify({ad: 'Ayşe', email: 'ayse@example.com', paket: 'Pro'})"
+                              ".then(d => d, e => ({hata: e.message}))")
+    govde = bilgi.value.post_data_json
+    assert govde["ad"] == "Ayşe" and govde["paket"] == "Pro"
+    assert govde["ziyaretci_id"] == page.evaluate("window.SupportDesk.ziyaretciId")
+    assert sonuc.get("identity_dogrulandi") is False, sonuc
+
+
+def test_ag_kesilince_sakin_mesaj_ve_klavye_erisimi(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    page.goto(url)
+    page.wait_for_function("() => window.SupportDesk")
+    launcher = page.get_by_role("button", name=re.compile("^Destek penceresini"))
+    launcher.focus()
+    page.keyboard.press("Enter")
+    assert page.get_by_role("dialog").is_visible()
+    assert launcher.get_attribute("aria-expanded") == "true"
+    page.get_by_role("tab", name="Sohbet").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.get_by_role("tab", name="Talepler").get_attribute("aria-selected") == "true"
+    page.keyboard.press("ArrowLeft")
+    page.context.set_offline(True)
+    page.get_by_label("Mesajınız").fill("Bağlantım koptu mu?")
+    page.get_by_role("button", name="Sohbeti başlat").click()
+    page.get_by_role("alert").get_by_text("Bağlantı kurulamadı").wait_for()
+    page.context.set_offline(False)
+    page.keyboard.press("Escape")
+    assert not page.get_by_role("dialog").is_visible()
+    assert not sayfa.hatalar
+
+
+def test_cok_istek_429_sakin_mesaj(sayfa, demo, settings):
+    musteri, url = demo
+    page = sayfa.page
+    yukle(page, url)
+    settings.WIDGET_RATE_LIMIT = "1/min"
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("tab", name="Talepler").click()
+    page.get_by_role("alert").get_by_text("Kısa sürede çok fazla işlem yapıldı").wait_for()
+    assert page.get_by_role("button", name="Yeni talep").is_visible()

@@ -1,0 +1,342 @@
+"""The owners' portal: server-rendered pages, session login, CSRF (CONTRACT 8, spec 4.6).
+
+Every signed-in page goes through `PortalView`, which reads the user's memberships once and
+resolves the active project from the session there, and nowhere else: a page never trusts the
+session id on its own, so a project the user left can neither become nor stay active.
+"""
+from django.contrib import messages
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db import IntegrityError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views import View
+
+from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
+from tenants.selectors import uyelik_list
+from tenants.services import musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
+
+from . import forms, selectors, services
+from .limit import PortalIpLimiti
+
+AKTIF_PROJE = "portal_active_tenant_id"  # spec 4.6.3
+GUVENLI_YONTEMLER = ("GET", "HEAD", "OPTIONS")
+LIMIT_MESAJI = "Çok fazla deneme yapıldı. Lütfen {saniye} saniye sonra tekrar deneyin."
+YETKISIZ_MESAJI = "Bu projede ayarları yalnızca proje sahibi ve yöneticiler değiştirebilir."
+
+
+def hata_sayfasi(request, status: int, baslik: str, mesaj: str):
+    return render(request, "portal/hata.html", {"baslik": baslik, "mesaj": mesaj, "status": status}, status=status)
+
+
+def bulunamadi(request):
+    return hata_sayfasi(request, 404, "Sayfa bulunamadı", "Aradığınız kayıt yok ya da ona erişiminiz yok.")
+
+
+def yetkisiz(request):
+    return hata_sayfasi(request, 403, "Yetkiniz yok", YETKISIZ_MESAJI)
+
+
+def csrf_hatasi(request, reason=""):
+    """CSRF_FAILURE_VIEW: a product page instead of Django's technical one."""
+    return hata_sayfasi(request, 403, "Form süresi doldu",
+                        "Güvenlik doğrulaması başarısız oldu. Sayfayı yenileyip formu yeniden gönderin.")
+
+
+def _guvenli_next(request, varsayilan: str) -> str:
+    hedef = request.POST.get("next") or request.GET.get("next") or ""
+    if hedef and url_has_allowed_host_and_scheme(hedef, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return hedef
+    return varsayilan
+
+
+def _proje_etkinlestir(request, musteri_id: int):
+    """Make a project active: the membership is checked and `musteri_id` synced before the session moves."""
+    uyelik = services.aktif_proje_sec(kullanici=request.user, musteri_id=musteri_id)
+    request.session[AKTIF_PROJE] = uyelik.musteri_id
+    return uyelik
+
+
+def _giris_sonrasi(request):
+    """Spec 4.6.2: two or more projects choose first; one is made active; none starts a project."""
+    request.session.pop(AKTIF_PROJE, None)
+    uyelikler = list(uyelik_list(kullanici=request.user))
+    hedef = _guvenli_next(request, reverse("portal:pano"))
+    if len(uyelikler) >= 2:
+        url = reverse("portal:projeler")
+        return redirect(f"{url}?{urlencode({'next': hedef})}" if hedef != reverse("portal:pano") else url)
+    if len(uyelikler) == 1:
+        _proje_etkinlestir(request, uyelikler[0].musteri_id)
+        return redirect(hedef)
+    messages.info(request, "Henüz bir projeniz yok. İlk projenizi oluşturun.")
+    return redirect("portal:projelerim_yeni")
+
+
+def _limit_yaniti(request, template: str, form, limit: PortalIpLimiti):
+    saniye = limit.bekleme_saniye()
+    response = render(request, template, {"form": form, "limit_mesaji": LIMIT_MESAJI.format(saniye=saniye)}, status=429)
+    response["Retry-After"] = str(saniye)
+    return response
+
+
+class GirisView(View):
+    template = "portal/giris.html"
+
+    def get(self, request):
+        if request.user.is_authenticated:
+            return redirect("portal:pano")
+        return render(request, self.template, {"form": forms.GirisForm(), "next": _guvenli_next(request, "")})
+
+    def post(self, request):
+        form = forms.GirisForm(request.POST)
+        limit = PortalIpLimiti("giris")
+        if not limit.izin_var(request):
+            return _limit_yaniti(request, self.template, form, limit)
+        if form.is_valid():
+            user = authenticate(request, email=form.cleaned_data["email"], password=form.cleaned_data["sifre"])
+            if user is not None:
+                login(request, user)
+                return _giris_sonrasi(request)
+            # Failed attempts only: an owner logging in often never locks themselves out.
+            limit.kaydet()
+            form.add_error(None, "E-posta adresi ya da şifre hatalı.")
+        return render(request, self.template, {"form": form, "next": _guvenli_next(request, "")})
+
+
+class KayitView(View):
+    template = "portal/kayit.html"
+
+    def get(self, request):
+        if request.user.is_authenticated:
+            return redirect("portal:pano")
+        return render(request, self.template, {"form": forms.KayitForm()})
+
+    def post(self, request):
+        form = forms.KayitForm(request.POST)
+        limit = PortalIpLimiti("kayit")
+        if not limit.izin_var(request):
+            return _limit_yaniti(request, self.template, form, limit)
+        # Every sign-up attempt counts, successful ones too: they are what an account farm makes.
+        limit.kaydet()
+        if not form.is_valid():
+            return render(request, self.template, {"form": form})
+        d = form.cleaned_data
+        try:
+            kullanici, musteri = services.kayit_ol(email=d["email"], sifre=d["sifre"], firma_adi=d["firma_adi"], ad=d["ad"])
+        except IntegrityError:  # the same e-mail signed up in a parallel request
+            form.add_error("email", "Bu e-posta adresiyle zaten bir hesap var. Giriş yapmayı deneyin.")
+            return render(request, self.template, {"form": form})
+        login(request, kullanici, backend="django.contrib.auth.backends.ModelBackend")
+        request.session[AKTIF_PROJE] = musteri.id
+        messages.success(request, f"Hoş geldiniz! “{musteri.firma_adi}” projeniz 14 günlük deneme ile açıldı.")
+        return redirect("portal:pano")
+
+
+class CikisView(View):
+    def get(self, request):
+        if not request.user.is_authenticated:
+            return redirect("portal:giris")
+        return render(request, "portal/cikis.html")
+
+    def post(self, request):
+        logout(request)
+        messages.info(request, "Çıkış yaptınız.")
+        return redirect("portal:giris")
+
+
+class PortalView(LoginRequiredMixin, View):
+    """Signed-in pages. `self.uyelik` is the active project's membership, resolved once here."""
+
+    aktif_proje_gerekli = True
+    # Settings pages: GET is open to every member, anything else needs sahip or yonetici.
+    yonetim_gerekli = False
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.uyelikler = list(uyelik_list(kullanici=request.user))
+        self.uyelik = self._aktif_uyelik()
+        if self.uyelik is None and self.aktif_proje_gerekli:
+            if not self.uyelikler:
+                return redirect("portal:projelerim_yeni")
+            return redirect(f"{reverse('portal:projeler')}?{urlencode({'next': request.get_full_path()})}")
+        if self.yonetim_gerekli and request.method not in GUVENLI_YONTEMLER and not self.uyelik.yonetebilir:
+            return yetkisiz(request)
+        response = super().dispatch(request, *args, **kwargs)
+        # Signed-in pages carry keys and secrets: never kept by a browser or proxy cache.
+        add_never_cache_headers(response)
+        return response
+
+    def _aktif_uyelik(self):
+        session = self.request.session
+        secili = session.get(AKTIF_PROJE)
+        uyelik = selectors.aktif_uyelik_bul(uyelikler=self.uyelikler, musteri_id=secili)
+        if uyelik is not None:
+            return uyelik
+        if secili is not None:
+            del session[AKTIF_PROJE]  # no longer a member (or the project was disabled)
+        if len(self.uyelikler) == 1:
+            return _proje_etkinlestir(self.request, self.uyelikler[0].musteri_id)
+        return None
+
+    @property
+    def musteri(self):
+        return self.uyelik.musteri
+
+    def sayfa(self, template: str, status: int = 200, **context):
+        context.update(uyelikler=self.uyelikler, aktif_uyelik=self.uyelik,
+                       yonetebilir=bool(self.uyelik and self.uyelik.yonetebilir))
+        return render(self.request, template, context, status=status)
+
+
+class ProjelerView(PortalView):
+    """Spec 4.6: the project choice shown after login to users with two or more projects."""
+
+    aktif_proje_gerekli = False
+
+    def get(self, request):
+        return self.sayfa("portal/projeler.html", next=_guvenli_next(request, ""))
+
+
+class ProjeSecView(PortalView):
+    aktif_proje_gerekli = False
+
+    def post(self, request, musteri_id: int):
+        try:
+            uyelik = _proje_etkinlestir(request, musteri_id)
+        except Bulunamadi:
+            return bulunamadi(request)  # the session keeps its previous project
+        messages.success(request, f"Etkin proje: {uyelik.musteri.firma_adi}")
+        return redirect(_guvenli_next(request, reverse("portal:pano")))
+
+
+class ProjelerimView(PortalView):
+    aktif_proje_gerekli = False
+
+    def get(self, request):
+        kalan = {u.musteri_id: selectors.trial_kalan_gun(musteri=u.musteri) for u in self.uyelikler}
+        satirlar = [(u, kalan[u.musteri_id]) for u in self.uyelikler]
+        return self.sayfa("portal/projelerim.html", satirlar=satirlar)
+
+    def post(self, request):
+        form = forms.ProjeForm(request.POST)
+        if not form.is_valid():
+            return self.sayfa("portal/proje_yeni.html", form=form)
+        try:
+            musteri = services.proje_olustur(kullanici=request.user, firma_adi=form.cleaned_data["firma_adi"])
+        except LimitAsildi as exc:
+            response = self.sayfa("portal/proje_yeni.html", status=429, form=form, limit_mesaji=exc.mesaj)
+            response["Retry-After"] = exc.headers["Retry-After"]
+            return response
+        except GecersizIstek as exc:
+            for alan, mesaj in (exc.alanlar or {}).items():
+                form.add_error(alan if alan in form.fields else None, mesaj)
+            return self.sayfa("portal/proje_yeni.html", form=form)
+        _proje_etkinlestir(request, musteri.id)
+        messages.success(request, f"“{musteri.firma_adi}” oluşturuldu: 14 günlük deneme süreniz başladı.")
+        return redirect("portal:pano")
+
+
+class ProjeYeniView(PortalView):
+    aktif_proje_gerekli = False
+
+    def get(self, request):
+        return self.sayfa("portal/proje_yeni.html", form=forms.ProjeForm())
+
+
+def gomme_kodu(request, musteri) -> str:
+    host = f"{request.scheme}://{request.get_host()}"
+    return f'<script src="{host}/static/widget/widget.js" data-api-key="{musteri.api_key}" async></script>'
+
+
+class PanoView(PortalView):
+    def get(self, request):
+        musteri = self.musteri
+        return self.sayfa(
+            "portal/pano.html",
+            musteri=musteri,
+            trial_kalan=selectors.trial_kalan_gun(musteri=musteri),
+            gomme_kodu=gomme_kodu(request, musteri),
+            bugunku_sohbet=selectors.bugunku_sohbet_sayisi(musteri_id=musteri.id),
+            acik_ticket=selectors.acik_ticket_sayisi(musteri_id=musteri.id),
+        )
+
+
+class WidgetAyarView(PortalView):
+    """`/portal/widget`: one form target, the action named by `islem` (a bare `origin` adds it)."""
+
+    yonetim_gerekli = True
+
+    def get(self, request):
+        return self._sayfa()
+
+    def _sayfa(self, status=200, gizli_goster=False, **context):
+        context.setdefault("origin_form", forms.OriginForm())
+        return self.sayfa("portal/widget.html", status=status, musteri=self.musteri,
+                          gomme_kodu=gomme_kodu(self.request, self.musteri), gizli_goster=gizli_goster, **context)
+
+    def post(self, request):
+        islem = request.POST.get("islem") or ("origin_ekle" if "origin" in request.POST else "")
+        handler = getattr(self, f"_{islem}", None) if islem in self.ISLEMLER else None
+        if handler is None:
+            messages.error(request, "Bilinmeyen işlem.")
+            return self._sayfa(status=400)
+        return handler(request)
+
+    ISLEMLER = ("origin_ekle", "origin_sil", "anahtar_yenile", "gizli_yenile", "gizli_goster", "kimlik_dogrulama")
+
+    def _origin_ekle(self, request):
+        form = forms.OriginForm(request.POST)
+        if not form.is_valid():
+            return self._sayfa(origin_form=form)
+        origin = musteri_origin_ekle(musteri=self.musteri, origin=form.cleaned_data["origin"])
+        messages.success(request, f"{origin} izinli adreslere eklendi.")
+        return redirect("portal:widget")
+
+    def _origin_sil(self, request):
+        origin = request.POST.get("origin", "")
+        if origin in self.musteri.izinli_originler:
+            musteri_origin_sil(musteri=self.musteri, origin=origin)
+            messages.success(request, f"{origin} izinli adreslerden çıkarıldı.")
+        return redirect("portal:widget")
+
+    def _anahtar_yenile(self, request):
+        musteri_anahtar_yenile(musteri=self.musteri, hangisi="api_key")
+        messages.success(request, "Widget anahtarı yenilendi. Sitenizdeki gömme kodunu güncelleyin; eski anahtar artık çalışmaz.")
+        return redirect("portal:widget")
+
+    def _gizli_yenile(self, request):
+        musteri_anahtar_yenile(musteri=self.musteri, hangisi="api_secret")
+        messages.success(request, "API gizli anahtarı yenilendi. Sunucunuzdaki imzalama ayarını güncelleyin.")
+        return self._sayfa(gizli_goster=True)
+
+    def _gizli_goster(self, request):
+        return self._sayfa(gizli_goster=True)
+
+    def _kimlik_dogrulama(self, request):
+        form = forms.KimlikDogrulamaForm(request.POST)
+        form.is_valid()
+        zorunlu = bool(form.cleaned_data.get("kimlik_dogrulama_zorunlu"))
+        services.musteri_kimlik_dogrulama_ayarla(musteri=self.musteri, zorunlu=zorunlu)
+        messages.success(request, "İmzalı kimlik zorunlu." if zorunlu else "İmzasız müşteri bilgisi de kabul ediliyor.")
+        return redirect("portal:widget")
+
+
+class SifreView(PortalView):
+    aktif_proje_gerekli = False
+
+    def get(self, request):
+        return self.sayfa("portal/sifre.html", form=forms.SifreDegistirForm(user=request.user))
+
+    def post(self, request):
+        form = forms.SifreDegistirForm(user=request.user, data=request.POST)
+        if not form.is_valid():
+            return self.sayfa("portal/sifre.html", form=form)
+        form.save()
+        update_session_auth_hash(request, form.user)  # keep this session signed in
+        messages.success(request, "Şifreniz değiştirildi.")
+        return redirect("portal:pano")
+

@@ -1,0 +1,1060 @@
+/*! SupportDesk widget: one file, no dependencies, no build step.
+ * <script src="https://HOST/static/widget/widget.js" data-api-key="pk_..." async></script>
+ * Optional: data-ziyaretci-id (the site's own visitor id), data-api-url (default: this
+ * script's origin + /api/v1). Public API: window.SupportDesk.identify({...}), open(), close().
+ */
+(() => {
+  "use strict";
+  const W = window;
+  const D = document;
+  if (W.SupportDesk && W.SupportDesk.surum) return; // the tag pasted twice: keep the first
+
+  const betik = D.currentScript || D.querySelector("script[data-api-key]");
+  if (!betik) return;
+  const ayar = betik.dataset;
+  const API_KEY = (ayar.apiKey || "").trim();
+  const API = (ayar.apiUrl || new URL(betik.src, location.href).origin + "/api/v1").replace(/\/+$/, "");
+  const KOK = new URL(API, location.href).origin;
+  const MAX_DOSYA = 10 * 1024 * 1024;
+
+  const M = {
+    ac: "Destek penceresini aç",
+    kapat: "Destek penceresini kapat",
+    kucult: "Pencereyi küçült",
+    baslik: "Destek",
+    cevrimici: "Temsilcilerimiz çevrimiçi",
+    cevrimdisi: "Şu an çevrimdışıyız",
+    sohbet: "Sohbet",
+    talepler: "Talepler",
+    yardim: "Yardım",
+    hosgeldin: "Merhaba! Size nasıl yardımcı olabiliriz?",
+    hosgeldinAlt: "Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın.",
+    offline: "Şu an çevrimiçi temsilcimiz yok. Sohbet başlatabilir ya da destek talebi bırakabilirsiniz; size e-postayla döneriz.",
+    talepBirak: "Destek talebi oluştur",
+    ad: "Adınız",
+    email: "E-posta adresiniz",
+    mesaj: "Mesajınız",
+    aciklama: "Açıklama",
+    istege: "(isteğe bağlı)",
+    baslat: "Sohbeti başlat",
+    sira: (n) => `Sıranız: ${n}. Bir temsilci birazdan bağlanacak.`,
+    bekle: "Bir temsilci birazdan bağlanacak.",
+    bagli: "Bir temsilciyle görüşüyorsunuz.",
+    bitti: "Görüşme sona erdi.",
+    bitir: "Sohbeti bitir",
+    yaz: "Mesajınızı yazın…",
+    gonder: "Gönder",
+    dosyaEkle: "Dosya ekle",
+    ekiKaldir: "Eki kaldır",
+    yukleniyor: "Yükleniyor…",
+    puanla: "Görüşmeyi nasıl buldunuz?",
+    yildiz: (n) => `${n} yıldız`,
+    yorum: "Yorumunuz (isteğe bağlı)",
+    puanGonder: "Değerlendirmeyi gönder",
+    puanSec: "Lütfen 1 ile 5 arasında bir puan seçin.",
+    tesekkur: "Değerlendirmeniz için teşekkürler!",
+    yeniSohbet: "Yeni sohbet başlat",
+    siz: "Siz",
+    temsilci: "Temsilci",
+    okunmamis: (n) => `${n} okunmamış mesaj`,
+    yeniTalep: "Yeni talep",
+    talepYok: "Henüz bir destek talebiniz yok.",
+    konu: "Konu",
+    oncelik: "Öncelik",
+    oncelikler: { dusuk: "Düşük", normal: "Normal", yuksek: "Yüksek", acil: "Acil" },
+    ekler: "Ekler",
+    dosyaSec: "Dosya seç",
+    dosyaYok: "Dosya seçilmedi",
+    talepGonder: "Talebi gönder",
+    geri: "Geri",
+    yanitYaz: "Yanıtınızı yazın…",
+    yanitla: "Yanıtla",
+    kapaliTalep: "Bu talep kapatıldı; yeni bir talep oluşturabilirsiniz.",
+    durumlar: { acik: "Açık", beklemede: "Beklemede", cozuldu: "Çözüldü", kapandi: "Kapandı" },
+    ara: "Yardım merkezinde ara",
+    araIpucu: "Sorunuzu yazın, ör. fatura",
+    sonucYok: "Sonuç bulunamadı. Farklı kelimelerle deneyin ya da bize yazın.",
+    kategoriler: "Kategoriler",
+    makale: (n) => `${n} makale`,
+    kapatDugme: "Kapat",
+    kullanilamaz: "Destek penceresi bu sitede şu an kullanılamıyor. Lütfen daha sonra tekrar deneyin.",
+    limit: "Kısa sürede çok fazla işlem yapıldı. Lütfen birkaç saniye sonra tekrar deneyin.",
+    ag: "Bağlantı kurulamadı. İnternet bağlantınızı kontrol edin; otomatik olarak tekrar denenecek.",
+    sunucu: "Beklenmeyen bir sorun oluştu. Lütfen biraz sonra tekrar deneyin.",
+    buyuk: "Dosya çok büyük; en çok 10 MB yükleyebilirsiniz.",
+    tur: "Bu dosya türü desteklenmiyor. PNG, JPEG, GIF, WebP, PDF ya da metin dosyası yükleyin.",
+    bulunamadi: "Aradığınız kayıt bulunamadı.",
+    alanlar: "Lütfen işaretli alanları kontrol edin.",
+    guc: "SupportDesk ile destekleniyor",
+  };
+
+  // --- storage and the visitor id --------------------------------------------------------
+  const depo = {
+    al(k) { try { return W.localStorage.getItem(k); } catch (e) { return null; } },
+    yaz(k, v) { try { W.localStorage.setItem(k, v); } catch (e) { /* private mode: memory only */ } },
+  };
+  // Keyed by the widget key, i.e. per tenant: one browser is a different visitor to each tenant.
+  const onek = `supportdesk:${API_KEY}:`;
+  const rastgeleId = () => {
+    const b = new Uint8Array(16);
+    W.crypto.getRandomValues(b);
+    return "z_" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  };
+  let ziyaretciId = (ayar.ziyaretciId || "").trim().slice(0, 128);
+  if (!ziyaretciId) {
+    ziyaretciId = depo.al(onek + "ziyaretci") || rastgeleId();
+    depo.yaz(onek + "ziyaretci", ziyaretciId);
+  }
+
+  const S = {
+    durdu: false,
+    hazir: false,
+    acik: false,
+    sekme: "sohbet",
+    cevrimici: true,
+    oturum: null,
+    sonMesajId: null,
+    mesajIdleri: new Set(),
+    okunmamis: 0,
+    ek: null,
+    puan: 0,
+    profil: {},
+  };
+
+  // --- HTTP ------------------------------------------------------------------------------
+  class ApiHatasi extends Error {
+    constructor(durum, kod, mesaj, alanlar, bekle) {
+      super(mesaj);
+      Object.assign(this, { durum, kod, alanlar: alanlar || null, bekle: bekle || 0 });
+    }
+  }
+
+  function hataMesaji(durum, kod, sunucuMesaji) {
+    if (durum === 0) return M.ag;
+    if (durum === 403 && kod === "ORIGIN_IZINSIZ") return M.kullanilamaz;
+    if (durum === 401 && kod !== "GECERSIZ_IMZA" && kod !== "IMZA_GEREKLI") return M.kullanilamaz;
+    if (durum === 429) return M.limit;
+    if (durum === 413) return M.buyuk;
+    if (durum === 415) return M.tur;
+    if (durum >= 500) return M.sunucu;
+    if (durum === 404) return M.bulunamadi;
+    return sunucuMesaji || M.sunucu;
+  }
+
+  async function api(yontem, yol, govde, sorgu) {
+    if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", M.kullanilamaz);
+    let url = API + yol;
+    const basliklar = { "X-API-Key": API_KEY, Accept: "application/json" };
+    const secenek = { method: yontem, headers: basliklar, credentials: "omit", mode: "cors" };
+    if (yontem === "GET") {
+      url += "?" + new URLSearchParams({ ziyaretci_id: ziyaretciId, ...(sorgu || {}) });
+    } else if (govde instanceof FormData) {
+      govde.append("ziyaretci_id", ziyaretciId);
+      secenek.body = govde;
+    } else {
+      basliklar["Content-Type"] = "application/json";
+      secenek.body = JSON.stringify({ ziyaretci_id: ziyaretciId, ...(govde || {}) });
+    }
+    let yanit;
+    try {
+      yanit = await fetch(url, secenek);
+    } catch (e) {
+      throw new ApiHatasi(0, "AG_HATASI", M.ag);
+    }
+    let zarf = null;
+    try { zarf = await yanit.json(); } catch (e) { /* not JSON: a proxy page, handled below */ }
+    if (yanit.ok && zarf && zarf.basarili) return { ...(zarf.data || {}), _zarf: zarf };
+    const hata = (zarf && zarf.hata) || {};
+    const kod = hata.kod || "SUNUCU_HATASI";
+    // A refused origin or a revoked key will not heal by retrying: stop calling (issue 8).
+    if ((yanit.status === 403 && kod === "ORIGIN_IZINSIZ") || kod === "GECERSIZ_API_ANAHTARI" || kod === "KIMLIK_GEREKLI") {
+      durdur();
+    }
+    const bekle = parseInt(yanit.headers.get("Retry-After") || "0", 10) || 0;
+    throw new ApiHatasi(yanit.status, kod, hataMesaji(yanit.status, kod, hata.mesaj), hata.alanlar, bekle);
+  }
+
+  // --- DOM helpers (server text always goes in as text nodes) -----------------------------
+  function h(etiket, ozellik, ...cocuklar) {
+    const el = D.createElement(etiket);
+    for (const [k, v] of Object.entries(ozellik || {})) {
+      if (v == null || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k === "text") el.textContent = v;
+      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? "" : v);
+    }
+    ekle(el, cocuklar);
+    return el;
+  }
+  function ekle(el, ...cocuklar) {
+    for (const c of cocuklar.flat(5)) if (c != null && c !== false) el.append(c.nodeType ? c : String(c));
+    return el;
+  }
+  const bosalt = (el, ...cocuklar) => { el.replaceChildren(); return ekle(el, cocuklar); };
+
+  const NS = "http://www.w3.org/2000/svg";
+  const IKON = {
+    sohbet: "M21 11.5a8.4 8.4 0 0 1-.9 3.8 8.5 8.5 0 0 1-7.6 4.7 8.4 8.4 0 0 1-3.8-.9L3 21l1.9-5.7a8.4 8.4 0 0 1-.9-3.8 8.5 8.5 0 0 1 4.7-7.6 8.4 8.4 0 0 1 3.8-.9h.5a8.5 8.5 0 0 1 8 8z",
+    kapat: "M18 6 6 18M6 6l12 12",
+    asagi: "m6 9 6 6 6-6",
+    gonder: "M22 2 11 13M22 2l-7 20-4-9-9-4z",
+    ek: "m21.4 11.1-9.2 9.1a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5",
+    yildiz: "m12 2 3.1 6.3 6.9 1-5 4.9 1.2 6.8-6.2-3.2-6.2 3.2L7 14.2 2 9.3l6.9-1z",
+    geri: "m15 18-6-6 6-6",
+    ara: "M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16zm10 2-4.4-4.4",
+    talep: "M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zm0 0v6h6M16 13H8m8 4H8",
+    kitap: "M2 3h6a4 4 0 0 1 4 4v14a3 3 0 0 0-3-3H2zm20 0h-6a4 4 0 0 0-4 4v14a3 3 0 0 1 3-3h7z",
+    arti: "M12 5v14m-7-7h14",
+    uyari: "M12 9v4m0 4h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z",
+  };
+  function ikon(ad, boyut = 20) {
+    const s = D.createElementNS(NS, "svg");
+    for (const [k, v] of Object.entries({ viewBox: "0 0 24 24", width: boyut, height: boyut, "aria-hidden": "true", focusable: "false" })) s.setAttribute(k, v);
+    const p = D.createElementNS(NS, "path");
+    p.setAttribute("d", IKON[ad]);
+    s.append(p);
+    return s;
+  }
+
+  // Only http(s) or same-service relative addresses become links or images.
+  function guvenliUrl(deger) {
+    if (!deger || typeof deger !== "string") return null;
+    try {
+      const u = new URL(deger, KOK);
+      return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    } catch (e) { return null; }
+  }
+  const saat = (z) => {
+    const t = z ? new Date(z) : null;
+    return t && !isNaN(t) ? t.toLocaleTimeString("tr-TR", { hour: "2-digit", minute: "2-digit" }) : "";
+  };
+  const tarih = (z) => {
+    const t = z ? new Date(z) : null;
+    return t && !isNaN(t) ? t.toLocaleDateString("tr-TR", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : "";
+  };
+  const boyutYaz = (b) => (b >= 1048576 ? (b / 1048576).toFixed(1) + " MB" : Math.max(1, Math.round(b / 1024)) + " KB");
+
+  // Article bodies are sanitized on the server; this second pass keeps the shadow root safe
+  // even if a stored article predates that, and never touches the live DOM while parsing.
+  const IZINLI = new Set("P BR B STRONG I EM U S MARK SMALL SUB SUP CODE PRE BLOCKQUOTE UL OL LI H1 H2 H3 H4 H5 H6 A IMG HR TABLE THEAD TBODY TR TH TD FIGURE FIGCAPTION SPAN DIV".split(" "));
+  const ATILACAK = new Set("SCRIPT STYLE IFRAME OBJECT EMBED LINK META TEMPLATE FORM INPUT BUTTON TEXTAREA SELECT SVG MATH NOSCRIPT".split(" "));
+  function temizHtml(html) {
+    const govde = new DOMParser().parseFromString(String(html || ""), "text/html").body;
+    const gez = (kok) => {
+      for (const el of Array.from(kok.children)) {
+        if (ATILACAK.has(el.tagName)) { el.remove(); continue; }
+        gez(el);
+        if (!IZINLI.has(el.tagName)) { el.replaceWith(...el.childNodes); continue; }
+        for (const a of Array.from(el.attributes)) {
+          const ad = a.name.toLowerCase();
+          const korunur = ["alt", "title", "colspan", "rowspan"].includes(ad) || (ad === "href" && el.tagName === "A") || (ad === "src" && el.tagName === "IMG");
+          if (!korunur) el.removeAttribute(a.name);
+          else if ((ad === "href" || ad === "src") && !(guvenliUrl(a.value) || (ad === "href" && /^mailto:/i.test(a.value)))) el.removeAttribute(a.name);
+        }
+        if (el.tagName === "A") { el.setAttribute("target", "_blank"); el.setAttribute("rel", "noopener noreferrer nofollow"); }
+        if (el.tagName === "IMG") el.setAttribute("loading", "lazy");
+      }
+    };
+    gez(govde);
+    const parca = D.createDocumentFragment();
+    parca.append(...Array.from(govde.childNodes).map((n) => D.adoptNode(n)));
+    return parca;
+  }
+  // A search snippet marks the matches with tags; keep the marks, turn everything else to text.
+  function vurguluMetin(snippet) {
+    const govde = new DOMParser().parseFromString(String(snippet || ""), "text/html").body;
+    return Array.from(govde.childNodes).map((n) =>
+      n.nodeType === 1 && /^(MARK|B|STRONG|EM)$/.test(n.tagName) ? h("mark", { text: n.textContent }) : D.createTextNode(n.textContent));
+  }
+
+  // --- styles ------------------------------------------------------------------------------
+  const CSS = `
+:host{all:initial!important;display:block!important;position:fixed!important;z-index:2147483000!important;inset:auto 0 0 auto!important;width:0!important;height:0!important;visibility:visible!important;opacity:1!important;transform:none!important;pointer-events:none!important}
+*,*::before,*::after{box-sizing:border-box}
+.k{--r:#2563eb;--ry:#fff;--m:#0f172a;--g:#64748b;--c:#e2e8f0;--z:#f8fafc;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans","DejaVu Sans",sans-serif;color:var(--m);-webkit-font-smoothing:antialiased;pointer-events:none}
+.k *{pointer-events:auto}
+[hidden]{display:none!important}
+button,input,textarea,select{font:inherit;color:inherit}
+button{cursor:pointer;border:0;background:none;padding:0}
+:focus-visible{outline:3px solid color-mix(in srgb,var(--r) 55%,transparent);outline-offset:2px}
+svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round;flex:none}
+.l{position:fixed;right:20px;bottom:20px;width:60px;height:60px;border-radius:50%;background:var(--r);color:var(--ry);display:grid;place-items:center;box-shadow:0 10px 28px rgba(15,23,42,.28),0 2px 6px rgba(15,23,42,.18);transition:transform .18s ease}
+.l:hover{transform:scale(1.06)}
+.rz{position:absolute;top:-3px;right:-3px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#ef4444;color:#fff;font-size:12px;font-weight:700;display:grid;place-items:center;border:2px solid #fff}
+.p{position:fixed;right:20px;bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));background:#fff;border-radius:18px;box-shadow:0 24px 64px rgba(15,23,42,.28),0 4px 14px rgba(15,23,42,.12);display:flex;flex-direction:column;overflow:hidden;animation:g .2s ease}
+@keyframes g{from{opacity:0;transform:translateY(12px)}}
+@media (prefers-reduced-motion:reduce){.p{animation:none}.l{transition:none}}
+@media (max-width:480px){.p{inset:0;width:auto;height:auto;border-radius:0}.k.a .l{display:none}}
+.u{background:var(--r);color:var(--ry);padding:16px 16px 14px;display:flex;gap:12px;align-items:center}
+.u h2{margin:0;font-size:16px;font-weight:700;line-height:1.3}
+.u p{margin:2px 0 0;font-size:12.5px;opacity:.88;display:flex;align-items:center;gap:6px}
+.nk{width:8px;height:8px;border-radius:50%;background:#4ade80;box-shadow:0 0 0 2px rgba(255,255,255,.35)}
+.nk.x{background:#cbd5e1}
+.lg{width:40px;height:40px;border-radius:12px;background:rgba(255,255,255,.2);display:grid;place-items:center;font-weight:700;font-size:17px;overflow:hidden;flex:none}
+.lg img{width:100%;height:100%;object-fit:cover}
+.u .ib{margin-left:auto;color:inherit}
+.ib{width:34px;height:34px;border-radius:10px;display:grid;place-items:center;color:var(--g)}
+.ib:hover{background:rgba(127,127,127,.14)}
+.sk{display:flex;border-bottom:1px solid var(--c);background:#fff}
+.sk button{flex:1;padding:11px 4px 10px;font-weight:600;font-size:13.5px;color:var(--g);display:flex;gap:6px;align-items:center;justify-content:center;border-bottom:2px solid transparent}
+.sk button[aria-selected=true]{color:var(--r);border-bottom-color:var(--r)}
+.uy{margin:10px 12px 0;padding:10px 12px;border-radius:12px;background:#fffbeb;border:1px solid #fde68a;color:#92400e;font-size:13px;display:flex;gap:8px;align-items:flex-start}
+.b{flex:1;display:flex;flex-direction:column;min-height:0;background:var(--z)}
+.ic{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px}
+.hg{background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px}
+.hg h3{margin:0 0 4px;font-size:17px}
+.hg p{margin:0;color:var(--g)}
+.bl{background:#eff6ff;border:1px solid #bfdbfe;color:#1e3a8a;border-radius:12px;padding:12px;font-size:13px;display:grid;gap:8px}
+form{display:grid;gap:10px}
+label{display:grid;gap:4px;font-size:12.5px;font-weight:600;color:#334155}
+label small{font-weight:400;color:var(--g)}
+input,textarea,select{width:100%;border:1px solid #cbd5e1;border-radius:10px;padding:9px 11px;background:#fff;font-size:14px}
+textarea{resize:vertical;min-height:76px}
+input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-shadow:0 0 0 3px color-mix(in srgb,var(--r) 22%,transparent)}
+[aria-invalid=true]{border-color:#ef4444}
+.ah{color:#b91c1c;font-weight:500;font-size:12px}
+.d{background:var(--r);color:var(--ry);border-radius:10px;padding:10px 14px;font-weight:600;display:inline-flex;gap:8px;align-items:center;justify-content:center}
+.d:hover{filter:brightness(1.07)}
+.d:disabled{opacity:.6;cursor:default}
+.d2{border:1px solid var(--c);background:#fff;color:var(--m);border-radius:10px;padding:8px 12px;font-weight:600;display:inline-flex;gap:6px;align-items:center}
+.d2:hover{background:#f1f5f9}
+.ic>.d2{align-self:flex-start}
+.fr{display:flex;align-items:center;gap:10px;font-weight:400;color:var(--g);min-width:0}
+.fs{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.fd:focus-within .d2{outline:3px solid color-mix(in srgb,var(--r) 55%,transparent);outline-offset:2px}
+.ln{color:var(--r);font-weight:600;font-size:13px}
+.ds{display:flex;align-items:center;gap:8px;padding:8px 12px;border-bottom:1px solid var(--c);background:#fff;font-size:12.5px;color:var(--g)}
+.ds span{flex:1}
+.ds.w{background:color-mix(in srgb,var(--r) 9%,#fff);color:var(--m)}
+.ds.w span::before{content:"";display:inline-block;width:8px;height:8px;border-radius:50%;background:var(--r);margin-right:8px;animation:n 1.4s ease-in-out infinite}
+@keyframes n{50%{opacity:.25}}
+.ds .d2{padding:5px 10px;font-size:12.5px}
+.ms{flex:1;overflow-y:auto;padding:14px 12px;display:flex;flex-direction:column;gap:8px}
+.m{max-width:82%;display:grid;gap:3px}
+.m .bb{padding:9px 12px;border-radius:16px;white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;border:1px solid var(--c);border-bottom-left-radius:5px}
+.m.z{align-self:flex-end}
+.m.z .bb{background:var(--r);color:var(--ry);border:0;border-bottom-left-radius:16px;border-bottom-right-radius:5px}
+.m .zm{font-size:11px;color:var(--g);padding:0 4px}
+.m.z .zm{text-align:right}
+.m.s{align-self:center;max-width:92%}
+.m.s .bb{background:transparent;border:0;color:var(--g);font-size:12.5px;text-align:center;padding:2px}
+.ek{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-top:6px;padding:6px 8px;border-radius:8px;background:rgba(127,127,127,.12);color:inherit;text-decoration:none;font-size:12.5px}
+.ek img{max-width:100%;max-height:140px;border-radius:6px;display:block;flex-basis:100%;object-fit:contain;background:#fff}
+.y{border-top:1px solid var(--c);background:#fff;padding:10px}
+.y form{grid-template-columns:auto 1fr auto;align-items:end;gap:6px}
+.y textarea{min-height:42px;max-height:120px;resize:none;border-radius:12px}
+.y .d{width:42px;height:42px;padding:0;border-radius:12px}
+.ec{grid-column:1/-1;display:flex;gap:6px;align-items:center;font-size:12.5px;background:#f1f5f9;border-radius:8px;padding:4px 6px 4px 10px}
+.ec span{flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.ec .ib{width:26px;height:26px}
+.pn{background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px;text-align:center;display:grid;gap:10px;margin:4px 0}
+.pn h3{margin:0;font-size:15px}
+.yz{display:flex;justify-content:center;gap:4px}
+.yz button{color:#cbd5e1;width:38px;height:38px;display:grid;place-items:center;border-radius:8px}
+.yz button.on{color:#f59e0b}
+.yz button.on svg{fill:currentColor}
+.yz button:hover{color:#fbbf24}
+.tl{display:grid;gap:8px;list-style:none;margin:0;padding:0}
+.tl button,.tl a{width:100%;text-align:left;background:#fff;border:1px solid var(--c);border-radius:12px;padding:11px 12px;display:grid;gap:3px;color:inherit;text-decoration:none}
+.tl button:hover{border-color:color-mix(in srgb,var(--r) 45%,#fff)}
+.tl strong{font-size:14px}
+.tl small{color:var(--g);font-size:12px}
+.tl mark{background:#fef08a;color:inherit;border-radius:3px;padding:0 1px}
+.ch{display:inline-block;font-size:11px;font-weight:700;border-radius:999px;padding:1px 8px;background:#e2e8f0;color:#334155;justify-self:start}
+.ch.acik{background:#dbeafe;color:#1d4ed8}.ch.beklemede{background:#fef3c7;color:#92400e}.ch.cozuldu{background:#dcfce7;color:#166534}
+.st{display:flex;justify-content:space-between;align-items:center;gap:8px}
+.st h3{margin:0;font-size:15px}
+.ar{position:relative}
+.ar svg{position:absolute;left:11px;top:50%;transform:translateY(-50%);color:var(--g)}
+.ar input{padding-left:36px;border-radius:12px}
+.bs{font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--g);margin:4px 2px 0}
+.mk{background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px;overflow-wrap:anywhere}
+.mk h3{margin:0 0 8px;font-size:18px;line-height:1.3}
+.mk img{max-width:100%;height:auto}
+.mk a{color:var(--r)}
+.mk pre{overflow-x:auto;background:#f1f5f9;padding:8px;border-radius:8px}
+.bos{color:var(--g);text-align:center;padding:18px 8px}
+.kp{position:fixed;right:20px;bottom:92px;width:300px;background:#fff;border-radius:16px;box-shadow:0 16px 44px rgba(15,23,42,.25);overflow:hidden;animation:g .25s ease}
+.kp img{width:100%;height:128px;object-fit:cover;display:block}
+.kp div{padding:14px 16px 16px;display:grid;gap:6px}
+.kp h3{margin:0;font-size:15px;padding-right:24px}
+.kp p{margin:0;color:var(--g);font-size:13px}
+.kp .ib{position:absolute;top:8px;right:8px;background:rgba(255,255,255,.92)}
+.kp .d{justify-self:start;text-decoration:none;margin-top:4px;font-size:13px;padding:8px 12px}
+.ft{text-align:center;font-size:11px;color:#94a3b8;padding:6px;background:#fff;border-top:1px solid var(--c)}
+.gz{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;
+
+  // --- skeleton ------------------------------------------------------------------------------
+  const ev = D.createElement("supportdesk-widget");
+  const golge = ev.attachShadow({ mode: "open" });
+  const kok = h("div", { class: "k", lang: "tr" });
+  golge.append(h("style", { text: CSS }), kok);
+
+  const rozet = h("span", { class: "rz", hidden: true, "aria-hidden": "true" });
+  const baslatici = h("button", { class: "l", type: "button", "aria-label": M.ac, "aria-expanded": "false", "aria-controls": "sd-panel", onclick: () => (S.acik ? kapat() : ac()) }, ikon("sohbet", 28), rozet);
+  const logo = h("div", { class: "lg", "aria-hidden": "true", text: "?" });
+  const firmaAdi = h("h2", { id: "sd-baslik", text: M.baslik });
+  const nokta = h("span", { class: "nk" });
+  const durumYazi = h("span", { text: M.cevrimici });
+  const uyari = h("div", { class: "uy", role: "alert", hidden: true });
+  const sekmeler = {};
+  const govdeler = {};
+  const sekmeCubugu = h("div", { class: "sk", role: "tablist", "aria-label": M.baslik });
+  for (const [ad, metin, ik] of [["sohbet", M.sohbet, "sohbet"], ["talepler", M.talepler, "talep"], ["yardim", M.yardim, "kitap"]]) {
+    sekmeler[ad] = h("button", { role: "tab", type: "button", id: `sd-t-${ad}`, "aria-controls": `sd-g-${ad}`, "aria-selected": "false", tabindex: "-1", onclick: () => sekmeSec(ad, true) }, ikon(ik, 16), metin);
+    govdeler[ad] = h("section", { class: "b", role: "tabpanel", id: `sd-g-${ad}`, "aria-labelledby": `sd-t-${ad}`, hidden: true });
+    sekmeCubugu.append(sekmeler[ad]);
+  }
+  sekmeCubugu.addEventListener("keydown", (e) => {
+    const adlar = Object.keys(sekmeler);
+    const i = adlar.indexOf(S.sekme);
+    const j = e.key === "ArrowRight" ? i + 1 : e.key === "ArrowLeft" ? i - 1 : e.key === "Home" ? 0 : e.key === "End" ? adlar.length - 1 : null;
+    if (j === null) return;
+    e.preventDefault();
+    sekmeSec(adlar[(j + adlar.length) % adlar.length], true);
+  });
+  const panel = h("div", { class: "p", id: "sd-panel", role: "dialog", "aria-labelledby": "sd-baslik", hidden: true },
+    h("div", { class: "u" }, logo, h("div", null, firmaAdi, h("p", null, nokta, durumYazi)),
+      h("button", { class: "ib", type: "button", "aria-label": M.kucult, onclick: () => kapat() }, ikon("asagi", 22))),
+    sekmeCubugu, uyari, Object.values(govdeler), h("div", { class: "ft", text: M.guc }));
+  const kampanyaYeri = h("div", { hidden: true });
+  kok.append(kampanyaYeri, panel, baslatici);
+  // Escape closes from anywhere in the widget, and from the page body when focus fell there
+  // (a button disabled mid-request drops focus to <body>).
+  D.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && S.acik && (e.target === ev || e.target === D.body)) kapat();
+  });
+
+  function tak() { (D.body || D.documentElement).append(ev); }
+  if (D.body) tak(); else D.addEventListener("DOMContentLoaded", tak);
+
+  // --- calm errors -----------------------------------------------------------------------------
+  let uyariZamanlayici = null;
+  function uyariGoster(metin, sure) {
+    clearTimeout(uyariZamanlayici);
+    bosalt(uyari, ikon("uyari", 18), h("span", { text: metin }));
+    uyari.hidden = false;
+    if (sure) uyariZamanlayici = setTimeout(() => { if (!S.durdu) uyari.hidden = true; }, sure);
+  }
+  const uyariGizle = () => { if (!S.durdu) uyari.hidden = true; };
+  const alanMetni = (e) => Object.values(e.alanlar || {}).flat().join(" ");
+  function hataGoster(e) {
+    if (!(e instanceof ApiHatasi)) return uyariGoster(M.sunucu, 8000);
+    uyariGoster((e.durum === 400 && alanMetni(e)) || e.message, e.durum === 0 || e.durum >= 500 ? 0 : 8000);
+  }
+  function durdur() {
+    if (S.durdu) return;
+    S.durdu = true;
+    clearTimeout(pollZamanlayici);
+    sekmeCubugu.hidden = true;
+    for (const g of Object.values(govdeler)) g.hidden = true;
+    kampanyaYeri.hidden = true;
+    uyariGoster(M.kullanilamaz);
+    hazirCoz.red(new ApiHatasi(403, "ORIGIN_IZINSIZ", M.kullanilamaz));
+  }
+  // Field errors from a 400 go next to their inputs.
+  function alanHatalari(form, e) {
+    for (const el of form.querySelectorAll(".ah")) el.remove();
+    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    if (!(e instanceof ApiHatasi) || !e.alanlar) return hataGoster(e);
+    let yer = false;
+    for (const [ad, metin] of Object.entries(e.alanlar)) {
+      const girdi = form.querySelector(`[name="${ad}"]`);
+      if (!girdi) continue;
+      yer = true;
+      girdi.setAttribute("aria-invalid", "true");
+      girdi.closest("label").append(h("span", { class: "ah", text: Array.isArray(metin) ? metin.join(" ") : String(metin) }));
+    }
+    uyariGoster(yer ? M.alanlar : alanMetni(e) || e.message, 8000);
+  }
+  async function mesgul(dugme, is) {
+    dugme.disabled = true;
+    try { return await is(); } finally { dugme.disabled = false; }
+  }
+
+  // --- open / close / tabs ---------------------------------------------------------------------
+  function ac() {
+    S.acik = true;
+    kok.classList.add("a");
+    panel.hidden = false;
+    kampanyaYeri.hidden = true;
+    baslatici.setAttribute("aria-expanded", "true");
+    baslatici.setAttribute("aria-label", M.kapat);
+    bosalt(baslatici, ikon("kapat", 26), rozet);
+    sekmeSec(S.sekme, false);
+    if (S.sekme === "sohbet") okundu();
+    const ilk = S.durdu ? panel.querySelector("button") : govdeler[S.sekme].querySelector("textarea, input, button");
+    (ilk || sekmeler[S.sekme]).focus();
+    if (S.oturum) pollPlanla(0);
+  }
+  function kapat() {
+    S.acik = false;
+    kok.classList.remove("a");
+    panel.hidden = true;
+    baslatici.setAttribute("aria-expanded", "false");
+    baslatici.setAttribute("aria-label", M.ac);
+    bosalt(baslatici, ikon("sohbet", 28), rozet);
+    baslatici.focus();
+  }
+  function sekmeSec(ad, odakla) {
+    S.sekme = ad;
+    for (const [k, b] of Object.entries(sekmeler)) {
+      const secili = k === ad;
+      b.setAttribute("aria-selected", String(secili));
+      b.tabIndex = secili ? 0 : -1;
+      govdeler[k].hidden = !secili || S.durdu;
+    }
+    if (odakla) sekmeler[ad].focus();
+    if (ad === "sohbet") okundu();
+    if (ad === "talepler" && !govdeler.talepler.firstChild) talepListesi();
+    if (ad === "yardim" && !govdeler.yardim.firstChild) yardimEkrani();
+  }
+  function okundu() {
+    if (!S.acik || S.sekme !== "sohbet" || D.hidden) return;
+    S.okunmamis = 0;
+    rozetGuncelle();
+  }
+  function rozetGuncelle() {
+    rozet.hidden = S.okunmamis === 0;
+    rozet.textContent = S.okunmamis > 9 ? "9+" : String(S.okunmamis);
+    baslatici.setAttribute("aria-label", (S.acik ? M.kapat : M.ac) + (S.okunmamis ? ` (${M.okunmamis(S.okunmamis)})` : ""));
+  }
+
+  // --- chat --------------------------------------------------------------------------------------
+  const durumCubugu = h("div", { class: "ds", role: "status" });
+  const mesajListesi = h("div", { class: "ms", role: "log", "aria-live": "polite", "aria-label": M.sohbet });
+  const yazmaAlani = h("div", { class: "y" });
+  const dosyaGirdisi = h("input", { type: "file", class: "gz", tabindex: "-1", "aria-hidden": "true", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain" });
+
+  function sohbetBaslangici() {
+    clearTimeout(pollZamanlayici);
+    const form = h("form", { novalidate: true },
+      h("label", null, h("span", null, M.ad, " ", h("small", { text: M.istege })), h("input", { name: "ad", autocomplete: "name", maxlength: "100", value: S.profil.ad || "" })),
+      h("label", null, h("span", null, M.email, " ", h("small", { text: M.istege })), h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.profil.email || "" })),
+      h("label", null, M.mesaj, h("textarea", { name: "mesaj", required: true, maxlength: "5000", rows: "3" })),
+      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.baslat));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const v = Object.fromEntries(new FormData(form));
+      mesgul(form.querySelector("button[type=submit]"), async () => {
+        try {
+          const govde = { ad: v.ad.trim(), email: v.email.trim(), mesaj: v.mesaj.trim() };
+          for (const k of ["ad", "email", "mesaj"]) if (!govde[k]) delete govde[k];
+          const d = await api("POST", "/widget/chat/start", govde);
+          uyariGizle();
+          sohbetAc(d.oturum, true);
+        } catch (err) { alanHatalari(form, err); }
+      });
+    });
+    const bilgi = !S.cevrimici && h("div", { class: "bl" }, h("span", { text: M.offline }),
+      h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), M.talepBirak));
+    bosalt(govdeler.sohbet, h("div", { class: "ic" },
+      h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { text: M.hosgeldinAlt })), bilgi, form));
+  }
+
+  function sohbetAc(oturum, yeni) {
+    S.oturum = oturum;
+    S.sonMesajId = null;
+    S.mesajIdleri.clear();
+    S.ek = null;
+    bosalt(mesajListesi);
+    const ekle2 = h("button", { class: "ib", type: "button", "aria-label": M.dosyaEkle, onclick: () => dosyaGirdisi.click() }, ikon("ek", 20));
+    const metin = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: M.yaz, "aria-label": M.mesaj });
+    const ekCipi = h("div", { class: "ec", hidden: true });
+    const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": M.gonder }, ikon("gonder", 18)));
+    metin.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); } });
+    dosyaGirdisi.onchange = async () => {
+      const dosya = dosyaGirdisi.files[0];
+      dosyaGirdisi.value = "";
+      if (!dosya) return;
+      bosalt(ekCipi, h("span", { text: `${M.yukleniyor} ${dosya.name}` }));
+      ekCipi.hidden = false;
+      try {
+        S.ek = await yukle(dosya);
+        bosalt(ekCipi, ikon("ek", 14), h("span", { text: `${S.ek.ad || dosya.name} · ${boyutYaz(S.ek.boyut || dosya.size)}` }),
+          h("button", { class: "ib", type: "button", "aria-label": M.ekiKaldir, onclick: () => { S.ek = null; ekCipi.hidden = true; metin.focus(); } }, ikon("kapat", 14)));
+      } catch (err) { ekCipi.hidden = true; hataGoster(err); }
+    };
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      let icerik = metin.value.trim();
+      if (!icerik && !S.ek) return;
+      if (!icerik) icerik = `${M.ekler}: ${S.ek.ad || ""}`;
+      const govde = { oturum_id: S.oturum.id, icerik };
+      if (S.ek) govde.ek_id = S.ek.id;
+      mesgul(form.querySelector("button[type=submit]"), async () => {
+        try {
+          const d = await api("POST", "/widget/chat/message", govde);
+          metin.value = "";
+          S.ek = null;
+          ekCipi.hidden = true;
+          uyariGizle();
+          mesajlariIsle([d.mesaj], false);
+        } catch (err) {
+          hataGoster(err);
+          if (err.durum === 409) mesajlariGetir().catch(() => {});
+        }
+      });
+      metin.focus();
+    });
+    bosalt(yazmaAlani, form, dosyaGirdisi);
+    yazmaAlani.hidden = false;
+    bosalt(govdeler.sohbet, durumCubugu, mesajListesi, yazmaAlani);
+    durumGuncelle();
+    mesajlariGetir(!yeni).catch(hataGoster).finally(() => pollPlanla(aralik()));
+    if (S.acik && S.sekme === "sohbet") metin.focus();
+  }
+
+  function cevrimiciAyarla(deger) {
+    S.cevrimici = Boolean(deger);
+    nokta.classList.toggle("x", !S.cevrimici);
+    durumYazi.textContent = S.cevrimici ? M.cevrimici : M.cevrimdisi;
+  }
+  function durumGuncelle() {
+    const o = S.oturum;
+    if (!o) return;
+    if (o.durum === "aktif") cevrimiciAyarla(true);
+    else if (o.cevrimici_operator !== undefined) cevrimiciAyarla(o.cevrimici_operator);
+    const bitir = o.durum !== "kapandi" && h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, M.bitir);
+    let metin = M.bitti;
+    if (o.durum === "bekliyor") metin = o.sira_no ? M.sira(o.sira_no) : M.bekle;
+    else if (o.durum === "aktif") metin = M.bagli;
+    durumCubugu.classList.toggle("w", o.durum === "bekliyor");
+    bosalt(durumCubugu, h("span", { text: metin }), bitir);
+    if (o.durum === "kapandi") {
+      clearTimeout(pollZamanlayici);
+      yazmaAlani.hidden = true;
+      if (!mesajListesi.querySelector(".pn")) mesajListesi.append(o.puan ? tesekkurKarti() : puanKarti());
+      mesajListesi.scrollTop = mesajListesi.scrollHeight;
+    }
+  }
+
+  function mesajDugumu(m) {
+    const gonderen = m.gonderen === "ziyaretci" ? "z" : m.gonderen === "sistem" ? "s" : "o";
+    const balon = h("div", { class: "bb", text: m.icerik });
+    const ek = m.ek;
+    const url = ek && guvenliUrl(ek.url);
+    if (url) {
+      const resim = /^image\//.test(ek.mime_tipi || "");
+      balon.append(h("a", { class: "ek", href: url, target: "_blank", rel: "noopener noreferrer" },
+        resim ? h("img", { src: url, alt: ek.ad || "" }) : ikon("ek", 14), h("span", { text: `${ek.ad || ""} · ${boyutYaz(ek.boyut || 0)}` })));
+    }
+    const kim = gonderen === "z" ? M.siz : gonderen === "o" ? M.temsilci : "";
+    return h("div", { class: `m ${gonderen}`, "data-id": m.id },
+      h("span", { class: "gz", text: kim ? kim + ":" : "" }), balon, gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
+  }
+
+  function mesajlariIsle(mesajlar, gecmis) {
+    let yeniGelen = 0;
+    for (const m of mesajlar || []) {
+      if (!m || S.mesajIdleri.has(m.id)) continue;
+      S.mesajIdleri.add(m.id);
+      if (S.sonMesajId === null || m.id > S.sonMesajId) S.sonMesajId = m.id;
+      const dugum = mesajDugumu(m);
+      const puanYeri = mesajListesi.querySelector(".pn");
+      mesajListesi.insertBefore(dugum, puanYeri);
+      if (m.gonderen !== "ziyaretci" && !gecmis) yeniGelen++;
+    }
+    if (yeniGelen) {
+      S.okunmamis += yeniGelen;
+      okundu();
+      rozetGuncelle();
+    }
+    mesajListesi.scrollTop = mesajListesi.scrollHeight;
+  }
+
+  async function mesajlariGetir(gecmis) {
+    if (!S.oturum) return;
+    const sorgu = { oturum_id: S.oturum.id };
+    if (S.sonMesajId !== null) sorgu.sonra = S.sonMesajId;
+    const d = await api("GET", "/widget/chat/messages", null, sorgu);
+    mesajlariIsle(d.mesajlar, gecmis);
+    if (d.oturum && S.oturum && d.oturum.id === S.oturum.id) {
+      const degisti = ["durum", "sira_no", "cevrimici_operator"].some((k) => d.oturum[k] !== S.oturum[k]);
+      S.oturum = { ...S.oturum, ...d.oturum };
+      if (degisti) durumGuncelle();
+    }
+  }
+
+  async function sohbetiBitir(dugme) {
+    await mesgul(dugme, async () => {
+      try {
+        const d = await api("POST", "/widget/chat/end", { oturum_id: S.oturum.id });
+        S.oturum = { ...S.oturum, ...(d.oturum || { durum: "kapandi" }) };
+      } catch (err) {
+        if (err.durum !== 409) return hataGoster(err);
+        S.oturum = { ...S.oturum, durum: "kapandi" };
+      }
+      await mesajlariGetir().catch(() => {});
+      durumGuncelle();
+    });
+  }
+
+  function puanKarti() {
+    S.puan = 0;
+    const yildizlar = [1, 2, 3, 4, 5].map((n) => h("button", { type: "button", "aria-label": M.yildiz(n), "aria-pressed": "false", onclick: () => sec(n) }, ikon("yildiz", 28)));
+    const sec = (n) => {
+      S.puan = n;
+      yildizlar.forEach((b, i) => { b.classList.toggle("on", i < n); b.setAttribute("aria-pressed", String(i < n)); });
+    };
+    const yorum = h("textarea", { name: "yorum", rows: "2", maxlength: "1000" });
+    const form = h("form", null, h("div", { class: "yz", role: "group", "aria-label": M.puanla }, yildizlar),
+      h("label", null, M.yorum, yorum), h("button", { class: "d", type: "submit" }, M.puanGonder));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!S.puan) return uyariGoster(M.puanSec, 5000);
+      mesgul(form.querySelector("button[type=submit]"), async () => {
+        try {
+          await api("POST", "/widget/chat/rate", { oturum_id: S.oturum.id, puan: S.puan, yorum: yorum.value.trim() });
+        } catch (err) {
+          if (err.durum !== 409) return alanHatalari(form, err);
+        }
+        uyariGizle();
+        const kart = tesekkurKarti();
+        form.closest(".pn").replaceWith(kart);
+        kart.querySelector("button").focus();
+      });
+    });
+    return h("div", { class: "pn" }, h("h3", { text: M.puanla }), form);
+  }
+  function tesekkurKarti() {
+    return h("div", { class: "pn" }, h("h3", { text: M.tesekkur }),
+      h("button", { class: "d", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, M.yeniSohbet));
+  }
+
+  // Polling: cheap thanks to `sonra`; slower while the panel is closed, backing off while the
+  // tab is hidden, and paced by Retry-After when the service says so.
+  let pollZamanlayici = null;
+  let gizliAralik = 10000;
+  let hataAralik = 0;
+  function aralik() {
+    if (hataAralik) return hataAralik;
+    if (D.hidden) return gizliAralik;
+    return S.acik ? 2500 : 6000;
+  }
+  function pollPlanla(ms) {
+    clearTimeout(pollZamanlayici);
+    if (!S.oturum || S.oturum.durum === "kapandi" || S.durdu) return;
+    pollZamanlayici = setTimeout(poll, ms);
+  }
+  async function poll() {
+    try {
+      await mesajlariGetir();
+      if (hataAralik) uyariGizle();
+      hataAralik = 0;
+    } catch (err) {
+      if (err.durum === 429) hataAralik = Math.max(err.bekle * 1000, 10000);
+      else if (err.durum === 0 || err.durum >= 500) hataAralik = Math.min(Math.max(hataAralik * 2, 4000), 60000);
+      if (err.durum !== 404) hataGoster(err);
+    }
+    if (D.hidden) gizliAralik = Math.min(gizliAralik * 2, 60000);
+    pollPlanla(aralik());
+  }
+  D.addEventListener("visibilitychange", () => {
+    if (D.hidden) return;
+    gizliAralik = 10000;
+    okundu();
+    if (S.oturum) pollPlanla(0);
+  });
+
+  async function yukle(dosya) {
+    if (dosya.size > MAX_DOSYA) throw new ApiHatasi(413, "DOSYA_COK_BUYUK", M.buyuk);
+    const fd = new FormData();
+    fd.append("dosya", dosya, dosya.name);
+    const d = await api("POST", "/widget/upload", fd);
+    return d.dosya;
+  }
+
+  // --- tickets -----------------------------------------------------------------------------------
+  const durumCipi = (d) => h("span", { class: `ch ${d}`, text: M.durumlar[d] || d });
+  function geriDugmesi(is) {
+    return h("button", { class: "d2", type: "button", onclick: is }, ikon("geri", 16), M.geri);
+  }
+  async function talepListesi() {
+    const liste = h("ul", { class: "tl", "aria-busy": "true" });
+    bosalt(govdeler.talepler, h("div", { class: "ic" },
+      h("div", { class: "st" }, h("h3", { text: M.talepler }), h("button", { class: "d", type: "button", onclick: () => talepFormu() }, ikon("arti", 16), M.yeniTalep)), liste));
+    try {
+      const d = await api("GET", "/widget/ticket/list");
+      const talepler = d.ticketlar || [];
+      liste.removeAttribute("aria-busy");
+      if (!talepler.length) return liste.append(h("li", { class: "bos", text: M.talepYok }));
+      for (const t of talepler) {
+        liste.append(h("li", null, h("button", { type: "button", onclick: () => talepDetayi(t.id) },
+          h("strong", { text: t.konu }), h("small", { text: `#${t.id} · ${tarih(t.guncellenme || t.olusturulma)}` }), durumCipi(t.durum))));
+      }
+    } catch (err) { liste.removeAttribute("aria-busy"); hataGoster(err); }
+  }
+
+  function ekSecici(etiket) {
+    const secilen = h("span", { class: "fs", text: M.dosyaYok });
+    const girdi = h("input", { type: "file", name: "ekler", multiple: true, class: "gz", accept: dosyaGirdisi.accept,
+      onchange: () => { secilen.textContent = Array.from(girdi.files).map((f) => f.name).join(", ") || M.dosyaYok; } });
+    return [h("label", { class: "fd" }, h("span", null, etiket, " ", h("small", { text: M.istege })),
+      h("span", { class: "fr" }, h("span", { class: "d2" }, ikon("ek", 16), M.dosyaSec), secilen), girdi), girdi];
+  }
+  async function ekleriYukle(girdi) {
+    const idler = [];
+    for (const f of Array.from(girdi.files || [])) idler.push((await yukle(f)).id);
+    return idler;
+  }
+
+  function talepFormu() {
+    const [ekEtiketi, ekGirdisi] = ekSecici(M.ekler);
+    const form = h("form", { novalidate: true },
+      h("label", null, M.konu, h("input", { name: "konu", required: true, maxlength: "200" })),
+      h("label", null, M.aciklama, h("textarea", { name: "mesaj", required: true, rows: "4" })),
+      h("label", null, h("span", null, M.ad, " ", h("small", { text: M.istege })), h("input", { name: "ad", autocomplete: "name", value: S.profil.ad || "" })),
+      h("label", null, h("span", null, M.email, " ", h("small", { text: M.istege })), h("input", { name: "email", type: "email", autocomplete: "email", value: S.profil.email || "" })),
+      h("label", null, M.oncelik, h("select", { name: "oncelik" }, Object.entries(M.oncelikler).map(([k, v]) => {
+        const o = h("option", { value: k, text: v });
+        o.selected = k === "normal";
+        return o;
+      }))),
+      ekEtiketi,
+      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.talepGonder));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const v = Object.fromEntries(new FormData(form));
+      mesgul(form.querySelector("button[type=submit]"), async () => {
+        try {
+          const govde = { konu: v.konu.trim(), mesaj: v.mesaj.trim(), ad: v.ad.trim(), email: v.email.trim(), oncelik: v.oncelik };
+          for (const k of ["ad", "email"]) if (!govde[k]) delete govde[k];
+          const idler = await ekleriYukle(ekGirdisi);
+          if (idler.length) govde.ek_idleri = idler;
+          const d = await api("POST", "/widget/ticket/create", govde);
+          uyariGizle();
+          talepDetayi(d.ticket.id, d.ticket);
+        } catch (err) { alanHatalari(form, err); }
+      });
+    });
+    bosalt(govdeler.talepler, h("div", { class: "ic" },
+      h("div", { class: "st" }, h("h3", { text: M.yeniTalep }), geriDugmesi(talepListesi)), form));
+    form.querySelector("input").focus();
+  }
+
+  async function talepDetayi(id, hazirTalep) {
+    const kap = h("div", { class: "ic", "aria-busy": "true" }, geriDugmesi(talepListesi));
+    bosalt(govdeler.talepler, kap);
+    let t;
+    try {
+      t = (hazirTalep && hazirTalep.yanitlar) ? hazirTalep : (await api("GET", `/widget/ticket/${encodeURIComponent(id)}`)).ticket;
+    } catch (err) { kap.removeAttribute("aria-busy"); return hataGoster(err); }
+    kap.removeAttribute("aria-busy");
+    const akis = h("div", { class: "ms", role: "log", "aria-label": t.konu, style: "padding:0;overflow:visible" });
+    for (const y of t.yanitlar || []) {
+      const dugum = mesajDugumu({ ...y, ek: (y.ekler || [])[0] || null });
+      for (const ek of (y.ekler || []).slice(1)) {
+        const u = guvenliUrl(ek.url);
+        if (u) dugum.querySelector(".bb").append(h("a", { class: "ek", href: u, target: "_blank", rel: "noopener noreferrer" }, ikon("ek", 14), h("span", { text: ek.ad || "" })));
+      }
+      akis.append(dugum);
+    }
+    ekle(kap, h("div", { class: "st" }, h("h3", { text: t.konu }), durumCipi(t.durum)),
+      h("small", { class: "zm", text: `#${t.id} · ${tarih(t.olusturulma)}` }), akis);
+    if (t.durum === "kapandi") return kap.append(h("div", { class: "bl", text: M.kapaliTalep }));
+    const [ekEtiketi, ekGirdisi] = ekSecici(M.dosyaEkle);
+    const form = h("form", null, h("label", null, M.yanitla, h("textarea", { name: "icerik", required: true, rows: "3", maxlength: "20000", placeholder: M.yanitYaz })),
+      ekEtiketi, h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.yanitla));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      mesgul(form.querySelector("button[type=submit]"), async () => {
+        try {
+          const govde = { icerik: form.icerik.value.trim() };
+          const idler = await ekleriYukle(ekGirdisi);
+          if (idler.length) govde.ek_idleri = idler;
+          await api("POST", `/widget/ticket/${encodeURIComponent(t.id)}/reply`, govde);
+          uyariGizle();
+          talepDetayi(t.id);
+        } catch (err) { alanHatalari(form, err); }
+      });
+    });
+    kap.append(form);
+  }
+
+  // --- help center ----------------------------------------------------------------------------
+  let aramaSirasi = 0;
+  let aramaZamanlayici = null;
+  function yardimEkrani() {
+    const girdi = h("input", { type: "search", name: "q", placeholder: M.araIpucu, "aria-label": M.ara, autocomplete: "off", maxlength: "200" });
+    const sonuclar = h("div", { "aria-live": "polite" });
+    girdi.addEventListener("input", () => {
+      clearTimeout(aramaZamanlayici);
+      aramaZamanlayici = setTimeout(() => ara(girdi.value.trim(), sonuclar), 300);
+    });
+    bosalt(govdeler.yardim, h("div", { class: "ic" },
+      h("div", { class: "ar", role: "search" }, ikon("ara", 18), girdi), sonuclar));
+    kategoriler(sonuclar);
+  }
+  async function kategoriler(yer) {
+    const sira = ++aramaSirasi;
+    try {
+      const d = await api("GET", "/widget/kb/categories");
+      if (sira !== aramaSirasi) return;
+      const liste = h("ul", { class: "tl" });
+      for (const k of d.kategoriler || []) {
+        liste.append(h("li", null, h("button", { type: "button", onclick: () => ara("", yer, k) },
+          h("strong", { text: k.ad }), k.aciklama && h("small", { text: k.aciklama }), h("small", { text: M.makale(k.makale_sayisi || 0) }))));
+      }
+      bosalt(yer, liste.childElementCount ? [h("p", { class: "bs", text: M.kategoriler }), liste] : null);
+    } catch (err) { hataGoster(err); }
+  }
+  async function ara(q, yer, kategori) {
+    if (!kategori && q.length < 2) return kategoriler(yer);
+    const sira = ++aramaSirasi;
+    try {
+      const sorgu = kategori ? { q, kategori: kategori.slug } : { q };
+      const d = await api("GET", "/widget/kb/search", null, sorgu);
+      if (sira !== aramaSirasi) return; // an older, slower answer must not overwrite a newer one
+      uyariGizle();
+      const makaleler = d.makaleler || [];
+      const liste = h("ul", { class: "tl" });
+      for (const m of makaleler) {
+        const parca = m.vurgu || m.ozet;
+        liste.append(h("li", null, h("button", { type: "button", onclick: () => makaleAc(m.slug, yer, () => ara(q, yer, kategori)) },
+          h("strong", { text: m.baslik }), parca && h("small", null, vurguluMetin(parca)))));
+      }
+      bosalt(yer, kategori && h("p", { class: "bs", text: kategori.ad }), makaleler.length ? liste : h("p", { class: "bos", text: M.sonucYok }));
+    } catch (err) { hataGoster(err); }
+  }
+  async function makaleAc(slug, yer, geri) {
+    try {
+      const { makale } = await api("GET", `/widget/kb/article/${encodeURIComponent(slug)}`);
+      const govde = h("div");
+      govde.append(temizHtml(makale.icerik));
+      const dugme = geriDugmesi(geri);
+      bosalt(yer, dugme, h("article", { class: "mk", style: "margin-top:10px" }, h("h3", { text: makale.baslik }), govde));
+      dugme.focus();
+    } catch (err) { hataGoster(err); }
+  }
+
+  // --- campaigns ------------------------------------------------------------------------------
+  async function kampanyaGoster() {
+    let gorulen = [];
+    try { gorulen = JSON.parse(depo.al(onek + "kampanyalar") || "[]"); } catch (e) { gorulen = []; }
+    const d = await api("GET", "/widget/campaigns");
+    const k = (d.kampanyalar || []).find((x) => !gorulen.includes(x.id));
+    if (!k || S.acik) return;
+    // Shown once per visitor: remembered the moment it is drawn, not when it is closed.
+    depo.yaz(onek + "kampanyalar", JSON.stringify([...gorulen, k.id].slice(-50)));
+    const gorsel = guvenliUrl(k.gorsel_url);
+    const hedef = guvenliUrl(k.buton_url);
+    const kart = h("div", { class: "kp", role: "complementary", "aria-label": k.baslik },
+      gorsel && h("img", { src: gorsel, alt: "" }),
+      h("div", null, h("h3", { text: k.baslik }), k.icerik && h("p", { text: k.icerik }),
+        hedef && h("a", { class: "d", href: hedef, target: "_blank", rel: "noopener noreferrer", text: k.buton_metni || k.baslik })),
+      h("button", { class: "ib", type: "button", "aria-label": M.kapatDugme, onclick: () => { kampanyaYeri.hidden = true; baslatici.focus(); } }, ikon("kapat", 16)));
+    bosalt(kampanyaYeri, kart);
+    kampanyaYeri.hidden = false;
+  }
+
+  // --- context: pages and errors ----------------------------------------------------------------
+  // Context reports go one at a time: a burst of errors never becomes a burst of requests.
+  let baglamKuyrugu = Promise.resolve();
+  const baglamGonder = (yol, govde) => {
+    baglamKuyrugu = baglamKuyrugu.then(() => api("POST", yol, govde)).catch(() => {});
+  };
+  let sonUrl = null;
+  let oncekiUrl = D.referrer;
+  let sayfaZamanlayici = null;
+  function sayfaBildir() {
+    if (!S.hazir || S.durdu || location.href === sonUrl) return;
+    if (sonUrl) oncekiUrl = sonUrl;
+    sonUrl = location.href;
+    baglamGonder("/context/page-info", { url: sonUrl.slice(0, 2000), baslik: D.title.slice(0, 500), referrer: (oncekiUrl || "").slice(0, 2000) });
+  }
+  // SPA navigation: the title usually changes just after pushState, so wait a moment.
+  const sayfaDegisti = () => { clearTimeout(sayfaZamanlayici); sayfaZamanlayici = setTimeout(sayfaBildir, 300); };
+  for (const ad of ["pushState", "replaceState"]) {
+    const asil = history[ad];
+    history[ad] = function () { const r = asil.apply(this, arguments); sayfaDegisti(); return r; };
+  }
+  W.addEventListener("popstate", sayfaDegisti);
+  W.addEventListener("hashchange", sayfaDegisti);
+
+  // Uncaught errors: at most 5 a minute and 20 a page, each distinct error once.
+  const hk = { anlar: [], toplam: 0, gorulen: new Set(), bekleyen: [] };
+  function hataKaydet(mesaj, kaynak, satir, yigin) {
+    const kayit = { mesaj: String(mesaj || "Error").slice(0, 1000), url: location.href.slice(0, 2000), tarayici: navigator.userAgent.slice(0, 500) };
+    if (kaynak) kayit.kaynak = String(kaynak).slice(0, 2000);
+    if (satir) kayit.satir = Number(satir) || 0;
+    if (yigin) kayit.stack = String(yigin).slice(0, 5000);
+    const anahtar = `${kayit.mesaj}|${kaynak}|${satir}`;
+    if (hk.gorulen.has(anahtar) || S.durdu) return;
+    if (!S.hazir) { if (hk.bekleyen.length < 5) hk.bekleyen.push(kayit); hk.gorulen.add(anahtar); return; }
+    const simdi = Date.now();
+    hk.anlar = hk.anlar.filter((t) => simdi - t < 60000);
+    if (hk.anlar.length >= 5 || hk.toplam >= 20) return;
+    hk.gorulen.add(anahtar);
+    hk.anlar.push(simdi);
+    hk.toplam++;
+    baglamGonder("/context/error-log", kayit);
+  }
+  W.addEventListener("error", (e) => {
+    if (e instanceof ErrorEvent) hataKaydet(e.message, e.filename, e.lineno, e.error && e.error.stack);
+  });
+  W.addEventListener("unhandledrejection", (e) => {
+    const r = e.reason;
+    hataKaydet(r && r.message ? r.message : String(r), "", 0, r && r.stack);
+  });
+
+  // --- identity -------------------------------------------------------------------------------
+  const hazirCoz = {};
+  const hazirOl = new Promise((coz, red) => Object.assign(hazirCoz, { coz, red }));
+  hazirOl.catch(() => {});
+  function identify(bilgi) {
+    if (!bilgi || typeof bilgi !== "object") return Promise.reject(new TypeError("identify({...}) bir nesne bekler"));
+    S.profil = { ad: [bilgi.ad, bilgi.soyad].filter(Boolean).join(" "), email: bilgi.email || "" };
+    return hazirOl.then(() => api("POST", "/context/customer-info", bilgi)).then((d) => {
+      const { _zarf, ...veri } = d;
+      return { ...veri, identity_dogrulandi: Boolean(_zarf.identity_dogrulandi ?? veri.identity_dogrulandi) };
+    });
+  }
+
+  // --- start ----------------------------------------------------------------------------------
+  async function basla() {
+    if (!API_KEY) return durdur();
+    let d;
+    try {
+      d = await api("POST", "/widget/init", {});
+    } catch (err) {
+      if (!S.durdu) {
+        uyariGoster(err.message);
+        // Network or server trouble at start: try again later, calmly.
+        if (err.durum === 0 || err.durum >= 500 || err.durum === 429) setTimeout(basla, Math.max(err.bekle * 1000, 15000));
+      }
+      return;
+    }
+    uyariGizle();
+    S.hazir = true;
+    if (/^#[0-9a-f]{6}$/i.test(d.renk_primary || "")) {
+      const r = d.renk_primary;
+      const [x, y, z] = [1, 3, 5].map((i) => parseInt(r.slice(i, i + 2), 16) / 255);
+      kok.style.setProperty("--r", r);
+      kok.style.setProperty("--ry", 0.2126 * x + 0.7152 * y + 0.0722 * z > 0.6 ? "#0f172a" : "#fff");
+    }
+    firmaAdi.textContent = d.firma_adi || M.baslik;
+    panel.setAttribute("aria-label", `${d.firma_adi || ""} ${M.baslik}`.trim());
+    const logoUrl = guvenliUrl(d.logo_url);
+    logo.textContent = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase("tr");
+    if (logoUrl) {
+      const img = h("img", { src: logoUrl, alt: "" });
+      img.onerror = () => img.remove();
+      logo.append(img);
+    }
+    cevrimiciAyarla(d.cevrimici_operator === undefined ? true : d.cevrimici_operator);
+    if (d.oturum && d.oturum.durum !== "kapandi") sohbetAc(d.oturum, false);
+    else sohbetBaslangici();
+    hazirCoz.coz();
+    sayfaBildir();
+    for (const k of hk.bekleyen.splice(0)) baglamGonder("/context/error-log", k);
+    kampanyaGoster().catch(() => {});
+  }
+
+  sekmeSec("sohbet", false);
+  sohbetBaslangici();
+  W.SupportDesk = { surum: "1.0.0", identify, open: ac, close: kapat, get ziyaretciId() { return ziyaretciId; } };
+  basla();
+})();

@@ -1,0 +1,43 @@
+"""Strict JSON serializer fields: a value of the wrong JSON type is a 400, never a guess.
+
+DRF's own fields coerce ("true" -> True, 5 -> "5", 1.0 -> 1); request bodies here are JSON, and
+a client that sends the wrong type has a bug worth telling it about (CONTRACT 1: wrong types -> 400).
+"""
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class StrictBooleanField(serializers.Field):
+    """Only JSON true/false: "yes", 1 or "true" are refused."""
+
+    default_error_messages = {"invalid": "true ya da false olmalı."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return bool(value)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer in JSON: booleans, floats and numeric strings are refused."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string only: numbers, booleans and lists are refused, never turned into text."""
+
+    default_error_messages = {"invalid": "Metin olmalı."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)

@@ -1,0 +1,65 @@
+"""Keyset (cursor) pagination: stable under inserts, one query a page, no OFFSET scans.
+
+The cursor is an opaque base64 of the last row's ordering values; `sonraki` is null on the
+last page (CONTRACT 1). Page size: `limit`, default 50, at most 200 (CONTRACT 9).
+"""
+import base64
+import json
+
+from django.db.models import Q, QuerySet
+
+from .exceptions import GecersizIstek
+
+VARSAYILAN_SAYFA = 50
+EN_BUYUK_SAYFA = 200
+
+
+def _encode(values: list) -> str:
+    raw = json.dumps([v.isoformat() if hasattr(v, "isoformat") else v for v in values], separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _decode(cursor: str, model, fields: list[str]) -> list:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        values = json.loads(base64.urlsafe_b64decode(padded.encode()).decode())
+        if not isinstance(values, list) or len(values) != len(fields):
+            raise ValueError
+        return [model._meta.get_field(f).to_python(v) for f, v in zip(fields, values, strict=True)]
+    except Exception:  # noqa: BLE001  (any malformed cursor is the client's error)
+        raise GecersizIstek(alanlar={"cursor": "Geçersiz sayfa imleci."}) from None
+
+
+def sayfa_boyutu(params) -> int:
+    raw = params.get("limit")
+    if raw in (None, ""):
+        return VARSAYILAN_SAYFA
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise GecersizIstek(alanlar={"limit": "Sayı olmalı."}) from None
+    if not 1 <= value <= EN_BUYUK_SAYFA:
+        raise GecersizIstek(alanlar={"limit": f"1 ile {EN_BUYUK_SAYFA} arasında olmalı."})
+    return value
+
+
+def sayfala(qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan: bool = False) -> tuple[list, str | None]:
+    """Return (rows, next cursor) ordered by `alanlar` (the last must be unique, e.g. `id`)."""
+    fields = list(alanlar)
+    limit = sayfa_boyutu(params)
+    cursor = params.get("cursor") or params.get("sonraki")
+    if cursor:
+        values = _decode(cursor, qs.model, fields)
+        op = "lt" if azalan else "gt"
+        cond = Q()
+        for i, field in enumerate(fields):
+            step = Q(**{f"{f}": v for f, v in zip(fields[:i], values[:i], strict=True)}) & Q(**{f"{field}__{op}": values[i]})
+            cond |= step
+        qs = qs.filter(cond)
+    qs = qs.order_by(*[f"-{f}" if azalan else f for f in fields])
+    rows = list(qs[: limit + 1])
+    if len(rows) <= limit:
+        return rows, None
+    rows = rows[:limit]
+    last = rows[-1]
+    return rows, _encode([getattr(last, f) for f in fields])

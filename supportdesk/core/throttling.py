@@ -1,0 +1,52 @@
+"""Rate limits (CONTRACT 9), read from settings on each check so they can be tuned per test."""
+from django.conf import settings
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class _AyarliThrottle(SimpleRateThrottle):
+    setting_name = ""
+
+    def get_rate(self):
+        return getattr(settings, self.setting_name)
+
+
+class WidgetThrottle(_AyarliThrottle):
+    """Widget and context calls per API key and client IP."""
+
+    scope = "widget"
+    setting_name = "WIDGET_RATE_LIMIT"
+
+    def get_cache_key(self, request, view):
+        musteri = request.auth
+        return f"throttle:widget:{musteri.pk}:{self.get_ident(request)}"
+
+
+class LoginThrottle(_AyarliThrottle):
+    """Login attempts per client IP and e-mail.
+
+    Only failed attempts are counted, so an operator whose client logs in often is never locked
+    out by its own successes; once the budget of failures is spent, every attempt for that IP and
+    e-mail (the right password too) is refused until the window moves on.
+    """
+
+    scope = "login"
+    setting_name = "LOGIN_RATE_LIMIT"
+
+    def get_cache_key(self, request, view):
+        email = request.data.get("email") if hasattr(request.data, "get") else None
+        email = email.strip().lower() if isinstance(email, str) else ""
+        return f"throttle:login:{self.get_ident(request)}:{email[:254]}"
+
+    def allow_request(self, request, view):
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        return len(self.history) < self.num_requests or self.throttle_failure()
+
+    def basarisiz_kaydet(self) -> None:
+        self.history.insert(0, self.now)
+        self.cache.set(self.key, self.history, self.duration)

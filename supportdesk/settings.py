@@ -1,0 +1,265 @@
+"""Settings, read from the environment through one django-environ object.
+
+Defaults run the service on a bare machine: SQLite, Celery in eager mode, local-memory cache.
+With DEBUG off a real SECRET_KEY is required, so a misconfigured deployment stops at start-up.
+"""
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DEBUG", default=False)
+if DEBUG:
+    SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-" + "x" * 32)
+else:
+    SECRET_KEY = env("SECRET_KEY")  # required in production: no default on purpose
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "corsheaders",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "supportdesk.core",
+    "tenants",
+    "webhooks",
+    "chat",
+    "tickets",
+    "knowledge",
+    "context",
+    "portal",
+]
+
+MIDDLEWARE = [
+    "supportdesk.core.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "supportdesk.urls"
+WSGI_APPLICATION = "supportdesk.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent writers (threads of runserver, Celery eager tasks) wait instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "tenants.Kullanici"
+
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "tr"
+TIME_ZONE = env("TIME_ZONE", default="Europe/Istanbul")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "/media/"
+MEDIA_ROOT = Path(env("MEDIA_ROOT", default=str(BASE_DIR / "media")))
+STORAGES = {
+    "default": {"BACKEND": env("DEFAULT_FILE_STORAGE", default="django.core.files.storage.FileSystemStorage")},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Uploads (tickets.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
+# (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
+AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": AWS_STORAGE_BUCKET_NAME,
+            "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),
+            "region_name": env("AWS_S3_REGION_NAME", default=None),
+            "custom_domain": env("AWS_S3_CUSTOM_DOMAIN", default=None),
+            "querystring_auth": env.bool("AWS_QUERYSTRING_AUTH", default=True),
+            "querystring_expire": env.int("AWS_QUERYSTRING_EXPIRE", default=3600),
+            "file_overwrite": False,
+            "default_acl": None,
+        },
+    }
+    # Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY from the environment (boto3 reads them).
+# Uploads over this size go to a temporary file, never into memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=8 * 1024 * 1024)
+
+LOGIN_URL = "/portal/giris"
+# A failed CSRF check on a portal form gets a portal page, not Django's technical one.
+CSRF_FAILURE_VIEW = "portal.views.csrf_hatasi"
+
+# --- REST API -------------------------------------------------------------------------------
+TOKEN_LIFETIME = timedelta(hours=env.float("TOKEN_LIFETIME_HOURS", default=12))
+WIDGET_RATE_LIMIT = env("WIDGET_RATE_LIMIT", default="120/min")
+LOGIN_RATE_LIMIT = env("LOGIN_RATE_LIMIT", default="10/min")
+PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="10/min")
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],  # deny by default
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "supportdesk.core.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_RATES": {"widget": WIDGET_RATE_LIMIT, "login": LOGIN_RATE_LIMIT},
+    # Client IP is the connection's address unless trusted proxies are declared, so a forged
+    # X-Forwarded-For never escapes a limit (CONTRACT 9).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+}
+
+SIMPLE_JWT = {
+    "ACCESS_TOKEN_LIFETIME": TOKEN_LIFETIME,
+    "AUTH_HEADER_TYPES": ("Bearer",),
+    "USER_ID_FIELD": "id",
+    "USER_ID_CLAIM": "user_id",
+    "SIGNING_KEY": env("JWT_SIGNING_KEY", default=SECRET_KEY),
+    "UPDATE_LAST_LOGIN": False,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "SupportDesk API",
+    "DESCRIPTION": "Çok kiracılı müşteri destek platformu: widget, operatör, bağlam ve portal API'si.",
+    "VERSION": "1.8.5",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # `durum` is the contract's name for several state sets: each gets its own enum name.
+    "ENUM_NAME_OVERRIDES": {
+        "OperatorDurumEnum": "tenants.models.Kullanici.Durum",
+        "TicketDurumEnum": ["acik", "beklemede", "cozuldu", "kapandi"],
+        "OturumDurumEnum": ["bekliyor", "aktif", "kapandi"],
+        # `gonderen` of a message and `kapatan` of a chat share one value set.
+        "TarafEnum": ["ziyaretci", "operator", "sistem"],
+    },
+}
+
+# Browsers on tenants' sites call the widget and context API with X-API-Key; the origin
+# whitelist (spec 5.2) decides who may, not CORS. No cookies cross origins.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_URLS_REGEX = r"^/api/v1/.*$"
+CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-requested-with"]
+CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
+
+# --- Celery ---------------------------------------------------------------------------------
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 90
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "max_retries": 1}
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    # Outbox sweep: queues webhook deliveries that are due but were never queued (CONTRACT 7).
+    "webhook-vadesi-gelenler": {
+        "task": "webhooks.vadesi_gelenleri_gonder",
+        "schedule": env.float("WEBHOOK_SWEEP_INTERVAL_SECONDS", default=30),
+        "options": {"expires": 60},
+    },
+    "webhook-eski-olaylar": {"task": "webhooks.eski_olaylari_temizle", "schedule": 24 * 3600},
+    # Uploads never attached to a ticket reply or chat message are deleted after a while.
+    "sahipsiz-dosyalar": {"task": "tickets.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
+}
+DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
+
+# --- Webhooks -------------------------------------------------------------------------------
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
+# 8 attempts; waits of 1, 4, 16, 64 min, 4.3 h, 12 h, 12 h (+-20 % jitter): about 29 h in all.
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+WEBHOOK_BACKOFF_BASE_SECONDS = env.float("WEBHOOK_BACKOFF_BASE_SECONDS", default=60)
+WEBHOOK_BACKOFF_FACTOR = env.float("WEBHOOK_BACKOFF_FACTOR", default=4)
+WEBHOOK_BACKOFF_MAX_SECONDS = env.float("WEBHOOK_BACKOFF_MAX_SECONDS", default=12 * 3600)
+WEBHOOK_BACKOFF_JITTER = env.float("WEBHOOK_BACKOFF_JITTER", default=0.2)
+# Waits up to this long use the broker's countdown; longer ones are picked up by the sweep.
+WEBHOOK_ETA_MAX_SECONDS = env.float("WEBHOOK_ETA_MAX_SECONDS", default=900)
+# The sweep leaves a due delivery to its queued message for this long before queueing it again.
+WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=60)
+WEBHOOK_DISABLE_AFTER_HOURS = env.float("WEBHOOK_DISABLE_AFTER_HOURS", default=72)
+# Without a broker (eager Celery) a thread of the web process delivers and retries instead.
+WEBHOOK_LOCAL_WORKER = env.bool("WEBHOOK_LOCAL_WORKER", default=True)
+# Finished events and their delivery log are kept this long (days).
+WEBHOOK_RETENTION_DAYS = env.float("WEBHOOK_RETENTION_DAYS", default=30)
+
+# --- Security (check --deploy clean with DEBUG off) -------------------------------------------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "supportdesk.core.middleware.RequestIdFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}
+SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)

@@ -1,0 +1,80 @@
+"""Fixtures shared by every app's tests: tenants, operators with tokens, widget clients."""
+import pytest
+from rest_framework.test import APIClient
+
+from tenants.services import uyelik_ekle
+
+from .factories import TEST_SIFRE, KullaniciFactory, MusteriFactory
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def musteri(db):
+    return MusteriFactory(firma_adi="Anadolu Yazılım")
+
+
+@pytest.fixture
+def diger_musteri(db):
+    return MusteriFactory(firma_adi="Başka Firma")
+
+
+def operator_yap(*musteriler, rol="operator", max_chat=None, email=None):
+    kwargs = {"email": email} if email else {}
+    user = KullaniciFactory(**kwargs)
+    for m in musteriler:
+        uyelik_ekle(kullanici=user, musteri=m, rol=rol, max_chat_per_tenant=max_chat)
+    return user
+
+
+def giris_yap(client: APIClient, user) -> str:
+    """Log in through the real endpoint and return the bearer token."""
+    res = client.post("/api/v1/auth/login", {"email": user.email, "sifre": TEST_SIFRE}, format="json")
+    assert res.status_code == 200, res.content
+    return res.json()["data"]["token"]
+
+
+@pytest.fixture
+def operator(musteri):
+    return operator_yap(musteri)
+
+
+@pytest.fixture
+def operator_client(operator):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(client, operator)}")
+    return client
+
+
+def widget_client(musteri, **extra) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_X_API_KEY=musteri.api_key, **extra)
+    return client
+
+
+@pytest.fixture
+def widget(musteri):
+    return widget_client(musteri)
+
+
+@pytest.fixture
+def webhook_alici():
+    """A real HTTP receiver on loopback (see supportdesk.testing.receiver.WebhookAlici)."""
+    from .receiver import WebhookAlici
+
+    alici = WebhookAlici()
+    yield alici
+    alici.kapat()
+
+
+@pytest.fixture(autouse=True)
+def _webhook_yerel_isci_kapali(settings):
+    # Tests deliver explicitly (teslimatlari_simdi_gonder) or through a real worker, never from a
+    # stray thread of the test process (webhooks/yerel.py).
+    settings.WEBHOOK_LOCAL_WORKER = False
+
+
+from .celery_worker import celery_worker_sureci  # noqa: E402,F401  (fixture for webhook/event tests)

@@ -1,0 +1,39 @@
+from django.conf import settings
+from django.contrib import admin
+from django.http import JsonResponse
+from django.urls import include, path, re_path
+from django.views.static import serve
+
+from supportdesk.core import mesajlar
+
+urlpatterns = [
+    path("api/v1/", include("supportdesk.api_urls")),
+    path("admin/", admin.site.urls),
+    path("portal/", include("portal.urls")),
+    path("", include("portal.root_urls")),
+]
+
+if settings.SERVE_MEDIA:
+    # Uploaded files in development and single-box deployments (names are unguessable).
+    # MEDIA_ROOT is read per request, not captured at import, so a changed setting (tests) holds.
+    def _medya(request, path):
+        return serve(request, path, document_root=settings.MEDIA_ROOT)
+
+    urlpatterns += [re_path(r"^media/(?P<path>.*)$", _medya)]
+
+
+def _json_or_default(status, kod, mesaj, default):
+    def view(request, exception=None):
+        if request.path.startswith("/api/v1/"):
+            return JsonResponse({"basarili": False, "hata": {"kod": kod, "mesaj": mesaj}}, status=status)
+        return default(request, exception) if exception is not None else default(request)
+
+    return view
+
+
+from django.views import defaults as _defaults  # noqa: E402
+
+handler400 = _json_or_default(400, "GECERSIZ_ISTEK", mesajlar.GECERSIZ_ISTEK, _defaults.bad_request)
+handler403 = _json_or_default(403, "YETKISIZ", mesajlar.YETKISIZ, _defaults.permission_denied)
+handler404 = _json_or_default(404, "BULUNAMADI", mesajlar.BULUNAMADI, _defaults.page_not_found)
+handler500 = _json_or_default(500, "SUNUCU_HATASI", mesajlar.SUNUCU_HATASI, _defaults.server_error)

@@ -1,0 +1,49 @@
+from rest_framework import serializers
+
+from supportdesk.core.fields import StrictBooleanField, StrictIntegerField
+from supportdesk.core.views import ZIYARETCI_ID_MAX
+
+
+class GirisSerializer(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+    sifre = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class UyelikSerializer(serializers.Serializer):
+    """Tenant membership item of spec 2.2."""
+
+    id = serializers.IntegerField(source="musteri_id")
+    firma_adi = serializers.CharField(source="musteri.firma_adi")
+    logo_url = serializers.CharField(source="musteri.logo_url")
+    renk_primary = serializers.CharField(source="musteri.renk_primary")
+    sira = serializers.IntegerField()
+    sessize_alindi = serializers.BooleanField()
+    rol = serializers.CharField()
+    max_chat_per_tenant = serializers.IntegerField(allow_null=True)
+
+
+class OperatorSerializer(serializers.Serializer):
+    """Operator of spec 2.1: exactly these four fields."""
+
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
+    musteri_id = serializers.IntegerField(allow_null=True)
+    musteriler = UyelikSerializer(many=True)
+
+
+class GirisYanitiSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    token_tipi = serializers.CharField(default="Bearer")
+    operator = OperatorSerializer()
+
+
+class SiraSerializer(serializers.Serializer):
+    order = serializers.ListField(child=StrictIntegerField(), allow_empty=True, max_length=1000)
+
+
+class SessizeSerializer(serializers.Serializer):
+    sessize = StrictBooleanField()
+
+
+class WidgetInitSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)

@@ -1,0 +1,144 @@
+from datetime import UTC, datetime
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework_simplejwt.tokens import AccessToken
+
+from supportdesk.core.exceptions import GecersizGiris
+from supportdesk.core.responses import basarili
+from supportdesk.core.throttling import LoginThrottle
+from supportdesk.core.views import AcikAPIView, OperatorAPIView, WidgetAPIView
+
+from .. import services
+from ..models import Kullanici
+from ..selectors import birincil_musteri_id, uyelik_list
+from . import serializers as s
+
+
+def _musteriler(uyelikler) -> list[dict]:
+    # `sira` is the tab position, starting at 0 (spec 2.2), whatever gaps the stored values have.
+    items = s.UyelikSerializer(uyelikler, many=True).data
+    for position, item in enumerate(items):
+        item["sira"] = position
+    return items
+
+
+def operator_verisi(kullanici) -> dict:
+    uyelikler = list(uyelik_list(kullanici=kullanici))
+    return {
+        "id": kullanici.id,
+        "email": kullanici.email,
+        "musteri_id": birincil_musteri_id(kullanici=kullanici, uyelikler=uyelikler),
+        "musteriler": _musteriler(uyelikler),
+    }
+
+
+class GirisView(AcikAPIView):
+    throttle_classes = [LoginThrottle]
+
+    def get_throttles(self):
+        # Kept so the view can record a failed attempt on the same throttle objects.
+        self._throttles = super().get_throttles()
+        return self._throttles
+
+    @extend_schema(
+        summary="Operatör girişi",
+        request=s.GirisSerializer,
+        responses={200: s.GirisYanitiSerializer, 400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+                   401: OpenApiResponse(description="GECERSIZ_GIRIS"), 429: OpenApiResponse(description="LIMIT_ASILDI")},
+    )
+    def post(self, request):
+        ser = s.GirisSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        kullanici = authenticate(request, email=ser.validated_data["email"].lower(), password=ser.validated_data["sifre"])
+        if kullanici is None:
+            for throttle in self._throttles:
+                throttle.basarisiz_kaydet()
+            raise GecersizGiris()
+        token = AccessToken.for_user(kullanici)
+        return basarili({"token": str(token), "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
+
+
+class CikisView(OperatorAPIView):
+    @extend_schema(summary="Çıkış: sunulan token hemen geçersiz olur", request=None, responses={200: dict})
+    def post(self, request):
+        token = request.auth
+        bitis = datetime.fromtimestamp(token["exp"], tz=UTC)
+        services.token_iptal_et(jti=token["jti"], bitis=bitis)
+        from . import hooks
+
+        hooks.cikis_yapildi(kullanici=request.user)
+        return basarili({})
+
+
+class TenantListView(OperatorAPIView):
+    @extend_schema(summary="Operatörün proje üyelikleri (spec 4.4)",
+                   responses={200: inline_serializer("TenantList", {"musteriler": s.UyelikSerializer(many=True)})})
+    def get(self, request):
+        return basarili({"musteriler": _musteriler(uyelik_list(kullanici=request.user))})
+
+
+class TenantSiraView(OperatorAPIView):
+    @extend_schema(summary="Sekme sırası", request=s.SiraSerializer,
+                   responses={200: inline_serializer("TenantSira", {"musteriler": s.UyelikSerializer(many=True)})})
+    def put(self, request):
+        ser = s.SiraSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.uyelik_sirala(kullanici=request.user, order=ser.validated_data["order"])
+        return basarili({"musteriler": _musteriler(uyelik_list(kullanici=request.user))})
+
+
+class TenantSessizeView(OperatorAPIView):
+    @extend_schema(summary="Sekmeyi sessize al / aç", request=s.SessizeSerializer,
+                   responses={200: inline_serializer("TenantSessize", {"musteri": s.UyelikSerializer()})})
+    def put(self, request, musteri_id: int):
+        ser = s.SessizeSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.uyelik_sessize_al(kullanici=request.user, musteri_id=musteri_id, sessize=ser.validated_data["sessize"])
+        musteriler = _musteriler(uyelik_list(kullanici=request.user))
+        return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id)})
+
+
+class WidgetInitView(WidgetAPIView):
+    @extend_schema(
+        summary="Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti",
+        request=s.WidgetInitSerializer,
+        responses={200: inline_serializer("WidgetInit", {
+            "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
+            "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
+            "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
+        })},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        musteri = self.musteri
+        from . import hooks
+
+        return basarili({
+            "musteri_id": musteri.id,
+            "firma_adi": musteri.firma_adi,
+            "logo_url": musteri.logo_url,
+            "renk_primary": musteri.renk_primary,
+            "ziyaretci_id": ziyaretci_id,
+            **hooks.widget_init_ek(musteri=musteri, ziyaretci_id=ziyaretci_id),
+        })
+
+
+class OperatorDurumSerializer(serializers.Serializer):
+    durum = serializers.ChoiceField(choices=Kullanici.Durum.choices)
+
+
+class OperatorDurumView(OperatorAPIView):
+    @extend_schema(
+        summary="Operatörün kendi durumu (cevrimici, mesgul, cevrimdisi)",
+        request=OperatorDurumSerializer,
+        responses={200: inline_serializer("OperatorDurum", {
+            "operator_id": serializers.IntegerField(), "durum": serializers.CharField(),
+        }), 400: OpenApiResponse(description="GECERSIZ_ISTEK")},
+    )
+    def post(self, request):
+        ser = OperatorDurumSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        kullanici = services.operator_durum_ayarla(kullanici=request.user, durum=ser.validated_data["durum"])
+        return basarili({"operator_id": kullanici.pk, "durum": kullanici.durum})

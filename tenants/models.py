@@ -1,0 +1,144 @@
+import secrets
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils import timezone
+
+
+def yeni_api_key() -> str:
+    """Public widget key: safe to embed in a page, unguessable."""
+    return "pk_" + secrets.token_urlsafe(24)
+
+
+def yeni_api_secret() -> str:
+    """Private signing secret: server-side only (spec 2.3, 5.3)."""
+    return "sk_" + secrets.token_hex(32)
+
+
+class KullaniciManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create(self, email, password, **extra):
+        if not email:
+            raise ValueError("E-posta gerekli")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **extra):
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create(email, password, **extra)
+
+    def create_superuser(self, email, password=None, **extra):
+        extra.update(is_staff=True, is_superuser=True)
+        return self._create(email, password, **extra)
+
+
+class Kullanici(AbstractBaseUser, PermissionsMixin):
+    """Operators and portal users are one model, identified by e-mail (CONTRACT 2)."""
+
+    class Durum(models.TextChoices):
+        CEVRIMICI = "cevrimici", "Çevrimiçi"
+        MESGUL = "mesgul", "Meşgul"
+        CEVRIMDISI = "cevrimdisi", "Çevrimdışı"
+
+    email = models.EmailField("e-posta", unique=True)
+    ad = models.CharField("ad", max_length=150, blank=True)
+    # Primary tenant, kept for v1.6 clients (spec 9.3) and in sync with the portal's active tenant.
+    musteri = models.ForeignKey(
+        "tenants.Musteri", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name="birincil proje"
+    )
+    durum = models.CharField("durum", max_length=12, choices=Durum.choices, default=Durum.CEVRIMDISI, db_index=True)
+    is_active = models.BooleanField("aktif", default=True)
+    is_staff = models.BooleanField("yönetici paneli", default=False)
+    date_joined = models.DateTimeField("katılma", default=timezone.now)
+
+    objects = KullaniciManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = "kullanıcı"
+        verbose_name_plural = "kullanıcılar"
+
+    def __str__(self):
+        return self.email
+
+
+renk_validator = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Renk #RRGGBB biçiminde olmalı.")
+
+
+class Musteri(models.Model):
+    """A tenant ("project"): a customer organisation using the widget."""
+
+    firma_adi = models.CharField("firma adı", max_length=120)
+    logo_url = models.CharField("logo yolu", max_length=500, blank=True, default="")
+    renk_primary = models.CharField("ana renk", max_length=7, default="#2563EB", validators=[renk_validator])
+    api_key = models.CharField("widget anahtarı", max_length=64, unique=True, default=yeni_api_key)
+    api_secret = models.CharField("API gizli anahtarı", max_length=80, default=yeni_api_secret)
+    izinli_originler = models.JSONField("izinli originler", default=list, blank=True)
+    kimlik_dogrulama_zorunlu = models.BooleanField("imzalı kimlik zorunlu", default=False)
+    trial_bitis = models.DateTimeField("deneme bitişi", null=True, blank=True)
+    aktif = models.BooleanField("aktif", default=True)
+    olusturan = models.ForeignKey(
+        Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="olusturdugu_musteriler"
+    )
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "proje (müşteri)"
+        verbose_name_plural = "projeler (müşteriler)"
+        indexes = [models.Index(fields=["olusturan", "olusturulma"])]
+
+    def __str__(self):
+        return f"{self.firma_adi} (#{self.pk})"
+
+
+class Uyelik(models.Model):
+    """A user's membership of a tenant, with the per-operator tab settings of spec 2.2."""
+
+    class Rol(models.TextChoices):
+        SAHIP = "sahip", "Sahip"
+        YONETICI = "yonetici", "Yönetici"
+        OPERATOR = "operator", "Operatör"
+
+    kullanici = models.ForeignKey(Kullanici, on_delete=models.CASCADE, related_name="uyelikler")
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="uyelikler")
+    rol = models.CharField("rol", max_length=10, choices=Rol.choices, default=Rol.OPERATOR)
+    sira = models.PositiveIntegerField("sıra", default=0)
+    sessize_alindi = models.BooleanField("sessize alındı", default=False)
+    max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    olusturulma = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "üyelik"
+        verbose_name_plural = "üyelikler"
+        constraints = [models.UniqueConstraint(fields=["kullanici", "musteri"], name="uyelik_tekil")]
+        ordering = ["sira", "musteri_id"]
+
+    def __str__(self):
+        return f"{self.kullanici} @ {self.musteri_id} ({self.rol})"
+
+    @property
+    def yonetebilir(self) -> bool:
+        return self.rol in (self.Rol.SAHIP, self.Rol.YONETICI)
+
+
+class IptalEdilenToken(models.Model):
+    """Access tokens revoked by logout, by JWT id, until they would have expired anyway."""
+
+    jti = models.CharField(max_length=64, unique=True)
+    bitis = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = "iptal edilen token"
+        verbose_name_plural = "iptal edilen tokenlar"
+
+    def __str__(self):
+        return self.jti

@@ -1,0 +1,39 @@
+from django.db.models import QuerySet
+
+from supportdesk.core.exceptions import Bulunamadi
+
+from .models import Kullanici, Musteri, Uyelik
+
+
+def uyelik_list(*, kullanici: Kullanici) -> QuerySet[Uyelik]:
+    return (
+        Uyelik.objects.filter(kullanici=kullanici, musteri__aktif=True)
+        .select_related("musteri")
+        .order_by("sira", "musteri_id")
+    )
+
+
+def uyelik_get(*, kullanici: Kullanici, musteri_id: int) -> Uyelik:
+    """The caller's membership of a tenant; the same 404 for "no such tenant" and "not yours"."""
+    try:
+        return uyelik_list(kullanici=kullanici).get(musteri_id=musteri_id)
+    except Uyelik.DoesNotExist:
+        raise Bulunamadi() from None
+
+
+def kullanici_musteri_idleri(*, kullanici: Kullanici) -> list[int]:
+    return list(uyelik_list(kullanici=kullanici).values_list("musteri_id", flat=True))
+
+
+def musteri_api_key_ile(*, api_key: str) -> Musteri | None:
+    if not api_key or len(api_key) > 64:
+        return None
+    return Musteri.objects.filter(api_key=api_key, aktif=True).first()
+
+
+def birincil_musteri_id(*, kullanici: Kullanici, uyelikler: list[Uyelik]) -> int | None:
+    """`musteri_id` of spec 2.1: the stored primary tenant while the user is still a member of it."""
+    ids = [u.musteri_id for u in uyelikler]
+    if kullanici.musteri_id in ids:
+        return kullanici.musteri_id
+    return ids[0] if ids else None

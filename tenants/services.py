@@ -1,0 +1,157 @@
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from supportdesk.core.exceptions import GecersizIstek
+from webhooks.services import olay_yayinla
+
+from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
+from .origin import origin_girdisini_normalle
+from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
+
+TRIAL_GUN = 14
+
+
+@transaction.atomic
+def kullanici_olustur(*, email: str, sifre: str, ad: str = "") -> Kullanici:
+    return Kullanici.objects.create_user(email=email, password=sifre, ad=ad)
+
+
+@transaction.atomic
+def uyelik_ekle(
+    *, kullanici: Kullanici, musteri: Musteri, rol: str = Uyelik.Rol.OPERATOR, max_chat_per_tenant: int | None = None
+) -> Uyelik:
+    """Add (or update) a membership; new tabs go to the end of the user's order."""
+    existing = Uyelik.objects.filter(kullanici=kullanici, musteri=musteri).first()
+    if existing:
+        existing.rol = rol
+        existing.max_chat_per_tenant = max_chat_per_tenant
+        existing.save(update_fields=["rol", "max_chat_per_tenant"])
+        return existing
+    last = Uyelik.objects.filter(kullanici=kullanici).aggregate(m=Max("sira"))["m"]
+    uyelik = Uyelik.objects.create(
+        kullanici=kullanici,
+        musteri=musteri,
+        rol=rol,
+        max_chat_per_tenant=max_chat_per_tenant,
+        sira=0 if last is None else last + 1,
+    )
+    if kullanici.musteri_id is None:
+        kullanici.musteri = musteri
+        kullanici.save(update_fields=["musteri"])
+    return uyelik
+
+
+@transaction.atomic
+def musteri_olustur(
+    *,
+    firma_adi: str,
+    sahip: Kullanici | None = None,
+    izinli_originler: list[str] | None = None,
+    kimlik_dogrulama_zorunlu: bool = False,
+    trial_gun: int | None = None,
+    renk_primary: str = "#2563EB",
+    logo_url: str = "",
+) -> Musteri:
+    firma_adi = (firma_adi or "").strip()
+    if not firma_adi or len(firma_adi) > 120:
+        raise GecersizIstek(alanlar={"firma_adi": "Firma adı 1-120 karakter olmalı."})
+    originler = [origin_girdisini_normalle(o) for o in (izinli_originler or [])]
+    musteri = Musteri.objects.create(
+        firma_adi=firma_adi,
+        izinli_originler=list(dict.fromkeys(originler)),
+        kimlik_dogrulama_zorunlu=kimlik_dogrulama_zorunlu,
+        trial_bitis=timezone.now() + timedelta(days=trial_gun) if trial_gun else None,
+        olusturan=sahip,
+        renk_primary=renk_primary,
+        logo_url=logo_url,
+    )
+    if sahip is not None:
+        uyelik_ekle(kullanici=sahip, musteri=musteri, rol=Uyelik.Rol.SAHIP)
+    return musteri
+
+
+@transaction.atomic
+def musteri_anahtar_yenile(*, musteri: Musteri, hangisi: str) -> Musteri:
+    """Rotate the public widget key or the private api_secret; the old one stops working at once."""
+    if hangisi == "api_key":
+        musteri.api_key = yeni_api_key()
+    elif hangisi == "api_secret":
+        musteri.api_secret = yeni_api_secret()
+    else:
+        raise ValueError(hangisi)
+    musteri.save(update_fields=[hangisi])
+    return musteri
+
+
+@transaction.atomic
+def musteri_origin_ekle(*, musteri: Musteri, origin: str) -> str:
+    normal = origin_girdisini_normalle(origin)
+    musteri = Musteri.objects.select_for_update().get(pk=musteri.pk)
+    if normal not in musteri.izinli_originler:
+        musteri.izinli_originler = [*musteri.izinli_originler, normal]
+        musteri.save(update_fields=["izinli_originler"])
+    return normal
+
+
+@transaction.atomic
+def musteri_origin_sil(*, musteri: Musteri, origin: str) -> None:
+    musteri = Musteri.objects.select_for_update().get(pk=musteri.pk)
+    musteri.izinli_originler = [o for o in musteri.izinli_originler if o != origin]
+    musteri.save(update_fields=["izinli_originler"])
+
+
+@transaction.atomic
+def uyelik_sirala(*, kullanici: Kullanici, order: list[int]) -> None:
+    """Spec 4.4: listed tenants first in the given order; the rest keep their order after them."""
+    current = list(uyelik_list(kullanici=kullanici).select_for_update(of=("self",)))
+    by_id = {u.musteri_id: u for u in current}
+    unknown = [i for i in order if i not in by_id]
+    if unknown:
+        raise GecersizIstek(alanlar={"order": f"Üyesi olmadığınız proje kimlikleri: {unknown}"})
+    if len(set(order)) != len(order):
+        raise GecersizIstek(alanlar={"order": "Aynı proje kimliği birden fazla kez verilmiş."})
+    listed = set(order)
+    new_order = [by_id[i] for i in order] + [u for u in current if u.musteri_id not in listed]
+    for position, uyelik in enumerate(new_order):
+        uyelik.sira = position
+    Uyelik.objects.bulk_update(new_order, ["sira"])
+
+
+@transaction.atomic
+def uyelik_sessize_al(*, kullanici: Kullanici, musteri_id: int, sessize: bool) -> Uyelik:
+    uyelik = uyelik_get(kullanici=kullanici, musteri_id=musteri_id)
+    if uyelik.sessize_alindi != sessize:
+        uyelik.sessize_alindi = sessize
+        uyelik.save(update_fields=["sessize_alindi"])
+    return uyelik
+
+
+def token_iptal_et(*, jti: str, bitis: datetime) -> None:
+    IptalEdilenToken.objects.get_or_create(jti=jti, defaults={"bitis": bitis})
+    # Expired entries are useless: keep the table small on the way.
+    IptalEdilenToken.objects.filter(bitis__lt=timezone.now()).delete()
+
+
+@transaction.atomic
+def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
+    """Set the operator's own status (CONTRACT 3: cevrimici, mesgul, cevrimdisi).
+
+    Becoming `cevrimdisi` (by this call or by logout) emits `operator_cevrimdisi` once per
+    tenant of the operator (CONTRACT 7). Setting the status it already has emits nothing.
+    """
+    if durum not in Kullanici.Durum.values:
+        raise GecersizIstek(alanlar={"durum": f"Geçerli değerler: {', '.join(Kullanici.Durum.values)}."})
+    # One conditional UPDATE: of two racing identical calls only one sees the change and emits.
+    degisti = Kullanici.objects.filter(pk=kullanici.pk).exclude(durum=durum).update(durum=durum)
+    kullanici.durum = durum
+    if degisti and durum == Kullanici.Durum.CEVRIMDISI:
+        for musteri_id in kullanici_musteri_idleri(kullanici=kullanici):
+            olay_yayinla(
+                musteri_id=musteri_id,
+                olay="operator_cevrimdisi",
+                veri={"operator_id": kullanici.pk, "musteri_id": musteri_id, "email": kullanici.email},
+            )
+    return kullanici

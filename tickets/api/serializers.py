@@ -1,0 +1,121 @@
+from rest_framework import serializers
+
+from supportdesk.core.fields import StrictCharField, StrictIntegerField
+from supportdesk.core.views import ZIYARETCI_ID_MAX
+
+from ..models import Ticket
+
+
+def dosya_verisi(dosya) -> dict:
+    """An upload as every API shows it (CONTRACT 5); the chat app uses it for `ek`."""
+    return {"id": dosya.id, "ad": dosya.ad, "boyut": dosya.boyut, "mime_tipi": dosya.mime_tipi, "url": dosya.dosya.url}
+
+
+def yanit_verisi(yanit) -> dict:
+    return {
+        "id": yanit.id,
+        "gonderen": yanit.gonderen,
+        "operator_id": yanit.operator_id,
+        "icerik": yanit.icerik,
+        "ekler": [dosya_verisi(d) for d in yanit.ekler.all()],
+        "zaman": yanit.zaman.isoformat(),
+    }
+
+
+def ticket_verisi(ticket, *, detay: bool = False) -> dict:
+    veri = {
+        "id": ticket.id,
+        "musteri_id": ticket.musteri_id,
+        "ziyaretci_id": ticket.ziyaretci_id,
+        "konu": ticket.konu,
+        "durum": ticket.durum,
+        "oncelik": ticket.oncelik,
+        "ad": ticket.ad,
+        "email": ticket.email,
+        "olusturulma": ticket.olusturulma.isoformat(),
+        "guncellenme": ticket.guncellenme.isoformat(),
+    }
+    if detay:
+        veri["yanitlar"] = [yanit_verisi(y) for y in ticket.yanitlar.all()]
+    return veri
+
+
+# --- OpenAPI shapes of the dicts above --------------------------------------------------------
+class DosyaSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ad = serializers.CharField()
+    boyut = serializers.IntegerField()
+    mime_tipi = serializers.CharField()
+    url = serializers.CharField()
+
+
+class YanitSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    # Plain string in the schema: the chat message's `gonderen` has a third value (`sistem`), and
+    # two enums of one field name make drf-spectacular warn (check --deploy must stay clean).
+    gonderen = serializers.CharField(help_text="`ziyaretci` ya da `operator`")
+    operator_id = serializers.IntegerField(allow_null=True)
+    icerik = serializers.CharField()
+    ekler = DosyaSerializer(many=True)
+    zaman = serializers.DateTimeField()
+
+
+class TicketSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    musteri_id = serializers.IntegerField()
+    ziyaretci_id = serializers.CharField()
+    konu = serializers.CharField()
+    durum = serializers.ChoiceField(choices=Ticket.Durum.values)
+    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values)
+    ad = serializers.CharField()
+    email = serializers.CharField()
+    olusturulma = serializers.DateTimeField()
+    guncellenme = serializers.DateTimeField()
+
+
+class TicketDetaySerializer(TicketSerializer):
+    yanitlar = YanitSerializer(many=True)
+
+
+# --- requests ----------------------------------------------------------------------------------
+class EkIdleriField(serializers.ListField):
+    def __init__(self, **kwargs):
+        super().__init__(child=StrictIntegerField(min_value=1), max_length=10, required=False, **kwargs)
+
+
+class YuklemeSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
+    dosya = serializers.FileField()
+
+
+class TicketOlusturSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
+    konu = StrictCharField(max_length=200)
+    mesaj = StrictCharField(max_length=20000)
+    ad = StrictCharField(max_length=150, required=False, allow_blank=True, default="")
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
+    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False, default=Ticket.Oncelik.NORMAL)
+    ek_idleri = EkIdleriField()
+
+
+class ZiyaretciYanitSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
+    icerik = StrictCharField(max_length=20000)
+    ek_idleri = EkIdleriField()
+
+
+class OperatorYanitSerializer(serializers.Serializer):
+    icerik = StrictCharField(max_length=20000)
+    durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False)
+
+
+class DurumSerializer(serializers.Serializer):
+    durum = serializers.ChoiceField(choices=Ticket.Durum.values)
+
+
+class OperatorTicketFiltreSerializer(serializers.Serializer):
+    durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False)
+    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False)
+    musteri_id = serializers.IntegerField(min_value=1, required=False)
+    cursor = serializers.CharField(required=False)
+    limit = serializers.IntegerField(required=False)

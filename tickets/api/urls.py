@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views as v
+
+urlpatterns = [
+    path("widget/upload", v.WidgetUploadView.as_view(), name="widget-upload"),
+    path("widget/ticket/create", v.WidgetTicketCreateView.as_view(), name="widget-ticket-create"),
+    path("widget/ticket/list", v.WidgetTicketListView.as_view(), name="widget-ticket-list"),
+    path("widget/ticket/<int:ticket_id>", v.WidgetTicketDetailView.as_view(), name="widget-ticket-detail"),
+    path("widget/ticket/<int:ticket_id>/reply", v.WidgetTicketReplyView.as_view(), name="widget-ticket-reply"),
+    path("operator/tickets", v.OperatorTicketListView.as_view(), name="operator-tickets"),
+    path("operator/ticket/<int:ticket_id>", v.OperatorTicketDetailView.as_view(), name="operator-ticket-detail"),
+    path("operator/ticket/<int:ticket_id>/reply", v.OperatorTicketReplyView.as_view(), name="operator-ticket-reply"),
+    path("operator/ticket/<int:ticket_id>/status", v.OperatorTicketStatusView.as_view(), name="operator-ticket-status"),
+]

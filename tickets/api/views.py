@@ -1,0 +1,184 @@
+from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.parsers import JSONParser, MultiPartParser
+
+from supportdesk.core.exceptions import DosyaCokBuyuk, GecersizIstek
+from supportdesk.core.pagination import sayfala
+from supportdesk.core.responses import basarili
+from supportdesk.core.views import OperatorAPIView, WidgetAPIView
+
+from .. import selectors, services
+from ..yukleme import EN_BUYUK_BOYUT, MULTIPART_PAYI, BoyutSiniri
+from . import serializers as s
+
+SIRA = ("olusturulma", "id")
+
+
+def _hata(kod: str) -> OpenApiResponse:
+    return OpenApiResponse(description=kod)
+
+
+def _dogrula(serializer_cls, data):
+    ser = serializer_cls(data=data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def _liste(name: str, item) -> serializers.Serializer:
+    return inline_serializer(name, {"ticketlar": item(many=True), "sonraki": serializers.CharField(allow_null=True)})
+
+
+def _tek(name: str, **fields) -> serializers.Serializer:
+    return inline_serializer(name, fields)
+
+
+ZIYARETCI_PARAM = OpenApiParameter("ziyaretci_id", str, required=True)
+SAYFA_PARAMLARI = [OpenApiParameter("cursor", str), OpenApiParameter("limit", int)]
+
+
+# --- widget --------------------------------------------------------------------------------------
+class WidgetUploadView(WidgetAPIView):
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        summary="Dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin)",
+        request={"multipart/form-data": s.YuklemeSerializer},
+        responses={201: _tek("DosyaYanit", dosya=s.DosyaSerializer()), 400: _hata("GECERSIZ_ISTEK"),
+                   413: _hata("DOSYA_COK_BUYUK"), 415: _hata("DESTEKLENMEYEN_DOSYA")},
+    )
+    def post(self, request):
+        # Refused from the header alone, before a byte of the body is read.
+        try:
+            uzunluk = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            uzunluk = 0
+        if uzunluk > EN_BUYUK_BOYUT + MULTIPART_PAYI:
+            raise DosyaCokBuyuk()
+        sinir = BoyutSiniri(request._request)
+        request._request.upload_handlers.insert(0, sinir)
+        try:
+            ziyaretci_id = self.ziyaretci_id()
+            dosya = request.FILES.get("dosya")
+        except (TooManyFieldsSent, TooManyFilesSent):
+            raise GecersizIstek("Çok fazla alan ya da dosya gönderildi.") from None
+        if sinir.asildi:
+            raise DosyaCokBuyuk()
+        if dosya is None:
+            raise GecersizIstek(alanlar={"dosya": "Zorunlu alan; multipart dosya olmalı."})
+        kayit = services.dosya_yukle(musteri=self.musteri, ziyaretci_id=ziyaretci_id, dosya=dosya)
+        return basarili({"dosya": s.dosya_verisi(kayit)}, status=201)
+
+
+class WidgetTicketCreateView(WidgetAPIView):
+    @extend_schema(
+        summary="Ticket aç (`yeni_ticket` olayı)",
+        request=s.TicketOlusturSerializer,
+        responses={201: _tek("TicketOlusturYanit", ticket=s.TicketDetaySerializer()), 400: _hata("GECERSIZ_ISTEK"),
+                   404: _hata("BULUNAMADI (ek_idleri)")},
+    )
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        veri = _dogrula(s.TicketOlusturSerializer, request.data)
+        veri.pop("ziyaretci_id")
+        ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id, **veri)
+        ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
+        return basarili({"ticket": s.ticket_verisi(ticket, detay=True)}, status=201)
+
+
+class WidgetTicketListView(WidgetAPIView):
+    @extend_schema(
+        summary="Ziyaretçinin ticketları (yeniden eskiye, imleçli)",
+        parameters=[ZIYARETCI_PARAM, *SAYFA_PARAMLARI],
+        responses={200: _liste("WidgetTicketList", s.TicketSerializer), 400: _hata("GECERSIZ_ISTEK")},
+    )
+    def get(self, request):
+        qs = selectors.ziyaretci_ticket_list(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id())
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
+        return basarili({"ticketlar": [s.ticket_verisi(t) for t in rows], "sonraki": sonraki})
+
+
+class WidgetTicketDetailView(WidgetAPIView):
+    @extend_schema(
+        summary="Ticket ayrıntısı ve yanıtları",
+        parameters=[ZIYARETCI_PARAM],
+        responses={200: _tek("WidgetTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")},
+    )
+    def get(self, request, ticket_id: int):
+        ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id(), ticket_id=ticket_id)
+        return basarili({"ticket": s.ticket_verisi(ticket, detay=True)})
+
+
+class WidgetTicketReplyView(WidgetAPIView):
+    @extend_schema(
+        summary="Ziyaretçi yanıtı (çözülmüş / beklemedeki ticketı yeniden açar)",
+        request=s.ZiyaretciYanitSerializer,
+        responses={201: _tek("WidgetTicketYanit", yanit=s.YanitSerializer(), ticket=s.TicketSerializer()),
+                   400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
+    )
+    def post(self, request, ticket_id: int):
+        ziyaretci_id = self.ziyaretci_id()
+        ticket = selectors.ziyaretci_ticket_get(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket_id, detay=False)
+        veri = _dogrula(s.ZiyaretciYanitSerializer, request.data)
+        yanit = services.ticket_ziyaretci_yanitla(ticket=ticket, icerik=veri["icerik"], ek_idleri=veri.get("ek_idleri"))
+        return basarili({"yanit": s.yanit_verisi(yanit), "ticket": s.ticket_verisi(ticket)}, status=201)
+
+
+# --- operator ------------------------------------------------------------------------------------
+class OperatorTicketListView(OperatorAPIView):
+    @extend_schema(
+        summary="Operatörün tüm projelerindeki ticketlar (yeniden eskiye, imleçli)",
+        parameters=[OpenApiParameter("durum", str, enum=["acik", "beklemede", "cozuldu", "kapandi"]),
+                    OpenApiParameter("oncelik", str, enum=["dusuk", "normal", "yuksek", "acil"]),
+                    OpenApiParameter("musteri_id", int), *SAYFA_PARAMLARI],
+        responses={200: _liste("OperatorTicketList", s.TicketSerializer), 400: _hata("GECERSIZ_ISTEK"),
+                   404: _hata("BULUNAMADI (musteri_id)")},
+    )
+    def get(self, request):
+        filtre = _dogrula(s.OperatorTicketFiltreSerializer, request.query_params)
+        qs = selectors.operator_ticket_list(
+            musteri_idleri=self.musteri_idleri, durum=filtre.get("durum"), oncelik=filtre.get("oncelik"),
+            musteri_id=filtre.get("musteri_id"),
+        )
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
+        return basarili({"ticketlar": [s.ticket_verisi(t) for t in rows], "sonraki": sonraki})
+
+
+class OperatorTicketDetailView(OperatorAPIView):
+    @extend_schema(summary="Ticket ayrıntısı ve yanıtları",
+                   responses={200: _tek("OperatorTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")})
+    def get(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
+        return basarili({"ticket": s.ticket_verisi(ticket, detay=True)})
+
+
+class OperatorTicketReplyView(OperatorAPIView):
+    @extend_schema(
+        summary="Operatör yanıtı (isteğe bağlı `durum` ile)",
+        request=s.OperatorYanitSerializer,
+        responses={201: _tek("OperatorTicketYanit", yanit=s.YanitSerializer(), ticket=s.TicketSerializer()),
+                   400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
+    )
+    def post(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
+        veri = _dogrula(s.OperatorYanitSerializer, request.data)
+        yanit = services.ticket_operator_yanitla(
+            ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"))
+        return basarili({"yanit": s.yanit_verisi(yanit), "ticket": s.ticket_verisi(ticket)}, status=201)
+
+
+class OperatorTicketStatusView(OperatorAPIView):
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        summary="Ticket durumu (kapandi'dan çıkılamaz: 409; cozuldu `ticket_cozuldu` olayı)",
+        request=s.DurumSerializer,
+        responses={200: _tek("OperatorTicketDurum", ticket=s.TicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
+                   404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
+    )
+    def put(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
+        veri = _dogrula(s.DurumSerializer, request.data)
+        services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], operator=request.user)
+        return basarili({"ticket": s.ticket_verisi(ticket)})

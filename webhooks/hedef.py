@@ -1,0 +1,74 @@
+"""Which URLs a webhook may target (CONTRACT 7).
+
+Only http(s). Private, loopback, link-local (cloud metadata at 169.254.169.254) and other
+non-public addresses are refused unless `WEBHOOK_ALLOW_PRIVATE_TARGETS` is on, so a tenant
+cannot make our workers probe the internal network. The check runs when the endpoint is saved
+and again before every attempt (a name may resolve differently later).
+"""
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from supportdesk.core.exceptions import GecersizIstek
+
+URL_MAX = 500
+
+
+class HedefIzinsiz(ValueError):
+    pass
+
+
+def _adres_izinsiz(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return not ip.is_global or ip.is_multicast
+
+
+def _host_adresleri(host: str, port: int) -> list:
+    try:
+        return [ipaddress.ip_address(host)]
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return []  # unresolvable now: the attempt will fail (and be checked) at delivery time
+    return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+
+
+def hedef_kontrol(url: str) -> None:
+    """Raise HedefIzinsiz (with a Turkish reason) when the URL may not be a webhook target."""
+    if not isinstance(url, str) or not url.strip():
+        raise HedefIzinsiz("Adres zorunludur.")
+    url = url.strip()
+    if len(url) > URL_MAX:
+        raise HedefIzinsiz(f"Adres en çok {URL_MAX} karakter olabilir.")
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise HedefIzinsiz("Adres geçerli bir URL değil.") from None
+    if parts.scheme not in ("http", "https"):
+        raise HedefIzinsiz("Yalnızca http ve https adresleri kabul edilir.")
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        raise HedefIzinsiz("Adreste sunucu adı yok.")
+    if any(c.isspace() for c in url):
+        raise HedefIzinsiz("Adres boşluk içeremez.")
+    if settings.WEBHOOK_ALLOW_PRIVATE_TARGETS:
+        return
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        raise HedefIzinsiz("Yerel adreslere webhook gönderilemez.")
+    if any(_adres_izinsiz(ip) for ip in _host_adresleri(host, port)):
+        raise HedefIzinsiz("Özel, yerel ya da bağlantı-yerel (link-local) adreslere webhook gönderilemez.")
+
+
+def webhook_url_dogrula(url: str) -> str:
+    """The cleaned URL, or GecersizIstek(alanlar={"url": reason}) for forms and the API."""
+    try:
+        hedef_kontrol(url)
+    except HedefIzinsiz as exc:
+        raise GecersizIstek(alanlar={"url": str(exc)}) from None
+    return url.strip()

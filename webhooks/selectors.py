@@ -1,0 +1,39 @@
+"""Reads, always scoped to one tenant in the query."""
+from django.db.models import QuerySet
+
+from supportdesk.core.exceptions import Bulunamadi
+
+from .models import Teslimat, WebhookEndpoint
+
+
+def _musteri_id(musteri) -> int:
+    return getattr(musteri, "pk", musteri)
+
+
+def webhook_endpoint_list(*, musteri) -> QuerySet[WebhookEndpoint]:
+    """The tenant's endpoints, oldest first."""
+    return WebhookEndpoint.objects.filter(musteri_id=_musteri_id(musteri)).order_by("id")
+
+
+def webhook_endpoint_get(*, musteri, endpoint_id) -> WebhookEndpoint:
+    """One endpoint of the tenant; the same Bulunamadi (404) for missing and another tenant's."""
+    try:
+        return webhook_endpoint_list(musteri=musteri).get(pk=int(endpoint_id))
+    except (WebhookEndpoint.DoesNotExist, TypeError, ValueError):
+        raise Bulunamadi() from None
+
+
+def teslimat_list(*, musteri, endpoint: WebhookEndpoint | None = None) -> QuerySet[Teslimat]:
+    """The tenant's deliveries, newest first, with event, endpoint and attempts loaded
+    (a flat number of queries whatever the page size)."""
+    qs = Teslimat.objects.filter(musteri_id=_musteri_id(musteri))
+    if endpoint is not None:
+        qs = qs.filter(endpoint_id=endpoint.pk)
+    return qs.select_related("olay", "endpoint").prefetch_related("denemeler").order_by("-olusturulma", "-id")
+
+
+def teslimat_get(*, musteri, teslimat_id) -> Teslimat:
+    try:
+        return teslimat_list(musteri=musteri).get(pk=int(teslimat_id))
+    except (Teslimat.DoesNotExist, TypeError, ValueError):
+        raise Bulunamadi() from None

@@ -1,0 +1,45 @@
+"""Broker-less mode (`make run`): a thread of the web process delivers and retries."""
+import time
+
+import pytest
+from rest_framework.test import APIClient
+
+from supportdesk.testing.fixtures import giris_yap, operator_yap
+from webhooks import services, yerel
+from webhooks.models import Teslimat
+from webhooks.services import webhook_endpoint_olustur
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def yerel_isci(settings, monkeypatch):
+    settings.WEBHOOK_LOCAL_WORKER = True
+    settings.WEBHOOK_TIMEOUT_SECONDS = 0.5
+    settings.WEBHOOK_BACKOFF_BASE_SECONDS = 0.1
+    settings.WEBHOOK_BACKOFF_MAX_SECONDS = 0.2
+    monkeypatch.setattr(services, "_eager", lambda: True)
+    yield
+    yerel.durdur()
+
+
+def test_yerel_isci_istegi_bekletmeden_teslim_eder_ve_yeniden_dener(yerel_isci, musteri, webhook_alici):
+    user = operator_yap(musteri)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(client, user)}")
+    assert client.post("/api/v1/operator/status", {"durum": "cevrimici"}, format="json").status_code == 200
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    webhook_alici.yanitla(200, gecikme=5)  # hangs past the 0.5 s timeout, then 200 by default
+
+    baslangic = time.monotonic()
+    res = client.post("/api/v1/operator/status", {"durum": "cevrimdisi"}, format="json")
+    assert res.status_code == 200, res.content
+    assert time.monotonic() - baslangic < 0.5
+
+    istekler = webhook_alici.bekle(2, timeout=10)
+    assert istekler[0].headers["x-webhook-id"] == istekler[1].headers["x-webhook-id"]
+    bitis = time.monotonic() + 5
+    while Teslimat.objects.get().durum != "teslim_edildi" and time.monotonic() < bitis:
+        time.sleep(0.05)
+    t = Teslimat.objects.get()
+    assert t.durum == "teslim_edildi" and t.deneme_sayisi == 2
