@@ -56,7 +56,7 @@ def _profil_dogrula(profil: dict) -> None:
 
 @transaction.atomic
 def ziyaretci_profil_kaydet(
-    *, musteri: Musteri, ziyaretci_id: str, profil: dict, signature=None, timestamp=None
+    *, musteri: Musteri, ziyaretci_id: str, profil: dict, signature=None, timestamp=None, simdi: float | None = None
 ) -> tuple[Ziyaretci, bool]:
     """Store what customer-info sent; return (visitor, whether this call's identity was verified).
 
@@ -69,7 +69,7 @@ def ziyaretci_profil_kaydet(
     dogrulandi = signature is not None
     if dogrulandi:
         imza_dogrula(api_secret=musteri.api_secret, ziyaretci_id=ziyaretci_id, email=profil.get("email") or "",
-                     timestamp=timestamp, signature=signature)
+                     timestamp=timestamp, signature=signature, simdi=simdi)
         profil = {**profil, "email": profil.get("email") or ""}
     elif musteri.kimlik_dogrulama_zorunlu:
         raise ImzaGerekli()

@@ -48,6 +48,7 @@ class MusteriBilgisiView(WidgetAPIView):
         ziyaretci, dogrulandi = services.ziyaretci_profil_kaydet(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, profil=dict(alanlar),
             signature=request.data.get("signature"), timestamp=request.data.get("timestamp"),
+            simdi=getattr(request, "gelis_zamani", None),
         )
         profil = profil_verisi(ziyaretci)
         # Spec 4.5 puts identity_dogrulandi beside `data`, so this one answer extends the envelope.

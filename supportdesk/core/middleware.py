@@ -1,6 +1,7 @@
 """Request id for logs and 500 bodies; JSON errors for anything Django raises under /api/v1."""
 import contextvars
 import logging
+import time
 import uuid
 
 _request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
@@ -21,6 +22,10 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        # Arrival time, taken before anything else runs: time-window checks (the signed
+        # identity's +-300 s, spec 5.3) measure against it, not against the moment a view gets
+        # round to it after authentication and queries.
+        request.gelis_zamani = time.time()
         incoming = request.META.get("HTTP_X_REQUEST_ID", "")
         rid = incoming if 0 < len(incoming) <= 64 and incoming.isprintable() else uuid.uuid4().hex
         token = _request_id.set(rid)
