@@ -4,6 +4,8 @@ from supportdesk.core.exceptions import Bulunamadi
 
 from .models import Kullanici, Musteri, Uyelik
 
+ID_MAX = 2**63 - 1  # the largest primary key (bigint); a larger id in a path is simply unknown
+
 
 def uyelik_list(*, kullanici: Kullanici) -> QuerySet[Uyelik]:
     return (
@@ -15,6 +17,8 @@ def uyelik_list(*, kullanici: Kullanici) -> QuerySet[Uyelik]:
 
 def uyelik_get(*, kullanici: Kullanici, musteri_id: int) -> Uyelik:
     """The caller's membership of a tenant; the same 404 for "no such tenant" and "not yours"."""
+    if isinstance(musteri_id, int) and not 0 < musteri_id <= ID_MAX:
+        raise Bulunamadi()  # an id no row can have (the database would refuse it with an error)
     try:
         return uyelik_list(kullanici=kullanici).get(musteri_id=musteri_id)
     except Uyelik.DoesNotExist:

@@ -26,6 +26,13 @@ class OperatorJWTAuthentication(JWTAuthentication):
             raise GecersizToken()
         return user, token
 
+    def get_raw_token(self, header: bytes):
+        # The auth scheme is case-insensitive (RFC 9110 11.1): "bearer <token>" is a bearer token.
+        parts = header.split()
+        if parts and parts[0].lower() == b"bearer":
+            parts[0] = b"Bearer"
+        return super().get_raw_token(b" ".join(parts))
+
 
 @dataclass(frozen=True)
 class WidgetIstemci:

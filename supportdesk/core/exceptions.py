@@ -150,7 +150,14 @@ def exception_handler(exc, context):
         exc = DosyaCokBuyuk()
 
     if isinstance(exc, ApiHatasi):
-        return hata_yaniti(exc.status_code, exc.kod, exc.mesaj, alanlar=exc.alanlar, headers=exc.headers)
+        headers = dict(exc.headers)
+        if exc.status_code == 401 and "WWW-Authenticate" not in headers:
+            # A 401 names the scheme the endpoint expects (RFC 9110 15.5.2); login has none.
+            view, request = context.get("view"), context.get("request")
+            sema = view.get_authenticate_header(request) if view is not None and request is not None else None
+            if sema:
+                headers["WWW-Authenticate"] = sema
+        return hata_yaniti(exc.status_code, exc.kod, exc.mesaj, alanlar=exc.alanlar, headers=headers)
 
     if isinstance(exc, drf_exc.Throttled):
         wait = int(exc.wait) + 1 if exc.wait is not None else 60

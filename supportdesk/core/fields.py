@@ -41,3 +41,12 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class StrictEmailField(serializers.EmailField):
+    """An e-mail address as a JSON string: a number is refused as a wrong type, not read as text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)

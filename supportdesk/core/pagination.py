@@ -25,7 +25,12 @@ def _decode(cursor: str, model, fields: list[str]) -> list:
         values = json.loads(base64.urlsafe_b64decode(padded.encode()).decode())
         if not isinstance(values, list) or len(values) != len(fields):
             raise ValueError
-        return [model._meta.get_field(f).to_python(v) for f, v in zip(fields, values, strict=True)]
+        result = [model._meta.get_field(f).to_python(v) for f, v in zip(fields, values, strict=True)]
+        # We never issue a cursor with a null or a NUL character in it: such a value could only
+        # be forged, and would reach the database as `field > NULL` or a string PostgreSQL refuses.
+        if any(v is None or (isinstance(v, str) and "\x00" in v) for v in result):
+            raise ValueError
+        return result
     except Exception:  # noqa: BLE001  (any malformed cursor is the client's error)
         raise GecersizIstek(alanlar={"cursor": "Geçersiz sayfa imleci."}) from None
 

@@ -1,8 +1,12 @@
 """Base views: scoping and credentials are decided here once, not per endpoint."""
+from collections.abc import Mapping
 from functools import cached_property
 
 from django.db import connection
+from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import MethodNotAllowed
+from rest_framework.metadata import BaseMetadata
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.views import APIView
 
@@ -16,7 +20,38 @@ from .throttling import WidgetThrottle
 ZIYARETCI_ID_MAX = 128
 
 
-class OperatorAPIView(APIView):
+class ZarfMetadata(BaseMetadata):
+    """A plain `OPTIONS` (not a CORS preflight, which the CORS middleware answers) gets the
+    success envelope too; the methods are in the `Allow` header."""
+
+    def determine_metadata(self, request, view):
+        return {"basarili": True, "data": {}}
+
+
+class TemelAPIView(APIView):
+    """What every /api/v1 endpoint shares: the envelope for `OPTIONS`, and 405 before credentials."""
+
+    metadata_class = ZarfMetadata
+
+    def perform_authentication(self, request):
+        # A method the endpoint does not have is 405 whoever asks (RFC 9110 15.5.6): the
+        # route's methods are public, and a client without credentials learns its real mistake.
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            raise MethodNotAllowed(request.method)
+        super().perform_authentication(request)
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        # Every JSON body of this API is an object. `null`, a list or a scalar is refused here,
+        # once, in Turkish (DRF's serializers would say "No data provided" or worse). Only JSON is
+        # parsed this early: a multipart upload is left to its view, which checks the size first.
+        if request.method in ("POST", "PUT", "PATCH") and (request.content_type or "").startswith("application/json"):
+            if not isinstance(request.data, Mapping):
+                raise GecersizIstek(alanlar={"genel": mesajlar.GOVDE_NESNE_OLMALI})
+
+
+class OperatorAPIView(TemelAPIView):
     """Bearer-token endpoints. `self.musteri_idleri` is the caller's tenants, for query scoping."""
 
     authentication_classes = [OperatorJWTAuthentication]
@@ -29,7 +64,7 @@ class OperatorAPIView(APIView):
         return kullanici_musteri_idleri(kullanici=self.request.user)
 
 
-class WidgetAPIView(APIView):
+class WidgetAPIView(TemelAPIView):
     """`X-API-Key` endpoints, behind the origin whitelist and the widget rate limit."""
 
     authentication_classes = [WidgetAnahtarAuthentication]
@@ -56,7 +91,7 @@ def ziyaretci_id_dogrula(value) -> str:
     return value
 
 
-class AcikAPIView(APIView):
+class AcikAPIView(TemelAPIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
@@ -93,13 +128,35 @@ def _broker_erisilebilir() -> bool:
 
 
 class BilinmeyenAdresView(AcikAPIView):
-    """Catch-all under /api/v1: unknown paths get the envelope, never an HTML page."""
+    """Catch-all under /api/v1: unknown paths get the envelope, never an HTML page.
+
+    A path that differs from a route only by a trailing slash (`/auth/login/` for `/auth/login`,
+    `/schema` for `/schema/`) is served by that route directly: a redirect would lose a POST
+    body, and clients written for either habit keep working.
+    """
 
     schema = None
 
     def dispatch(self, request, *args, **kwargs):
+        esdeger = _esdeger_rota(request.path_info)
+        if esdeger is not None:
+            return esdeger.func(request, *esdeger.args, **esdeger.kwargs)
         self.args, self.kwargs, self.request = args, kwargs, self.initialize_request(request, *args, **kwargs)
         self.headers = self.default_response_headers
         response = self.handle_exception(Bulunamadi("Bu adreste bir API uç noktası yok."))
         self.response = self.finalize_response(self.request, response, *args, **kwargs)
         return self.response
+
+
+def _esdeger_rota(path: str):
+    """The /api/v1 route matching `path` with one trailing slash removed or added, if any."""
+    aday = path[:-1] if path.endswith("/") else path + "/"
+    if not aday.startswith("/api/v1/") or aday.endswith("//"):
+        return None
+    try:
+        match = resolve(aday)
+    except Resolver404:
+        return None
+    if getattr(match.func, "view_class", None) is BilinmeyenAdresView:
+        return None
+    return match

@@ -1,12 +1,12 @@
 from rest_framework import serializers
 
-from supportdesk.core.fields import StrictBooleanField, StrictIntegerField
+from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictEmailField, StrictIntegerField
 from supportdesk.core.views import ZIYARETCI_ID_MAX
 
 
 class GirisSerializer(serializers.Serializer):
-    email = serializers.EmailField(max_length=254)
-    sifre = serializers.CharField(max_length=256, trim_whitespace=False)
+    email = StrictEmailField(max_length=254)
+    sifre = StrictCharField(max_length=256, trim_whitespace=False)
 
 
 class UyelikSerializer(serializers.Serializer):

@@ -91,13 +91,15 @@ class TenantSiraView(OperatorAPIView):
 
 class TenantSessizeView(OperatorAPIView):
     @extend_schema(summary="Sekmeyi sessize al / aç", request=s.SessizeSerializer,
-                   responses={200: inline_serializer("TenantSessize", {"musteri": s.UyelikSerializer()})})
+                   responses={200: inline_serializer("TenantSessize", {
+                       "musteri": s.UyelikSerializer(), "musteriler": s.UyelikSerializer(many=True)})})
     def put(self, request, musteri_id: int):
         ser = s.SessizeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         services.uyelik_sessize_al(kullanici=request.user, musteri_id=musteri_id, sessize=ser.validated_data["sessize"])
         musteriler = _musteriler(uyelik_list(kullanici=request.user))
-        return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id)})
+        # The changed tab, and the whole list as `PUT .../sira` and `GET /operator/tenants` give it.
+        return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id), "musteriler": musteriler})
 
 
 class WidgetInitView(WidgetAPIView):

@@ -170,3 +170,25 @@ def test_token_signed_with_other_key_refused(api, musteri):
     forged = jwt.encode(claims, "baska-bir-anahtar-" * 3, algorithm="HS256")
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {forged}")
     hata(api.get("/api/v1/operator/tenants"), 401, "GECERSIZ_TOKEN")
+
+
+@pytest.mark.parametrize("body", [
+    {"email": "__USER__", "sifre": 12345678},
+    {"email": "__USER__", "sifre": True},
+    {"email": "__USER__", "sifre": None},
+    {"email": ["__USER__"], "sifre": TEST_SIFRE},
+    {"email": 12345, "sifre": TEST_SIFRE},
+])
+def test_login_wrong_types_are_400_not_a_failed_login(api, musteri, body):
+    # A number for the password is a malformed request (CONTRACT 1), not a wrong password.
+    user = operator_yap(musteri)
+    body = {k: (user.email if v == "__USER__" else [user.email] if v == ["__USER__"] else v) for k, v in body.items()}
+    res = hata(api.post(LOGIN, body, format="json"), 400, "GECERSIZ_ISTEK")
+    assert set(res["hata"]["alanlar"]) <= {"email", "sifre"} and res["hata"]["alanlar"]
+
+
+def test_bearer_scheme_is_case_insensitive(api, musteri):
+    token = giris_yap(api, operator_yap(musteri))
+    for scheme in ("bearer", "BEARER"):
+        api.credentials(HTTP_AUTHORIZATION=f"{scheme} {token}")
+        assert api.get("/api/v1/operator/tenants").status_code == 200

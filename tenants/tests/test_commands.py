@@ -78,3 +78,39 @@ def test_new_owner_gets_password_from_operator_olustur(api):
     assert owner.uyelikler.get().rol == "sahip"  # an existing membership keeps its role
     res = api.post("/api/v1/auth/login", {"email": "yeni@sahip.com", "sifre": "sifre123"}, format="json")
     assert res.status_code == 200, res.content
+
+
+def test_json_output_is_one_object_and_nothing_else(capfd):
+    # CONTRACT 10: automation reads stdout as one JSON object; a stray print or log line breaks it.
+    call_command("demo_verisi", "--json")
+    out, _ = capfd.readouterr()
+    assert out.endswith("\n") and out.count("\n") == 1, out
+    assert set(json.loads(out)) == {"operatorler", "musteriler"}
+
+
+def test_bad_arguments_give_one_line_on_stderr():
+    # argparse errors print a whole usage block by default; automation gets one line.
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    env = {**os.environ, "DEBUG": "true", "DJANGO_SETTINGS_MODULE": "supportdesk.settings"}
+    out = subprocess.run([sys.executable, "manage.py", "operator_olustur", "--email", "a@b.com", "--sifre", "x",
+                          "--musteri", "abc", "--json"], cwd=settings.BASE_DIR, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode != 0 and out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1 and "--musteri" in out.stderr, out.stderr
+    # Errors found by the command itself are one-line CommandErrors (Django prints them as such).
+    with pytest.raises(CommandError) as exc:
+        call_command("operator_olustur", "--email", "a@b.com", "--sifre", "x", "--musteri", "9999")
+    assert "\n" not in str(exc.value)
+
+def test_operator_olustur_out_of_range_numbers_are_clean_errors():
+    with pytest.raises(CommandError, match="9223372036854775808"):
+        call_command("operator_olustur", "--email", "a@b.com", "--sifre", "x", "--musteri", "9223372036854775808")
+    a = cmd_json("musteri_olustur", "--firma-adi", "A")["id"]
+    with pytest.raises(CommandError, match="--max-chat"):
+        call_command("operator_olustur", "--email", "a@b.com", "--sifre", "x", "--musteri", str(a), "--max-chat", "2147483648")
+    assert not Kullanici.objects.exists()

@@ -3,6 +3,7 @@ import json
 import pytest
 from django.test import Client
 
+from supportdesk.testing.fixtures import giris_yap, operator_yap
 from tenants.tests.test_auth import hata
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def test_unknown_paths_get_the_envelope(api, path):
 
 def test_wrong_method_gets_405_envelope(api):
     hata(api.get("/api/v1/auth/login"), 405, "YONTEM_DESTEKLENMIYOR")
-    hata(api.delete("/api/v1/widget/init"), 401, "KIMLIK_GEREKLI")
+    hata(api.delete("/api/v1/widget/init"), 405, "YONTEM_DESTEKLENMIYOR")
 
 
 def test_500_is_an_envelope_without_internals(settings, monkeypatch):
@@ -28,8 +29,6 @@ def test_500_is_an_envelope_without_internals(settings, monkeypatch):
 
     monkeypatch.setattr(views.TenantListView, "get", boom)
     from supportdesk.testing.factories import MusteriFactory
-    from supportdesk.testing.fixtures import giris_yap, operator_yap
-
     client = Client(raise_request_exception=False)
     from rest_framework.test import APIClient
 
@@ -91,3 +90,70 @@ def test_500_page_outside_the_api_is_html():
 
     html = render_to_string("500.html")
     assert "Beklenmeyen bir hata" in html
+
+
+def test_wrong_method_is_405_before_credentials(api, musteri):
+    # The method is wrong whoever asks: 405 with or without credentials, and `Allow` names the right one.
+    for res in (api.get("/api/v1/operator/tenants/sira"), api.get("/api/v1/auth/logout"),
+                api.put("/api/v1/widget/init", {"ziyaretci_id": "z"}, format="json")):
+        hata(res, 405, "YONTEM_DESTEKLENMIYOR")
+        assert "GET" not in res["Allow"].split(", ")
+    res = api.get("/api/v1/widget/init", HTTP_X_API_KEY=musteri.api_key)
+    hata(res, 405, "YONTEM_DESTEKLENMIYOR")
+    assert "POST" in res["Allow"]
+    # The right method without credentials is still 401.
+    hata(api.put("/api/v1/operator/tenants/sira", {"order": []}, format="json"), 401, "KIMLIK_GEREKLI")
+    hata(api.post("/api/v1/widget/init", {"ziyaretci_id": "z"}, format="json"), 401, "KIMLIK_GEREKLI")
+
+
+def test_plain_options_answers_in_the_envelope(api):
+    res = api.options("/api/v1/auth/login")
+    assert res.status_code == 200, res.content
+    assert res.json() == {"basarili": True, "data": {}}
+    assert "POST" in res["Allow"]
+
+
+def test_trailing_slash_reaches_the_same_endpoint(api, musteri):
+    user = operator_yap(musteri)
+    from supportdesk.testing.factories import TEST_SIFRE
+
+    res = api.post("/api/v1/auth/login/", {"email": user.email, "sifre": TEST_SIFRE}, format="json")
+    assert res.status_code == 200, res.content
+    assert set(res.json()["data"]) == {"token", "token_tipi", "operator"}
+    hata(api.post("/api/v1/auth/login/", {"email": user.email, "sifre": "yanlis"}, format="json"), 401, "GECERSIZ_GIRIS")
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {res.json()['data']['token']}")
+    assert api.get("/api/v1/operator/tenants/").json()["data"]["musteriler"][0]["id"] == musteri.id
+    res = api.put(f"/api/v1/operator/tenants/{musteri.id}/sessize/", {"sessize": True}, format="json")
+    assert res.status_code == 200 and res.json()["data"]["musteri"]["sessize_alindi"] is True, res.content
+    assert api.get("/api/v1/saglik/").status_code == 200
+    assert api.get("/api/v1/schema").status_code == 200
+    widget = api.post("/api/v1/widget/init/", {"ziyaretci_id": "z"}, format="json", HTTP_X_API_KEY=musteri.api_key)
+    assert widget.status_code == 200, widget.content
+    # Only one slash of difference, and only towards a real route: the rest stays a 404 envelope.
+    for path in ["/api/v1/auth/login//", "/api/v1/yok/", "/api/v1/operator/tenants/x/sessize/"]:
+        res = api.post(path, {}, format="json")
+        hata(res, 404, "BULUNAMADI")
+
+
+def test_401_names_the_expected_scheme(api, musteri):
+    res = api.get("/api/v1/operator/tenants", HTTP_AUTHORIZATION="Bearer bozuk.token.degeri")
+    hata(res, 401, "GECERSIZ_TOKEN")
+    assert res["WWW-Authenticate"].startswith("Bearer")
+    res = api.post("/api/v1/widget/init", {"ziyaretci_id": "z"}, format="json", HTTP_X_API_KEY="pk_yanlis")
+    hata(res, 401, "GECERSIZ_API_ANAHTARI")
+    assert res["WWW-Authenticate"].startswith("ApiKey")
+
+
+@pytest.mark.parametrize("govde", ["null", "[]", "[1, 2]", "5", '"metin"', "true"])
+@pytest.mark.parametrize("yol", ["/api/v1/auth/login", "/api/v1/widget/init", "/api/v1/widget/ticket/create",
+                                 "/api/v1/context/customer-info", "/api/v1/operator/status",
+                                 "/api/v1/operator/tenants/sira"])
+def test_json_body_that_is_not_an_object_is_400_in_turkish(api, musteri, yol, govde):
+    if yol.startswith("/api/v1/operator/"):
+        api.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(api, operator_yap(musteri))}")
+    else:
+        api.credentials(HTTP_X_API_KEY=musteri.api_key)
+    yontem = api.put if yol.endswith("/sira") else api.post
+    res = yontem(yol, govde, content_type="application/json")
+    body = hata(res, 400, "GECERSIZ_ISTEK")
+    assert body["hata"]["alanlar"] == {"genel": "İstek gövdesi bir JSON nesnesi olmalı."}

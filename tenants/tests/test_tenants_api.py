@@ -76,6 +76,7 @@ def test_mute_and_unmute(api, op3, uc_proje):
     assert res.json()["data"]["musteri"]["id"] == b.id
     assert res.json()["data"]["musteri"]["sessize_alindi"] is True
     listed = api.get("/api/v1/operator/tenants").json()["data"]["musteriler"]
+    assert res.json()["data"]["musteriler"] == listed
     assert [m["sessize_alindi"] for m in listed] == [False, True, False]
     api.put(f"/api/v1/operator/tenants/{b.id}/sessize", {"sessize": False}, format="json")
     listed = api.get("/api/v1/operator/tenants").json()["data"]["musteriler"]
@@ -115,3 +116,9 @@ def test_tenant_list_query_count_is_flat(api, django_assert_max_num_queries):
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(api, user)}")
     with django_assert_max_num_queries(4):
         assert len(ids(api.get("/api/v1/operator/tenants"))) == 20
+
+
+@pytest.mark.parametrize("musteri_id", ["9223372036854775808", "99999999999999999999999", "0"])
+def test_mute_out_of_range_id_is_404_not_500(api, op3, musteri_id):
+    res = api.put(f"/api/v1/operator/tenants/{musteri_id}/sessize", {"sessize": True}, format="json")
+    hata(res, 404, "BULUNAMADI")

@@ -4,7 +4,10 @@ from django.db import transaction
 
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Kullanici, Musteri, Uyelik
+from tenants.selectors import ID_MAX
 from tenants.services import kullanici_olustur, uyelik_ekle
+
+MAX_CHAT_UST = 2_147_483_647  # the column's range (PositiveIntegerField) on every database
 
 
 class Command(ProvisionCommand):
@@ -25,9 +28,9 @@ class Command(ProvisionCommand):
             validate_email(email)
         except ValidationError:
             raise ValueError(f"Geçersiz e-posta: {email}") from None
-        if max_chat is not None and max_chat < 1:
-            raise ValueError("--max-chat 1 ya da daha büyük olmalı")
-        musteriler = list(Musteri.objects.filter(pk__in=musteri))
+        if max_chat is not None and not 1 <= max_chat <= MAX_CHAT_UST:
+            raise ValueError(f"--max-chat 1 ile {MAX_CHAT_UST} arasında olmalı")
+        musteriler = list(Musteri.objects.filter(pk__in=[i for i in musteri if 0 < i <= ID_MAX]))
         missing = sorted(set(musteri) - {m.pk for m in musteriler})
         if missing:
             raise LookupError(f"Proje bulunamadı: {missing}")
