@@ -2,14 +2,20 @@
 
 Only http(s). Private, loopback, link-local (cloud metadata at 169.254.169.254) and other
 non-public addresses are refused unless `WEBHOOK_ALLOW_PRIVATE_TARGETS` is on, so a tenant
-cannot make our workers probe the internal network. The check runs when the endpoint is saved
-and again before every attempt (a name may resolve differently later).
+cannot make our workers probe the internal network. The check runs when the endpoint is saved,
+again before every attempt (a name may resolve differently later), and on the connected socket
+itself (`oturum`), so a name that re-resolves between the check and the connection (DNS
+rebinding) still cannot reach a private address.
 """
 import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+import requests
 from django.conf import settings
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from supportdesk.core.exceptions import GecersizIstek
 
@@ -72,3 +78,53 @@ def webhook_url_dogrula(url: str) -> str:
     except HedefIzinsiz as exc:
         raise GecersizIstek(alanlar={"url": str(exc)}) from None
     return url.strip()
+
+
+# --- the connected socket -------------------------------------------------------------------
+def _soket_kontrol(sock) -> None:
+    ip = ipaddress.ip_address(sock.getpeername()[0].split("%")[0])
+    if _adres_izinsiz(ip):
+        sock.close()
+        raise HedefIzinsiz("Bağlanılan adres özel, yerel ya da bağlantı-yerel (link-local); gönderilmedi.")
+
+
+class _DenetliHTTPConnection(HTTPConnection):
+    def _new_conn(self):
+        sock = super()._new_conn()
+        _soket_kontrol(sock)
+        return sock
+
+
+class _DenetliHTTPSConnection(HTTPSConnection):
+    def _new_conn(self):
+        sock = super()._new_conn()
+        _soket_kontrol(sock)  # before the TLS handshake: nothing is sent to a refused address
+        return sock
+
+
+class _DenetliHTTPConnectionPool(HTTPConnectionPool):
+    ConnectionCls = _DenetliHTTPConnection
+
+
+class _DenetliHTTPSConnectionPool(HTTPSConnectionPool):
+    ConnectionCls = _DenetliHTTPSConnection
+
+
+class _DenetliAdapter(HTTPAdapter):
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _DenetliHTTPConnectionPool,
+                                                   "https": _DenetliHTTPSConnectionPool}
+
+
+def oturum() -> requests.Session:
+    """An HTTP session for delivering to tenant URLs: no environment proxies (they must not
+    reroute tenant traffic), and, unless private targets are allowed, every connection's peer
+    address is checked once connected (raises HedefIzinsiz)."""
+    s = requests.Session()
+    s.trust_env = False
+    if not settings.WEBHOOK_ALLOW_PRIVATE_TARGETS:
+        adapter = _DenetliAdapter()
+        s.mount("http://", adapter)
+        s.mount("https://", adapter)
+    return s

@@ -16,13 +16,14 @@ from datetime import timedelta
 
 import requests
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from supportdesk.core.exceptions import GecersizIstek
 
 from .hedef import HedefIzinsiz, hedef_kontrol, webhook_url_dogrula
+from .hedef import oturum as hedef_oturumu
 from .models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint, yeni_gizli_anahtar
 
 logger = logging.getLogger("supportdesk.webhooks")
@@ -30,6 +31,7 @@ logger = logging.getLogger("supportdesk.webhooks")
 ALAN_OLAYLAR = [t for t in Olay.Tip.values if t != Olay.Tip.WEBHOOK_TEST]
 HATA_MAX = 500
 KUYRUK_PARTI = 500
+KAYIT_DENEME = 4
 
 __all__ = [
     "olay_yayinla", "webhook_url_dogrula", "webhook_endpoint_olustur", "webhook_endpoint_guncelle",
@@ -246,12 +248,21 @@ def teslimat_dene(*, teslimat_id: int) -> Teslimat | None:
         return _bitir(teslimat, Teslimat.Durum.BASARISIZ, hata="Uç nokta devre dışı; gönderilmedi.")
 
     sonuc = _http_gonder(endpoint, teslimat.olay)  # no transaction is open while we wait
-    try:
-        return _sonucu_kaydet(teslimat, sonuc)
-    except DatabaseError:
-        if Teslimat.objects.filter(pk=teslimat_id).exists():
-            raise
-        return None  # deleted with its endpoint while we were sending: nothing left to log
+    onceki = teslimat.deneme_sayisi
+    for kayit_denemesi in range(1, KAYIT_DENEME + 1):
+        teslimat.deneme_sayisi = onceki
+        try:
+            return _sonucu_kaydet(teslimat, sonuc)
+        except OperationalError:
+            # A momentarily locked database (SQLite in development, several threads writing): the
+            # request has gone out, so log it now rather than let the lease expire and send again.
+            if kayit_denemesi == KAYIT_DENEME:
+                raise
+            time.sleep(0.2 * kayit_denemesi)
+        except DatabaseError:
+            if Teslimat.objects.filter(pk=teslimat_id).exists():
+                raise
+            return None  # deleted with its endpoint while we were sending: nothing left to log
 
 
 def _bitir(teslimat: Teslimat, durum: str, *, hata: str = "") -> Teslimat:
@@ -276,8 +287,7 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
     sonuc = {"durum_kodu": None, "hata": "", "basarili": False}
     try:
         hedef_kontrol(endpoint.url)
-        with requests.Session() as oturum:
-            oturum.trust_env = False  # environment proxies must not reroute tenant traffic
+        with hedef_oturumu() as oturum:
             # Redirects are never followed: a public URL could bounce us to an internal one.
             yanit = oturum.post(endpoint.url, data=govde, headers=headers, allow_redirects=False,
                                 timeout=settings.WEBHOOK_TIMEOUT_SECONDS, stream=True)
@@ -372,16 +382,17 @@ def vadesi_gelenleri_kuyruga_al() -> int:
     return len(ids)
 
 
-def vadesi_gelenleri_simdi_dene(*, limit: int = 100) -> int:
-    """Attempt, in this process, the deliveries due now (the broker-less loop of yerel.py)."""
+def vadesi_gelen_teslimat_idleri(*, limit: int, haric=()) -> list[int]:
+    """Deliveries due now and not leased, oldest due first (the broker-less loop of yerel.py;
+    `haric`: the ones it is already attempting)."""
     simdi = timezone.now()
-    ids = list(
+    return list(
         Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR, sonraki_deneme__lte=simdi)
         .filter(_bos_kilit(simdi))
+        .exclude(pk__in=list(haric))
         .order_by("sonraki_deneme")
         .values_list("id", flat=True)[:limit]
     )
-    return sum(teslimat_dene(teslimat_id=i) is not None for i in ids)
 
 
 def teslimatlari_simdi_gonder(*, musteri=None) -> int:

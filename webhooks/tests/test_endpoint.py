@@ -1,4 +1,5 @@
 """Endpoint services, URL targets, selectors, the webhook_ekle command and the admin."""
+import ipaddress
 import json
 from datetime import timedelta
 from io import StringIO
@@ -65,6 +66,34 @@ def test_teslimat_aninda_da_hedef_kontrol_edilir(settings, musteri, webhook_alic
     deneme = Teslimat.objects.get().denemeler.get()
     assert not deneme.basarili and deneme.durum_kodu is None and deneme.hata.startswith("Hedef izinsiz")
     assert webhook_alici.sessiz_mi(0.2, mevcut=0)
+
+
+def test_baglanti_aninda_ozel_adres_reddedilir(settings, musteri, webhook_alici, monkeypatch):
+    # A name that resolved to a public address when checked but connects to a private one
+    # (DNS rebinding) is refused at the socket, before a byte of the event is sent.
+    from webhooks import hedef
+
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
+    monkeypatch.setattr(hedef, "_host_adresleri", lambda host, port: [ipaddress.ip_address("93.184.215.14")])
+    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    teslimatlari_simdi_gonder()
+    deneme = Teslimat.objects.get().denemeler.get()
+    assert not deneme.basarili and deneme.durum_kodu is None and deneme.hata.startswith("Hedef izinsiz"), deneme.hata
+    assert webhook_alici.sessiz_mi(0.2, mevcut=0)
+
+
+def test_denetli_baglanti_genel_adrese_teslim_eder(settings, musteri, webhook_alici, monkeypatch):
+    # The same socket check lets an allowed address through (loopback stands in for a public one).
+    from webhooks import hedef
+
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
+    monkeypatch.setattr(hedef, "_adres_izinsiz", lambda ip: False)
+    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    assert teslimatlari_simdi_gonder() == 1
+    assert len(webhook_alici.bekle(1)) == 1
+    assert Teslimat.objects.get().durum == "teslim_edildi"
 
 
 def test_yonlendirme_izlenmez(musteri, webhook_alici):
@@ -269,6 +298,24 @@ def test_webhook_ekle_hatali_argumanlar(musteri, args):
     args = [str(musteri.id) if a == "MUSTERI" else a for a in args]
     with pytest.raises(CommandError):
         call_command("webhook_ekle", *args)
+    assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["--musteri", "abc", "--url", "https://ornek.com/x"],
+    ["--url", "https://ornek.com/x"],
+    ["--musteri", "1"],
+    ["--musteri", "1", "--url", "https://ornek.com/x", "--bilinmeyen"],
+])
+def test_webhook_ekle_arguman_hatasi_stderrde_tek_satir(capsys, args):
+    from webhooks.management.commands.webhook_ekle import Command
+
+    with pytest.raises(SystemExit) as exc:
+        Command().run_from_argv(["manage.py", "webhook_ekle", *args, "--json"])
+    assert exc.value.code != 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
     assert not WebhookEndpoint.objects.exists()
 
 

@@ -112,3 +112,30 @@ def test_test_olayi_yalnizca_o_uc_noktaya(webhook_alici, musteri):
     teslimatlari_simdi_gonder()
     [istek] = webhook_alici.bekle(1)
     assert istek.path == "/a" and dogrula(istek, ep.gizli_anahtar)["olay"] == "webhook_test"
+
+
+def test_kilitli_veritabani_denemenin_kaydini_kaybettirmez(webhook_alici, musteri, monkeypatch):
+    # The receiver got the event; a momentarily locked database while logging it must not leave
+    # the delivery leased and sent a second time later.
+    from django.db import OperationalError
+
+    from webhooks import services
+
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    gercek, cagri = services._sonucu_kaydet, []
+
+    def ilk_seferde_kilitli(teslimat, sonuc):
+        cagri.append(1)
+        if len(cagri) == 1:
+            teslimat.deneme_sayisi += 1  # as the real one does before its save fails
+            raise OperationalError("database table is locked: webhooks_teslimat")
+        return gercek(teslimat, sonuc)
+
+    monkeypatch.setattr(services, "_sonucu_kaydet", ilk_seferde_kilitli)
+    t = Teslimat.objects.get()
+    assert teslimat_dene(teslimat_id=t.pk) is not None
+    t.refresh_from_db()
+    assert t.durum == "teslim_edildi" and t.deneme_sayisi == 1 and t.kilit_bitis is None
+    assert [d.numara for d in t.denemeler.all()] == [1]
+    assert len(webhook_alici.bekle(1)) == 1 and webhook_alici.sessiz_mi(0.2)

@@ -43,3 +43,36 @@ def test_yerel_isci_istegi_bekletmeden_teslim_eder_ve_yeniden_dener(yerel_isci, 
         time.sleep(0.05)
     t = Teslimat.objects.get()
     assert t.durum == "teslim_edildi" and t.deneme_sayisi == 2
+
+
+def test_asili_alici_diger_teslimatlari_bekletmez(yerel_isci, settings, musteri, diger_musteri, webhook_alici):
+    # One tenant's hanging receiver must not hold every other delivery of the process for the
+    # length of its timeout (the broker-less loop attempts deliveries side by side).
+    from supportdesk.testing.receiver import WebhookAlici
+    from webhooks.services import olay_yayinla
+
+    settings.WEBHOOK_TIMEOUT_SECONDS = 3
+    with WebhookAlici() as asili:
+        asili.varsayilan_gecikme = 10
+        webhook_endpoint_olustur(musteri=diger_musteri, url=asili.adres("/asili"))
+        webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/hizli"))
+        olay_yayinla(musteri_id=diger_musteri.id, olay="yeni_chat", veri={"oturum_id": 1})
+        asili.bekle(1, timeout=5)  # the hanging attempt is under way
+        baslangic = time.monotonic()
+        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": 2})
+        [istek] = webhook_alici.bekle(1, timeout=5)
+        assert istek.path == "/hizli"
+        assert time.monotonic() - baslangic < 1.5
+
+
+def test_sunucunun_ilk_istegi_bekleyen_teslimatlari_baslatir(yerel_isci, monkeypatch, musteri, webhook_alici):
+    # A delivery left due by a process that never queued it (or a retry from before a restart)
+    # goes out once the web process serves anything, not only after the next event.
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    with monkeypatch.context() as m:
+        m.setattr(services, "_teslimata_gonder", lambda *a, **k: True)
+        olay = services.olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={"ticket_id": 1})
+    assert webhook_alici.sessiz_mi(1.2, mevcut=0)
+    APIClient().get("/api/v1/operator/tenants")
+    [istek] = webhook_alici.bekle(1, timeout=5)
+    assert istek.headers["x-webhook-id"] == str(olay.id)
