@@ -42,20 +42,22 @@ def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_opera
     return {**oturum_verisi(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
 
 
-def mesaj_verisi(mesaj: Mesaj) -> dict:
+def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
     return {
         "id": mesaj.id,
         "oturum_id": mesaj.oturum_id,
         "gonderen": mesaj.gonderen,
         "operator_id": mesaj.operator_id,
         "icerik": mesaj.icerik,
-        "ek": _ek_verisi(mesaj),
+        "ek": _ek_verisi(mesaj, request=request),
         "zaman": _zaman(mesaj.zaman),
     }
 
 
-def _ek_verisi(mesaj: Mesaj) -> dict | None:
-    return None if mesaj.ek_id is None else dosya_verisi(mesaj.ek)
+def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
+    # The same `url` as the upload's own answer (absolute with the request: the widget runs on
+    # the tenants' sites).
+    return None if mesaj.ek_id is None else dosya_verisi(mesaj.ek, request=request)
 
 
 def hazir_yanit_verisi(yanit) -> dict:

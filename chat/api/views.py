@@ -1,7 +1,11 @@
 """Chat endpoints (CONTRACT 3): thin views turning input into service calls."""
+from collections.abc import Mapping
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
+from supportdesk.core import mesajlar
+from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import OperatorAPIView, WidgetAPIView
@@ -24,16 +28,20 @@ def _hatalar(*kodlar: str) -> dict:
 
 
 def _dogrula(serializer_class, data) -> dict:
+    if not isinstance(data, Mapping):
+        # The base view refuses such JSON bodies already; a form body is the other way in.
+        raise GecersizIstek(alanlar={"genel": mesajlar.GOVDE_NESNE_OLMALI})
     ser = serializer_class(data=data)
     ser.is_valid(raise_exception=True)
     return ser.validated_data
 
 
-def _mesajlar_sayfasi(oturum: Oturum, params) -> tuple[list[dict], str | None]:
+def _mesajlar_sayfasi(oturum: Oturum, request) -> tuple[list[dict], str | None]:
+    params = request.query_params
     sorgu = _dogrula(s.MesajlarSorguSerializer, params)
     qs = selectors.mesaj_list(oturum=oturum, sonra=sorgu.get("sonra")).select_related("ek")
     rows, sonraki = sayfala(qs, params, alanlar=("id",))
-    return [s.mesaj_verisi(m) for m in rows], sonraki
+    return [s.mesaj_verisi(m, request=request) for m in rows], sonraki
 
 
 def _widget_oturum(oturum: Oturum) -> dict:
@@ -93,7 +101,7 @@ class WidgetChatMesajView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], icerik=veri["icerik"],
             ek_id=veri.get("ek_id"),
         )
-        return basarili({"mesaj": s.mesaj_verisi(mesaj)}, status=201)
+        return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
 
 class WidgetChatMesajlarView(WidgetAPIView):
@@ -118,7 +126,7 @@ class WidgetChatMesajlarView(WidgetAPIView):
         oturum = selectors.ziyaretci_oturum_get(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], kuyruk_bilgisi=True
         )
-        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request.query_params)
+        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         return basarili(_widget_oturum_yaniti(oturum, mesajlar=mesajlar, sonraki=sonraki))
 
 
@@ -194,7 +202,7 @@ class OperatorChatMesajlarView(OperatorAPIView):
     )
     def get(self, request, oturum_id: int):
         oturum = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
-        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request.query_params)
+        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         services.chat_okundu(oturum=oturum)
         return basarili({"mesajlar": mesajlar, "sonraki": sonraki, "oturum": s.oturum_verisi(oturum)})
 
@@ -210,7 +218,7 @@ class OperatorChatMesajView(OperatorAPIView):
         mesaj = services.chat_operator_mesaj_gonder(
             kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"]
         )
-        return basarili({"mesaj": s.mesaj_verisi(mesaj)}, status=201)
+        return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
 
 class OperatorChatKabulView(OperatorAPIView):

@@ -1,4 +1,6 @@
 """Operator side of CONTRACT 3: the combined queue, accept/transfer/close, messages, limits."""
+import base64
+import json
 from datetime import timedelta
 
 import pytest
@@ -69,10 +71,22 @@ def test_musteri_id_filtresi_ve_yabanci_proje_404(musteri, diger_musteri):
     hata(client.get(CHATS, {"musteri_id": 99999999}), 404, "BULUNAMADI")
 
 
+def _imlec(degerler) -> str:
+    # A cursor forged the way ours are made (base64 of a JSON list), with values we never issue.
+    return base64.urlsafe_b64encode(json.dumps(degerler).encode()).decode().rstrip("=")
+
+
 @pytest.mark.parametrize("params", [{"durum": "uyuyor"}, {"musteri_id": "x"}, {"cursor": "bozuk!"}, {"limit": 0},
-                                    {"limit": 201}])
+                                    {"limit": 201}, {"cursor": _imlec([None, 1])}, {"cursor": _imlec(["\u0000", 1])},
+                                    {"cursor": _imlec([{"a": 1}, 1])}, {"cursor": _imlec([1])}])
 def test_kuyruk_gecersiz_parametre_400(op, params):
     hata(op[1].get(CHATS, params), 400, "GECERSIZ_ISTEK")
+
+
+def test_sahte_imlec_mesajlarda_da_400(widget):
+    o = baslat(widget, "z1")
+    hata(widget.get(W_MESAJLAR, {"ziyaretci_id": "z1", "oturum_id": o["id"], "cursor": _imlec([None])}), 400,
+         "GECERSIZ_ISTEK")
 
 
 def test_kuyruk_imlecle_sayfalanir(op, widget):
@@ -218,3 +232,64 @@ def test_operator_gecersiz_mesaj_400(op, widget, icerik):
 def test_operator_mesaji_eksik_alan_400(op, widget):
     o = baslat(widget)
     hata(op[1].post(op_url(o["id"], "message"), {}, format="json"), 400, "GECERSIZ_ISTEK")
+
+
+def test_aktarma_hedefi_olamayacak_kadar_buyuk_id_404_500_degil(musteri, widget):
+    # An id beyond the database's integer range names nobody: 404 like any unknown operator.
+    _, a = operator_istemcisi(musteri)
+    o = baslat(widget)
+    ok(a.post(op_url(o["id"], "accept")))
+    for hedef in (2**63, 10**30):
+        hata(a.post(op_url(o["id"], "transfer"), {"operator_id": hedef}, format="json"), 404, "BULUNAMADI")
+    oturum = Oturum.objects.get(pk=o["id"])
+    assert oturum.durum == "aktif" and Mesaj.objects.filter(gonderen="sistem").count() == 0
+
+
+@pytest.mark.parametrize("parca", ["abc", "-1", "1.5", "0", str(2**63), "99999999"])
+def test_yoldaki_gecersiz_ya_da_bilinmeyen_id_her_uc_noktada_404(op, parca):
+    _, client = op
+    for islem, govde in [("accept", None), ("close", None), ("transfer", {"operator_id": None}),
+                         ("message", {"icerik": "x"})]:
+        hata(client.post(f"/api/v1/operator/chat/{parca}/{islem}", govde, format="json"), 404, "BULUNAMADI")
+    hata(client.get(f"/api/v1/operator/chat/{parca}/messages"), 404, "BULUNAMADI")
+
+
+def test_bekleyen_sohbete_operator_yazabilir_kabul_etmeden(op, widget):
+    # State table: a message (either side) is allowed from `bekliyor`; the chat stays waiting.
+    user, client = op
+    o = baslat(widget)
+    m = ok(client.post(op_url(o["id"], "message"), {"icerik": "Birazdan sizinleyim."}, format="json"), 201)["mesaj"]
+    assert (m["gonderen"], m["operator_id"], m["oturum_id"]) == ("operator", user.id, o["id"])
+    assert Oturum.objects.get(pk=o["id"]).durum == "bekliyor"
+
+
+def test_chat_kapandi_verisi_tam_olarak_sozlesmedeki_alanlar(musteri, op, widget):
+    # CONTRACT 7: `chat_kapandi` veri is exactly {oturum_id, musteri_id, kapatan, sure_saniye}.
+    o1, o2 = baslat(widget, "a"), baslat(widget, "b")
+    ok(op[1].post(op_url(o1["id"], "accept")))
+    Oturum.objects.filter(pk=o1["id"]).update(baslangic=timezone.now() - timedelta(seconds=90))
+    ok(op[1].post(op_url(o1["id"], "close")))
+    ok(widget.post(W_BITIR, {"ziyaretci_id": "b", "oturum_id": o2["id"]}, format="json"))
+    veriler = {o.veri["oturum_id"]: o.veri for o in Olay.objects.filter(olay="chat_kapandi")}
+    assert set(veriler[o1["id"]]) == {"oturum_id", "musteri_id", "kapatan", "sure_saniye"}
+    assert veriler[o1["id"]]["musteri_id"] == musteri.id and veriler[o1["id"]]["kapatan"] == "operator"
+    assert 90 <= veriler[o1["id"]]["sure_saniye"] < 120
+    assert set(veriler[o2["id"]]) == {"oturum_id", "musteri_id", "kapatan", "sure_saniye"}
+    assert veriler[o2["id"]]["kapatan"] == "ziyaretci"
+    # A transfer is not a close: no event.
+    o3 = baslat(widget, "c")
+    ok(op[1].post(op_url(o3["id"], "accept")))
+    ok(op[1].post(op_url(o3["id"], "transfer"), {"operator_id": None}, format="json"))
+    assert Olay.objects.filter(olay="chat_kapandi").count() == 2
+
+
+@pytest.mark.parametrize("govde", ["null", "[]", "5", '"metin"'])
+def test_nesne_olmayan_json_govde_400_turkce(musteri, widget, govde):
+    # A JSON body that is not an object is a 400 with a Turkish message (DRF's own is English).
+    _, client = operator_istemcisi(musteri)
+    o = baslat(widget)
+    ok(client.post(op_url(o["id"], "accept")))
+    for islem in ("transfer", "message"):
+        body = hata(client.post(op_url(o["id"], islem), govde, content_type="application/json"), 400, "GECERSIZ_ISTEK")
+        assert body["hata"]["alanlar"] == {"genel": "İstek gövdesi bir JSON nesnesi olmalı."}
+    assert Oturum.objects.get(pk=o["id"]).durum == "aktif" and Mesaj.objects.filter(gonderen="operator").count() == 0
