@@ -96,10 +96,12 @@ def _postgres_ara(qs, katlanmis: str, limit: int) -> list[AramaSonucu]:
             skor=SearchRank(F("arama_vektoru"), sorgu, weights=AGIRLIKLAR),
             baslik_skor=SearchRank(F("arama_vektoru"), sorgu, weights=SADECE_BASLIK),
             # Headline over the text with only I/İ pre-folded (the database's lower() gets them
-            # wrong for Turkish); `_asli_harfler` puts the original letters back.
+            # wrong for Turkish); `_asli_harfler` puts the original letters back. Parsed into whole
+            # words (`simple`): the query's prefix term marks every inflection of a word, where
+            # Turkish stems of the text would miss some (see `services.arama_vektoru_ifadesi`).
             vurgu=SearchHeadline(
                 Func(F("duz_metin"), Value("Iİ"), Value("ıi"), function="translate"), sorgu,
-                config="turkish", start_sel=_BAS, stop_sel=_SON,
+                config="simple", start_sel=_BAS, stop_sel=_SON,
                 max_words=35, min_words=15, max_fragments=2, fragment_delimiter=_AYRAC,
             ),
         )

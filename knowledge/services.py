@@ -83,13 +83,24 @@ def kb_makale_kaydet(
 
 
 def _vektoru_guncelle(makale: KbMakale) -> None:
-    # The tsvector is built from the Python-folded columns, so `İADE`/`iade` and `I`/`ı` agree
-    # whatever the database's locale; the title weighs A, the body B (ranking, CONTRACT 5).
     if connection.vendor != "postgresql":
         return
-    KbMakale.objects.filter(pk=makale.pk).update(
-        arama_vektoru=SearchVector("arama_baslik", weight="A", config="turkish")
+    KbMakale.objects.filter(pk=makale.pk).update(arama_vektoru=arama_vektoru_ifadesi())
+
+
+def arama_vektoru_ifadesi():
+    """The tsvector, built from the Python-folded columns so `İADE`/`iade` and `I`/`ı` agree
+    whatever the database's locale; the title weighs A, the body B (ranking, CONTRACT 5).
+
+    Each text goes in twice: Turkish stems, and the whole words (`simple`). Snowball's Turkish
+    stemmer cuts a bare word and its inflections differently ("iade" → `ia`, "iadeler" → `iade`),
+    so the query's prefix term (the crude stem, `iad:*`) needs the whole words to match against.
+    """
+    return (
+        SearchVector("arama_baslik", weight="A", config="turkish")
+        + SearchVector("arama_baslik", weight="A", config="simple")
         + SearchVector("arama_govde", weight="B", config="turkish")
+        + SearchVector("arama_govde", weight="B", config="simple")
     )
 
 

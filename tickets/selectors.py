@@ -1,6 +1,7 @@
 from django.db.models import Count, Prefetch, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
+from tenants.selectors import ID_MAX
 
 from .models import Dosya, Ticket, TicketYanit
 
@@ -14,6 +15,8 @@ def dosya_get(*, musteri, ziyaretci_id: str, dosya_id) -> Dosya:
         dosya_id = int(dosya_id)
     except (TypeError, ValueError):
         raise Bulunamadi() from None
+    if not 0 < dosya_id <= ID_MAX:
+        raise Bulunamadi()
     try:
         return Dosya.objects.get(pk=dosya_id, musteri=musteri, ziyaretci_id=ziyaretci_id)
     except Dosya.DoesNotExist:
@@ -23,6 +26,9 @@ def dosya_get(*, musteri, ziyaretci_id: str, dosya_id) -> Dosya:
 def dosya_list_by_ids(*, musteri, ziyaretci_id: str, dosya_idleri: list[int]) -> list[Dosya]:
     """All of the given uploads, in the given order, or 404 when any is not this visitor's."""
     istenen = list(dict.fromkeys(dosya_idleri))
+    if any(not 0 < i <= ID_MAX for i in istenen):
+        # An id no row can have (SQLite would even overflow on it): unknown, like any other.
+        raise Bulunamadi("Eklenmek istenen dosya bulunamadı.")
     bulunan = {d.pk: d for d in Dosya.objects.filter(pk__in=istenen, musteri=musteri, ziyaretci_id=ziyaretci_id)}
     if len(bulunan) != len(istenen):
         raise Bulunamadi("Eklenmek istenen dosya bulunamadı.")

@@ -17,6 +17,14 @@ _OKUMA_PARCASI = 64 * 1024
 # Tab, LF, CR and form feed are ordinary in text files; every other C0/C1 control (and NUL)
 # marks a binary or a disguised file.
 _KONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+# Text that is not plain text: a script (`#!`) a shell would run, or markup a browser sniffs as
+# HTML or XML/SVG (the WHATWG MIME Sniffing "HTML" signatures, plus `<svg`), checked after
+# leading whitespace and a BOM. Such a file is refused like any other type outside the list.
+_BETIK_YA_DA_ISARETLEME = re.compile(
+    r"\A[\ufeff\t\n\x0c\r ]*(?:#!|<\?xml|<!--|<!doctype\s+html[\s>]"
+    r"|<(?:html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|svg)[\s/>])",
+    re.IGNORECASE,
+)
 
 
 class BoyutSiniri(FileUploadHandler):
@@ -57,13 +65,17 @@ def mime_tipi_bul(dosya) -> str | None:
 
 
 def _duz_metin_mi(dosya) -> bool:
-    """Valid UTF-8 throughout with no NUL or control bytes, read in chunks (never whole)."""
+    """Valid UTF-8 throughout with no NUL or control bytes, not a script or markup, read in
+    chunks (never whole)."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="strict")
     dosya.seek(0)
     try:
+        ilk = True
         while parca := dosya.read(_OKUMA_PARCASI):
-            if not _temiz(decoder.decode(parca)):
+            metin = decoder.decode(parca)
+            if not _temiz(metin) or (ilk and _BETIK_YA_DA_ISARETLEME.match(metin)):
                 return False
+            ilk = False
         return _temiz(decoder.decode(b"", final=True))
     except UnicodeDecodeError:
         return False

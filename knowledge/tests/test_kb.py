@@ -194,3 +194,27 @@ def test_title_beats_body_repeating_the_word(widget, musteri):
     makale(musteri, "govde", "Kargo bilgisi", "<p>" + " ".join(["iade"] * 40) + " iadesi iadeler</p>")
     makale(musteri, "baslik", "İade politikası", "<p>Ürünleri geri gönderme kuralları.</p>")
     assert ara(widget, "iade") == ["baslik", "govde"]
+
+
+# --- audit additions -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("q", "slug"), [
+    # Snowball's Turkish stemmer cuts a bare word and its inflections differently ("iade" → `ia`,
+    # "iadeler" → `iade`; "ürün" → `ür`, "ürünler" → `ürün`): every form must still find it.
+    ("iadeler", "iade-politikasi"), ("iademi", "iade-politikasi"), ("İADELERİM", "iade-politikasi"),
+    ("ürünler", "urun-degisimi"), ("ürünümü", "urun-degisimi"),
+    ("faturası", "fatura-odeme"), ("faturalarım", "fatura-odeme"), ("ödemelerim", "fatura-odeme"),
+])
+def test_inflected_query_finds_bare_word(widget, musteri, q, slug):
+    makale(musteri, "iade-politikasi", "İade politikası", "<p>İade için 14 gününüz var.</p>")
+    makale(musteri, "urun-degisimi", "Ürün değişimi", "<p>Ürün kutusunu saklayın.</p>")
+    makale(musteri, "fatura-odeme", "Fatura ve ödeme", "<p>Fatura ödeme ile gelir.</p>")
+    makale(musteri, "baska", "Şifre sıfırlama", "<p>Giriş ekranından yeni şifre alın.</p>")
+    sonuc = ok(widget.get(f"{KB}/search", {"q": q}))["makaleler"]
+    assert [m["slug"] for m in sonuc] == [slug], sonuc
+    assert "<mark>" in sonuc[0]["vurgu"], sonuc[0]["vurgu"]
+
+
+def test_title_match_above_body_match_for_inflected_query(widget, musteri):
+    makale(musteri, "govdede", "Kargo süreleri", "<p>Kargo ile gelen ürünlerin iadesi ücretsizdir.</p>")
+    makale(musteri, "baslikta", "İade", "<p>Kutuyu saklayın.</p>")
+    assert ara(widget, "iadeler") == ["baslikta", "govdede"]

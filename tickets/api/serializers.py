@@ -6,23 +6,29 @@ from supportdesk.core.views import ZIYARETCI_ID_MAX
 from ..models import Ticket
 
 
-def dosya_verisi(dosya) -> dict:
-    """An upload as every API shows it (CONTRACT 5); the chat app uses it for `ek`."""
-    return {"id": dosya.id, "ad": dosya.ad, "boyut": dosya.boyut, "mime_tipi": dosya.mime_tipi, "url": dosya.dosya.url}
+def dosya_verisi(dosya, *, request=None) -> dict:
+    """An upload as every API shows it (CONTRACT 5); the chat app uses it for `ek`.
+
+    `url` is absolute when the request is given: the widget runs on the tenants' own sites, where
+    a host-relative `/media/...` would point at their server (an S3 URL is absolute already)."""
+    url = dosya.dosya.url
+    if request is not None:
+        url = request.build_absolute_uri(url)
+    return {"id": dosya.id, "ad": dosya.ad, "boyut": dosya.boyut, "mime_tipi": dosya.mime_tipi, "url": url}
 
 
-def yanit_verisi(yanit) -> dict:
+def yanit_verisi(yanit, *, request=None) -> dict:
     return {
         "id": yanit.id,
         "gonderen": yanit.gonderen,
         "operator_id": yanit.operator_id,
         "icerik": yanit.icerik,
-        "ekler": [dosya_verisi(d) for d in yanit.ekler.all()],
+        "ekler": [dosya_verisi(d, request=request) for d in yanit.ekler.all()],
         "zaman": yanit.zaman.isoformat(),
     }
 
 
-def ticket_verisi(ticket, *, detay: bool = False) -> dict:
+def ticket_verisi(ticket, *, detay: bool = False, request=None) -> dict:
     veri = {
         "id": ticket.id,
         "musteri_id": ticket.musteri_id,
@@ -36,7 +42,7 @@ def ticket_verisi(ticket, *, detay: bool = False) -> dict:
         "guncellenme": ticket.guncellenme.isoformat(),
     }
     if detay:
-        veri["yanitlar"] = [yanit_verisi(y) for y in ticket.yanitlar.all()]
+        veri["yanitlar"] = [yanit_verisi(y, request=request) for y in ticket.yanitlar.all()]
     return veri
 
 
@@ -80,7 +86,7 @@ class TicketDetaySerializer(TicketSerializer):
 # --- requests ----------------------------------------------------------------------------------
 class EkIdleriField(serializers.ListField):
     def __init__(self, **kwargs):
-        super().__init__(child=StrictIntegerField(min_value=1), max_length=10, required=False, **kwargs)
+        super().__init__(child=StrictIntegerField(min_value=1), max_length=10, required=False, allow_null=True, **kwargs)
 
 
 class YuklemeSerializer(serializers.Serializer):
@@ -92,10 +98,16 @@ class TicketOlusturSerializer(serializers.Serializer):
     ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
     konu = StrictCharField(max_length=200)
     mesaj = StrictCharField(max_length=20000)
-    ad = StrictCharField(max_length=150, required=False, allow_blank=True, default="")
-    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, default="")
-    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False, default=Ticket.Oncelik.NORMAL)
+    # Optional fields may also be JSON null, meaning "not given" (as in chat/start).
+    ad = StrictCharField(max_length=150, required=False, allow_blank=True, allow_null=True, default="")
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, allow_null=True, default="")
+    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False, allow_null=True,
+                                      default=Ticket.Oncelik.NORMAL)
     ek_idleri = EkIdleriField()
+
+    def validate(self, attrs):
+        bos = {"ad": "", "email": "", "oncelik": Ticket.Oncelik.NORMAL}
+        return {k: bos.get(k) if v is None else v for k, v in attrs.items()}
 
 
 class ZiyaretciYanitSerializer(serializers.Serializer):
@@ -106,7 +118,7 @@ class ZiyaretciYanitSerializer(serializers.Serializer):
 
 class OperatorYanitSerializer(serializers.Serializer):
     icerik = StrictCharField(max_length=20000)
-    durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False)
+    durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False, allow_null=True)
 
 
 class DurumSerializer(serializers.Serializer):

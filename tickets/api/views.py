@@ -1,7 +1,7 @@
 from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 from supportdesk.core.exceptions import DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.pagination import sayfala
@@ -39,7 +39,9 @@ SAYFA_PARAMLARI = [OpenApiParameter("cursor", str), OpenApiParameter("limit", in
 
 # --- widget --------------------------------------------------------------------------------------
 class WidgetUploadView(WidgetAPIView):
-    parser_classes = [MultiPartParser]
+    # A plain form post is parsed too, so that a body without the file is a 400 naming `dosya`
+    # rather than a 415; JSON stays refused (a file cannot travel in it).
+    parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
         summary="Dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin)",
@@ -67,7 +69,7 @@ class WidgetUploadView(WidgetAPIView):
         if dosya is None:
             raise GecersizIstek(alanlar={"dosya": "Zorunlu alan; multipart dosya olmalı."})
         kayit = services.dosya_yukle(musteri=self.musteri, ziyaretci_id=ziyaretci_id, dosya=dosya)
-        return basarili({"dosya": s.dosya_verisi(kayit)}, status=201)
+        return basarili({"dosya": s.dosya_verisi(kayit, request=request)}, status=201)
 
 
 class WidgetTicketCreateView(WidgetAPIView):
@@ -83,7 +85,7 @@ class WidgetTicketCreateView(WidgetAPIView):
         veri.pop("ziyaretci_id")
         ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id, **veri)
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True)}, status=201)
+        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)}, status=201)
 
 
 class WidgetTicketListView(WidgetAPIView):
@@ -106,7 +108,7 @@ class WidgetTicketDetailView(WidgetAPIView):
     )
     def get(self, request, ticket_id: int):
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id(), ticket_id=ticket_id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True)})
+        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)})
 
 
 class WidgetTicketReplyView(WidgetAPIView):
@@ -122,7 +124,7 @@ class WidgetTicketReplyView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.ZiyaretciYanitSerializer, request.data)
         yanit = services.ticket_ziyaretci_yanitla(ticket=ticket, icerik=veri["icerik"], ek_idleri=veri.get("ek_idleri"))
-        return basarili({"yanit": s.yanit_verisi(yanit), "ticket": s.ticket_verisi(ticket)}, status=201)
+        return basarili({"yanit": s.yanit_verisi(yanit, request=request), "ticket": s.ticket_verisi(ticket)}, status=201)
 
 
 # --- operator ------------------------------------------------------------------------------------
@@ -150,7 +152,7 @@ class OperatorTicketDetailView(OperatorAPIView):
                    responses={200: _tek("OperatorTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True)})
+        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)})
 
 
 class OperatorTicketReplyView(OperatorAPIView):
@@ -165,7 +167,7 @@ class OperatorTicketReplyView(OperatorAPIView):
         veri = _dogrula(s.OperatorYanitSerializer, request.data)
         yanit = services.ticket_operator_yanitla(
             ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"))
-        return basarili({"yanit": s.yanit_verisi(yanit), "ticket": s.ticket_verisi(ticket)}, status=201)
+        return basarili({"yanit": s.yanit_verisi(yanit, request=request), "ticket": s.ticket_verisi(ticket)}, status=201)
 
 
 class OperatorTicketStatusView(OperatorAPIView):

@@ -311,3 +311,47 @@ def test_acik_ticket_sayilari(widget, musteri, diger_musteri, operator_client):
     operator_client.put(f"{OP}/ticket/{b['id']}/status", {"durum": "beklemede"}, format="json")
     assert acik_ticket_sayilari(musteri_idleri=[musteri.id, diger_musteri.id, 999]) == {
         musteri.id: 1, diger_musteri.id: 1, 999: 0}
+
+
+# --- audit additions -----------------------------------------------------------------------------
+@pytest.mark.parametrize("ek", [2**63, 10**30])
+def test_attachment_id_beyond_bigint_is_404_not_500(widget, ek):
+    # An id no row can have names no upload: 404 like any unknown id (SQLite would overflow).
+    body = {"ziyaretci_id": "z1", "konu": "k", "mesaj": "m", "ek_idleri": [ek]}
+    hata(widget.post(f"{W}/create", body, format="json"), 404, "BULUNAMADI")
+    assert Ticket.objects.count() == 0 and Olay.objects.count() == 0
+    t = ac(widget)
+    hata(widget.post(f"{W}/{t['id']}/reply", {"ziyaretci_id": "z1", "icerik": "x", "ek_idleri": [ek]}, format="json"),
+         404, "BULUNAMADI")
+    assert TicketYanit.objects.count() == 1
+
+
+def test_optional_fields_may_be_null(widget):
+    # Optional fields sent as JSON null mean "not given", as in chat/start (CONTRACT 4).
+    t = ac(widget, ad=None, email=None, oncelik=None, ek_idleri=None)
+    assert (t["ad"], t["email"], t["oncelik"]) == ("", "", "normal")
+    assert t["yanitlar"][0]["ekler"] == []
+    res = ok(widget.post(f"{W}/{t['id']}/reply", {"ziyaretci_id": "z1", "icerik": "x", "ek_idleri": None},
+                         format="json"), 201)
+    assert res["yanit"]["ekler"] == []
+
+
+def test_operator_reply_null_durum_leaves_status(widget, operator_client):
+    t = ac(widget)
+    res = ok(operator_client.post(f"{OP}/ticket/{t['id']}/reply", {"icerik": "x", "durum": None}, format="json"), 201)
+    assert res["ticket"]["durum"] == "acik"
+
+
+def test_attachment_urls_are_absolute_and_serve_the_bytes(widget):
+    # The widget runs on tenants' sites: a host-relative URL would point at their server.
+    from .yardimci import png_bayt
+
+    ek = yuklenen_id(widget, "z1")
+    t = ac(widget, ek_idleri=[ek])
+    url = t["yanitlar"][0]["ekler"][0]["url"]
+    assert url.startswith("http://testserver/media/"), url
+    detay = ok(widget.get(f"{W}/{t['id']}", {"ziyaretci_id": "z1"}))["ticket"]
+    assert detay["yanitlar"][0]["ekler"][0]["url"] == url
+    from .yardimci import akis_oku
+
+    assert akis_oku(widget.get(url)) == png_bayt()

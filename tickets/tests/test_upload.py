@@ -163,3 +163,68 @@ def test_oversized_content_length_refused_before_reading(widget):
                          CONTENT_LENGTH=str(50 * 1024 * 1024))
     hata(res, 413, "DOSYA_COK_BUYUK")
     assert Dosya.objects.count() == 0
+
+
+# --- audit additions -----------------------------------------------------------------------------
+def test_upload_url_is_absolute(widget):
+    veri = yukle(widget, "z1", "a.png", png_bayt()).json()["data"]["dosya"]
+    assert veri["url"].startswith("http://testserver/media/yuklemeler/"), veri["url"]
+    assert akis_oku(widget.get(veri["url"])) == png_bayt()
+
+
+def test_one_byte_over_ten_megabytes_is_413_and_nothing_stored(widget):
+    hata(yukle(widget, "z1", "uzun.txt", b"a" * (yukleme.EN_BUYUK_BOYUT + 1), "text/plain"), 413, "DOSYA_COK_BUYUK")
+    assert Dosya.objects.count() == 0
+    assert _medya_dosyalari() == []
+
+
+@pytest.mark.parametrize(("ad", "icerik", "mime"), [
+    ("anim.gif", b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00"
+                 b"\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;", "image/gif"),
+    ("foto.webp", b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00",
+     "image/webp"),
+    ("notlar.csv", b"ad,tutar\nfatura,100\n", "text/plain"),
+    ("bom.txt", "\ufeffMerhaba <dünya>\n".encode(), "text/plain"),
+])
+def test_gif_webp_and_other_plain_text_accepted(widget, ad, icerik, mime):
+    res = yukle(widget, "z1", ad, icerik, "application/octet-stream")
+    assert res.status_code == 201, res.content
+    assert res.json()["data"]["dosya"]["mime_tipi"] == mime
+
+
+@pytest.mark.parametrize(("ad", "icerik"), [
+    # Scripts and markup are text, but not plain text: a browser or a shell would run them.
+    ("resim.png", b"#!/bin/sh\nrm -rf ~\n"),
+    ("betik.txt", b"\xef\xbb\xbf#!/usr/bin/env python3\nprint(1)\n"),
+    ("resim.svg", b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"),
+    ("sayfa.txt", b"  \n<!DOCTYPE html><html><body>x</body></html>"),
+    ("sayfa.png", b"<html><script>alert(1)</script></html>"),
+    ("veri.txt", b"<?xml version='1.0'?><a/>"),
+    ("yorum.txt", b"<!-- x --><p>y</p>"),
+])
+def test_scripts_and_markup_are_415(widget, ad, icerik):
+    hata(yukle(widget, "z1", ad, icerik), 415, "DESTEKLENMEYEN_DOSYA")
+    assert Dosya.objects.count() == 0
+    assert _medya_dosyalari() == []
+
+
+def test_form_encoded_body_without_file_is_400(widget):
+    # A plain form post (no multipart) simply lacks the file: a validation error, not 415.
+    res = widget.post("/api/v1/widget/upload", "ziyaretci_id=z1", content_type="application/x-www-form-urlencoded")
+    body = hata(res, 400, "GECERSIZ_ISTEK")
+    assert "dosya" in body["hata"]["alanlar"]
+    res = widget.post("/api/v1/widget/upload", "", content_type="application/x-www-form-urlencoded")
+    hata(res, 400, "GECERSIZ_ISTEK")
+    assert Dosya.objects.count() == 0
+
+
+def test_another_visitors_or_tenants_upload_cannot_be_attached(widget, diger_musteri):
+    from tickets.models import TicketYanit
+
+    baskasi = yukle(widget, "z2", "a.png", png_bayt()).json()["data"]["dosya"]["id"]
+    yabanci = yukle(widget_client(diger_musteri), "z1", "a.png", png_bayt()).json()["data"]["dosya"]["id"]
+    for ek in (baskasi, yabanci):
+        res = widget.post("/api/v1/widget/ticket/create",
+                          {"ziyaretci_id": "z1", "konu": "k", "mesaj": "m", "ek_idleri": [ek]}, format="json")
+        hata(res, 404, "BULUNAMADI")
+    assert TicketYanit.objects.count() == 0
