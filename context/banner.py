@@ -17,13 +17,20 @@ IKON_UYARI = "⚠️"
 
 TRIAL_KRITIK_GUN = 3  # spec 8: 3 days or fewer
 DEPOLAMA_KRITIK_YUZDE = 90  # spec 8: 90 percent or more
+_ONDALIK_MAX = 10  # decimals shown at most
 
 
 def sayi_yaz(value) -> str:
-    """A number without trailing zeros: 50.0 -> "50", 45.50 -> "45.5" (at most 4 decimals)."""
-    d = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
-    d = d.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP).normalize()
-    text = format(d, "f")
+    """A number without trailing zeros and never in exponent form: 50.0 -> "50", 45.50 -> "45.5".
+
+    15 significant digits: a float's binary noise goes (0.1 + 0.2 -> "0.3") but a small value
+    stays what it is (0.00001 -> "0.00001", not "0", which would contradict its `kritik`); at most
+    10 decimals.
+    """
+    d = Decimal(format(value, ".15g")) if isinstance(value, float) else Decimal(value)
+    if d.as_tuple().exponent < -_ONDALIK_MAX:  # 1e-300 is not worth 300 characters of banner
+        d = d.quantize(Decimal(1).scaleb(-_ONDALIK_MAX), rounding=ROUND_HALF_UP)
+    text = format(d.normalize(), "f")
     return "0" if text in ("-0", "0") else text
 
 

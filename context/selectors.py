@@ -16,8 +16,14 @@ def ziyaretci_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: i
     if musteri_id is not None:
         qs = qs.filter(musteri_id=musteri_id)
     adaylar = list(qs.order_by("musteri_id")[:20])
-    if not adaylar:
-        adaylar = _yalniz_sohbet_ya_da_ticketta(musteri_idleri=musteri_idleri, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
+    # The same id may also be known from chats or tickets in the caller's other tenants: the
+    # visitor "exists" there too, so it counts towards the choice (looked up only in tenants not
+    # already found, so a single-tenant caller with a context row costs no extra query).
+    bulunan = {z.musteri_id for z in adaylar}
+    kalan = [mid for mid in musteri_idleri if mid not in bulunan and (musteri_id is None or mid == musteri_id)]
+    if kalan:
+        adaylar += _yalniz_sohbet_ya_da_ticketta(musteri_idleri=kalan, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
+        adaylar.sort(key=lambda z: z.musteri_id)
     if not adaylar:
         raise Bulunamadi("Ziyaretçi bulunamadı.")
     if len(adaylar) > 1:

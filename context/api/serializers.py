@@ -2,7 +2,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from supportdesk.core.fields import StrictIntegerField
+from supportdesk.core.fields import StrictCharField, StrictIntegerField
 
 from ..models import URL_MAX
 from ..validators import http_adresi_mi, sayi_mi
@@ -69,7 +69,8 @@ class HttpAdresiField(serializers.CharField):
 
 
 def _metin(max_length: int, **kwargs):
-    return serializers.CharField(max_length=max_length, required=False, allow_blank=True, allow_null=True, **kwargs)
+    # A JSON string only: 5 or 1.5 is refused, not stored as "5" (CONTRACT 1: wrong types are a 400).
+    return StrictCharField(max_length=max_length, required=False, allow_blank=True, allow_null=True, **kwargs)
 
 
 # --- customer-info --------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
@@ -106,7 +106,9 @@ def _data_url_coz(value: str) -> bytes:
 
 
 class EkranGoruntusuView(WidgetAPIView):
-    parser_classes = [JSONParser, MultiPartParser]
+    # A form post without a file (or with the data URL as a field) is read too, so it gets the
+    # field's 400 rather than a 415 about the body.
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
 
     @extend_schema(
         summary="Ekran görüntüsü (PNG ya da JPEG, en çok 5 MB; çok parçalı ya da data URL)",

@@ -33,6 +33,7 @@ def test_order_paket_kontor_trial_depolama():
 
 @pytest.mark.parametrize(("kontor", "deger", "kritik"), [
     (120, "120", False), (12.5, "12.5", False), (1.0, "1", False), (0, "0", True), (0.0, "0", True), (-3, "-3", True),
+    (0.00001, "0.00001", False), (0.1 + 0.2, "0.3", False),
 ])
 def test_kontor(kontor, deger, kritik):
     item = tek(banner(kontor=kontor), "kontor")
@@ -73,6 +74,8 @@ def test_trial_end_date_wins_over_days_left():
     (60, 50, "60 / 50 GB (%120)", True, "⚠️"),
     (5, 0, "5 / 0 GB", False, "💾"),
     (0, 0, "0 / 0 GB", False, "💾"),
+    (0.00001, 10, "0.00001 / 10 GB (%0)", False, "💾"),  # a small size is shown, not rounded to 0
+    (1e-9, 1e-9, "0.000000001 / 0.000000001 GB (%100)", True, "⚠️"),
 ])
 def test_storage_form_a(kullanilan, toplam, deger, kritik, icon):
     item = tek(banner(depolama_kullanilan_gb=kullanilan, depolama_toplam_gb=toplam), "depolama")
@@ -111,6 +114,8 @@ def test_missing_fields_give_no_item(ekstra):
 
 
 @pytest.mark.parametrize(("value", "text"), [(45.5, "45.5"), (50, "50"), (50.0, "50"), (0.1 + 0.2, "0.3"), (1e6, "1000000"),
-                                             (-0.0, "0"), (2.125, "2.125")])
+                                             (-0.0, "0"), (2.125, "2.125"), (1e15, "1000000000000000"),
+                                             (0.00001, "0.00001"), (0.00005, "0.00005"), (-0.0000001, "-0.0000001"),
+                                             (1 / 3, "0.3333333333"), (1e-300, "0"), (12345678901234, "12345678901234")])
 def test_numbers_without_trailing_zeros(value, text):
     assert sayi_yaz(value) == text

@@ -196,6 +196,8 @@ def test_bad_ekstra_is_400_and_leaves_the_profile_unchanged(widget, musteri, eks
 @pytest.mark.parametrize(("alan", "deger"), [
     ("kontor", "5"), ("kontor", True), ("kontor", [5]), ("kontor", 1e300),
     ("email", "eposta-degil"), ("email", 5), ("ad", "x" * 101), ("soyad", "x" * 101), ("paket", "x" * 101), ("ad", {"a": 1}),
+    # Wrong JSON types are refused, not turned into text ("5", "1.5").
+    ("paket", 5), ("ad", 1.5), ("soyad", 7),
 ])
 def test_bad_profile_fields_are_400(widget, alan, deger):
     body = hata(gonder(widget, {"ziyaretci_id": "z-1", alan: deger}), 400, "GECERSIZ_ISTEK")

@@ -55,6 +55,7 @@ def test_only_the_newest_50_pages_are_kept_per_visitor(widget, musteri):
     {"ziyaretci_id": "z-1", "url": "https://a.example/" + "x" * 2100},
     {"ziyaretci_id": "z-1", "url": "https://a.example/", "referrer": 5},
     {"ziyaretci_id": "z-1", "url": "https://a.example/", "baslik": "x" * 501},
+    {"ziyaretci_id": "z-1", "url": "https://a.example/", "baslik": 42},
     {"url": "https://a.example/"},
 ])
 def test_bad_page_info_is_400_and_stores_nothing(widget, body):
@@ -161,6 +162,19 @@ def test_bad_screenshot_body_is_400(widget, gorsel):
     body = {"ziyaretci_id": "z-1"} if gorsel is None else {"ziyaretci_id": "z-1", "gorsel": gorsel}
     hata(widget.post(SCREENSHOT, body, format="json"), 400, "GECERSIZ_ISTEK")
     assert durum() == [[], 0, 0, 0]
+
+
+def test_form_post_is_read_like_the_other_bodies(widget):
+    # A plain form post (what `requests.post(url, data=...)` sends without files) is not a 415
+    # about the body: without a file it is the field's 400, and a data URL field is taken.
+    res = widget.post(SCREENSHOT, "ziyaretci_id=z-1", content_type="application/x-www-form-urlencoded")
+    assert hata(res, 400, "GECERSIZ_ISTEK")["hata"]["alanlar"].keys() == {"gorsel"}
+    assert durum() == [[], 0, 0, 0]
+    from urllib.parse import urlencode
+
+    body = urlencode({"ziyaretci_id": "z-1", "gorsel": data_url(JPEG)})
+    eg = ok(widget.post(SCREENSHOT, body, content_type="application/x-www-form-urlencoded"), 201)
+    assert eg["data"]["ekran_goruntusu"]["mime_tipi"] == "image/jpeg"
 
 
 def test_screenshot_needs_visitor_id_in_multipart_too(widget):

@@ -188,3 +188,16 @@ def test_chat_only_visitor_in_two_tenants_needs_musteri_id(musteri, diger_muster
     _sohbet(diger_musteri, "iki", "İki")
     hata(client.get(url("iki")), 400, "GECERSIZ_ISTEK")
     assert ok(client.get(url("iki", diger_musteri.id)))["data"]["musteri"]["ad"] == "İki"
+
+
+def test_visitor_with_context_in_one_tenant_and_a_chat_in_another_needs_musteri_id(musteri, diger_musteri):
+    # The id exists in both of the caller's tenants (context here, a chat there): the caller picks.
+    client = oturum(operator_yap(musteri, diger_musteri))
+    profil(musteri, "karisik", ad="Bağlamlı")
+    _sohbet(diger_musteri, "karisik", "Sohbetçi")
+    body = hata(client.get(url("karisik")), 400, "GECERSIZ_ISTEK")
+    assert str(musteri.id) in body["hata"]["mesaj"] and str(diger_musteri.id) in body["hata"]["mesaj"]
+    assert ok(client.get(url("karisik", musteri.id)))["data"]["musteri"]["ad"] == "Bağlamlı"
+    assert ok(client.get(url("karisik", diger_musteri.id)))["data"]["musteri"]["ad"] == "Sohbetçi"
+    # An operator of only the chat's tenant sees that one without choosing.
+    assert ok(oturum(operator_yap(diger_musteri)).get(url("karisik")))["data"]["musteri_id"] == diger_musteri.id
