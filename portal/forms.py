@@ -7,6 +7,28 @@ from tenants.models import Kullanici
 from tenants.origin import origin_girdisini_normalle
 
 FIRMA_ADI_MAX = 120
+# Names a script may use for our fields: `password` is what most clients call `sifre`.
+TAKMA_ADLAR = {"password": "sifre"}
+
+
+def takma_adlari_coz(data, **eksikse):
+    """The posted data with alias names mapped to ours and absent fields given a default.
+
+    Only a field that was not posted at all gets its default: a field the user blanked in our
+    form stays blank and is refused like any other invalid input.
+    """
+    data = data.copy()
+    for takma, alan in TAKMA_ADLAR.items():
+        if alan not in data and takma in data:
+            data[alan] = data[takma]
+    for alan, deger in eksikse.items():
+        if alan not in data:
+            data[alan] = deger
+    return data
+
+
+def varsayilan_proje_adi(mevcut_proje_sayisi: int) -> str:
+    return f"Proje {mevcut_proje_sayisi + 1}"
 
 
 def _firma_adi_alani():

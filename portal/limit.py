@@ -1,8 +1,8 @@
-"""Login and sign-up attempts per client IP (`PORTAL_RATE_LIMIT`).
+"""Rate limits of the portal's login and sign-up forms (CONTRACT 9).
 
 The same cache and the same client-IP rule (`NUM_PROXIES`) as DRF's throttles, so a forged
-`X-Forwarded-For` never escapes the limit (CONTRACT 9). The portal is plain Django, not DRF, so
-the view asks and records explicitly instead of going through `throttle_classes`.
+`X-Forwarded-For` never escapes a limit. The portal is plain Django, not DRF, so the view asks
+and records explicitly instead of going through `throttle_classes`.
 """
 import math
 
@@ -10,17 +10,12 @@ from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
 
-class PortalIpLimiti(SimpleRateThrottle):
-    def __init__(self, scope: str):
-        self.scope = scope
-        super().__init__()
+class _PortalLimiti(SimpleRateThrottle):
+    setting_name = ""
 
     def get_rate(self):
         # Read on each use so a test (or an operator) can tune it without a restart.
-        return settings.PORTAL_RATE_LIMIT
-
-    def get_cache_key(self, request, view=None):
-        return f"throttle:portal:{self.scope}:{self.get_ident(request)}"
+        return getattr(settings, self.setting_name)
 
     def izin_var(self, request) -> bool:
         if self.rate is None:
@@ -41,3 +36,27 @@ class PortalIpLimiti(SimpleRateThrottle):
     def bekleme_saniye(self) -> int:
         wait = self.wait()
         return max(1, math.ceil(wait)) if wait is not None else self.duration
+
+
+class GirisLimiti(_PortalLimiti):
+    """Login attempts per client IP and e-mail (`LOGIN_RATE_LIMIT`, CONTRACT 9).
+
+    The very bucket of the API's `LoginThrottle` (same key), so alternating between
+    `/auth/login` and the portal form never doubles an attacker's budget. Keyed by e-mail too,
+    so one address being guessed at never locks everyone else behind the same IP out.
+    """
+
+    setting_name = "LOGIN_RATE_LIMIT"
+
+    def get_cache_key(self, request, view=None):
+        email = request.POST.get("email", "")
+        return f"throttle:login:{self.get_ident(request)}:{email.strip().lower()[:254]}"
+
+
+class KayitLimiti(_PortalLimiti):
+    """Sign-up attempts per client IP (`PORTAL_RATE_LIMIT`): what an account farm would make."""
+
+    setting_name = "PORTAL_RATE_LIMIT"
+
+    def get_cache_key(self, request, view=None):
+        return f"throttle:portal:kayit:{self.get_ident(request)}"

@@ -9,11 +9,16 @@ from tenants.models import Kullanici, Musteri, Uyelik
 from .models import SelfServisProje
 
 PROJE_PENCERESI = timedelta(hours=24)
+GUNLUK_PROJE_LIMITI = 3  # spec 8: new self-service projects per 24 hours
 
 
 def son_projeler(*, kullanici: Kullanici) -> QuerySet[SelfServisProje]:
     """Self-service projects the user opened inside the rolling 24-hour window (spec 8: 3 per 24 hours)."""
     return SelfServisProje.objects.filter(kullanici=kullanici, olusturulma__gte=timezone.now() - PROJE_PENCERESI)
+
+
+def proje_hakki_kalan(*, kullanici: Kullanici) -> int:
+    return max(0, GUNLUK_PROJE_LIMITI - son_projeler(kullanici=kullanici).count())
 
 
 def aktif_uyelik_bul(*, uyelikler: list[Uyelik], musteri_id) -> Uyelik | None:

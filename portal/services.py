@@ -14,10 +14,9 @@ from tenants.selectors import uyelik_get
 from tenants.services import kullanici_olustur, musteri_olustur
 
 from .models import SelfServisProje
-from .selectors import PROJE_PENCERESI, son_projeler
+from .selectors import GUNLUK_PROJE_LIMITI, PROJE_PENCERESI, son_projeler
 
 TRIAL_GUN = 14  # spec 4.6.4 and 8
-GUNLUK_PROJE_LIMITI = 3  # spec 8: new self-service projects per 24 hours
 PROJE_LIMITI_MESAJI = "24 saat içinde en çok 3 yeni proje oluşturabilirsiniz. Lütfen daha sonra tekrar deneyin."
 
 
@@ -38,9 +37,14 @@ def proje_olustur(*, kullanici: Kullanici, firma_adi: str) -> Musteri:
 
 @transaction.atomic
 def kayit_ol(*, email: str, sifre: str, firma_adi: str, ad: str = "") -> tuple[Kullanici, Musteri]:
-    """Sign-up: the user and a first project, or neither."""
+    """Sign-up: the user and a first project (same trial, owner link), or neither.
+
+    The first project is part of the account, not one of the "3 new projects per 24 hours"
+    (spec 8) that `POST /portal/projelerim` counts: a new owner may still open three more.
+    Account farming is what the sign-up rate limit per IP is for.
+    """
     kullanici = kullanici_olustur(email=email.strip().lower(), sifre=sifre, ad=ad)
-    musteri = proje_olustur(kullanici=kullanici, firma_adi=firma_adi)
+    musteri = musteri_olustur(firma_adi=firma_adi, sahip=kullanici, trial_gun=TRIAL_GUN)
     return kullanici, musteri
 
 

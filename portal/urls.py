@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import views, webhook_views
 
@@ -18,4 +18,6 @@ urlpatterns = [
     path("webhooks/<int:endpoint_id>", webhook_views.WebhookDuzenleView.as_view(), name="webhook_duzenle"),
     path("webhooks/teslimat/<int:teslimat_id>/yeniden", webhook_views.TeslimatYenidenView.as_view(),
          name="teslimat_yeniden"),
+    # Last: aliases (/portal/login ...), trailing slashes, and the portal's own 404 page.
+    re_path(r"^(?P<yol>.+)$", views.bilinmeyen_yol, name="bilinmeyen"),
 ]

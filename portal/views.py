@@ -8,8 +8,9 @@ from django.contrib import messages
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import IntegrityError
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views import View
@@ -19,7 +20,7 @@ from tenants.selectors import uyelik_list
 from tenants.services import musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
 
 from . import forms, selectors, services
-from .limit import PortalIpLimiti
+from .limit import GirisLimiti, KayitLimiti
 
 AKTIF_PROJE = "portal_active_tenant_id"  # spec 4.6.3
 GUVENLI_YONTEMLER = ("GET", "HEAD", "OPTIONS")
@@ -75,7 +76,7 @@ def _giris_sonrasi(request):
     return redirect("portal:projelerim_yeni")
 
 
-def _limit_yaniti(request, template: str, form, limit: PortalIpLimiti):
+def _limit_yaniti(request, template: str, form, limit):
     saniye = limit.bekleme_saniye()
     response = render(request, template, {"form": form, "limit_mesaji": LIMIT_MESAJI.format(saniye=saniye)}, status=429)
     response["Retry-After"] = str(saniye)
@@ -91,8 +92,8 @@ class GirisView(View):
         return render(request, self.template, {"form": forms.GirisForm(), "next": _guvenli_next(request, "")})
 
     def post(self, request):
-        form = forms.GirisForm(request.POST)
-        limit = PortalIpLimiti("giris")
+        form = forms.GirisForm(forms.takma_adlari_coz(request.POST))
+        limit = GirisLimiti()
         if not limit.izin_var(request):
             return _limit_yaniti(request, self.template, form, limit)
         if form.is_valid():
@@ -115,8 +116,9 @@ class KayitView(View):
         return render(request, self.template, {"form": forms.KayitForm()})
 
     def post(self, request):
-        form = forms.KayitForm(request.POST)
-        limit = PortalIpLimiti("kayit")
+        # A client that leaves the project name out gets a default one; a blanked field is an error.
+        form = forms.KayitForm(forms.takma_adlari_coz(request.POST, firma_adi=forms.varsayilan_proje_adi(0)))
+        limit = KayitLimiti()
         if not limit.izin_var(request):
             return _limit_yaniti(request, self.template, form, limit)
         # Every sign-up attempt counts, successful ones too: they are what an account farm makes.
@@ -198,7 +200,8 @@ class ProjelerView(PortalView):
     aktif_proje_gerekli = False
 
     def get(self, request):
-        return self.sayfa("portal/projeler.html", next=_guvenli_next(request, ""))
+        # The page is the chooser itself: no second, header copy of the same choice.
+        return self.sayfa("portal/projeler.html", next=_guvenli_next(request, ""), secim_sayfasi=True)
 
 
 class ProjeSecView(PortalView):
@@ -222,7 +225,8 @@ class ProjelerimView(PortalView):
         return self.sayfa("portal/projelerim.html", satirlar=satirlar)
 
     def post(self, request):
-        form = forms.ProjeForm(request.POST)
+        form = forms.ProjeForm(forms.takma_adlari_coz(
+            request.POST, firma_adi=forms.varsayilan_proje_adi(len(self.uyelikler))))
         if not form.is_valid():
             return self.sayfa("portal/proje_yeni.html", form=form)
         try:
@@ -244,7 +248,8 @@ class ProjeYeniView(PortalView):
     aktif_proje_gerekli = False
 
     def get(self, request):
-        return self.sayfa("portal/proje_yeni.html", form=forms.ProjeForm())
+        return self.sayfa("portal/proje_yeni.html", form=forms.ProjeForm(),
+                          kalan_hak=selectors.proje_hakki_kalan(kullanici=request.user))
 
 
 def gomme_kodu(request, musteri) -> str:
@@ -340,3 +345,30 @@ class SifreView(PortalView):
         messages.success(request, "Şifreniz değiştirildi.")
         return redirect("portal:pano")
 
+
+class _Yonlendir307(HttpResponseRedirect):
+    status_code = 307
+
+
+# Obvious names people and scripts type for the sign-in pages.
+TAKMA_YOLLAR = {"login": "portal:giris", "signin": "portal:giris", "signup": "portal:kayit",
+                "register": "portal:kayit", "logout": "portal:cikis"}
+
+
+def bilinmeyen_yol(request, yol: str):
+    """Anything else under /portal/: an alias or a page's path with a trailing slash goes to the
+    page (307 keeps a POST a POST, with its body and CSRF token); the rest is the portal's 404."""
+    temiz = yol.rstrip("/")
+    hedef = reverse(TAKMA_YOLLAR[temiz]) if temiz in TAKMA_YOLLAR else None
+    if hedef is None and temiz != yol:
+        try:
+            eslesme = resolve(f"/portal/{temiz}")
+        except Resolver404:
+            eslesme = None
+        if eslesme is not None and eslesme.url_name != "bilinmeyen":
+            hedef = f"/portal/{temiz}"
+    if hedef is None:
+        return bulunamadi(request)
+    if request.META.get("QUERY_STRING"):
+        hedef = f"{hedef}?{request.META['QUERY_STRING']}"
+    return redirect(hedef) if request.method in GUVENLI_YONTEMLER else _Yonlendir307(hedef)

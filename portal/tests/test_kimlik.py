@@ -133,7 +133,7 @@ def test_login_inactive_user_refused(musteri):
 
 
 def test_login_failures_are_rate_limited_then_even_the_right_password_waits(musteri, settings):
-    settings.PORTAL_RATE_LIMIT = "3/min"
+    settings.LOGIN_RATE_LIMIT = "3/min"
     user = operator_yap(musteri)
     t = Tarayici()
     for _ in range(3):
@@ -145,7 +145,7 @@ def test_login_failures_are_rate_limited_then_even_the_right_password_waits(must
 
 
 def test_successful_logins_do_not_use_up_the_limit(musteri, settings):
-    settings.PORTAL_RATE_LIMIT = "2/min"
+    settings.LOGIN_RATE_LIMIT = "2/min"
     user = operator_yap(musteri)
     for _ in range(4):
         t = Tarayici()
@@ -153,7 +153,7 @@ def test_successful_logins_do_not_use_up_the_limit(musteri, settings):
 
 
 def test_forged_forwarded_for_does_not_escape_the_limit(musteri, settings):
-    settings.PORTAL_RATE_LIMIT = "1/min"
+    settings.LOGIN_RATE_LIMIT = "1/min"
     user = operator_yap(musteri)
     t = Tarayici()
     t.post("/portal/giris", {"email": user.email, "sifre": "yanlis"}, HTTP_X_FORWARDED_FOR="1.1.1.1")
@@ -217,3 +217,85 @@ def test_trial_days_on_the_dashboard_count_down(musteri):
     musteri.save()
     html = giris_yapmis(operator_yap(musteri)).get("/portal/").content.decode()
     assert "2 gün" in html and "rakam-kritik" in html
+
+
+def test_login_limit_is_per_ip_and_email_so_other_accounts_can_still_log_in(musteri, settings):
+    """CONTRACT 9: login attempts per IP and e-mail (`LOGIN_RATE_LIMIT`), the portal form included."""
+    settings.LOGIN_RATE_LIMIT = "2/min"
+    settings.PORTAL_RATE_LIMIT = "1000/min"
+    hedef = operator_yap(musteri, email="hedef@ornek.com")
+    baska = operator_yap(musteri, email="baska@ornek.com")
+    t = Tarayici()
+    for _ in range(2):
+        assert t.giris(hedef, sifre="yanlis").status_code == 200
+    assert t.giris(hedef).status_code == 429
+    assert t.giris(baska, sifre="yanlis").status_code == 200  # a wrong password, not a lock-out
+    assert t.giris(baska).status_code == 302
+
+
+def test_login_limit_is_shared_with_the_api_login(musteri, settings, api):
+    settings.LOGIN_RATE_LIMIT = "2/min"
+    user = operator_yap(musteri)
+    for _ in range(2):
+        res = api.post("/api/v1/auth/login", {"email": user.email, "sifre": "yanlis"}, format="json")
+        assert res.status_code == 401
+    res = Tarayici().giris(user)
+    assert res.status_code == 429 and int(res["Retry-After"]) >= 1
+
+
+def test_login_and_signup_accept_password_as_the_field_name(musteri):
+    user = operator_yap(musteri)
+    t = Tarayici()
+    res = t.post("/portal/giris", {"email": user.email, "password": TEST_SIFRE})
+    assert res.status_code == 302 and "_auth_user_id" in t.session
+    t = Tarayici()
+    res = t.post(KAYIT, {"email": "yeni@ornek.com", "password": "Mavi-Deniz-2026", "firma_adi": "Yeni"})
+    assert res.status_code == 302, res.content.decode()[:1500]
+    assert Kullanici.objects.get(email="yeni@ornek.com").check_password("Mavi-Deniz-2026")
+
+
+def test_signup_without_a_project_name_field_gets_a_default_name():
+    t = Tarayici()
+    res = t.post(KAYIT, {"email": "adsiz@ornek.com", "sifre": "Mavi-Deniz-2026"})
+    assert res.status_code == 302 and res["Location"] == "/portal/", res.content.decode()[:1500]
+    user = Kullanici.objects.get(email="adsiz@ornek.com")
+    musteri = Musteri.objects.get(olusturan=user)
+    assert musteri.firma_adi == "Proje 1"
+    assert Uyelik.objects.get(kullanici=user, musteri=musteri).rol == "sahip"
+    assert t.session[AKTIF] == musteri.id
+
+
+@pytest.mark.parametrize("takma, hedef", [("/portal/login", "/portal/giris"), ("/portal/signin", "/portal/giris"),
+                                          ("/portal/signup", "/portal/kayit"), ("/portal/register", "/portal/kayit"),
+                                          ("/portal/logout", "/portal/cikis"), ("/portal/giris/", "/portal/giris"),
+                                          ("/portal/projeler/", "/portal/projeler")])
+def test_obvious_aliases_and_trailing_slashes_lead_to_the_page(db, takma, hedef):
+    res = Tarayici().get(takma)
+    assert res.status_code == 302 and res["Location"] == hedef
+
+
+def test_a_post_to_an_alias_keeps_its_body_and_logs_in(musteri):
+    user = operator_yap(musteri)
+    t = Tarayici()
+    res = t.post("/portal/login?next=/portal/widget", {"email": user.email, "sifre": TEST_SIFRE})
+    assert res.status_code == 307 and res["Location"] == "/portal/giris?next=/portal/widget"
+    res = t.post("/portal/login?next=/portal/widget", {"email": user.email, "sifre": TEST_SIFRE}, follow=True)
+    assert res.redirect_chain[-1][0] == "/portal/widget" and res.status_code == 200
+    assert "_auth_user_id" in t.session
+    # A trailing slash on a form target is the same: the choice of a project still happens.
+    res = t.post(f"/portal/projeler/sec/{musteri.id}/", follow=True)
+    assert res.status_code == 200 and t.session[AKTIF] == musteri.id
+
+
+def test_a_post_to_an_alias_still_needs_the_csrf_token(musteri):
+    user = operator_yap(musteri)
+    t = Tarayici()
+    assert t.post("/portal/login", {"email": user.email, "sifre": TEST_SIFRE}, csrf=False).status_code == 403
+    assert "_auth_user_id" not in t.session
+
+
+@pytest.mark.parametrize("url", ["/portal/yok", "/portal/yok/", "/portal/widget/ek", "/portal/projeler/sec/abc"])
+def test_unknown_portal_paths_are_a_product_404_page(db, url):
+    res = Tarayici().get(url)
+    assert res.status_code == 404
+    assert "Sayfa bulunamadı" in res.content.decode()

@@ -7,7 +7,7 @@ from django.utils import timezone
 from portal.models import SelfServisProje
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
-from tenants.models import Musteri, Uyelik
+from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.services import uyelik_ekle
 
 from .yardimci import AKTIF, Tarayici, giris_yapmis
@@ -176,12 +176,16 @@ def test_fourth_project_in_24_hours_is_refused_with_429_and_no_row(musteri):
     assert SelfServisProje.objects.filter(kullanici=user).count() == 3
 
 
-def test_sign_up_project_counts_towards_the_limit():
+def test_sign_up_project_is_not_one_of_the_three_new_projects():
     t = Tarayici()
     t.post("/portal/kayit", {"email": "s@ornek.com", "sifre": "Mavi-Deniz-2026", "firma_adi": "İlk"})
-    assert t.post("/portal/projelerim", {"firma_adi": "İkinci"}).status_code == 302
-    assert t.post("/portal/projelerim", {"firma_adi": "Üçüncü"}).status_code == 302
-    assert t.post("/portal/projelerim", {"firma_adi": "Dördüncü"}).status_code == 429
+    for ad in ("İkinci", "Üçüncü", "Dördüncü"):
+        assert t.post("/portal/projelerim", {"firma_adi": ad}).status_code == 302
+    user = Kullanici.objects.get(email="s@ornek.com")
+    once = Musteri.objects.count()
+    res = t.post("/portal/projelerim", {"firma_adi": "Beşinci"})
+    assert res.status_code == 429
+    assert Musteri.objects.count() == once and user.uyelikler.count() == 4
 
 
 def _eski_proje(user, zaman):
@@ -327,3 +331,23 @@ def test_racing_creations_never_pass_the_limit():
         t.join(30)
     assert sorted(sonuclar) == ["limit", "limit", "limit", "olustu"]
     assert Musteri.objects.filter(olusturan=user).count() == 3
+
+
+def test_new_project_without_a_name_field_gets_a_numbered_default(musteri):
+    user = operator_yap(musteri)
+    t = giris_yapmis(user)
+    res = t.post("/portal/projelerim", {})
+    assert res.status_code == 302 and res["Location"] == "/portal/"
+    yeni = Musteri.objects.get(olusturan=user)
+    assert yeni.firma_adi == "Proje 2"
+    assert Uyelik.objects.get(kullanici=user, musteri=yeni).rol == "sahip"
+
+
+def test_new_project_page_tells_how_many_are_left(musteri):
+    user = operator_yap(musteri)
+    t = giris_yapmis(user)
+    assert "Şu an 3 hakkınız var" in t.get("/portal/projelerim/yeni").content.decode()
+    for i in range(3):
+        t.post("/portal/projelerim", {"firma_adi": f"P{i}"})
+    html = t.get("/portal/projelerim/yeni").content.decode()
+    assert "Bu hakkı doldurdunuz" in html

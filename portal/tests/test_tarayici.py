@@ -228,3 +228,25 @@ def test_fourth_project_shows_the_limit_in_the_page(live_server, tarayici, ekran
     page.screenshot(path=str(ekran_dizini / "portal-proje-limiti.png"))
     assert Musteri.objects.filter(olusturan=user).count() == 3
     page.close()
+
+
+def test_choosing_by_the_projects_name_after_login(live_server, tarayici):
+    """On the choice page the project's name is what one clicks; the header has no second copy."""
+    from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
+    from supportdesk.testing.fixtures import operator_yap
+
+    a, b = MusteriFactory(firma_adi="Anadolu Yazılım"), MusteriFactory(firma_adi="Ege Turizm")
+    user = operator_yap(a, b, rol="sahip", email="secim@ornek.com")
+    page = tarayici.new_page(viewport={"width": 1280, "height": 760}, locale="tr-TR")
+    page.goto(f"{live_server.url}/portal/login")
+    page.fill("input[name=email]", user.email)
+    page.fill("input[type=password]", TEST_SIFRE)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/portal/projeler")
+    assert page.locator("[data-test=proje-menu]").count() == 0
+    page.click("text=Ege Turizm")
+    page.wait_for_url(f"{live_server.url}/portal/")
+    assert "Ege Turizm" in page.inner_text(".proje-secici")
+    user.refresh_from_db()
+    assert user.musteri_id == b.id
+    page.close()

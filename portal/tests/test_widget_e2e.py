@@ -513,3 +513,256 @@ def test_cok_istek_429_sakin_mesaj(sayfa, demo, settings):
     page.get_by_role("tab", name="Talepler").click()
     page.get_by_role("alert").get_by_text("Kısa sürede çok fazla işlem yapıldı").wait_for()
     assert page.get_by_role("button", name="Yeni talep").is_visible()
+
+
+# --- audit additions: the issue's lists item by item -----------------------------------------
+AKTIF_ODAK = """() => {
+    let e = document.activeElement;
+    while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+    return {ad: (e.getAttribute('aria-label') || e.textContent || e.tagName).trim(),
+            cizgi: getComputedStyle(e).outlineStyle};
+}"""
+
+
+def test_klavye_sirasi_baslaticidan_panele_gider_ve_odak_gorunur(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    yukle(page, url)
+    launcher = page.get_by_role("button", name=re.compile("^Destek penceresini"))
+    page.get_by_role("link", name="Ücretsiz deneyin").focus()
+    page.keyboard.press("Tab")
+    odak = page.evaluate(AKTIF_ODAK)
+    assert odak["ad"].startswith("Destek penceresini aç") and odak["cizgi"] == "solid", odak
+    page.keyboard.press("Enter")
+    assert page.get_by_role("dialog").is_visible()
+    # Focus moved into the panel; Tab from the (now "close") launcher enters the panel header,
+    # not the host page behind it.
+    assert page.evaluate(AKTIF_ODAK)["ad"] != odak["ad"]
+    launcher.focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate(AKTIF_ODAK)["ad"] == "Pencereyi küçült"
+    page.keyboard.press("Tab")
+    assert page.evaluate(AKTIF_ODAK)["ad"] == "Sohbet"
+    page.keyboard.press("Escape")
+    assert not page.get_by_role("dialog").is_visible()
+    assert page.evaluate(AKTIF_ODAK)["ad"].startswith("Destek penceresini aç")
+
+
+def test_baska_origin_izinsizse_sakin_hata_ve_hic_baska_cagri_yok(sayfa, demo, baska_site):
+    musteri, _ = demo
+    musteri.izinli_originler = ["https://magaza.example.com"]
+    musteri.save(update_fields=["izinli_originler"])
+    url = baska_site.sayfa("/izinsiz.html", musteri)
+    page = sayfa.page
+    with page.expect_response(lambda r: "/api/v1/widget/init" in r.url) as yanit:
+        page.goto(url)
+    assert yanit.value.status == 403
+    page.get_by_role("button", name=re.compile("^Destek penceresini")).click()
+    page.get_by_role("alert").get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
+    # Nothing the page does afterwards makes the widget call again.
+    sonuc = page.evaluate("""async () => {
+        history.pushState({}, '', '#baska');
+        setTimeout(() => { throw new Error('sayfa hatasi'); });
+        try { await window.SupportDesk.identify({email: 'a@example.com'}); return 'cozuldu'; }
+        catch (e) { return 'reddedildi'; }
+    }""")
+    assert sonuc == "reddedildi"
+    page.wait_for_timeout(1200)
+    assert [u.split("/api/v1/")[1] for _, u in sayfa.api_istekleri] == ["widget/init"]
+    assert not sayfa.dialoglar
+
+
+def test_icerik_guvenlik_politikali_sayfada_stiller_calisir(sayfa, demo, baska_site, live_server):
+    """A host page whose CSP forbids inline styles still gets a styled widget."""
+    musteri, _ = demo
+    csp = (f"<meta http-equiv='Content-Security-Policy' content=\"default-src 'self'; style-src 'self'; "
+           f"script-src {live_server.url}; connect-src {live_server.url}; img-src {live_server.url} data:\">")
+    url = baska_site.sayfa("/csp.html", musteri, bas=csp)
+    page = sayfa.page
+    with page.expect_response(lambda r: "/api/v1/widget/campaigns" in r.url):
+        page.goto(url)
+    kutu = page.get_by_role("button", name=re.compile("Destek penceresini aç")).bounding_box()
+    assert kutu and 50 <= kutu["width"] <= 70 and kutu["x"] > 1100 and kutu["y"] > 650, kutu
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    assert page.get_by_role("dialog").bounding_box()["width"] > 300
+    assert not sayfa.hatalar
+
+
+def test_operator_yoksa_talep_acilir_yanitlanir_ve_kapaninca_yanit_formu_kalkar(sayfa, demo):
+    musteri, url = demo
+    operator = operator_istemcisi(musteri)  # a member, but not online
+    page = sayfa.page
+    yukle(page, url)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_text("Şu an çevrimiçi temsilcimiz yok").wait_for()
+    page.get_by_role("button", name="Destek talebi oluştur").click()
+    page.get_by_label("Konu").fill("Şifremi sıfırlayamıyorum")
+    page.get_by_label("Açıklama").fill("Sıfırlama e-postası gelmiyor.")
+    page.get_by_role("button", name="Talebi gönder").click()
+    page.get_by_role("heading", name="Şifremi sıfırlayamıyorum").wait_for()
+
+    [ticket] = ok(operator.get("/api/v1/operator/tickets"))["ticketlar"]
+    ok(operator.post(f"/api/v1/operator/ticket/{ticket['id']}/reply",
+                     {"icerik": "Spam klasörünü kontrol eder misiniz?"}, format="json"))
+    page.get_by_role("button", name="Geri").click()
+    page.get_by_role("button", name=re.compile("Şifremi sıfırlayamıyorum")).click()
+    page.get_by_text("Spam klasörünü kontrol eder misiniz?").wait_for()
+    page.get_by_label("Yanıtla").fill("Orada da yok, ekran görüntüsü ekte.")
+    page.locator("input[name=ekler]").set_input_files(
+        files=[{"name": "spam.png", "mimeType": "image/png", "buffer": _png()}])
+    page.get_by_role("button", name="Yanıtla").click()
+    page.get_by_text("Orada da yok, ekran görüntüsü ekte.").wait_for()
+    page.get_by_role("img", name="spam.png").wait_for()
+    yanitlar = ok(operator.get(f"/api/v1/operator/ticket/{ticket['id']}"))["ticket"]["yanitlar"]
+    assert yanitlar[-1]["icerik"] == "Orada da yok, ekran görüntüsü ekte."
+    assert yanitlar[-1]["ekler"][0]["ad"] == "spam.png"
+
+    ok(operator.put(f"/api/v1/operator/ticket/{ticket['id']}/status", {"durum": "kapandi"}, format="json"))
+    page.get_by_role("button", name="Geri").click()
+    page.get_by_role("button", name=re.compile("Şifremi sıfırlayamıyorum")).click()
+    page.get_by_text("Bu talep kapatıldı").wait_for()
+    assert page.get_by_label("Yanıtla").count() == 0
+
+
+def test_spa_replace_state_ve_geri_tusu_sayfa_bildirir(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    yukle(page, url)
+    sayfa.istek_bekle("context/page-info", 1)
+    with page.expect_request(lambda r: "/context/page-info" in r.url) as ikinci:
+        page.evaluate("history.pushState({}, '', '/demo/urunler')")
+    assert ikinci.value.post_data_json["url"].endswith("/demo/urunler")
+    with page.expect_request(lambda r: "/context/page-info" in r.url) as ucuncu:
+        page.evaluate("history.replaceState({}, '', '/demo/urunler?renk=mavi')")
+    govde = ucuncu.value.post_data_json
+    assert govde["url"].endswith("/demo/urunler?renk=mavi") and govde["referrer"].endswith("/demo/urunler")
+    with page.expect_request(lambda r: "/context/page-info" in r.url) as dorduncu:
+        page.go_back(wait_until="commit")
+    assert dorduncu.value.post_data_json["url"].endswith("/demo/")
+    assert len(sayfa.istekler("context/page-info")) == 4
+
+
+def test_identify_imzali_kimligi_dogrular_gecersiz_imza_paneli_bozmaz(sayfa, demo):
+    import hashlib
+    import hmac
+    import time
+
+    musteri, url = demo
+    page = sayfa.page
+    yukle(page, url)
+    zid = page.evaluate("window.SupportDesk.ziyaretciId")
+    zaman = int(time.time())
+    imza = hmac.new(musteri.api_secret.encode(), f"{zid}|ayse@example.com|{zaman}".encode(), hashlib.sha256).hexdigest()
+    with page.expect_request(lambda r: "/context/customer-info" in r.url) as bilgi:
+        sonuc = page.evaluate(
+            "b => window.SupportDesk.identify(b).then(d => d, e => ({hata: e.message}))",
+            {"ad": "Ayşe", "email": "ayse@example.com", "timestamp": zaman, "signature": imza})
+    govde = bilgi.value.post_data_json
+    assert govde["timestamp"] == zaman and govde["signature"] == imza and govde["ziyaretci_id"] == zid
+    assert sonuc.get("identity_dogrulandi") is True, sonuc
+
+    sonuc = page.evaluate(
+        "b => window.SupportDesk.identify(b).then(d => ({ok: d}), e => ({hata: e.message, durum: e.durum}))",
+        {"email": "ayse@example.com", "timestamp": zaman, "signature": "0" * 64})
+    assert sonuc.get("durum") == 401, sonuc
+    # A refused signature is the host's business: the widget keeps working and stays quiet.
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    assert page.get_by_role("tab", name="Sohbet").is_visible()
+    assert not page.get_by_role("alert").is_visible()
+
+
+def test_gizli_sekmede_yoklama_seyreklesir_ve_sonra_kullanir(sayfa, demo):
+    musteri, url = demo
+    page = sayfa.page
+    page.clock.install()
+    yukle(page, url)
+    sohbet_baslat(page)
+    sayfa.istek_bekle("widget/chat/messages", 1)
+    page.clock.pause_at(page.evaluate("Date.now()") + 100)
+    page.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+        Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    once = len(sayfa.istekler("widget/chat/messages"))
+    for _ in range(60):  # two minutes of page time, two seconds at a time
+        page.clock.run_for(2000)
+        page.wait_for_timeout(15)
+    gizli = len(sayfa.istekler("widget/chat/messages")) - once
+    # Visible and open, the panel polls every 2.5 s (48 calls in 2 minutes); hidden it backs off
+    # 10 s → 20 s → 40 s → 60 s.
+    assert 2 <= gizli <= 5, gizli
+    assert all("sonra=" in u for u in sayfa.istekler("widget/chat/messages")[1:])
+    page.evaluate("""() => {
+        delete document.hidden; delete document.visibilityState;
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    page.clock.run_for(50)
+    sayfa.istek_bekle("widget/chat/messages", once + gizli + 1, sure_ms=3000)
+
+
+def test_yeniden_yuklemede_uzun_gecmis_tek_seferde_gelir(sayfa, demo, baska_site):
+    from chat.services import chat_baslat, chat_ziyaretci_mesaj_gonder
+
+    musteri, _ = demo
+    oturum, _ = chat_baslat(musteri=musteri, ziyaretci_id="uzun-gecmis", mesaj="Mesaj 1")
+    for i in range(2, 61):
+        chat_ziyaretci_mesaj_gonder(musteri=musteri, ziyaretci_id="uzun-gecmis", oturum_id=oturum.id, icerik=f"Mesaj {i}")
+    url = baska_site.sayfa("/uzun.html", musteri, ek_oznitelik="data-ziyaretci-id='uzun-gecmis'")
+    page = sayfa.page
+    page.goto(url)
+    # The closed panel polls every 6 s; the whole history must not wait for that.
+    sayfa.istek_bekle("widget/chat/messages", 2, sure_ms=4000)
+    gecmis = page.get_by_role("log", include_hidden=True)
+    gecmis.get_by_text("Mesaj 60", exact=True).wait_for(state="attached", timeout=2000)
+    assert gecmis.locator(".bb").all_text_contents() == [f"Mesaj {i}" for i in range(1, 61)]
+
+
+def test_gec_gelen_init_yazilani_ve_baslayan_sohbeti_silmez(sayfa, demo):
+    """`widget/init` answering after the visitor typed, or even started a chat, keeps both."""
+    musteri, url = demo
+    page = sayfa.page
+    tutulan = []
+    # The server answers init at once; the page gets the answer only when the test lets it.
+    page.route("**/api/v1/widget/init", lambda route: tutulan.append((route, route.fetch())))
+
+    def init_bekle_ve_birak():
+        for _ in range(100):
+            if tutulan:
+                break
+            page.wait_for_timeout(50)
+        route, yanit = tutulan.pop()
+        return route, yanit
+
+    page.goto(url, wait_until="domcontentloaded")
+    route, yanit = init_bekle_ve_birak()
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_label("Mesajınız").fill("Yazarken init geldi.")
+    with page.expect_request(lambda r: "/api/v1/widget/campaigns" in r.url):
+        route.fulfill(response=yanit)
+    page.get_by_text("Şu an çevrimiçi temsilcimiz yok").wait_for()  # init's answer is applied ...
+    assert page.get_by_label("Mesajınız").input_value() == "Yazarken init geldi."  # ... around the form
+
+    page.reload(wait_until="domcontentloaded")
+    route, yanit = init_bekle_ve_birak()  # read by the server before the chat exists
+    sohbet_baslat(page, mesaj="Init gelmeden başladım.")
+    with page.expect_request(lambda r: "/api/v1/widget/campaigns" in r.url):
+        route.fulfill(response=yanit)
+    page.wait_for_timeout(300)
+    assert page.get_by_role("log").get_by_text("Init gelmeden başladım.").is_visible()
+    assert page.get_by_role("button", name="Sohbeti başlat").count() == 0
+
+
+def test_gecersiz_anahtar_sakin_hata_ve_tek_cagri(sayfa, demo, baska_site):
+    from types import SimpleNamespace
+
+    url = baska_site.sayfa("/eski-anahtar.html", SimpleNamespace(api_key="pk_iptal_edilmis_anahtar"))
+    page = sayfa.page
+    with page.expect_response(lambda r: "/api/v1/widget/init" in r.url) as yanit:
+        page.goto(url)
+    assert yanit.value.status == 401
+    page.get_by_role("button", name=re.compile("^Destek penceresini")).click()
+    page.get_by_role("alert").get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
+    page.wait_for_timeout(500)
+    assert [u.split("/api/v1/")[1] for _, u in sayfa.api_istekleri] == ["widget/init"]
+    assert not sayfa.hatalar
