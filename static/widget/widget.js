@@ -79,7 +79,7 @@
     kapatDugme: "Kapat",
     kullanilamaz: "Destek penceresi bu sitede şu an kullanılamıyor. Lütfen daha sonra tekrar deneyin.",
     limit: "Kısa sürede çok fazla işlem yapıldı. Lütfen birkaç saniye sonra tekrar deneyin.",
-    ag: "Bağlantı kurulamadı. İnternet bağlantınızı kontrol edin; otomatik olarak tekrar denenecek.",
+    ag: "Bağlantı kurulamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.",
     sunucu: "Beklenmeyen bir sorun oluştu. Lütfen biraz sonra tekrar deneyin.",
     buyuk: "Dosya çok büyük; en çok 10 MB yükleyebilirsiniz.",
     tur: "Bu dosya türü desteklenmiyor. PNG, JPEG, GIF, WebP, PDF ya da metin dosyası yükleyin.",
@@ -309,7 +309,7 @@ svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-lin
 form{display:grid;gap:10px}
 label{display:grid;gap:4px;font-size:12.5px;font-weight:600;color:#334155}
 label small{font-weight:400;color:var(--g)}
-input,textarea,select{width:100%;border:1px solid #cbd5e1;border-radius:10px;padding:9px 11px;background:#fff;font-size:14px}
+input,textarea,select{font-weight:400;width:100%;border:1px solid #cbd5e1;border-radius:10px;padding:9px 11px;background:#fff;font-size:14px}
 textarea{resize:vertical;min-height:76px}
 input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-shadow:0 0 0 3px color-mix(in srgb,var(--r) 22%,transparent)}
 [aria-invalid=true]{border-color:#ef4444}
@@ -369,7 +369,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .ar svg{position:absolute;left:11px;top:50%;transform:translateY(-50%);color:var(--g)}
 .ar input{padding-left:36px;border-radius:12px}
 .bs{font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--g);margin:4px 2px 0}
-.mk{background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px;overflow-wrap:anywhere}
+.ms.ta{padding:0;overflow:visible}
+.mk{margin-top:10px;background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px;overflow-wrap:anywhere}
 .mk h3{margin:0 0 8px;font-size:18px;line-height:1.3}
 .mk img{max-width:100%;height:auto}
 .mk a{color:var(--r)}
@@ -390,7 +391,16 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   const ev = D.createElement("supportdesk-widget");
   const golge = ev.attachShadow({ mode: "open" });
   const kok = h("div", { class: "k", lang: "tr" });
-  golge.append(h("style", { text: CSS }), kok);
+  // A constructed sheet is not an inline <style>, so a host page whose CSP forbids inline
+  // styles still gets a styled widget; older browsers get the <style> element.
+  try {
+    const sayfa = new CSSStyleSheet();
+    sayfa.replaceSync(CSS);
+    golge.adoptedStyleSheets = [sayfa];
+  } catch (e) {
+    golge.append(h("style", { text: CSS }));
+  }
+  golge.append(kok);
 
   const rozet = h("span", { class: "rz", hidden: true, "aria-hidden": "true" });
   const baslatici = h("button", { class: "l", type: "button", "aria-label": M.ac, "aria-expanded": "false", "aria-controls": "sd-panel", onclick: () => (S.acik ? kapat() : ac()) }, ikon("sohbet", 28), rozet);
@@ -420,7 +430,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       h("button", { class: "ib", type: "button", "aria-label": M.kucult, onclick: () => kapat() }, ikon("asagi", 22))),
     sekmeCubugu, uyari, Object.values(govdeler), h("div", { class: "ft", text: M.guc }));
   const kampanyaYeri = h("div", { hidden: true });
-  kok.append(kampanyaYeri, panel, baslatici);
+  // Launcher before the panel: Tab from the launcher enters the panel it opened.
+  kok.append(kampanyaYeri, baslatici, panel);
   // Escape closes from anywhere in the widget, and from the page body when focus fell there
   // (a button disabled mid-request drops focus to <body>).
   D.addEventListener("keydown", (e) => {
@@ -528,6 +539,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   const yazmaAlani = h("div", { class: "y" });
   const dosyaGirdisi = h("input", { type: "file", class: "gz", tabindex: "-1", "aria-hidden": "true", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain" });
 
+  let cevrimdisiNotu = null;
   function sohbetBaslangici() {
     clearTimeout(pollZamanlayici);
     const form = h("form", { novalidate: true },
@@ -548,10 +560,13 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         } catch (err) { alanHatalari(form, err); }
       });
     });
-    const bilgi = !S.cevrimici && h("div", { class: "bl" }, h("span", { text: M.offline }),
+    // Always drawn, shown while nobody is online: `widget/init` answering later must not redraw
+    // the form (and lose what the visitor is typing), only show or hide this note.
+    const bilgi = h("div", { class: "bl", hidden: S.cevrimici }, h("span", { text: M.offline }),
       h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), M.talepBirak));
     bosalt(govdeler.sohbet, h("div", { class: "ic" },
       h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { text: M.hosgeldinAlt })), bilgi, form));
+    cevrimdisiNotu = bilgi;
   }
 
   function sohbetAc(oturum, yeni) {
@@ -611,6 +626,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     S.cevrimici = Boolean(deger);
     nokta.classList.toggle("x", !S.cevrimici);
     durumYazi.textContent = S.cevrimici ? M.cevrimici : M.cevrimdisi;
+    if (cevrimdisiNotu) cevrimdisiNotu.hidden = S.cevrimici;
   }
   function durumGuncelle() {
     const o = S.oturum;
@@ -666,15 +682,19 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   async function mesajlariGetir(gecmis) {
-    if (!S.oturum) return;
-    const sorgu = { oturum_id: S.oturum.id };
-    if (S.sonMesajId !== null) sorgu.sonra = S.sonMesajId;
-    const d = await api("GET", "/widget/chat/messages", null, sorgu);
-    mesajlariIsle(d.mesajlar, gecmis);
-    if (d.oturum && S.oturum && d.oturum.id === S.oturum.id) {
-      const degisti = ["durum", "sira_no", "cevrimici_operator"].some((k) => d.oturum[k] !== S.oturum[k]);
-      S.oturum = { ...S.oturum, ...d.oturum };
-      if (degisti) durumGuncelle();
+    // A page holds at most 50 messages; a long history (or a long absence) follows `sonraki`
+    // at once, asking again with `sonra` (bounded, so a runaway answer cannot loop forever).
+    for (let sayfa = 0; sayfa < 20 && S.oturum; sayfa++) {
+      const sorgu = { oturum_id: S.oturum.id };
+      if (S.sonMesajId !== null) sorgu.sonra = S.sonMesajId;
+      const d = await api("GET", "/widget/chat/messages", null, sorgu);
+      mesajlariIsle(d.mesajlar, gecmis);
+      if (d.oturum && S.oturum && d.oturum.id === S.oturum.id) {
+        const degisti = ["durum", "sira_no", "cevrimici_operator"].some((k) => d.oturum[k] !== S.oturum[k]);
+        S.oturum = { ...S.oturum, ...d.oturum };
+        if (degisti) durumGuncelle();
+      }
+      if (!d.sonraki || !(d.mesajlar || []).length) return;
     }
   }
 
@@ -843,7 +863,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       t = (hazirTalep && hazirTalep.yanitlar) ? hazirTalep : (await api("GET", `/widget/ticket/${encodeURIComponent(id)}`)).ticket;
     } catch (err) { kap.removeAttribute("aria-busy"); return hataGoster(err); }
     kap.removeAttribute("aria-busy");
-    const akis = h("div", { class: "ms", role: "log", "aria-label": t.konu, style: "padding:0;overflow:visible" });
+    const akis = h("div", { class: "ms ta", role: "log", "aria-label": t.konu });
     for (const y of t.yanitlar || []) {
       const dugum = mesajDugumu({ ...y, ek: (y.ekler || [])[0] || null });
       for (const ek of (y.ekler || []).slice(1)) {
@@ -925,7 +945,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       const govde = h("div");
       govde.append(temizHtml(makale.icerik));
       const dugme = geriDugmesi(geri);
-      bosalt(yer, dugme, h("article", { class: "mk", style: "margin-top:10px" }, h("h3", { text: makale.baslik }), govde));
+      bosalt(yer, dugme, h("article", { class: "mk" }, h("h3", { text: makale.baslik }), govde));
       dugme.focus();
     } catch (err) { hataGoster(err); }
   }
@@ -1007,6 +1027,11 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function identify(bilgi) {
     if (!bilgi || typeof bilgi !== "object") return Promise.reject(new TypeError("identify({...}) bir nesne bekler"));
     S.profil = { ad: [bilgi.ad, bilgi.soyad].filter(Boolean).join(" "), email: bilgi.email || "" };
+    // Fill the start form already on screen, never over what the visitor typed.
+    for (const [ad, deger] of Object.entries(S.profil)) {
+      const girdi = govdeler.sohbet.querySelector(`input[name=${ad}]`);
+      if (girdi && !girdi.value) girdi.value = deger;
+    }
     return hazirOl.then(() => api("POST", "/context/customer-info", bilgi)).then((d) => {
       const { _zarf, ...veri } = d;
       return { ...veri, identity_dogrulandi: Boolean(_zarf.identity_dogrulandi ?? veri.identity_dogrulandi) };
@@ -1045,8 +1070,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       logo.append(img);
     }
     cevrimiciAyarla(d.cevrimici_operator === undefined ? true : d.cevrimici_operator);
-    if (d.oturum && d.oturum.durum !== "kapandi") sohbetAc(d.oturum, false);
-    else sohbetBaslangici();
+    // The start form is already drawn; a chat the visitor started while init was on its way
+    // is kept (an answer that left the server earlier must not bring the form back).
+    if (d.oturum && d.oturum.durum !== "kapandi" && !S.oturum) sohbetAc(d.oturum, false);
     hazirCoz.coz();
     sayfaBildir();
     for (const k of hk.bekleyen.splice(0)) baglamGonder("/context/error-log", k);
