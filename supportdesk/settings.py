@@ -77,8 +77,13 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent writers (threads of runserver, Celery eager tasks) wait instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Concurrent writers (threads of runserver, the local webhook worker) wait instead of failing:
+    # a transaction that reads and then writes would otherwise hold a read lock that SQLite cannot
+    # upgrade while another writer waits, and fail at once with "database is locked". IMMEDIATE
+    # takes the write lock at BEGIN, so writers queue behind `timeout`; WAL lets readers go on.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL;"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "tenants.Kullanici"
 
@@ -96,7 +101,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "tr"
-TIME_ZONE = env("TIME_ZONE", default="Europe/Istanbul")
+# UTC unless set: "today" (trial days left, the dashboard's closed-today) is then the same day a
+# tenant's server or a client on UTC counts; a deployment serving one country sets its zone.
+TIME_ZONE = env("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
 
@@ -107,12 +114,15 @@ MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env("MEDIA_ROOT", default=str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": env("DEFAULT_FILE_STORAGE", default="django.core.files.storage.FileSystemStorage")},
+    # Hashed, compressed files once `collectstatic` has run; before that (a production start that
+    # skipped it) WhiteNoise serves the source files, rather than every page failing on the manifest.
     "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG and (STATIC_ROOT / "staticfiles.json").exists()
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+WHITENOISE_USE_FINDERS = STORAGES["staticfiles"]["BACKEND"].startswith("django.")
 # Uploads (tickets.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
 # (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
@@ -143,7 +153,8 @@ CSRF_FAILURE_VIEW = "portal.views.csrf_hatasi"
 TOKEN_LIFETIME = timedelta(hours=env.float("TOKEN_LIFETIME_HOURS", default=12))
 WIDGET_RATE_LIMIT = env("WIDGET_RATE_LIMIT", default="120/min")
 LOGIN_RATE_LIMIT = env("LOGIN_RATE_LIMIT", default="10/min")
-PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="10/min")
+# Portal sign-ups per client IP (the portal's login shares LOGIN_RATE_LIMIT with /auth/login).
+PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="20/min")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
@@ -193,7 +204,7 @@ SPECTACULAR_SETTINGS = {
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/v1/.*$"
-CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-requested-with"]
+CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with"]
 CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
 
 # --- Celery ---------------------------------------------------------------------------------
@@ -238,6 +249,8 @@ WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=6
 WEBHOOK_DISABLE_AFTER_HOURS = env.float("WEBHOOK_DISABLE_AFTER_HOURS", default=72)
 # Without a broker (eager Celery) a thread of the web process delivers and retries instead.
 WEBHOOK_LOCAL_WORKER = env.bool("WEBHOOK_LOCAL_WORKER", default=True)
+# ...with this many deliveries in flight at once, so one hanging receiver holds only its own.
+WEBHOOK_LOCAL_WORKER_THREADS = env.int("WEBHOOK_LOCAL_WORKER_THREADS", default=8)
 # Finished events and their delivery log are kept this long (days).
 WEBHOOK_RETENTION_DAYS = env.float("WEBHOOK_RETENTION_DAYS", default=30)
 
