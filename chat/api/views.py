@@ -6,13 +6,13 @@ from rest_framework import serializers
 
 from supportdesk.core import mesajlar
 from supportdesk.core.exceptions import GecersizIstek
-from supportdesk.core.pagination import sayfala
+from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import OperatorAPIView, WidgetAPIView
 from tenants.selectors import uyelik_list
 
 from .. import selectors, services
-from ..models import Oturum
+from ..models import Mesaj, Oturum
 from . import serializers as s
 
 
@@ -37,11 +37,19 @@ def _dogrula(serializer_class, data) -> dict:
 
 
 def _mesajlar_sayfasi(oturum: Oturum, request) -> tuple[list[dict], str | None]:
+    # The keyset page of `sayfala` (same `limit`, `cursor` and `sonraki`) over one hand-written
+    # query: this is the path every open widget polls.
     params = request.query_params
     sorgu = _dogrula(s.MesajlarSorguSerializer, params)
-    qs = selectors.mesaj_list(oturum=oturum, sonra=sorgu.get("sonra")).select_related("ek")
-    rows, sonraki = sayfala(qs, params, alanlar=("id",))
-    return [s.mesaj_verisi(m, request=request) for m in rows], sonraki
+    limit = sayfa_boyutu(params)
+    esik = sorgu.get("sonra") or 0
+    cursor = params.get("cursor") or params.get("sonraki")
+    if cursor:
+        (imlec,) = imlec_coz(cursor, Mesaj, ["id"])
+        esik = max(esik, imlec)
+    rows = selectors.mesaj_sayfasi(oturum=oturum, sonra=esik, adet=limit + 1)
+    sonraki = imlec_yap([rows[limit - 1].id]) if len(rows) > limit else None
+    return [s.mesaj_verisi(m, request=request) for m in rows[:limit]], sonraki
 
 
 def _widget_oturum(oturum: Oturum) -> dict:

@@ -1,10 +1,12 @@
 """Query counts stay flat whatever the data size (issue 4: 3 tenants x 200 chats, 500 messages)."""
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from chat.models import Mesaj, Oturum
 from supportdesk.testing.factories import MusteriFactory
 
-from .yardimci import CHATS, W_MESAJLAR, baslat, ok, op_url, operator_istemcisi, widget_client
+from .yardimci import CHATS, W_MESAJ, W_MESAJLAR, baslat, ok, op_url, operator_istemcisi, widget_client
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +53,23 @@ def test_widget_yoklama_sorgu_sayisi(musteri, adet, django_assert_max_num_querie
     son = data["mesajlar"][-1]["id"] if data["mesajlar"] else 0
     with django_assert_max_num_queries(YOKLAMA_SINIRI):
         ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": son}))
+
+
+@pytest.mark.parametrize("adet", [0, 1, 500])
+def test_ziyaretci_mesaji_sorgu_sayisi(musteri, adet):
+    widget = widget_client(musteri)
+    _sohbetler(musteri, 20)
+    o = baslat(widget, "z")
+    oturum = Oturum.objects.get(pk=o["id"])
+    Mesaj.objects.bulk_create(
+        [Mesaj(musteri=musteri, oturum=oturum, gonderen="ziyaretci", icerik=f"mesaj {i}") for i in range(adet)]
+    )
+    with CaptureQueriesContext(connection) as sorgular:
+        ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Merhaba"}, format="json"), 201)
+    # tenant by key, the chat locked (SELECT ... FOR UPDATE), INSERT, UPDATE of preview and
+    # unread count; the test's own transaction adds a savepoint around the atomic block.
+    ifadeler = [q["sql"] for q in sorgular.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(ifadeler) == 4, ifadeler
 
 
 @pytest.mark.parametrize("adet", [0, 1, 500])

@@ -14,12 +14,12 @@ VARSAYILAN_SAYFA = 50
 EN_BUYUK_SAYFA = 200
 
 
-def _encode(values: list) -> str:
+def imlec_yap(values: list) -> str:
     raw = json.dumps([v.isoformat() if hasattr(v, "isoformat") else v for v in values], separators=(",", ":"))
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
-def _decode(cursor: str, model, fields: list[str]) -> list:
+def imlec_coz(cursor: str, model, fields: list[str]) -> list:
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         values = json.loads(base64.urlsafe_b64decode(padded.encode()).decode())
@@ -54,7 +54,7 @@ def sayfala(qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan:
     limit = sayfa_boyutu(params)
     cursor = params.get("cursor") or params.get("sonraki")
     if cursor:
-        values = _decode(cursor, qs.model, fields)
+        values = imlec_coz(cursor, qs.model, fields)
         op = "lt" if azalan else "gt"
         cond = Q()
         for i, field in enumerate(fields):
@@ -67,4 +67,4 @@ def sayfala(qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan:
         return rows, None
     rows = rows[:limit]
     last = rows[-1]
-    return rows, _encode([getattr(last, f) for f in fields])
+    return rows, imlec_yap([getattr(last, f) for f in fields])
