@@ -77,10 +77,18 @@ def _imlec(degerler) -> str:
 
 
 @pytest.mark.parametrize("params", [{"durum": "uyuyor"}, {"musteri_id": "x"}, {"cursor": "bozuk!"}, {"limit": 0},
-                                    {"limit": 201}, {"cursor": _imlec([None, 1])}, {"cursor": _imlec(["\u0000", 1])},
+                                    {"limit": -1}, {"limit": "x"}, {"cursor": _imlec([None, 1])}, {"cursor": _imlec(["\u0000", 1])},
                                     {"cursor": _imlec([{"a": 1}, 1])}, {"cursor": _imlec([1])}])
 def test_kuyruk_gecersiz_parametre_400(op, params):
     hata(op[1].get(CHATS, params), 400, "GECERSIZ_ISTEK")
+
+
+def test_limit_200_u_asarsa_200_satir_gelir(op, musteri):
+    # CONTRACT 9: page size at most 200. A larger limit is capped, as DRF's paginators do.
+    Oturum.objects.bulk_create([Oturum(musteri=musteri, ziyaretci_id=f"z{i}", durum="bekliyor") for i in range(205)])
+    data = ok(op[1].get(CHATS, {"limit": 1000}))
+    assert len(data["oturumlar"]) == 200 and data["sonraki"] is not None
+    assert len(ok(op[1].get(CHATS, {"limit": 1000, "cursor": data["sonraki"]}))["oturumlar"]) == 5
 
 
 def test_sahte_imlec_mesajlarda_da_400(widget):
@@ -261,6 +269,16 @@ def test_bekleyen_sohbete_operator_yazabilir_kabul_etmeden(op, widget):
     m = ok(client.post(op_url(o["id"], "message"), {"icerik": "Birazdan sizinleyim."}, format="json"), 201)["mesaj"]
     assert (m["gonderen"], m["operator_id"], m["oturum_id"]) == ("operator", user.id, o["id"])
     assert Oturum.objects.get(pk=o["id"]).durum == "bekliyor"
+
+
+def test_operator_mesajinda_ek_id_reddedilir_sessizce_dusurulmez(op, widget):
+    _, client = op
+    o = baslat(widget)
+    once = Mesaj.objects.count()
+    body = hata(client.post(op_url(o["id"], "message"), {"icerik": "Dosya ekte", "ek_id": 1}, format="json"), 400,
+                "GECERSIZ_ISTEK")
+    assert "ek_id" in body["hata"]["alanlar"] and Mesaj.objects.count() == once
+    ok(client.post(op_url(o["id"], "message"), {"icerik": "Ek yok", "ek_id": None}, format="json"), 201)
 
 
 def test_chat_kapandi_verisi_tam_olarak_sozlesmedeki_alanlar(musteri, op, widget):

@@ -1,7 +1,9 @@
 """Keyset (cursor) pagination: stable under inserts, one query a page, no OFFSET scans.
 
 The cursor is an opaque base64 of the last row's ordering values; `sonraki` is null on the
-last page (CONTRACT 1). Page size: `limit`, default 50, at most 200 (CONTRACT 9).
+last page (CONTRACT 1). Page size: `limit`, default 50, at most 200 (CONTRACT 9): a larger
+`limit` gets 200 rows, as DRF's own paginators cap `max_page_size`; 0, negatives and non-numbers
+are 400.
 """
 import base64
 import json
@@ -43,9 +45,9 @@ def sayfa_boyutu(params) -> int:
         value = int(raw)
     except (TypeError, ValueError):
         raise GecersizIstek(alanlar={"limit": "Sayı olmalı."}) from None
-    if not 1 <= value <= EN_BUYUK_SAYFA:
-        raise GecersizIstek(alanlar={"limit": f"1 ile {EN_BUYUK_SAYFA} arasında olmalı."})
-    return value
+    if value < 1:
+        raise GecersizIstek(alanlar={"limit": "En az 1 olmalı."})
+    return min(value, EN_BUYUK_SAYFA)
 
 
 def sayfala(qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan: bool = False) -> tuple[list, str | None]:
