@@ -148,10 +148,27 @@ def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
     degisti = Kullanici.objects.filter(pk=kullanici.pk).exclude(durum=durum).update(durum=durum)
     kullanici.durum = durum
     if degisti and durum == Kullanici.Durum.CEVRIMDISI:
-        for musteri_id in kullanici_musteri_idleri(kullanici=kullanici):
-            olay_yayinla(
-                musteri_id=musteri_id,
-                olay="operator_cevrimdisi",
-                veri={"operator_id": kullanici.pk, "musteri_id": musteri_id, "email": kullanici.email},
-            )
+        _cevrimdisi_olaylari(kullanici=kullanici)
     return kullanici
+
+
+@transaction.atomic
+def operator_cikis_yapti(*, kullanici: Kullanici) -> None:
+    """Logout makes the operator offline and emits `operator_cevrimdisi` once per tenant.
+
+    CONTRACT 7 names logout as a trigger of its own ("status becoming cevrimdisi or logout"), so
+    it emits even when the status already was `cevrimdisi`: the tenant's systems learn that this
+    operator's session ended, whatever status was shown before.
+    """
+    Kullanici.objects.filter(pk=kullanici.pk).update(durum=Kullanici.Durum.CEVRIMDISI)
+    kullanici.durum = Kullanici.Durum.CEVRIMDISI
+    _cevrimdisi_olaylari(kullanici=kullanici)
+
+
+def _cevrimdisi_olaylari(*, kullanici: Kullanici) -> None:
+    for musteri_id in kullanici_musteri_idleri(kullanici=kullanici):
+        olay_yayinla(
+            musteri_id=musteri_id,
+            olay="operator_cevrimdisi",
+            veri={"operator_id": kullanici.pk, "musteri_id": musteri_id, "email": kullanici.email},
+        )

@@ -19,7 +19,7 @@ def widget_init_ek(*, musteri, ziyaretci_id: str) -> dict:
 
 
 def cikis_yapildi(*, kullanici) -> None:
-    # Logging out makes the operator offline (and emits operator_cevrimdisi when it changes).
-    from tenants.services import operator_durum_ayarla
+    # Logging out makes the operator offline and emits operator_cevrimdisi (CONTRACT 7).
+    from tenants.services import operator_cikis_yapti
 
-    operator_durum_ayarla(kullanici=kullanici, durum="cevrimdisi")
+    operator_cikis_yapti(kullanici=kullanici)

@@ -61,10 +61,17 @@ def test_cikis_cevrimdisi_yapar_ve_olay_uretir(iki_kiracili, webhook_alici):
     assert istek.headers["x-webhook-olay"] == "operator_cevrimdisi"
 
 
-def test_zaten_cevrimdisiyken_cikis_olay_uretmez(iki_kiracili):
+def test_cikis_durum_zaten_cevrimdisi_olsa_da_olay_uretir(iki_kiracili):
+    # CONTRACT 7: "status becoming cevrimdisi or logout" - logout is a trigger of its own, so an
+    # operator who logs in and straight out (never having set a status) still emits, once per tenant.
     user, client, a, b = iki_kiracili
+    user.refresh_from_db()
+    assert user.durum == "cevrimdisi"
     assert client.post("/api/v1/auth/logout").status_code == 200
-    assert cevrimdisi_olaylari() == []
+    assert [o["musteri_id"] for o in cevrimdisi_olaylari()] == [a.id, b.id]
+    # The revoked token cannot log out (or emit) a second time.
+    assert client.post("/api/v1/auth/logout").status_code == 401
+    assert len(cevrimdisi_olaylari()) == 2
 
 
 @pytest.mark.parametrize("govde", [{"durum": "uykuda"}, {"durum": ""}, {"durum": 1}, {"durum": None}, {}, {"durum": ["mesgul"]}])
