@@ -5,7 +5,10 @@ import math
 
 from django.utils.dateparse import parse_date, parse_datetime
 
+from supportdesk.core.exceptions import NUL_KARAKTERI
+
 EKSTRA_MAX_BAYT = 16 * 1024
+EKSTRA_MAX_DERINLIK = 32
 SAYI_MAX = 1e15
 
 # ekstra keys the banner reads, with the check each must pass (spec 2.6, CONTRACT 6).
@@ -30,6 +33,14 @@ def ekstra_hatalari(ekstra) -> dict[str, str]:
     """Per-field messages for `ekstra` (dotted names, as `hata.alanlar` writes them); empty when valid."""
     if not isinstance(ekstra, dict):
         return {"ekstra": "Nesne (JSON object) olmalı."}
+    derinlik, nul = _derinlik_ve_nul(ekstra)
+    if derinlik > EKSTRA_MAX_DERINLIK:
+        # Every context read writes `ekstra` out again: a nesting that only just parsed must not
+        # become an answer that can no longer be rendered.
+        return {"ekstra": f"En çok {EKSTRA_MAX_DERINLIK} düzey iç içe olabilir."}
+    if nul:
+        # PostgreSQL's jsonb cannot hold U+0000 (in a key or a value): refused on every database.
+        return {"ekstra": NUL_KARAKTERI}
     try:
         boyut = len(json.dumps(ekstra, ensure_ascii=False, allow_nan=False).encode())
     except (TypeError, ValueError):
@@ -52,6 +63,26 @@ def ekstra_hatalari(ekstra) -> dict[str, str]:
     if ekstra.get("trial_kalan_gun") is not None and not sayi_mi(ekstra["trial_kalan_gun"]):
         hatalar["ekstra.trial_kalan_gun"] = "Sayı olmalı."
     return hatalar
+
+
+def _derinlik_ve_nul(value) -> tuple[int, bool]:
+    """Nesting depth of a parsed JSON value, and whether any key or string holds U+0000.
+    Iterative: a deeply nested body must not turn into a RecursionError here."""
+    en_derin, yigin = 0, [(value, 1)]
+    while yigin:
+        deger, derinlik = yigin.pop()
+        if isinstance(deger, str):
+            if "\x00" in deger:
+                return derinlik, True
+        elif isinstance(deger, dict):
+            en_derin = max(en_derin, derinlik)
+            for k, v in deger.items():
+                yigin.append((k, derinlik + 1))
+                yigin.append((v, derinlik + 1))
+        elif isinstance(deger, list):
+            en_derin = max(en_derin, derinlik)
+            yigin.extend((v, derinlik + 1) for v in deger)
+    return en_derin, False
 
 
 def http_adresi_mi(value: str) -> bool:

@@ -43,6 +43,9 @@ def kb_makale_list(*, musteri, kategori_slug: str | None = None) -> QuerySet[KbM
 
 def kb_makale_get(*, musteri, slug: str) -> KbMakale:
     """A published article of the tenant; the same 404 for missing, unpublished and foreign."""
+    if len(slug) > KbMakale._meta.get_field("slug").max_length or not slug.isprintable():
+        # No article has such a slug; and a NUL in the path must not reach PostgreSQL, which refuses it.
+        raise Bulunamadi()
     try:
         return kb_makale_list(musteri=musteri).get(slug=slug)
     except KbMakale.DoesNotExist:

@@ -1,3 +1,4 @@
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -32,6 +33,11 @@ def sayi_goster(value):
     return value
 
 
+@extend_schema_field({"type": "object", "additionalProperties": {}})
+class EkstraField(serializers.JSONField):
+    """`ekstra` is a JSON object (its checks are `validators.ekstra_hatalari`); the schema says so."""
+
+
 class KirpilanMetinField(serializers.CharField):
     """Browser telemetry: an over-long message or stack is cut, not refused, so the error is not lost."""
 
@@ -50,6 +56,9 @@ class KirpilanMetinField(serializers.CharField):
 
 
 class HttpAdresiField(serializers.CharField):
+    """An http(s) URL. Its schema carries the scheme as a pattern, unless another scheme is let
+    through as blank (a referrer)."""
+
     default_error_messages = {"scheme": "http:// ya da https:// ile başlayan bir adres olmalı."}
 
     def __init__(self, *, baska_semada_bos: bool = False, **kwargs):
@@ -61,11 +70,26 @@ class HttpAdresiField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         value = super().to_internal_value(data)
+        if self.max_length is not None and len(value) > self.max_length:
+            # Checked here, not only by the validators: a value of another scheme becomes blank below.
+            self.fail("max_length", max_length=self.max_length)
         if value and not http_adresi_mi(value):
             if self.baska_semada_bos:
                 return ""
             self.fail("scheme")
         return value
+
+
+class HttpAdresiFieldSema(OpenApiSerializerFieldExtension):
+    target_class = HttpAdresiField
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        if direction == "request" and not self.target.baska_semada_bos:
+            # http(s) only (`http_adresi_mi`), in any letter case, after trimming; or blank where allowed.
+            sema = r"[Hh][Tt][Tt][Pp][Ss]?://"
+            schema["pattern"] = rf"^\s*(?:{sema}[\s\S]*)?$" if self.target.allow_blank else rf"^\s*{sema}"
+        return schema
 
 
 def _metin(max_length: int, **kwargs):
@@ -83,7 +107,7 @@ class ProfilGirdiSerializer(serializers.Serializer):
     soyad = _metin(100)
     paket = _metin(100)
     kontor = SayiField(required=False, allow_null=True)
-    ekstra = serializers.JSONField(required=False, allow_null=True, help_text="Nesne; bkz. spec 2.6 ve docs/context.md.")
+    ekstra = EkstraField(required=False, allow_null=True, help_text="Nesne; bkz. spec 2.6 ve docs/context.md.")
 
 
 class MusteriBilgisiSerializer(ProfilGirdiSerializer):

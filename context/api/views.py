@@ -6,12 +6,12 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.responses import basarili
-from supportdesk.core.views import ZIYARETCI_ID_MAX, OperatorAPIView, WidgetAPIView
+from supportdesk.core.views import ZIYARETCI_ID_MAX, JSONAyristirici, OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
 from ..banner import banner_olustur
@@ -108,7 +108,7 @@ def _data_url_coz(value: str) -> bytes:
 class EkranGoruntusuView(WidgetAPIView):
     # A form post without a file (or with the data URL as a field) is read too, so it gets the
     # field's 400 rather than a 415 about the body.
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    parser_classes = [JSONAyristirici, MultiPartParser, FormParser]
 
     @extend_schema(
         summary="Ekran görüntüsü (PNG ya da JPEG, en çok 5 MB; çok parçalı ya da data URL)",
@@ -155,7 +155,9 @@ class OperatorBaglamView(OperatorAPIView):
                    404: OpenApiResponse(description="BULUNAMADI")},
     )
     def get(self, request, ziyaretci_id: str):
-        if len(ziyaretci_id) > ZIYARETCI_ID_MAX:
+        # A visitor id is printable text of at most 128 characters (ziyaretci_id_dogrula): any other
+        # path names nobody, and a NUL must not reach PostgreSQL, which refuses it.
+        if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise Bulunamadi()
         ziyaretci = selectors.ziyaretci_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
                                             musteri_id=_musteri_id(request.query_params))

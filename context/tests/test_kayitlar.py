@@ -38,6 +38,17 @@ def test_a_referrer_of_another_scheme_is_dropped_not_refused(widget):
     assert ok(res, 201)["data"]["sayfa"]["referrer"] == ""
 
 
+@pytest.mark.parametrize("referrer", ["android-app://" + "x" * 2100, "https://ornek.com/" + "x" * 2100])
+def test_an_overlong_referrer_is_refused_whatever_its_scheme(widget, referrer):
+    # The schema says at most 2048 characters; a referrer of another scheme is dropped only when it
+    # is otherwise acceptable.
+    res = widget.post(PAGE_INFO, {"ziyaretci_id": "z-1", "url": "https://s.example/", "referrer": referrer},
+                      format="json")
+    body = hata(res, 400, "GECERSIZ_ISTEK")
+    assert "referrer" in body["hata"]["alanlar"]
+    assert not SayfaGoruntuleme.objects.exists()
+
+
 def test_only_the_newest_50_pages_are_kept_per_visitor(widget, musteri):
     for i in range(SAKLANAN_KAYIT + 5):
         ok(widget.post(PAGE_INFO, {"ziyaretci_id": "z-1", "url": f"https://s.example/{i}"}, format="json"), 201)

@@ -11,8 +11,11 @@ class KbSearchView(WidgetAPIView):
     @extend_schema(
         summary="Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)",
         description="`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir.",
-        parameters=[OpenApiParameter("q", str), OpenApiParameter("kategori", str, description="kategori slug"),
-                    OpenApiParameter("limit", int, description="1–50, varsayılan 20")],
+        parameters=[OpenApiParameter("q", {"type": "string", "maxLength": 200}),
+                    OpenApiParameter("kategori", {"type": "string", "maxLength": 150, "pattern": r"^[-a-zA-Z0-9_]*$"},
+                                     description="kategori slug"),
+                    OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 50},
+                                     description="1–50, varsayılan 20")],
         responses={200: inline_serializer("KbArama", {"makaleler": s.AramaSonucuSerializer(many=True)}),
                    400: OpenApiResponse(description="GECERSIZ_ISTEK")},
     )

@@ -53,6 +53,8 @@ class WidgetAnahtarAuthentication(BaseAuthentication):
         key = request.META.get("HTTP_X_API_KEY", "").strip()
         if not key:
             raise KimlikGerekli()
+        if len(key) > 128 or not key.isprintable():
+            raise GecersizApiAnahtari()  # no key of ours looks like that; never ask the database
         musteri = musteri_api_key_ile(api_key=key)
         if musteri is None:
             raise GecersizApiAnahtari()

@@ -8,6 +8,7 @@ import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import DataError
 from django.http import Http404
 from rest_framework import exceptions as drf_exc
 from rest_framework import status
@@ -17,6 +18,10 @@ from . import mesajlar
 from .middleware import current_request_id
 
 logger = logging.getLogger("supportdesk.api")
+
+# NUL (U+0000) cannot be stored in PostgreSQL text: such a value is refused, on every database alike.
+NUL_KARAKTERI = "Metinler NUL (U+0000) karakteri içeremez."
+GECERSIZ_MULTIPART = "İstek gövdesi geçerli bir çok parçalı form (multipart/form-data) değil."
 
 
 class ApiHatasi(drf_exc.APIException):
@@ -87,6 +92,12 @@ class DesteklenmeyenDosya(ApiHatasi):
     status_code, kod, mesaj = 415, "DESTEKLENMEYEN_DOSYA", mesajlar.DESTEKLENMEYEN_DOSYA
 
 
+class DesteklenmeyenIcerikTipi(ApiHatasi):
+    """A body this API does not read: not JSON where JSON is expected, or content-coded (gzip)."""
+
+    status_code, kod, mesaj = 415, "DESTEKLENMEYEN_ICERIK_TIPI", mesajlar.DESTEKLENMEYEN_ICERIK_TIPI
+
+
 class LimitAsildi(ApiHatasi):
     status_code, kod, mesaj = 429, "LIMIT_ASILDI", mesajlar.LIMIT_ASILDI
 
@@ -141,7 +152,20 @@ _DRF_KODLARI = {
 }
 
 
+def _nul_karakteri(exc) -> bool:
+    """PostgreSQL's refusal of a NUL character: in a text value (psycopg refuses it before sending)
+    or as `\\u0000` in jsonb (SQLSTATE 22P05). Only a client can put one in a request."""
+    if not isinstance(exc, DataError):
+        return False
+    return "NUL (0x00)" in str(exc) or getattr(exc.__cause__, "sqlstate", None) == "22P05"
+
+
 def exception_handler(exc, context):
+    if _nul_karakteri(exc):
+        # The last line of defence, for a value no validation looked at: the request is wrong
+        # (400), not the server (500). Logged, so that the missing check gets written.
+        logger.warning("NUL karakterli girdi veritabanına ulaştı (istek %s): %s", current_request_id(), exc)
+        exc = GecersizIstek(alanlar={"genel": NUL_KARAKTERI})
     if isinstance(exc, Http404):
         exc = Bulunamadi()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -162,6 +186,10 @@ def exception_handler(exc, context):
     if isinstance(exc, drf_exc.Throttled):
         wait = int(exc.wait) + 1 if exc.wait is not None else 60
         return hata_yaniti(429, "LIMIT_ASILDI", mesajlar.LIMIT_ASILDI, headers={"Retry-After": str(wait)})
+
+    if isinstance(exc, drf_exc.ParseError) and str(exc.detail).startswith("Multipart form parse error"):
+        # A broken upload form is not "invalid JSON".
+        return hata_yaniti(400, "GECERSIZ_ISTEK", GECERSIZ_MULTIPART)
 
     for cls, (code, kod, mesaj) in _DRF_KODLARI.items():
         if isinstance(exc, cls):

@@ -5,19 +5,23 @@ from functools import cached_property
 from django.db import connection
 from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema
-from rest_framework.exceptions import MethodNotAllowed
+from rest_framework.exceptions import MethodNotAllowed, ParseError
 from rest_framework.metadata import BaseMetadata
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from . import mesajlar
 from .authentication import OperatorJWTAuthentication, WidgetAnahtarAuthentication
-from .exceptions import Bulunamadi, GecersizIstek, hata_yaniti
+from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, GecersizIstek, hata_yaniti
 from .permissions import OriginIzinli
 from .responses import basarili
+from .schema import ZarfAutoSchema
 from .throttling import WidgetThrottle
 
 ZIYARETCI_ID_MAX = 128
+SIKISTIRILMIS_GOVDE = "Sıkıştırılmış istek gövdesi (Content-Encoding) desteklenmiyor; gövdeyi sıkıştırmadan gönderin."
 
 
 class ZarfMetadata(BaseMetadata):
@@ -28,10 +32,44 @@ class ZarfMetadata(BaseMetadata):
         return {"basarili": True, "data": {}}
 
 
+class JSONAyristirici(JSONParser):
+    """JSON bodies; one nested deeper than the parser's recursion limit is malformed JSON (400),
+    not a RecursionError (500)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(mesajlar.GECERSIZ_JSON) from None
+
+
+class ZarfJSONRenderer(JSONRenderer):
+    """JSON answers that cannot fail on a lone surrogate.
+
+    A JSON body may carry the escape `\\ud800`, and a validation message can echo the value back
+    (`"\\ud800" geçerli bir seçim değil`). Such a character has no UTF-8 form; that one answer is
+    written in ASCII-only JSON (every non-ASCII character as its `\\u` escape, the same text to a
+    JSON reader) instead of failing with a 500.
+    """
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        try:
+            return super().render(data, accepted_media_type, renderer_context)
+        except UnicodeEncodeError:
+            return _AsciiJSONRenderer().render(data, accepted_media_type, renderer_context)
+
+
+class _AsciiJSONRenderer(JSONRenderer):
+    ensure_ascii = True
+
+
 class TemelAPIView(APIView):
     """What every /api/v1 endpoint shares: the envelope for `OPTIONS`, and 405 before credentials."""
 
     metadata_class = ZarfMetadata
+    parser_classes = [JSONAyristirici]
+    renderer_classes = [ZarfJSONRenderer]
+    schema = ZarfAutoSchema()
 
     def perform_authentication(self, request):
         # A method the endpoint does not have is 405 whoever asks (RFC 9110 15.5.6): the
@@ -43,6 +81,11 @@ class TemelAPIView(APIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
+        # Bodies are read as sent: a gzip body would otherwise be "invalid JSON" or, worse, a file
+        # of compressed bytes. RFC 9110 15.5.16: an unsupported content coding is a 415.
+        kodlama = request.META.get("HTTP_CONTENT_ENCODING", "").strip().lower()
+        if kodlama not in ("", "identity") and request.method in ("POST", "PUT", "PATCH"):
+            raise DesteklenmeyenIcerikTipi(SIKISTIRILMIS_GOVDE, headers={"Accept-Encoding": "identity"})
         # Every JSON body of this API is an object. `null`, a list or a scalar is refused here,
         # once, in Turkish (DRF's serializers would say "No data provided" or worse). Only JSON is
         # parsed this early: a multipart upload is left to its view, which checks the size first.

@@ -1,12 +1,12 @@
 from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 
 from supportdesk.core.exceptions import DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
-from supportdesk.core.views import OperatorAPIView, WidgetAPIView
+from supportdesk.core.views import JSONAyristirici, OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
 from ..yukleme import EN_BUYUK_BOYUT, MULTIPART_PAYI, BoyutSiniri
@@ -171,7 +171,7 @@ class OperatorTicketReplyView(OperatorAPIView):
 
 
 class OperatorTicketStatusView(OperatorAPIView):
-    parser_classes = [JSONParser]
+    parser_classes = [JSONAyristirici]
 
     @extend_schema(
         summary="Ticket durumu (kapandi'dan çıkılamaz: 409; cozuldu `ticket_cozuldu` olayı)",
