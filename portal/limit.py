@@ -9,6 +9,8 @@ import math
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from supportdesk.core.throttling import giris_limit_anahtari
+
 
 class _PortalLimiti(SimpleRateThrottle):
     setting_name = ""
@@ -49,8 +51,7 @@ class GirisLimiti(_PortalLimiti):
     setting_name = "LOGIN_RATE_LIMIT"
 
     def get_cache_key(self, request, view=None):
-        email = request.POST.get("email", "")
-        return f"throttle:login:{self.get_ident(request)}:{email.strip().lower()[:254]}"
+        return giris_limit_anahtari(self.get_ident(request), request.POST.get("email", ""))
 
 
 class KayitLimiti(_PortalLimiti):
