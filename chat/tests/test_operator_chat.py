@@ -77,8 +77,9 @@ def _imlec(degerler) -> str:
 
 
 @pytest.mark.parametrize("params", [{"durum": "uyuyor"}, {"musteri_id": "x"}, {"cursor": "bozuk!"}, {"limit": 0},
-                                    {"limit": -1}, {"limit": "x"}, {"cursor": _imlec([None, 1])}, {"cursor": _imlec(["\u0000", 1])},
-                                    {"cursor": _imlec([{"a": 1}, 1])}, {"cursor": _imlec([1])}])
+                                    {"limit": -1}, {"limit": "x"}, {"cursor": _imlec([None, 1])},
+                                    {"cursor": _imlec(["\u0000", 1])}, {"cursor": _imlec([{"a": 1}, 1])},
+                                    {"cursor": _imlec([1])}])
 def test_kuyruk_gecersiz_parametre_400(op, params):
     hata(op[1].get(CHATS, params), 400, "GECERSIZ_ISTEK")
 

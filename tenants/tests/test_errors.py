@@ -9,7 +9,8 @@ from tenants.tests.test_auth import hata
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/api/v1/yok", "/api/v1/operator/tenants/abc/sessize", "/api/v1/", "/api/v1/auth/login/x"])
+@pytest.mark.parametrize("path", ["/api/v1/yok", "/api/v1/operator/tenants/abc/sessize", "/api/v1/", "/api/v1/auth/login/x",
+                                  "/api/v1/yok%0A", "/api/v1/operator/chat/1%0A/message"])
 def test_unknown_paths_get_the_envelope(api, path):
     res = api.get(path)
     hata(res, 404, "BULUNAMADI")
