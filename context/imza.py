@@ -8,7 +8,7 @@ import hmac
 import re
 import time
 
-from supportdesk.core.exceptions import GecersizImza
+from supportdesk.core.exceptions import GecersizImza, GecersizIstek
 
 TOLERANS_SANIYE = 300  # spec 5.3 and 8
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -22,21 +22,28 @@ def imza_hesapla(*, api_secret: str, ziyaretci_id: str, email: str, timestamp: i
 
 def _timestamp_metni(timestamp) -> str | None:
     # Unix seconds as a JSON integer; a string of digits is accepted too (some server templates
-    # quote everything). Floats, booleans and anything else cannot have been signed as intended.
-    if isinstance(timestamp, bool):
+    # quote everything). Missing is a signature that cannot be checked (401, CONTRACT 6); a value
+    # of another JSON type (a float, a boolean, words) is a wrong type (400, CONTRACT 1).
+    if timestamp is None:
         return None
-    if isinstance(timestamp, int):
+    if isinstance(timestamp, int) and not isinstance(timestamp, bool):
         return str(timestamp)
     if isinstance(timestamp, str) and _TAMSAYI.fullmatch(timestamp):
         return timestamp
-    return None
+    raise GecersizIstek(alanlar={"timestamp": "Tamsayı olmalı (Unix saniyesi)."})
 
 
 def imza_dogrula(*, api_secret: str, ziyaretci_id: str, email: str | None, timestamp, signature,
                  simdi: float | None = None) -> None:
-    """Raise `GecersizImza` unless `signature` is valid and `timestamp` is fresh."""
+    """Raise `GecersizImza` unless `signature` is valid and `timestamp` is fresh.
+
+    A `signature` or `timestamp` of the wrong JSON type is `GecersizIstek` (400) instead: the
+    client sent a malformed request, not a signature that failed to verify.
+    """
+    if not isinstance(signature, str):
+        raise GecersizIstek(alanlar={"signature": "Onaltılık HMAC-SHA256 özeti metni olmalı."})
     ts = _timestamp_metni(timestamp)
-    if ts is None or not isinstance(signature, str) or not _HEX64.fullmatch(signature):
+    if ts is None or not _HEX64.fullmatch(signature):
         raise GecersizImza()
     # Whole seconds on both sides, so exactly 300 s is in and 301 s is out.
     simdi = int(time.time() if simdi is None else simdi)

@@ -5,7 +5,7 @@ Serializer classes beside them describe the same shapes for the OpenAPI schema a
 """
 from rest_framework import serializers
 
-from supportdesk.core.fields import StrictCharField, StrictIntegerField
+from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 from tickets.api.serializers import DosyaSerializer as EkSerializer
 from tickets.api.serializers import dosya_verisi
 
@@ -75,9 +75,9 @@ class OturumSerializer(serializers.Serializer):
     kanal = serializers.CharField(help_text="widget | api")
     durum = serializers.CharField(help_text="bekliyor | aktif | kapandi")
     operator_id = serializers.IntegerField(allow_null=True)
-    baslangic = serializers.DateTimeField()
-    kabul_zamani = serializers.DateTimeField(allow_null=True)
-    bitis_zamani = serializers.DateTimeField(allow_null=True)
+    baslangic = ZamanField()
+    kabul_zamani = ZamanField(allow_null=True)
+    bitis_zamani = ZamanField(allow_null=True)
     kapatan = serializers.CharField(allow_null=True, help_text="ziyaretci | operator | sistem")
     puan = serializers.IntegerField(allow_null=True, min_value=1, max_value=5)
     puan_yorumu = serializers.CharField()
@@ -97,7 +97,7 @@ class MesajSerializer(serializers.Serializer):
     operator_id = serializers.IntegerField(allow_null=True)
     icerik = serializers.CharField(help_text="Düz metin; hiçbir yerde HTML olarak işlenmez.")
     ek = EkSerializer(allow_null=True)
-    zaman = serializers.DateTimeField()
+    zaman = ZamanField()
 
 
 class HazirYanitSerializer(serializers.Serializer):

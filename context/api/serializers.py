@@ -3,7 +3,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from supportdesk.core.fields import StrictCharField, StrictIntegerField
+from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 
 from ..models import URL_MAX
 from ..validators import http_adresi_mi, sayi_mi
@@ -129,8 +129,8 @@ class ProfilSerializer(serializers.Serializer):
     kontor = SayiField(allow_null=True)
     ekstra = serializers.JSONField()
     identity_dogrulandi = serializers.BooleanField()
-    dogrulama_zamani = serializers.DateTimeField(allow_null=True)
-    guncellenme = serializers.DateTimeField()
+    dogrulama_zamani = ZamanField(allow_null=True)
+    guncellenme = ZamanField()
 
 
 class MusteriBilgisiYanitiSerializer(serializers.Serializer):
@@ -175,7 +175,7 @@ class SayfaSerializer(serializers.Serializer):
     url = serializers.CharField()
     baslik = serializers.CharField()
     referrer = serializers.CharField()
-    zaman = serializers.DateTimeField()
+    zaman = ZamanField()
 
 
 class HataKaydiSerializer(serializers.Serializer):
@@ -186,7 +186,7 @@ class HataKaydiSerializer(serializers.Serializer):
     stack = serializers.CharField()
     url = serializers.CharField()
     tarayici = serializers.CharField()
-    zaman = serializers.DateTimeField()
+    zaman = ZamanField()
 
 
 class EkranGoruntusuSerializer(serializers.Serializer):
@@ -195,7 +195,7 @@ class EkranGoruntusuSerializer(serializers.Serializer):
     mime_tipi = serializers.CharField()
     boyut = serializers.IntegerField()
     url = serializers.CharField()
-    zaman = serializers.DateTimeField()
+    zaman = ZamanField()
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_gorsel_url(self, obj) -> str:
@@ -234,4 +234,4 @@ class BaglamSerializer(serializers.Serializer):
     sayfalar = SayfaSerializer(many=True)
     hatalar = HataKaydiSerializer(many=True)
     ekran_goruntuleri = EkranGoruntusuSerializer(many=True)
-    guncellenme = serializers.DateTimeField()
+    guncellenme = ZamanField()

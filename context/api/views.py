@@ -10,6 +10,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
+from supportdesk.core.fields import ZamanField
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZIYARETCI_ID_MAX, JSONAyristirici, OperatorAPIView, WidgetAPIView
 
@@ -173,7 +174,7 @@ class OperatorBaglamView(OperatorAPIView):
             "hatalar": s.HataKaydiSerializer(selectors.hata_kaydi_list(ziyaretci=ziyaretci), many=True).data,
             "ekran_goruntuleri": s.EkranGoruntusuSerializer(
                 selectors.ekran_goruntusu_list(ziyaretci=ziyaretci), many=True, context={"request": request}).data,
-            "guncellenme": serializers.DateTimeField().to_representation(ziyaretci.guncellenme),
+            "guncellenme": ZamanField().to_representation(ziyaretci.guncellenme),
         })
 
 

@@ -104,8 +104,22 @@ def _bozuk(musteri, neyi):
 
 
 BOZUK_IMZALAR = ["yanlis_secret", "degisen_email", "degisen_ziyaretci", "eski", "ileri", "timestamp_yok", "timestamp_null",
-                 "timestamp_float", "timestamp_metin", "timestamp_bool", "hex_degil", "kisa", "bos", "sayi",
-                 "baska_projenin_secreti"]
+                 "hex_degil", "kisa", "bos", "baska_projenin_secreti"]
+# A signature input of the wrong JSON type is a malformed request (CONTRACT 1: wrong types -> 400),
+# not a signature that failed to verify.
+YANLIS_TIPLI_IMZALAR = {"timestamp_float": "timestamp", "timestamp_metin": "timestamp", "timestamp_bool": "timestamp",
+                        "sayi": "signature"}
+
+
+@pytest.mark.parametrize("neyi", sorted(YANLIS_TIPLI_IMZALAR))
+def test_signature_inputs_of_the_wrong_type_are_400_and_change_nothing(widget, musteri, neyi):
+    ok(gonder(widget, imzali(musteri, ad="Eski", paket="Pro")))
+    once = durum()
+    body = _bozuk(musteri, neyi)
+    body.update(ad="Yeni")
+    res = hata(gonder(widget, body), 400, "GECERSIZ_ISTEK")
+    assert set(res["hata"]["alanlar"]) == {YANLIS_TIPLI_IMZALAR[neyi]}
+    assert durum() == once
 
 
 @pytest.mark.parametrize("neyi", BOZUK_IMZALAR)

@@ -1,5 +1,7 @@
 from rest_framework import serializers
 
+from supportdesk.core.fields import ZamanField
+
 OZET_UZUNLUK = 200
 
 
@@ -61,7 +63,7 @@ class MakaleSerializer(serializers.Serializer):
     slug = serializers.CharField()
     ozet = serializers.CharField()
     kategori = KategoriOzetSerializer(allow_null=True)
-    guncellenme = serializers.DateTimeField()
+    guncellenme = ZamanField()
 
 
 class AramaSonucuSerializer(MakaleSerializer):
@@ -80,8 +82,8 @@ class KampanyaSerializer(serializers.Serializer):
     gorsel_url = serializers.CharField()
     buton_metni = serializers.CharField()
     buton_url = serializers.CharField()
-    baslangic = serializers.DateTimeField()
-    bitis = serializers.DateTimeField()
+    baslangic = ZamanField()
+    bitis = ZamanField()
 
 
 class AramaParametreSerializer(serializers.Serializer):

@@ -6,12 +6,16 @@ from supportdesk.core.views import WidgetAPIView
 from .. import selectors, services
 from . import serializers as s
 
+# CONTRACT 2: every widget call names its visitor, GETs in the query string; the help center and
+# campaigns need none of the visitor's data, but the rule is the same for every widget call.
+ZIYARETCI_PARAM = OpenApiParameter("ziyaretci_id", str, required=True)
+
 
 class KbSearchView(WidgetAPIView):
     @extend_schema(
         summary="Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)",
         description="`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir.",
-        parameters=[OpenApiParameter("q", {"type": "string", "maxLength": 200}),
+        parameters=[ZIYARETCI_PARAM, OpenApiParameter("q", {"type": "string", "maxLength": 200}),
                     OpenApiParameter("kategori", {"type": "string", "maxLength": 150, "pattern": r"^[-a-zA-Z0-9_]*$"},
                                      description="kategori slug"),
                     OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 50},
@@ -20,6 +24,7 @@ class KbSearchView(WidgetAPIView):
                    400: OpenApiResponse(description="GECERSIZ_ISTEK")},
     )
     def get(self, request):
+        self.ziyaretci_id()
         ser = s.AramaParametreSerializer(data=request.query_params)
         ser.is_valid(raise_exception=True)
         p = ser.validated_data
@@ -34,17 +39,19 @@ class KbSearchView(WidgetAPIView):
 
 
 class KbCategoriesView(WidgetAPIView):
-    @extend_schema(summary="Bilgi bankası kategorileri (yayındaki makale sayılarıyla)",
+    @extend_schema(summary="Bilgi bankası kategorileri (yayındaki makale sayılarıyla)", parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("KbKategoriler", {"kategoriler": s.KategoriSerializer(many=True)})})
     def get(self, request):
+        self.ziyaretci_id()
         return basarili({"kategoriler": [s.kategori_verisi(k) for k in selectors.kb_kategori_list(musteri=self.musteri)]})
 
 
 class KbArticleView(WidgetAPIView):
-    @extend_schema(summary="Makale (görüntülenme sayılır)",
+    @extend_schema(summary="Makale (görüntülenme sayılır)", parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("KbMakale", {"makale": s.MakaleDetaySerializer()}),
                               404: OpenApiResponse(description="BULUNAMADI")})
     def get(self, request, slug: str):
+        self.ziyaretci_id()
         makale = selectors.kb_makale_get(musteri=self.musteri, slug=slug)
         services.kb_makale_goruntulendi(makale=makale)
         makale.goruntulenme += 1
@@ -52,7 +59,8 @@ class KbArticleView(WidgetAPIView):
 
 
 class CampaignsView(WidgetAPIView):
-    @extend_schema(summary="Şu an geçerli kampanyalar",
+    @extend_schema(summary="Şu an geçerli kampanyalar", parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("Kampanyalar", {"kampanyalar": s.KampanyaSerializer(many=True)})})
     def get(self, request):
+        self.ziyaretci_id()
         return basarili({"kampanyalar": [s.kampanya_verisi(k) for k in selectors.kampanya_aktif_list(musteri=self.musteri)]})

@@ -5,9 +5,10 @@ import pytest
 from django.core.management import call_command
 
 from knowledge.models import Kampanya, KbKategori, KbMakale
-from supportdesk.testing.fixtures import widget_client
 from tenants.models import Musteri
 from tickets.models import Ticket
+
+from .yardimci import ziyaretci_istemcisi as widget_client
 
 pytestmark = pytest.mark.django_db
 

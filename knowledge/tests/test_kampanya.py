@@ -7,7 +7,8 @@ from django.utils import timezone
 from knowledge.models import Kampanya
 from knowledge.services import kampanya_kaydet
 from supportdesk.core.exceptions import GecersizIstek
-from supportdesk.testing.fixtures import widget_client
+
+from .yardimci import ziyaretci_istemcisi as widget_client
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,11 @@
 import pytest
+from rest_framework.test import APIClient
 
 from knowledge.models import KbMakale
 from knowledge.services import kb_kategori_kaydet, kb_makale_kaydet
-from supportdesk.testing.fixtures import widget_client
 from tenants.tests.test_auth import hata
+
+from .yardimci import ziyaretci_istemcisi as widget_client
 
 pytestmark = pytest.mark.django_db
 
@@ -218,3 +220,15 @@ def test_title_match_above_body_match_for_inflected_query(widget, musteri):
     makale(musteri, "govdede", "Kargo süreleri", "<p>Kargo ile gelen ürünlerin iadesi ücretsizdir.</p>")
     makale(musteri, "baslikta", "İade", "<p>Kutuyu saklayın.</p>")
     assert ara(widget, "iadeler") == ["baslikta", "govdede"]
+
+
+@pytest.mark.parametrize("yol", ["/api/v1/widget/kb/search?q=fatura", "/api/v1/widget/kb/categories",
+                                 "/api/v1/widget/kb/article/yok", "/api/v1/widget/campaigns"])
+def test_kb_and_campaign_calls_name_the_visitor(musteri, yol):
+    # CONTRACT 2: every widget call names its ziyaretci_id, GETs in the query string.
+    client = APIClient()
+    client.credentials(HTTP_X_API_KEY=musteri.api_key)
+    body = hata(client.get(yol), 400, "GECERSIZ_ISTEK")
+    assert set(body["hata"]["alanlar"]) == {"ziyaretci_id"}
+    ayrac = "&" if "?" in yol else "?"
+    assert client.get(f"{yol}{ayrac}ziyaretci_id=%20").status_code == 400

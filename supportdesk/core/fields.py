@@ -50,3 +50,16 @@ class StrictEmailField(serializers.EmailField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class ZamanField(serializers.DateTimeField):
+    """A time as the contract writes it: ISO 8601 with a UTC offset, `+00:00` included.
+
+    DRF shortens a UTC offset to `Z`; the other apps write `datetime.isoformat()`, so with
+    TIME_ZONE=UTC one answer would say `Z` and the next `+00:00`. One spelling everywhere.
+    """
+
+    def to_representation(self, value):
+        if not value:
+            return None
+        return self.enforce_timezone(value).isoformat()

@@ -175,7 +175,8 @@ def test_lone_surrogate_echoed_in_an_error_is_still_a_400_envelope(ortam, method
     assert alan in body["hata"]["alanlar"], body
 
 
-@pytest.mark.parametrize("yol", ["/api/v1/widget/kb/article/a%00b", "/api/v1/widget/kb/article/%00",
+@pytest.mark.parametrize("yol", ["/api/v1/widget/kb/article/a%00b?ziyaretci_id=z1",
+                                 "/api/v1/widget/kb/article/%00?ziyaretci_id=z1",
                                  "/api/v1/operator/context/a%00b", "/api/v1/operator/context/%00",
                                  "/api/v1/operator/context/a%0Ab"])
 def test_nul_in_a_path_segment_is_a_404(ortam, yol):
@@ -240,7 +241,7 @@ def test_a_nul_that_reaches_postgresql_unchecked_is_a_400_not_a_500(ortam, monke
         raise DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
 
     monkeypatch.setattr(views.selectors, "kb_kategori_list", reddet)
-    body = _zarf(ortam.client.get("/api/v1/widget/kb/categories"), 400)
+    body = _zarf(ortam.client.get("/api/v1/widget/kb/categories?ziyaretci_id=z1"), 400)
     assert set(body["hata"]["alanlar"]) == {"genel"}
 
 

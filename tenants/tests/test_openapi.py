@@ -106,12 +106,13 @@ def test_every_answer_of_a_walk_through_the_api_matches_the_schema(sema):
     cagir("GET", "/widget/ticket/{ticket_id}", f"/widget/ticket/{ticket_id}", {"ziyaretci_id": "baska"}, durum=404)
     cagir("POST", "/widget/ticket/{ticket_id}/reply", f"/widget/ticket/{ticket_id}/reply",
           {"ziyaretci_id": z, "icerik": "Ek bilgi"}, durum=201)
-    cagir("GET", "/widget/kb/search", veri={"q": "fatura"}, durum=200)
-    cagir("GET", "/widget/kb/search", veri={"limit": 0}, durum=400)
-    cagir("GET", "/widget/kb/categories", durum=200)
-    cagir("GET", "/widget/kb/article/{slug}", "/widget/kb/article/fatura", durum=200)
-    cagir("GET", "/widget/kb/article/{slug}", "/widget/kb/article/yok", durum=404)
-    cagir("GET", "/widget/campaigns", durum=200)
+    cagir("GET", "/widget/kb/search", veri={"ziyaretci_id": z, "q": "fatura"}, durum=200)
+    cagir("GET", "/widget/kb/search", veri={"ziyaretci_id": z, "limit": 0}, durum=400)
+    cagir("GET", "/widget/kb/search", veri={"q": "fatura"}, durum=400)
+    cagir("GET", "/widget/kb/categories", veri={"ziyaretci_id": z}, durum=200)
+    cagir("GET", "/widget/kb/article/{slug}", "/widget/kb/article/fatura", {"ziyaretci_id": z}, durum=200)
+    cagir("GET", "/widget/kb/article/{slug}", "/widget/kb/article/yok", {"ziyaretci_id": z}, durum=404)
+    cagir("GET", "/widget/campaigns", veri={"ziyaretci_id": z}, durum=200)
     cagir("POST", "/context/customer-info", veri={"ziyaretci_id": z, "ad": "Ayşe", "kontor": 0,
                                                   "ekstra": {"depolama_kullanilan_gb": 45.5, "depolama_toplam_gb": 50}},
           durum=200)

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from supportdesk.core.fields import StrictCharField, StrictIntegerField
+from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.views import ZIYARETCI_ID_MAX
 
 from ..models import Ticket
@@ -63,7 +63,7 @@ class YanitSerializer(serializers.Serializer):
     operator_id = serializers.IntegerField(allow_null=True)
     icerik = serializers.CharField()
     ekler = DosyaSerializer(many=True)
-    zaman = serializers.DateTimeField()
+    zaman = ZamanField()
 
 
 class TicketSerializer(serializers.Serializer):
@@ -75,8 +75,8 @@ class TicketSerializer(serializers.Serializer):
     oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values)
     ad = serializers.CharField()
     email = serializers.CharField()
-    olusturulma = serializers.DateTimeField()
-    guncellenme = serializers.DateTimeField()
+    olusturulma = ZamanField()
+    guncellenme = ZamanField()
 
 
 class TicketDetaySerializer(TicketSerializer):
