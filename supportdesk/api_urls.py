@@ -1,14 +1,38 @@
 """Everything under /api/v1. Each app owns its routes; the catch-all keeps 404s in the envelope."""
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.renderers import JSONRenderer
 
 from supportdesk.core.views import BilinmeyenAdresView, SaglikView
 
+
+class ZarfliHatalar:
+    """The schema and docs views render YAML or HTML; their errors (405, 406) get the JSON
+    envelope like every other answer under /api/v1 (CONTRACT 1)."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if response.status_code >= 400:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class SemaView(ZarfliHatalar, SpectacularAPIView):
+    pass
+
+
+class SwaggerView(ZarfliHatalar, SpectacularSwaggerView):
+    pass
+
+
+class RedocView(ZarfliHatalar, SpectacularRedocView):
+    pass
+
+
 urlpatterns = [
     path("saglik", SaglikView.as_view(), name="saglik"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("schema/", SemaView.as_view(), name="schema"),
+    path("docs/", SwaggerView.as_view(url_name="schema"), name="docs"),
+    path("redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
     path("", include("tenants.api.urls")),
     path("", include("webhooks.api.urls")),
     path("", include("chat.api.urls")),

@@ -158,3 +158,14 @@ def test_json_body_that_is_not_an_object_is_400_in_turkish(api, musteri, yol, go
     res = yontem(yol, govde, content_type="application/json")
     body = hata(res, 400, "GECERSIZ_ISTEK")
     assert body["hata"]["alanlar"] == {"genel": "İstek gövdesi bir JSON nesnesi olmalı."}
+
+
+@pytest.mark.parametrize(("method", "path", "extra", "status"), [
+    ("post", "/api/v1/schema/", {}, 405), ("delete", "/api/v1/docs/", {}, 405), ("put", "/api/v1/redoc/", {}, 405),
+    ("get", "/api/v1/schema/", {"HTTP_ACCEPT": "text/html"}, 406),
+])
+def test_schema_and_docs_errors_are_envelopes(api, method, path, extra, status):
+    res = getattr(api, method)(path, **extra)
+    assert res.status_code == status, res.content
+    assert res["Content-Type"].startswith("application/json")
+    assert res.json()["basarili"] is False
