@@ -3,6 +3,7 @@
 GECERSIZ_ISTEK = "İstek geçersiz. Lütfen alanları kontrol edin."
 GECERSIZ_JSON = "İstek gövdesi geçerli bir JSON değil."
 GOVDE_NESNE_OLMALI = "İstek gövdesi bir JSON nesnesi olmalı."
+GOVDE_COK_BUYUK = "İstek gövdesi izin verilen boyutu aşıyor."
 KIMLIK_GEREKLI = "Bu işlem için kimlik bilgisi gerekli."
 GECERSIZ_TOKEN = "Oturum anahtarı geçersiz ya da süresi dolmuş. Lütfen yeniden giriş yapın."
 GECERSIZ_API_ANAHTARI = "API anahtarı geçersiz."

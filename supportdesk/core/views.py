@@ -2,6 +2,7 @@
 from collections.abc import Mapping
 from functools import cached_property
 
+from django.conf import settings
 from django.db import connection
 from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 
 from . import mesajlar
 from .authentication import OperatorJWTAuthentication, WidgetAnahtarAuthentication
-from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, GecersizIstek, hata_yaniti
+from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, DosyaCokBuyuk, GecersizIstek, hata_yaniti
 from .permissions import OriginIzinli
 from .responses import basarili
 from .schema import ZarfAutoSchema
@@ -77,6 +78,16 @@ class TemelAPIView(APIView):
         method = request.method.lower()
         if method not in self.http_method_names or not hasattr(self, method):
             raise MethodNotAllowed(request.method)
+        # DRF's JSON parser reads the stream itself, past Django's DATA_UPLOAD_MAX_MEMORY_SIZE
+        # (which guards only `request.body`): refuse an oversized JSON body before anything, the
+        # login throttle included, parses it. Uploads (multipart) have their own limits.
+        if (request.content_type or "").startswith("application/json"):
+            try:
+                uzunluk = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                uzunluk = 0
+            if uzunluk > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+                raise DosyaCokBuyuk(mesajlar.GOVDE_COK_BUYUK)
         super().perform_authentication(request)
 
     def initial(self, request, *args, **kwargs):

@@ -169,3 +169,13 @@ def test_schema_and_docs_errors_are_envelopes(api, method, path, extra, status):
     assert res.status_code == status, res.content
     assert res["Content-Type"].startswith("application/json")
     assert res.json()["basarili"] is False
+
+
+def test_oversized_json_body_is_413_before_it_is_parsed(api, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    govde = json.dumps({"email": "a@ornek.com", "sifre": "x" * 2000})
+    res = api.post("/api/v1/auth/login", govde, content_type="application/json")
+    assert hata(res, 413, "DOSYA_COK_BUYUK")["hata"]["mesaj"] == "İstek gövdesi izin verilen boyutu aşıyor."
+    # Within the limit the same endpoint reads the body as usual.
+    res = api.post("/api/v1/auth/login", json.dumps({"email": "a@ornek.com", "sifre": "x"}), content_type="application/json")
+    hata(res, 401, "GECERSIZ_GIRIS")
