@@ -8,25 +8,13 @@ from django.db.models import Avg, Count, Q, QuerySet
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi
+from supportdesk.core.girdi import ID_MAX, id_coz
 from tenants.models import Kullanici, Uyelik
 from tickets.models import Dosya
 
 from .models import HazirYanit, Mesaj, Oturum
 
 CEVRIMICI_DURUMLAR = (Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
-
-
-def _id(value) -> int:
-    # Ids come from JSON bodies and query strings: anything but a positive integer is "not found".
-    if isinstance(value, bool):
-        raise Bulunamadi()
-    try:
-        value = int(value)
-    except (TypeError, ValueError):
-        raise Bulunamadi() from None
-    if value < 1 or value > 2**63 - 1:
-        raise Bulunamadi()
-    return value
 
 
 # --- sessions ------------------------------------------------------------------------------
@@ -40,7 +28,7 @@ def ziyaretci_oturum_get(
     transaction.
     """
     oturum = _ziyaretci_oturumu(
-        musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, oturum_id=_id(oturum_id), kuyruk_bilgisi=kuyruk_bilgisi,
+        musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, oturum_id=id_coz(oturum_id), kuyruk_bilgisi=kuyruk_bilgisi,
         kilitle=kilitle,
     )
     if oturum is None:
@@ -57,7 +45,7 @@ def oturum_get(*, musteri_idleri: list[int], oturum_id, kilitle: bool = False) -
     """A chat of one of the operator's tenants; the same 404 for missing and another tenant's."""
     qs = Oturum.objects.select_for_update() if kilitle else Oturum.objects.all()
     try:
-        return qs.get(pk=_id(oturum_id), musteri_id__in=musteri_idleri)
+        return qs.get(pk=id_coz(oturum_id), musteri_id__in=musteri_idleri)
     except Oturum.DoesNotExist:
         raise Bulunamadi() from None
 
@@ -110,7 +98,7 @@ def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
 def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
     """Up to `adet` messages of a chat already resolved within its scope, `id > sonra`, oldest
     first, each with its attachment (`ek`) loaded: one query on the `(oturum, id)` index."""
-    if sonra >= BIGINT_MAX:
+    if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
     sql = _sql("mesaj_sayfasi", _mesaj_sayfasi_sql)
     with connection.cursor() as cursor:
@@ -201,7 +189,6 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
 # several times what the database spends on them, so their SQL is built once per database vendor
 # from the models' tables and columns. Rows go through the converters the ORM would apply
 # (SQLite's text datetimes and integer booleans), so callers get the same objects.
-BIGINT_MAX = 2**63 - 1
 _SQL_ONBELLEGI: dict[tuple[str, str], str] = {}
 
 

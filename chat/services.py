@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
+from supportdesk.core.girdi import gecerli_id_mi
 from tenants.models import Uyelik
 from tickets.selectors import dosya_get
 from webhooks.services import olay_yayinla
@@ -23,7 +24,6 @@ AD_MAX = 100
 YORUM_MAX = 1000
 KISAYOL_MAX = 50
 BASLIK_MAX = 120
-BIGINT_MAX = 2**63 - 1
 
 SISTEM_METINLERI = {
     "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
@@ -220,7 +220,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
 def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
     # Locking the membership serialises this operator's accepts/transfers-in for the tenant,
     # so the `max_chat_per_tenant` count cannot be passed by two moves at once.
-    if not 1 <= kullanici_id <= BIGINT_MAX:
+    if not gecerli_id_mi(kullanici_id):
         return None  # no user has this id (and SQLite cannot even bind it: 404, not a 500)
     return (
         Uyelik.objects.select_for_update()

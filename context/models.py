@@ -3,7 +3,7 @@ import secrets
 from django.db import models
 from django.utils import timezone
 
-from supportdesk.core.views import ZIYARETCI_ID_MAX
+from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 URL_MAX = 2048
 # Newest records of each kind kept per visitor (CONTRACT 6); older ones are pruned on insert.

@@ -3,3 +3,6 @@ from django.apps import AppConfig
 
 class TenantsConfig(AppConfig):
     name = "tenants"
+
+    def ready(self):
+        from .api import sema  # noqa: F401  (registers the OpenAPI descriptions of our two credentials)

@@ -1,10 +1,9 @@
 from django.db.models import QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
+from supportdesk.core.girdi import ID_MAX
 
 from .models import Kullanici, Musteri, Uyelik
-
-ID_MAX = 2**63 - 1  # the largest primary key (bigint); a larger id in a path is simply unknown
 
 
 def uyelik_list(*, kullanici: Kullanici) -> QuerySet[Uyelik]:

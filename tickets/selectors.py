@@ -1,7 +1,7 @@
 from django.db.models import Count, Prefetch, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
-from tenants.selectors import ID_MAX
+from supportdesk.core.girdi import ID_MAX, id_coz
 
 from .models import Dosya, Ticket, TicketYanit
 
@@ -11,12 +11,7 @@ ACIK_DURUMLAR = [Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE]
 def dosya_get(*, musteri, ziyaretci_id: str, dosya_id) -> Dosya:
     """An upload of this visitor of this tenant; the same 404 for missing, another visitor's and
     another tenant's (CONTRACT 5)."""
-    try:
-        dosya_id = int(dosya_id)
-    except (TypeError, ValueError):
-        raise Bulunamadi() from None
-    if not 0 < dosya_id <= ID_MAX:
-        raise Bulunamadi()
+    dosya_id = id_coz(dosya_id)
     try:
         return Dosya.objects.get(pk=dosya_id, musteri=musteri, ziyaretci_id=ziyaretci_id)
     except Dosya.DoesNotExist:

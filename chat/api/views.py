@@ -8,7 +8,7 @@ from supportdesk.core import mesajlar
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
-from supportdesk.core.views import OperatorAPIView, WidgetAPIView
+from tenants.api.temel import OperatorAPIView, WidgetAPIView
 from tenants.selectors import uyelik_list
 
 from .. import selectors, services

@@ -11,8 +11,10 @@ from rest_framework.response import Response
 
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.fields import ZamanField
+from supportdesk.core.girdi import ID_MAX, ZIYARETCI_ID_MAX, govde_siniri
 from supportdesk.core.responses import basarili
-from supportdesk.core.views import ZIYARETCI_ID_MAX, JSONAyristirici, OperatorAPIView, WidgetAPIView
+from supportdesk.core.views import JSONAyristirici
+from tenants.api.temel import OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
 from ..banner import banner_olustur
@@ -120,12 +122,7 @@ class EkranGoruntusuView(WidgetAPIView):
     )
     def post(self, request):
         # Refused before the body is read: a huge upload costs neither memory nor disk.
-        try:
-            uzunluk = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            uzunluk = 0
-        if uzunluk > _GOVDE_MAX_BAYT:
-            raise DosyaCokBuyuk()
+        govde_siniri(request, _GOVDE_MAX_BAYT)
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.EkranGoruntusuGirdiSerializer, request.data)
         kayit = services.ekran_goruntusu_ekle(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
@@ -186,6 +183,6 @@ def _musteri_id(params) -> int | None:
         value = int(raw)
     except ValueError:
         raise GecersizIstek(alanlar={"musteri_id": "Tamsayı olmalı."}) from None
-    if not 0 < value < 2**63:
+    if not 0 < value <= ID_MAX:
         raise GecersizIstek(alanlar={"musteri_id": "Geçerli bir proje kimliği olmalı."})
     return value

@@ -1,7 +1,7 @@
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 
 from supportdesk.core.responses import basarili
-from supportdesk.core.views import WidgetAPIView
+from tenants.api.temel import WidgetAPIView
 
 from .. import selectors, services
 from . import serializers as s

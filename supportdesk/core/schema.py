@@ -1,6 +1,5 @@
 """The OpenAPI description of the API as it really answers.
 
-- Our two credentials (loaded by CoreConfig.ready).
 - `ZarfAutoSchema` (the schema class of every /api/v1 view, see `TemelAPIView`): views declare the
   `data` object of a success; the schema says what goes over the wire, the envelope of CONTRACT 1
   around it. Every error status carries the error envelope, and the statuses every endpoint of a
@@ -10,31 +9,11 @@
 import copy
 import inspect
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent, force_instance, is_serializer
 from drf_spectacular.utils import OpenApiResponse
 
-from .authentication import OperatorJWTAuthentication, WidgetAnahtarAuthentication
 from .pagination import EN_BUYUK_SAYFA, VARSAYILAN_SAYFA
-from .permissions import OriginIzinli
-
-
-class OperatorJWTScheme(OpenApiAuthenticationExtension):
-    target_class = "supportdesk.core.authentication.OperatorJWTAuthentication"
-    name = "BearerAuth"
-
-    def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
-
-
-class WidgetKeyScheme(OpenApiAuthenticationExtension):
-    target_class = "supportdesk.core.authentication.WidgetAnahtarAuthentication"
-    name = "ApiKeyAuth"
-
-    def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "X-API-Key"}
-
 
 HATA_YANITI = {
     "type": "object",
@@ -115,7 +94,7 @@ class ZarfAutoSchema(AutoSchema):
             gerekenler.append("400")
         if self.view.authentication_classes:
             gerekenler.append("401")
-        if any(issubclass(p, OriginIzinli) for p in self.view.permission_classes):
+        if any(getattr(p, "hata_403", False) for p in self.view.permission_classes):
             gerekenler.append("403")
         if "path" in konumlar:
             gerekenler.append("404")
@@ -132,11 +111,10 @@ class ZarfAutoSchema(AutoSchema):
 
     def _kodlar(self, status: str) -> str:
         if status == "401":
-            siniflar = self.view.authentication_classes
-            if any(issubclass(c, OperatorJWTAuthentication) for c in siniflar):
-                return "KIMLIK_GEREKLI, GECERSIZ_TOKEN"
-            if any(issubclass(c, WidgetAnahtarAuthentication) for c in siniflar):
-                return "KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI"
+            # Each credential class names its own 401 codes (core knows none of them).
+            for sinif in self.view.authentication_classes:
+                if getattr(sinif, "hata_kodlari_401", None):
+                    return sinif.hata_kodlari_401
         return _ORTAK_HATALAR[status]
 
     @staticmethod

@@ -1,6 +1,5 @@
 """Base views: scoping and credentials are decided here once, not per endpoint."""
 from collections.abc import Mapping
-from functools import cached_property
 
 from django.conf import settings
 from django.db import connection
@@ -9,19 +8,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import MethodNotAllowed, ParseError
 from rest_framework.metadata import BaseMetadata
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from . import mesajlar
-from .authentication import OperatorJWTAuthentication, WidgetAnahtarAuthentication
-from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, DosyaCokBuyuk, GecersizIstek, hata_yaniti
-from .permissions import OriginIzinli
+from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, GecersizIstek, hata_yaniti
+from .girdi import govde_siniri
 from .responses import basarili
 from .schema import ZarfAutoSchema
-from .throttling import WidgetThrottle
 
-ZIYARETCI_ID_MAX = 128
 SIKISTIRILMIS_GOVDE = "Sıkıştırılmış istek gövdesi (Content-Encoding) desteklenmiyor; gövdeyi sıkıştırmadan gönderin."
 
 
@@ -82,12 +78,7 @@ class TemelAPIView(APIView):
         # (which guards only `request.body`): refuse an oversized JSON body before anything, the
         # login throttle included, parses it. Uploads (multipart) have their own limits.
         if (request.content_type or "").startswith("application/json"):
-            try:
-                uzunluk = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                uzunluk = 0
-            if uzunluk > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-                raise DosyaCokBuyuk(mesajlar.GOVDE_COK_BUYUK)
+            govde_siniri(request, mesaj=mesajlar.GOVDE_COK_BUYUK)
         super().perform_authentication(request)
 
     def initial(self, request, *args, **kwargs):
@@ -105,46 +96,6 @@ class TemelAPIView(APIView):
                 raise GecersizIstek(alanlar={"genel": mesajlar.GOVDE_NESNE_OLMALI})
 
 
-class OperatorAPIView(TemelAPIView):
-    """Bearer-token endpoints. `self.musteri_idleri` is the caller's tenants, for query scoping."""
-
-    authentication_classes = [OperatorJWTAuthentication]
-    permission_classes = [IsAuthenticated]
-
-    @cached_property
-    def musteri_idleri(self) -> list[int]:
-        from tenants.selectors import kullanici_musteri_idleri
-
-        return kullanici_musteri_idleri(kullanici=self.request.user)
-
-
-class WidgetAPIView(TemelAPIView):
-    """`X-API-Key` endpoints, behind the origin whitelist and the widget rate limit."""
-
-    authentication_classes = [WidgetAnahtarAuthentication]
-    permission_classes = [OriginIzinli]
-    throttle_classes = [WidgetThrottle]
-
-    @property
-    def musteri(self):
-        return self.request.auth
-
-    def ziyaretci_id(self) -> str:
-        """Every widget call names its visitor: JSON body for POST, query string for GET."""
-        source = self.request.query_params if self.request.method == "GET" else self.request.data
-        value = source.get("ziyaretci_id") if hasattr(source, "get") else None
-        return ziyaretci_id_dogrula(value)
-
-
-def ziyaretci_id_dogrula(value) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise GecersizIstek(alanlar={"ziyaretci_id": "Zorunlu alan; metin olmalı."})
-    value = value.strip()
-    if len(value) > ZIYARETCI_ID_MAX or not value.isprintable():
-        raise GecersizIstek(alanlar={"ziyaretci_id": f"En çok {ZIYARETCI_ID_MAX} yazdırılabilir karakter."})
-    return value
-
-
 class AcikAPIView(TemelAPIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -153,8 +104,6 @@ class AcikAPIView(TemelAPIView):
 class SaglikView(AcikAPIView):
     @extend_schema(summary="Sağlık: veritabanı ve kuyruk erişilebilirliği", responses={200: dict, 503: dict})
     def get(self, request):
-        from django.conf import settings
-
         durum = {"veritabani": "ok", "kuyruk": "ok"}
         try:
             with connection.cursor() as cursor:

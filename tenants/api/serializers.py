@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictEmailField, StrictIntegerField
-from supportdesk.core.views import ZIYARETCI_ID_MAX
+from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 
 class GirisSerializer(serializers.Serializer):

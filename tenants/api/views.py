@@ -8,12 +8,13 @@ from rest_framework_simplejwt.tokens import AccessToken
 from supportdesk.core.exceptions import GecersizGiris
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle
-from supportdesk.core.views import AcikAPIView, OperatorAPIView, WidgetAPIView
+from supportdesk.core.views import AcikAPIView
 
 from .. import services
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uyelik_list
 from . import serializers as s
+from .temel import OperatorAPIView, WidgetAPIView
 
 
 def _musteriler(uyelikler) -> list[dict]:

@@ -4,9 +4,11 @@ from rest_framework import serializers
 from rest_framework.parsers import FormParser, MultiPartParser
 
 from supportdesk.core.exceptions import DosyaCokBuyuk, GecersizIstek
+from supportdesk.core.girdi import govde_siniri
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
-from supportdesk.core.views import JSONAyristirici, OperatorAPIView, WidgetAPIView
+from supportdesk.core.views import JSONAyristirici
+from tenants.api.temel import OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
 from ..yukleme import EN_BUYUK_BOYUT, MULTIPART_PAYI, BoyutSiniri
@@ -51,12 +53,7 @@ class WidgetUploadView(WidgetAPIView):
     )
     def post(self, request):
         # Refused from the header alone, before a byte of the body is read.
-        try:
-            uzunluk = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            uzunluk = 0
-        if uzunluk > EN_BUYUK_BOYUT + MULTIPART_PAYI:
-            raise DosyaCokBuyuk()
+        govde_siniri(request, EN_BUYUK_BOYUT + MULTIPART_PAYI)
         sinir = BoyutSiniri(request._request)
         request._request.upload_handlers.insert(0, sinir)
         try:

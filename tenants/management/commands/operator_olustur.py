@@ -2,9 +2,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
+from supportdesk.core.girdi import ID_MAX
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Kullanici, Musteri, Uyelik
-from tenants.selectors import ID_MAX
 from tenants.services import kullanici_olustur, uyelik_ekle
 
 MAX_CHAT_UST = 2_147_483_647  # the column's range (PositiveIntegerField) on every database

@@ -1,20 +1,26 @@
-"""The two API credentials: operator bearer tokens (JWT) and the tenant's widget key."""
+"""The two API credentials (operator bearer tokens, the tenant's widget key) and the origin
+whitelist that guards widget calls. The tenant-resolving base views use them (`tenants.api.temel`)."""
 from dataclasses import dataclass
 
 from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import BasePermission
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthFailed
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 
-from .exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli
+from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz
+
+from .models import IptalEdilenToken
+from .origin import origin_izinli
+from .selectors import musteri_api_key_ile
 
 
 class OperatorJWTAuthentication(JWTAuthentication):
     """Bearer JWT; a token revoked by logout, expired, or of a deleted/inactive user is refused."""
 
-    def authenticate(self, request):
-        from tenants.models import IptalEdilenToken
+    hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"  # for the OpenAPI schema
 
+    def authenticate(self, request):
         try:
             result = super().authenticate(request)
         except (InvalidToken, TokenError, JWTAuthFailed):
@@ -47,9 +53,9 @@ class WidgetIstemci:
 class WidgetAnahtarAuthentication(BaseAuthentication):
     """`X-API-Key` names the tenant (spec 5.1); request.auth is the tenant (`Musteri`)."""
 
-    def authenticate(self, request):
-        from tenants.selectors import musteri_api_key_ile
+    hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI"
 
+    def authenticate(self, request):
         key = request.META.get("HTTP_X_API_KEY", "").strip()
         if not key:
             raise KimlikGerekli()
@@ -62,3 +68,17 @@ class WidgetAnahtarAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request):
         return 'ApiKey realm="widget"'
+
+
+class OriginIzinli(BasePermission):
+    """Spec 5.2: with a non-empty `izinli_originler`, Origin (or Referer) must match exactly."""
+
+    hata_403 = True  # for the OpenAPI schema: ORIGIN_IZINSIZ
+
+    def has_permission(self, request, view):
+        musteri = request.auth
+        if not origin_izinli(
+            musteri.izinli_originler, request.META.get("HTTP_ORIGIN"), request.META.get("HTTP_REFERER")
+        ):
+            raise OriginIzinsiz()
+        return True

@@ -1,0 +1,55 @@
+"""Checks every app applies to what arrives in a request: ids, visitor ids, body sizes.
+
+One definition each, so that "an id no row can have" and "a body too large to read" mean the
+same thing on every endpoint.
+"""
+from django.conf import settings
+
+from .exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
+
+ID_MAX = 2**63 - 1  # the largest primary key (bigint)
+ZIYARETCI_ID_MAX = 128
+
+
+def id_coz(value, *, mesaj: str | None = None) -> int:
+    """An id from a path, a query string or a JSON body, as a positive bigint.
+
+    Anything else (text, a boolean, zero, a number beyond 64 bits that no row can have and SQLite
+    could not even bind) is "not found", like an id of another tenant: 404, never a 500.
+    """
+    if isinstance(value, bool):
+        raise Bulunamadi(mesaj)
+    try:
+        value = int(value)
+    except (TypeError, ValueError):
+        raise Bulunamadi(mesaj) from None
+    if not 0 < value <= ID_MAX:
+        raise Bulunamadi(mesaj)
+    return value
+
+
+def gecerli_id_mi(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= ID_MAX
+
+
+def ziyaretci_id_dogrula(value) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise GecersizIstek(alanlar={"ziyaretci_id": "Zorunlu alan; metin olmalı."})
+    value = value.strip()
+    if len(value) > ZIYARETCI_ID_MAX or not value.isprintable():
+        raise GecersizIstek(alanlar={"ziyaretci_id": f"En çok {ZIYARETCI_ID_MAX} yazdırılabilir karakter."})
+    return value
+
+
+def govde_uzunlugu(request) -> int:
+    """The body's declared length (`Content-Length`), 0 when absent or unreadable."""
+    try:
+        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        return 0
+
+
+def govde_siniri(request, sinir: int | None = None, mesaj: str | None = None) -> None:
+    """Refuse (413) a body declared larger than `sinir` bytes before a byte of it is read."""
+    if govde_uzunlugu(request) > (settings.DATA_UPLOAD_MAX_MEMORY_SIZE if sinir is None else sinir):
+        raise DosyaCokBuyuk(mesaj)
