@@ -9,35 +9,31 @@ import math
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from supportdesk.core.throttling import giris_limit_anahtari
+from supportdesk.core.throttling import giris_limit_anahtari, oran_coz, pencere_kontrol, pencere_say
 
 
-class _PortalLimiti(SimpleRateThrottle):
+class _PortalLimiti:
     setting_name = ""
+    get_ident = SimpleRateThrottle.get_ident
 
-    def get_rate(self):
+    def __init__(self):
         # Read on each use so a test (or an operator) can tune it without a restart.
-        return getattr(settings, self.setting_name)
+        self.oran = oran_coz(getattr(settings, self.setting_name))
+        self._bekleme = 0.0
 
     def izin_var(self, request) -> bool:
-        if self.rate is None:
+        if self.oran is None:
             return True
         self.key = self.get_cache_key(request)
-        self.history = self.cache.get(self.key, [])
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        return len(self.history) < self.num_requests
+        izin, self._bekleme = pencere_kontrol(self.key, self.oran, say=False)
+        return izin
 
     def kaydet(self) -> None:
-        if self.rate is None:
-            return
-        self.history.insert(0, self.now)
-        self.cache.set(self.key, self.history, self.duration)
+        if self.oran is not None:
+            pencere_say(self.key, self.oran)
 
     def bekleme_saniye(self) -> int:
-        wait = self.wait()
-        return max(1, math.ceil(wait)) if wait is not None else self.duration
+        return max(1, math.ceil(self._bekleme))
 
 
 class GirisLimiti(_PortalLimiti):

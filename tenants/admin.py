@@ -35,7 +35,19 @@ class MusteriAdmin(admin.ModelAdmin):
     search_fields = ["firma_adi", "api_key"]
     readonly_fields = ["api_key", "api_secret", "olusturulma"]
     inlines = [UyelikInline]
-    actions = ["widget_anahtarini_yenile", "api_secret_yenile"]
+    actions = ["widget_anahtarini_yenile", "api_secret_yenile", "devre_disi_birak", "etkinlestir"]
+
+    @admin.action(description="Projeyi devre dışı bırak (widget anahtarı hemen çalışmaz)")
+    def devre_disi_birak(self, request, queryset):
+        for musteri in queryset:
+            services.musteri_aktiflik_ayarla(musteri=musteri, aktif=False)
+        self.message_user(request, f"{queryset.count()} proje devre dışı bırakıldı.", messages.SUCCESS)
+
+    @admin.action(description="Projeyi yeniden etkinleştir")
+    def etkinlestir(self, request, queryset):
+        for musteri in queryset:
+            services.musteri_aktiflik_ayarla(musteri=musteri, aktif=True)
+        self.message_user(request, f"{queryset.count()} proje etkinleştirildi.", messages.SUCCESS)
 
     @admin.action(description="Widget anahtarını yenile")
     def widget_anahtarini_yenile(self, request, queryset):

@@ -4,6 +4,7 @@ from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX
 
 from .models import Kullanici, Musteri, Uyelik
+from .onbellek import musteri_getir
 
 
 def uyelik_list(*, kullanici: Kullanici) -> QuerySet[Uyelik]:
@@ -31,7 +32,7 @@ def kullanici_musteri_idleri(*, kullanici: Kullanici) -> list[int]:
 def musteri_api_key_ile(*, api_key: str) -> Musteri | None:
     if not api_key or len(api_key) > 64:
         return None
-    return Musteri.objects.filter(api_key=api_key, aktif=True).first()
+    return musteri_getir(api_key, lambda: Musteri.objects.filter(api_key=api_key, aktif=True).first())
 
 
 def birincil_musteri_id(*, kullanici: Kullanici, uyelikler: list[Uyelik]) -> int | None:

@@ -87,6 +87,14 @@ def musteri_anahtar_yenile(*, musteri: Musteri, hangisi: str) -> Musteri:
 
 
 @transaction.atomic
+def musteri_aktiflik_ayarla(*, musteri: Musteri, aktif: bool) -> Musteri:
+    """Switch a tenant off (its widget key stops working at once) or back on."""
+    musteri.aktif = aktif
+    musteri.save(update_fields=["aktif"])
+    return musteri
+
+
+@transaction.atomic
 def musteri_origin_ekle(*, musteri: Musteri, origin: str) -> str:
     normal = origin_girdisini_normalle(origin)
     musteri = Musteri.objects.select_for_update().get(pk=musteri.pk)

@@ -155,7 +155,7 @@ def test_ziyaretci_mesaji_onizleme_ve_okunmamis_gunceller(musteri):
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="gerçek Redis ister (REDIS_URL)")
 def test_widget_limiti_redis_uzerinde(musteri, settings):
-    # The throttle keeps one Redis client; its entries stay readable through Django's cache API.
+    # The limit lives in Redis, shared by every process: clearing the store lifts it.
     settings.WIDGET_RATE_LIMIT = "3/min"
     widget = widget_client(musteri)
     o = baslat(widget, "z")
@@ -164,8 +164,5 @@ def test_widget_limiti_redis_uzerinde(musteri, settings):
     res = widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"]})
     hata(res, 429, "LIMIT_ASILDI")
     assert int(res["Retry-After"]) >= 1
-    anahtar = f"throttle:widget:{musteri.pk}:127.0.0.1"
-    gecmis = caches["default"].get(anahtar)
-    assert isinstance(gecmis, list) and len(gecmis) == 3
-    caches["default"].delete(anahtar)
+    caches["default"].clear()
     yokla(widget, o["id"])

@@ -1,94 +1,202 @@
-"""Rate limits (CONTRACT 9), read from settings on each check so they can be tuned per test."""
+"""Rate limits (CONTRACT 9): one atomic check per request, exact across processes.
+
+A sliding-window counter: the count of the current fixed window plus the previous window's count
+weighted by how much of it still lies inside the sliding window. On Redis the whole check (read
+both windows, decide, count the request when it is allowed) is one Lua script, so it is one round
+trip and concurrent requests cannot overwrite each other's counts; elsewhere (LocMemCache: `make
+run`, tests without Redis) the cache's own atomic `add`/`incr` do the same in one process.
+Refused requests are not counted, so a client that backs off as told gets in again on time.
+
+When Redis cannot be reached the limit fails open: the request goes through, the failure is
+logged (at most once a minute) and counted (`acik_gecis_sayisi`, shown by `/saglik`), because a
+dead cache must not take the public API down with it.
+
+Rates are read from settings on each check so they can be tuned per test.
+"""
 import hashlib
+import logging
+import math
+import threading
+import time
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+logger = logging.getLogger("supportdesk.limit")
+
+# KEYS: current window, previous window. ARGV: limit, weight of the previous window, ttl, count it?
+_LUA = """
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local prev = tonumber(redis.call('GET', KEYS[2]) or '0')
+local limit = tonumber(ARGV[1])
+if prev * tonumber(ARGV[2]) + cur >= limit then return {0, cur, prev} end
+if ARGV[4] == '1' then
+  cur = redis.call('INCR', KEYS[1])
+  if cur == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3])) end
+end
+return {1, cur, prev}
+"""
+
+_durum = {"acik_gecis": 0, "son_uyari": 0.0}
+_kilit = threading.Lock()
 
 
-class _ThrottleDeposu:
-    """The default cache, as the throttles use it (`get` and `set`, same keys and values).
-
-    Django's RedisCache builds a new `redis.Redis` object for every call (about 50 µs each, two
-    per checked request; the connection pool is shared either way): on Redis one client object
-    per cache backend is kept instead. Any other cache is simply called.
-    """
-
-    def get(self, key, default=None):
-        cache = caches["default"]
-        istemci = _redis_istemcisi(cache)
-        if istemci is None:
-            return cache.get(key, default)
-        value = istemci.get(cache.make_and_validate_key(key))
-        return default if value is None else cache._cache._serializer.loads(value)
-
-    def set(self, key, value, timeout):
-        cache = caches["default"]
-        istemci = _redis_istemcisi(cache)
-        if istemci is None or not timeout:
-            cache.set(key, value, timeout)
-            return
-        istemci.set(cache.make_and_validate_key(key), cache._cache._serializer.dumps(value),
-                    ex=cache.get_backend_timeout(timeout))
+def acik_gecis_sayisi() -> int:
+    """Checks let through because the limiter's store was unreachable (since the process started)."""
+    return _durum["acik_gecis"]
 
 
-def _redis_istemcisi(cache):
-    if not isinstance(cache, RedisCache):
+def oran_coz(oran: str | None) -> tuple[int, int] | None:
+    """`"120/min"` -> (120, 60), in DRF's rate form; None means no limit."""
+    if not oran:
         return None
-    istemci = getattr(cache, "_throttle_istemcisi", None)
+    sayi, donem = oran.split("/")
+    return int(sayi), {"s": 1, "m": 60, "h": 3600, "d": 86400}[donem[0]]
+
+
+def _redis(cache):
+    istemci = getattr(cache, "_limit_istemcisi", None)
     if istemci is None:
-        istemci = cache._throttle_istemcisi = cache._cache.get_client(write=True)
+        istemci = cache._cache.get_client(write=True)
+        cache._limit_betik = istemci.register_script(_LUA)
+        cache._limit_istemcisi = istemci
     return istemci
 
 
-class _AyarliThrottle(SimpleRateThrottle):
+def _pencereler(anahtar: str, sure: int, simdi: float) -> tuple[str, str, float, float]:
+    no = int(simdi // sure)
+    gecen = simdi - no * sure
+    # Hash tag: both windows of one key land on the same Redis Cluster slot.
+    return f"{{{anahtar}}}:{no}", f"{{{anahtar}}}:{no - 1}", (sure - gecen) / sure, sure - gecen
+
+
+def pencere_kontrol(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tuple[bool, float]:
+    """Whether one more request under `anahtar` is within `oran`; counts it when allowed and `say`.
+
+    Returns (allowed, seconds until a refused client may try again).
+    """
+    sayi, sure = oran
+    simdi = time.time()
+    guncel, onceki, agirlik, kalan = _pencereler(anahtar, sure, simdi)
+    cache = caches["default"]
+    try:
+        if isinstance(cache, RedisCache):
+            _redis(cache)
+            izin, cur, prev = cache._limit_betik(
+                keys=[cache.make_and_validate_key(guncel), cache.make_and_validate_key(onceki)],
+                args=[sayi, repr(agirlik), sure * 2, "1" if say else "0"],
+            )
+        else:
+            cur, prev = cache.get(guncel, 0), cache.get(onceki, 0)
+            izin = prev * agirlik + cur < sayi
+            if izin and say:
+                if not cache.add(guncel, 1, sure * 2):
+                    cur = cache.incr(guncel)
+    except Exception:  # noqa: BLE001  (any store failure: fail open, CONTRACT 9 is not worth an outage)
+        _acik_gecis()
+        return True, 0.0
+    if izin:
+        return True, 0.0
+    return False, _bekleme(sayi, cur, prev, agirlik, kalan, sure)
+
+
+def pencere_say(anahtar: str, oran: tuple[int, int]) -> None:
+    """Count one event (a failed login) under `anahtar`, whatever the count is."""
+    sayi, sure = oran
+    guncel, *_ = _pencereler(anahtar, sure, time.time())
+    cache = caches["default"]
+    try:
+        if isinstance(cache, RedisCache):
+            istemci = _redis(cache)
+            with istemci.pipeline(transaction=False) as boru:
+                boru.incr(cache.make_and_validate_key(guncel))
+                boru.expire(cache.make_and_validate_key(guncel), sure * 2)
+                boru.execute()
+        elif not cache.add(guncel, 1, sure * 2):
+            cache.incr(guncel)
+    except Exception:  # noqa: BLE001
+        _acik_gecis()
+
+
+def _bekleme(sayi: int, cur: int, prev: int, agirlik: float, kalan: float, sure: int) -> float:
+    # The previous window's weight falls linearly; the count drops below the limit once
+    # prev * w + cur < sayi, or at the latest when this window ends and its count becomes `prev`.
+    if prev and cur < sayi:
+        hedef_agirlik = (sayi - cur) / prev
+        return max(1.0, (agirlik - hedef_agirlik) * sure)
+    return max(1.0, kalan)
+
+
+def _acik_gecis() -> None:
+    with _kilit:
+        _durum["acik_gecis"] += 1
+        uyar = time.monotonic() - _durum["son_uyari"] > 60 or not _durum["son_uyari"]
+        if uyar:
+            _durum["son_uyari"] = time.monotonic()
+    if uyar:
+        logger.warning("Hız sınırı deposuna erişilemedi; sınır açık geçiyor.", exc_info=True)
+
+
+class _PencereThrottle(BaseThrottle):
+    """A DRF throttle over `pencere_kontrol`; `setting_name` names the rate's setting."""
+
     setting_name = ""
-    cache = _ThrottleDeposu()
+    get_ident = SimpleRateThrottle.get_ident
 
-    def get_rate(self):
-        return getattr(settings, self.setting_name)
+    def oran(self):
+        return oran_coz(getattr(settings, self.setting_name))
+
+    def anahtar(self, request, view) -> str:
+        raise NotImplementedError
+
+    def allow_request(self, request, view):
+        oran = self.oran()
+        if oran is None:
+            return True
+        izin, self._bekleme = pencere_kontrol(self.anahtar(request, view), oran)
+        return izin
+
+    def wait(self):
+        return math.ceil(getattr(self, "_bekleme", 0)) or None
 
 
-class WidgetThrottle(_AyarliThrottle):
+class WidgetThrottle(_PencereThrottle):
     """Widget and context calls per API key and client IP."""
 
-    scope = "widget"
     setting_name = "WIDGET_RATE_LIMIT"
 
-    def get_cache_key(self, request, view):
-        musteri = request.auth
-        return f"throttle:widget:{musteri.pk}:{self.get_ident(request)}"
+    def anahtar(self, request, view):
+        return f"throttle:widget:{request.auth.pk}:{self.get_ident(request)}"
 
 
-class LoginThrottle(_AyarliThrottle):
+class LoginThrottle(_PencereThrottle):
     """Login attempts per client IP and e-mail.
 
-    Only failed attempts are counted, so an operator whose client logs in often is never locked
-    out by its own successes; once the budget of failures is spent, every attempt for that IP and
-    e-mail (the right password too) is refused until the window moves on.
+    Only failed attempts are counted (`basarisiz_kaydet`), so an operator whose client logs in
+    often is never locked out by its own successes; once the budget of failures is spent, every
+    attempt for that IP and e-mail (the right password too) is refused until the window moves on.
     """
 
-    scope = "login"
     setting_name = "LOGIN_RATE_LIMIT"
 
-    def get_cache_key(self, request, view):
+    def anahtar(self, request, view):
         email = request.data.get("email") if hasattr(request.data, "get") else None
         return giris_limit_anahtari(self.get_ident(request), email)
 
     def allow_request(self, request, view):
-        if self.rate is None:
+        oran = self.oran()
+        if oran is None:
             return True
-        self.key = self.get_cache_key(request, view)
-        self.history = self.cache.get(self.key, [])
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        return len(self.history) < self.num_requests or self.throttle_failure()
+        self._anahtar = self.anahtar(request, view)
+        izin, self._bekleme = pencere_kontrol(self._anahtar, oran, say=False)
+        return izin
 
     def basarisiz_kaydet(self) -> None:
-        self.history.insert(0, self.now)
-        self.cache.set(self.key, self.history, self.duration)
+        oran = self.oran()
+        if oran is not None:
+            pencere_say(self._anahtar, oran)
 
 
 def giris_limit_anahtari(ident: str, email) -> str:

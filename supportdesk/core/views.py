@@ -17,6 +17,7 @@ from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, GecersizIstek, hat
 from .girdi import govde_siniri
 from .responses import basarili
 from .schema import ZarfAutoSchema
+from .throttling import acik_gecis_sayisi
 
 SIKISTIRILMIS_GOVDE = "Sıkıştırılmış istek gövdesi (Content-Encoding) desteklenmiyor; gövdeyi sıkıştırmadan gönderin."
 
@@ -114,6 +115,8 @@ class SaglikView(AcikAPIView):
             durum["kuyruk"] = "eager"
         else:
             durum["kuyruk"] = "ok" if _broker_erisilebilir() else "hata"
+        # Rate-limit checks let through because the limiter's store was unreachable (this process).
+        durum["hiz_siniri_acik_gecis"] = acik_gecis_sayisi()
         if "hata" in durum.values():
             return hata_yaniti(503, "SERVIS_KULLANILAMIYOR", mesajlar.SERVIS_KULLANILAMIYOR, alanlar=durum)
         return basarili(durum)
