@@ -3,6 +3,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from supportdesk.core.kapsam import KapsamQuerySet, ZiyaretciQuerySet
+
 MESAJ_MAX = 5000
 ONIZLEME_MAX = 120
 
@@ -45,6 +47,8 @@ class Oturum(models.Model):
     # Denormalised so that the queue list needs no per-row subquery.
     son_mesaj = models.CharField("son mesaj", max_length=ONIZLEME_MAX, null=True, blank=True)
     okunmamis = models.PositiveIntegerField("okunmamış (operatör)", default=0)
+
+    objects = ZiyaretciQuerySet.as_manager()
 
     class Meta:
         verbose_name = "sohbet"
@@ -90,6 +94,8 @@ class Mesaj(models.Model):
     ek = models.ForeignKey("tickets.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     zaman = models.DateTimeField("zaman", default=timezone.now)
 
+    objects = KapsamQuerySet.as_manager()
+
     class Meta:
         verbose_name = "mesaj"
         verbose_name_plural = "mesajlar"
@@ -108,6 +114,8 @@ class HazirYanit(models.Model):
     baslik = models.CharField("başlık", max_length=120)
     icerik = models.TextField("içerik", max_length=MESAJ_MAX)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+
+    objects = KapsamQuerySet.as_manager()
 
     class Meta:
         verbose_name = "hazır yanıt"

@@ -8,11 +8,12 @@ Events go to the outbox (`olay_yayinla`) inside the same transaction.
 """
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
-from supportdesk.core.girdi import gecerli_id_mi
+from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from tenants.models import Uyelik
 from tickets.selectors import dosya_get
 from webhooks.services import olay_yayinla
@@ -81,28 +82,27 @@ def _kilitli(oturum_id: int) -> Oturum:
 
 
 def _ziyaretci_kilitli(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
-    # Scope check and row lock in one query: the widget's hot path saves a round trip.
-    return selectors.ziyaretci_oturum_get(
-        musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, kilitle=True
-    )
+    # Scope check and row lock in one query.
+    oturum = (Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).select_for_update()
+              .filter(pk=id_coz(oturum_id)).first())
+    if oturum is None:
+        raise Bulunamadi()
+    return oturum
+
+
+def _okunmamis(gonderen: str):
+    if gonderen == Mesaj.Gonderen.ZIYARETCI:
+        return F("okunmamis") + 1
+    if gonderen == Mesaj.Gonderen.OPERATOR:
+        return 0  # answering means the operator has read the chat
+    return F("okunmamis")
 
 
 def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None) -> Mesaj:
     mesaj = Mesaj.objects.create(
         musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
     )
-    # Preview and unread count in one UPDATE, written by hand: a visitor's message is the widget's
-    # hot write path and compiling this through the ORM cost more than running it.
-    if gonderen == Mesaj.Gonderen.ZIYARETCI:
-        okunmamis = "okunmamis + 1"
-    elif gonderen == Mesaj.Gonderen.OPERATOR:
-        okunmamis = "0"  # answering means the operator has read the chat
-    else:
-        okunmamis = "okunmamis"
-    tablo = connection.ops.quote_name(Oturum._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {tablo} SET son_mesaj = %s, okunmamis = {okunmamis} WHERE id = %s",  # noqa: S608 (no input in the text)
-                       [_onizleme(icerik), oturum.pk])
+    Oturum.objects.filter(pk=oturum.pk).update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(gonderen))
     return mesaj
 
 
@@ -173,13 +173,28 @@ def chat_baslat(
 
 
 def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik, ek_id=None) -> Mesaj:
+    """A visitor's message: the widget's hot write path, two statements.
+
+    One conditional UPDATE checks scope and state, takes the chat's row lock (so a racing close
+    waits, or wins and leaves nothing to update) and writes preview and unread count; then the
+    INSERT. Only when nothing was updated does a read tell "closed" (409) from "not yours" (404).
+    """
     icerik = icerik_dogrula(icerik)
+    oturum_id = id_coz(oturum_id)
     with transaction.atomic():
-        oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
-        if not oturum.acik:
-            raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
-        return _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
+        degisen = (
+            Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
+            .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
+            .update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(Mesaj.Gonderen.ZIYARETCI))
+        )
+        if not degisen:
+            if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
+                raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+            raise Bulunamadi()
+        return Mesaj.objects.create(
+            musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
+        )
 
 
 def _ek_bul(*, musteri, ziyaretci_id: str, ek_id):

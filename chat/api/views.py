@@ -189,13 +189,13 @@ class OperatorChatListView(OperatorAPIView):
     )
     def get(self, request):
         sorgu = _dogrula(s.OturumlarSorguSerializer, request.query_params)
-        qs = selectors.oturum_list(
+        qs, dallar = selectors.oturum_list(
             kullanici=request.user, musteri_idleri=self.musteri_idleri, durum=sorgu.get("durum"),
             musteri_id=sorgu.get("musteri_id"),
         )
         # Closed chats read newest first; the live queue oldest waiting first (CONTRACT 3).
         azalan = sorgu.get("durum") == Oturum.Durum.KAPANDI
-        rows, sonraki = sayfala(qs, request.query_params, alanlar=("baslangic", "id"), azalan=azalan)
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=("baslangic", "id"), azalan=azalan, dallar=dallar)
         return basarili({"oturumlar": [s.oturum_verisi(o) for o in rows], "sonraki": sonraki})
 
 

@@ -8,6 +8,10 @@ are 400.
 import base64
 import json
 
+from functools import reduce
+from operator import or_
+
+from django.db import connections
 from django.db.models import Q, QuerySet
 
 from .exceptions import GecersizIstek
@@ -50,8 +54,17 @@ def sayfa_boyutu(params) -> int:
     return min(value, EN_BUYUK_SAYFA)
 
 
-def sayfala(qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan: bool = False) -> tuple[list, str | None]:
-    """Return (rows, next cursor) ordered by `alanlar` (the last must be unique, e.g. `id`)."""
+def sayfala(
+    qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan: bool = False, dallar: list[Q] | None = None
+) -> tuple[list, str | None]:
+    """Return (rows, next cursor) ordered by `alanlar` (the last must be unique, e.g. `id`).
+
+    `dallar` (branches) split `qs` into parts that each read one range of an index in this
+    order, e.g. one per tenant of a combined queue. Where the database can order and limit each
+    part of a UNION (PostgreSQL), a page is the first `limit + 1` rows of each branch, merged:
+    its cost follows the page size and the number of branches, not the number of matching rows.
+    Elsewhere (SQLite) the branches are simply OR-ed together; the rows are the same.
+    """
     fields = list(alanlar)
     limit = sayfa_boyutu(params)
     cursor = params.get("cursor") or params.get("sonraki")
@@ -63,8 +76,13 @@ def sayfala(qs: QuerySet, params, *, alanlar: tuple[str, ...] = ("id",), azalan:
             step = Q(**{f"{f}": v for f, v in zip(fields[:i], values[:i], strict=True)}) & Q(**{f"{field}__{op}": values[i]})
             cond |= step
         qs = qs.filter(cond)
-    qs = qs.order_by(*[f"-{f}" if azalan else f for f in fields])
-    rows = list(qs[: limit + 1])
+    sira = [f"-{f}" if azalan else f for f in fields]
+    if dallar and len(dallar) > 1 and connections[qs.db].features.supports_slicing_ordering_in_compound:
+        parcalar = [qs.filter(dal).order_by(*sira)[: limit + 1] for dal in dallar]
+        qs = parcalar[0].union(*parcalar[1:], all=True)
+    elif dallar:
+        qs = qs.filter(reduce(or_, dallar))
+    rows = list(qs.order_by(*sira)[: limit + 1])
     if len(rows) <= limit:
         return rows, None
     rows = rows[:limit]
