@@ -7,7 +7,6 @@ are 400.
 """
 import base64
 import json
-
 from functools import reduce
 from operator import or_
 
