@@ -4,7 +4,9 @@ from datetime import timedelta
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from chat.models import Oturum
 from tenants.models import Kullanici, Musteri, Uyelik
+from tickets.selectors import acik_ticket_sayilari
 
 from .models import SelfServisProje
 
@@ -34,14 +36,10 @@ def trial_kalan_gun(*, musteri: Musteri) -> int | None:
 
 
 def acik_ticket_sayisi(*, musteri_id: int) -> int:
-    from tickets.selectors import acik_ticket_sayilari  # lazy: the portal must not pull every app in at import
-
     return acik_ticket_sayilari(musteri_idleri=[musteri_id]).get(musteri_id, 0)
 
 
 def bugunku_sohbet_sayisi(*, musteri_id: int) -> int:
     """Chats of the project started today (the local day of TIME_ZONE, as the operator dashboard counts)."""
-    from chat.models import Oturum
-
     bugun = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    return Oturum.objects.filter(musteri_id=musteri_id, baslangic__gte=bugun).count()
+    return Oturum.objects.kapsamda([musteri_id]).filter(baslangic__gte=bugun).count()

@@ -15,5 +15,4 @@ urlpatterns = [
     path("operator/chat/<int:oturum_id>/transfer", views.OperatorChatAktarView.as_view(), name="operator-chat-transfer"),
     path("operator/chat/<int:oturum_id>/close", views.OperatorChatKapatView.as_view(), name="operator-chat-close"),
     path("operator/canned-responses", views.HazirYanitListView.as_view(), name="operator-canned-responses"),
-    path("operator/dashboard", views.DashboardView.as_view(), name="operator-dashboard"),
 ]

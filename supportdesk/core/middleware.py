@@ -4,6 +4,10 @@ import logging
 import time
 import uuid
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
+
 _request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 
 
@@ -35,3 +39,27 @@ class RequestIdMiddleware:
             _request_id.reset(token)
         response["X-Request-ID"] = rid
         return response
+
+
+class SayfaAraKatmanlari:
+    """`settings.SAYFA_MIDDLEWARE` for every path but the API's (`settings.API_ONEKI`).
+
+    The API's views need none of them: they authenticate per request (bearer token or widget
+    key), keep no session and answer JSON; skipping them is a share of a hot API call. None of
+    them has a `process_view` or `process_exception` hook, which a nested chain would not run.
+    """
+
+    def __init__(self, get_response):
+        self.api = get_response
+        zincir = get_response
+        for yol in reversed(settings.SAYFA_MIDDLEWARE):
+            katman = import_string(yol)(zincir)
+            if any(hasattr(katman, k) for k in ("process_view", "process_exception", "process_template_response")):
+                raise ImproperlyConfigured(f"{yol}: SAYFA_MIDDLEWARE yalnızca istek/yanıt katmanları alır.")
+            zincir = katman
+        self.sayfa = zincir
+
+    def __call__(self, request):
+        if request.path_info.startswith(settings.API_ONEKI):
+            return self.api(request)
+        return self.sayfa(request)

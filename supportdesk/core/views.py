@@ -12,6 +12,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
+from supportdesk.celery import app as celery_app
+
 from . import mesajlar
 from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, GecersizIstek, hata_yaniti
 from .girdi import govde_siniri
@@ -123,10 +125,8 @@ class SaglikView(AcikAPIView):
 
 
 def _broker_erisilebilir() -> bool:
-    from supportdesk.celery import app
-
     try:
-        with app.connection_for_write() as conn:
+        with celery_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
         return True
     except Exception:  # noqa: BLE001  (health reports any failure, it never raises)

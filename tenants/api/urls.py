@@ -8,6 +8,5 @@ urlpatterns = [
     path("operator/tenants", views.TenantListView.as_view(), name="operator-tenants"),
     path("operator/tenants/sira", views.TenantSiraView.as_view(), name="operator-tenants-sira"),
     path("operator/tenants/<int:musteri_id>/sessize", views.TenantSessizeView.as_view(), name="operator-tenants-sessize"),
-    path("widget/init", views.WidgetInitView.as_view(), name="widget-init"),
     path("operator/status", views.OperatorDurumView.as_view(), name="operator-status"),
 ]

@@ -14,7 +14,7 @@ from .. import services
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uyelik_list
 from . import serializers as s
-from .temel import OperatorAPIView, WidgetAPIView
+from .temel import OperatorAPIView
 
 
 def _musteriler(uyelikler) -> list[dict]:
@@ -67,9 +67,8 @@ class CikisView(OperatorAPIView):
         token = request.auth
         bitis = datetime.fromtimestamp(token["exp"], tz=UTC)
         services.token_iptal_et(jti=token["jti"], bitis=bitis)
-        from . import hooks
-
-        hooks.cikis_yapildi(kullanici=request.user)
+        # Logging out makes the operator offline and emits operator_cevrimdisi (CONTRACT 7).
+        services.operator_cikis_yapti(kullanici=request.user)
         return basarili({})
 
 
@@ -101,31 +100,6 @@ class TenantSessizeView(OperatorAPIView):
         musteriler = _musteriler(uyelik_list(kullanici=request.user))
         # The changed tab, and the whole list as `PUT .../sira` and `GET /operator/tenants` give it.
         return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id), "musteriler": musteriler})
-
-
-class WidgetInitView(WidgetAPIView):
-    @extend_schema(
-        summary="Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti",
-        request=s.WidgetInitSerializer,
-        responses={200: inline_serializer("WidgetInit", {
-            "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
-            "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
-            "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
-        })},
-    )
-    def post(self, request):
-        ziyaretci_id = self.ziyaretci_id()
-        musteri = self.musteri
-        from . import hooks
-
-        return basarili({
-            "musteri_id": musteri.id,
-            "firma_adi": musteri.firma_adi,
-            "logo_url": musteri.logo_url,
-            "renk_primary": musteri.renk_primary,
-            "ziyaretci_id": ziyaretci_id,
-            **hooks.widget_init_ek(musteri=musteri, ziyaretci_id=ziyaretci_id),
-        })
 
 
 class OperatorDurumSerializer(serializers.Serializer):
