@@ -47,7 +47,7 @@ def test_widget_limit_over_http(musteri, settings):
         assert client.post(INIT, {"ziyaretci_id": "z"}, format="json").status_code == 200
     res = client.post(INIT, {"ziyaretci_id": "z"}, format="json")
     hata(res, 429, "LIMIT_ASILDI")
-    assert 1 <= int(res["Retry-After"]) <= 60
+    assert 1 <= int(res["Retry-After"]) <= 61  # the window left, rounded up
 
 
 def test_a_dead_cache_lets_widget_calls_and_logins_through(musteri, settings):
