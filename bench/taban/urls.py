@@ -1,0 +1,13 @@
+"""The bare views under /bench/ (before the service's routes, so no catch-all takes them), then
+every route of the served checkout, with its JSON error handlers."""
+from django.urls import include, path
+
+from supportdesk.urls import handler400, handler403, handler404, handler500  # noqa: F401
+
+from .views import BosKayit, BosOkuma
+
+urlpatterns = [
+    path("bench/bos-kayit", BosKayit.as_view()),
+    path("bench/bos-okuma", BosOkuma.as_view()),
+    path("", include("supportdesk.urls")),
+]
