@@ -87,7 +87,7 @@ class Mesaj(models.Model):
     )
     icerik = models.TextField("içerik", max_length=MESAJ_MAX)
     # The visitor's own upload (tickets app owns uploads); a deleted file leaves the message.
-    ek = models.ForeignKey("tickets.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    ek = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     zaman = models.DateTimeField("zaman", default=timezone.now)
 
     class Meta:

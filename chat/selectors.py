@@ -7,10 +7,10 @@ from django.db import connection
 from django.db.models import Avg, Count, Q, QuerySet
 from django.utils import timezone
 
+from dosyalar.models import Dosya
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, id_coz
 from tenants.models import Kullanici, Uyelik
-from tickets.models import Dosya
 
 from .models import HazirYanit, Mesaj, Oturum
 

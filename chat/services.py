@@ -11,10 +11,10 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from dosyalar.selectors import dosya_get
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi
 from tenants.models import Uyelik
-from tickets.selectors import dosya_get
 from webhooks.services import olay_yayinla
 
 from . import selectors

@@ -1,33 +1,10 @@
 from django.db.models import Count, Prefetch, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
-from supportdesk.core.girdi import ID_MAX, id_coz
 
-from .models import Dosya, Ticket, TicketYanit
+from .models import Ticket, TicketYanit
 
 ACIK_DURUMLAR = [Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE]
-
-
-def dosya_get(*, musteri, ziyaretci_id: str, dosya_id) -> Dosya:
-    """An upload of this visitor of this tenant; the same 404 for missing, another visitor's and
-    another tenant's (CONTRACT 5)."""
-    dosya_id = id_coz(dosya_id)
-    try:
-        return Dosya.objects.get(pk=dosya_id, musteri=musteri, ziyaretci_id=ziyaretci_id)
-    except Dosya.DoesNotExist:
-        raise Bulunamadi() from None
-
-
-def dosya_list_by_ids(*, musteri, ziyaretci_id: str, dosya_idleri: list[int]) -> list[Dosya]:
-    """All of the given uploads, in the given order, or 404 when any is not this visitor's."""
-    istenen = list(dict.fromkeys(dosya_idleri))
-    if any(not 0 < i <= ID_MAX for i in istenen):
-        # An id no row can have (SQLite would even overflow on it): unknown, like any other.
-        raise Bulunamadi("Eklenmek istenen dosya bulunamadı.")
-    bulunan = {d.pk: d for d in Dosya.objects.filter(pk__in=istenen, musteri=musteri, ziyaretci_id=ziyaretci_id)}
-    if len(bulunan) != len(istenen):
-        raise Bulunamadi("Eklenmek istenen dosya bulunamadı.")
-    return [bulunan[i] for i in istenen]
 
 
 def _yanitlar_prefetch() -> Prefetch:

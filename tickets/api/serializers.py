@@ -1,20 +1,10 @@
 from rest_framework import serializers
 
+from dosyalar.api.serializers import DosyaSerializer, dosya_verisi
 from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 from ..models import Ticket
-
-
-def dosya_verisi(dosya, *, request=None) -> dict:
-    """An upload as every API shows it (CONTRACT 5); the chat app uses it for `ek`.
-
-    `url` is absolute when the request is given: the widget runs on the tenants' own sites, where
-    a host-relative `/media/...` would point at their server (an S3 URL is absolute already)."""
-    url = dosya.dosya.url
-    if request is not None:
-        url = request.build_absolute_uri(url)
-    return {"id": dosya.id, "ad": dosya.ad, "boyut": dosya.boyut, "mime_tipi": dosya.mime_tipi, "url": url}
 
 
 def yanit_verisi(yanit, *, request=None) -> dict:
@@ -47,14 +37,6 @@ def ticket_verisi(ticket, *, detay: bool = False, request=None) -> dict:
 
 
 # --- OpenAPI shapes of the dicts above --------------------------------------------------------
-class DosyaSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ad = serializers.CharField()
-    boyut = serializers.IntegerField()
-    mime_tipi = serializers.CharField()
-    url = serializers.CharField()
-
-
 class YanitSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     # Plain string in the schema: the chat message's `gonderen` has a third value (`sistem`), and
@@ -87,11 +69,6 @@ class TicketDetaySerializer(TicketSerializer):
 class EkIdleriField(serializers.ListField):
     def __init__(self, **kwargs):
         super().__init__(child=StrictIntegerField(min_value=1), max_length=10, required=False, allow_null=True, **kwargs)
-
-
-class YuklemeSerializer(serializers.Serializer):
-    ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
-    dosya = serializers.FileField()
 
 
 class TicketOlusturSerializer(serializers.Serializer):

@@ -5,8 +5,8 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from chat.models import Mesaj
-from tickets.models import Dosya
-from tickets.tasks import sahipsiz_dosyalari_temizle
+from dosyalar.models import Dosya
+from dosyalar.tasks import sahipsiz_dosyalari_temizle
 
 from .yardimci import yuklenen_id
 
