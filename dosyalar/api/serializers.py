@@ -14,10 +14,9 @@ class MutlakUrlField(serializers.CharField):
         return request.build_absolute_uri(url) if request is not None else url
 
 
+# An upload as every API shows it (CONTRACT 5): the upload's own answer, a ticket reply's
+# `ekler`, a chat message's `ek`. (A comment, not a docstring: the schema would publish it.)
 class DosyaSerializer(serializers.Serializer):
-    """An upload as every API shows it (CONTRACT 5): the upload's own answer, a ticket reply's
-    `ekler`, a chat message's `ek`."""
-
     id = serializers.IntegerField()
     ad = serializers.CharField()
     boyut = serializers.IntegerField()

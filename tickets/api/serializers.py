@@ -1,42 +1,13 @@
 from rest_framework import serializers
 
-from dosyalar.api.serializers import DosyaSerializer, dosya_verisi
+from dosyalar.api.serializers import DosyaSerializer
 from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 from ..models import Ticket
 
 
-def yanit_verisi(yanit, *, request=None) -> dict:
-    return {
-        "id": yanit.id,
-        "gonderen": yanit.gonderen,
-        "operator_id": yanit.operator_id,
-        "icerik": yanit.icerik,
-        "ekler": [dosya_verisi(d, request=request) for d in yanit.ekler.all()],
-        "zaman": yanit.zaman.isoformat(),
-    }
-
-
-def ticket_verisi(ticket, *, detay: bool = False, request=None) -> dict:
-    veri = {
-        "id": ticket.id,
-        "musteri_id": ticket.musteri_id,
-        "ziyaretci_id": ticket.ziyaretci_id,
-        "konu": ticket.konu,
-        "durum": ticket.durum,
-        "oncelik": ticket.oncelik,
-        "ad": ticket.ad,
-        "email": ticket.email,
-        "olusturulma": ticket.olusturulma.isoformat(),
-        "guncellenme": ticket.guncellenme.isoformat(),
-    }
-    if detay:
-        veri["yanitlar"] = [yanit_verisi(y, request=request) for y in ticket.yanitlar.all()]
-    return veri
-
-
-# --- OpenAPI shapes of the dicts above --------------------------------------------------------
+# --- output: each shape once, the same class builds the answer and describes it in the schema ---
 class YanitSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     # Plain string in the schema: the chat message's `gonderen` has a third value (`sistem`), and
@@ -62,6 +33,7 @@ class TicketSerializer(serializers.Serializer):
 
 
 class TicketDetaySerializer(TicketSerializer):
+    # Read from the selectors' prefetch (ordered replies with their attachments): no query per row.
     yanitlar = YanitSerializer(many=True)
 
 

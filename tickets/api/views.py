@@ -48,7 +48,7 @@ class WidgetTicketCreateView(WidgetAPIView):
         veri.pop("ziyaretci_id")
         ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id, **veri)
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)}, status=201)
+        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data}, status=201)
 
 
 class WidgetTicketListView(WidgetAPIView):
@@ -60,7 +60,7 @@ class WidgetTicketListView(WidgetAPIView):
     def get(self, request):
         qs = selectors.ziyaretci_ticket_list(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id())
         rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
-        return basarili({"ticketlar": [s.ticket_verisi(t) for t in rows], "sonraki": sonraki})
+        return basarili({"ticketlar": s.TicketSerializer(rows, many=True).data, "sonraki": sonraki})
 
 
 class WidgetTicketDetailView(WidgetAPIView):
@@ -71,7 +71,7 @@ class WidgetTicketDetailView(WidgetAPIView):
     )
     def get(self, request, ticket_id: int):
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id(), ticket_id=ticket_id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)})
+        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data})
 
 
 class WidgetTicketReplyView(WidgetAPIView):
@@ -87,7 +87,8 @@ class WidgetTicketReplyView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.ZiyaretciYanitSerializer, request.data)
         yanit = services.ticket_ziyaretci_yanitla(ticket=ticket, icerik=veri["icerik"], ek_idleri=veri.get("ek_idleri"))
-        return basarili({"yanit": s.yanit_verisi(yanit, request=request), "ticket": s.ticket_verisi(ticket)}, status=201)
+        return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
+                         "ticket": s.TicketSerializer(ticket).data}, status=201)
 
 
 # --- operator ------------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class OperatorTicketListView(OperatorAPIView):
             musteri_id=filtre.get("musteri_id"),
         )
         rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
-        return basarili({"ticketlar": [s.ticket_verisi(t) for t in rows], "sonraki": sonraki})
+        return basarili({"ticketlar": s.TicketSerializer(rows, many=True).data, "sonraki": sonraki})
 
 
 class OperatorTicketDetailView(OperatorAPIView):
@@ -115,7 +116,7 @@ class OperatorTicketDetailView(OperatorAPIView):
                    responses={200: _tek("OperatorTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)})
+        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data})
 
 
 class OperatorTicketReplyView(OperatorAPIView):
@@ -130,7 +131,8 @@ class OperatorTicketReplyView(OperatorAPIView):
         veri = _dogrula(s.OperatorYanitSerializer, request.data)
         yanit = services.ticket_operator_yanitla(
             ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"))
-        return basarili({"yanit": s.yanit_verisi(yanit, request=request), "ticket": s.ticket_verisi(ticket)}, status=201)
+        return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
+                         "ticket": s.TicketSerializer(ticket).data}, status=201)
 
 
 class OperatorTicketStatusView(OperatorAPIView):
@@ -146,4 +148,4 @@ class OperatorTicketStatusView(OperatorAPIView):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.DurumSerializer, request.data)
         services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], operator=request.user)
-        return basarili({"ticket": s.ticket_verisi(ticket)})
+        return basarili({"ticket": s.TicketSerializer(ticket).data})
