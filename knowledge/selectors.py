@@ -27,17 +27,27 @@ EN_COK_KELIME = 8
 
 def kb_kategori_list(*, musteri) -> QuerySet[KbKategori]:
     return (
-        KbKategori.objects.filter(musteri=musteri)
+        KbKategori.objects.kapsamda([musteri.id])
         .annotate(makale_sayisi=Count("makaleler", filter=Q(makaleler__yayinda=True)))
         .order_by("sira", "id")
     )
 
 
 def kb_makale_list(*, musteri, kategori_slug: str | None = None) -> QuerySet[KbMakale]:
-    qs = KbMakale.objects.filter(musteri=musteri, yayinda=True).select_related("kategori")
+    qs = KbMakale.objects.kapsamda([musteri.id]).filter(yayinda=True).select_related("kategori")
     if kategori_slug:
         qs = qs.filter(kategori__slug=kategori_slug)
     return qs
+
+
+def kb_kategori_bul(*, musteri, slug: str) -> KbKategori | None:
+    """The tenant's category with this slug, any state (for writers: import, portal)."""
+    return KbKategori.objects.kapsamda([musteri.id]).filter(slug=slug).first()
+
+
+def kampanya_bul(*, musteri, baslik: str) -> Kampanya | None:
+    """The tenant's oldest campaign with this title (imports match campaigns by title)."""
+    return Kampanya.objects.kapsamda([musteri.id]).filter(baslik=baslik).order_by("id").first()
 
 
 def kb_makale_get(*, musteri, slug: str) -> KbMakale:
@@ -174,6 +184,7 @@ def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[K
     """Active campaigns whose window [baslangic, bitis) contains now: instants compared in UTC, so
     a campaign ends at its stored moment whatever the tenant's or server's time zone."""
     simdi = simdi or timezone.now()
-    return Kampanya.objects.filter(musteri=musteri, aktif=True, baslangic__lte=simdi, bitis__gt=simdi).order_by(
-        "baslangic", "id"
+    return (
+        Kampanya.objects.kapsamda([musteri.id]).filter(aktif=True, baslangic__lte=simdi, bitis__gt=simdi)
+        .order_by("baslangic", "id")
     )

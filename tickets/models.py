@@ -1,6 +1,14 @@
 from django.db import models
 from django.utils import timezone
 
+from tenants.kapsam import KapsamliQuerySet
+
+
+class TicketYanitQuerySet(KapsamliQuerySet):
+    # A reply belongs to its ticket's tenant and visitor.
+    musteri_alani = "ticket__musteri"
+    ziyaretci_alani = "ticket__ziyaretci_id"
+
 
 class Ticket(models.Model):
     class Durum(models.TextChoices):
@@ -24,6 +32,8 @@ class Ticket(models.Model):
     email = models.EmailField("e-posta", blank=True)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "ticket"
@@ -51,6 +61,8 @@ class TicketYanit(models.Model):
     icerik = models.TextField("içerik")
     ekler = models.ManyToManyField("dosyalar.Dosya", blank=True, related_name="ticket_yanitlari", verbose_name="ekler")
     zaman = models.DateTimeField("zaman", default=timezone.now)
+
+    objects = TicketYanitQuerySet.as_manager()
 
     class Meta:
         verbose_name = "ticket yanıtı"

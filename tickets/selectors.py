@@ -12,7 +12,7 @@ def _yanitlar_prefetch() -> Prefetch:
 
 
 def ziyaretci_ticket_list(*, musteri, ziyaretci_id: str) -> QuerySet[Ticket]:
-    return Ticket.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
+    return Ticket.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
 
 
 def ziyaretci_ticket_get(*, musteri, ziyaretci_id: str, ticket_id: int, detay: bool = True) -> Ticket:
@@ -34,7 +34,7 @@ def operator_ticket_list(
         if musteri_id not in musteri_idleri:
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
-    qs = Ticket.objects.filter(musteri_id__in=musteri_idleri)
+    qs = Ticket.objects.kapsamda(musteri_idleri)
     if durum:
         qs = qs.filter(durum=durum)
     if oncelik:
@@ -43,7 +43,7 @@ def operator_ticket_list(
 
 
 def operator_ticket_get(*, musteri_idleri: list[int], ticket_id: int, detay: bool = True) -> Ticket:
-    qs = Ticket.objects.filter(musteri_id__in=musteri_idleri)
+    qs = Ticket.objects.kapsamda(musteri_idleri)
     if detay:
         qs = qs.prefetch_related(_yanitlar_prefetch())
     try:
@@ -56,7 +56,7 @@ def acik_ticket_sayilari(*, musteri_idleri: list[int]) -> dict[int, int]:
     """Open tickets (not `cozuldu`/`kapandi`) per tenant, every given tenant present (0 when none)."""
     sayilar = dict.fromkeys(musteri_idleri, 0)
     rows = (
-        Ticket.objects.filter(musteri_id__in=musteri_idleri, durum__in=ACIK_DURUMLAR)
+        Ticket.objects.kapsamda(musteri_idleri).filter(durum__in=ACIK_DURUMLAR)
         .values("musteri_id")
         .annotate(n=Count("id"))
         .order_by()
