@@ -4,8 +4,15 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from knowledge.models import Kampanya, KbKategori, KbMakale
+from knowledge.tests.yardimci import ziyaretci_istemcisi
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def widget(musteri):
+    # The help center's visitor client (its GETs name the visitor), as in the knowledge tests.
+    return ziyaretci_istemcisi(musteri)
 
 ICERIK = {
     "kb_kategorileri": [

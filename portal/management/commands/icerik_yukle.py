@@ -1,21 +1,21 @@
 """`icerik_yukle --musteri ID FILE.json` (CONTRACT 10): KB categories, articles, campaigns and
 canned responses of one tenant, idempotent (matched by slug, by title for campaigns, by
-`kisayol` for canned responses). All or nothing: a bad record changes nothing."""
+`kisayol` for canned responses). All or nothing: a bad record changes nothing.
+
+It lives in the portal, above both features it fills (knowledge and chat)."""
 import json
-from contextlib import contextmanager
 from pathlib import Path
 
 from django.db import transaction
-from django.utils.dateparse import parse_datetime
 
+from chat.services import hazir_yanitlari_yukle
+from knowledge.icerik import TURLER as KB_TURLERI
+from knowledge.icerik import hata_metni, kb_icerik_yukle, liste
 from supportdesk.core.exceptions import ApiHatasi
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Musteri
 
-from ... import services
-from ...models import Kampanya, KbKategori
-
-TURLER = ("kb_kategorileri", "kb_makaleleri", "kampanyalar", "hazir_yanitlar")
+TURLER = (*KB_TURLERI, "hazir_yanitlar")
 
 
 class Command(ProvisionCommand):
@@ -34,44 +34,15 @@ class Command(ProvisionCommand):
             with transaction.atomic():
                 sayilar = icerik_yukle(musteri=musteri_obj, veri=veri)
         except ApiHatasi as exc:
-            raise ValueError(_hata_metni(exc)) from None
+            raise ValueError(hata_metni(exc)) from None
         ozet = ", ".join(f"{tur}: {n}" for tur, n in sayilar.items())
         return sayilar, f"#{musteri_obj.id} {musteri_obj.firma_adi} için yüklendi: {ozet}"
 
 
 def icerik_yukle(*, musteri, veri: dict) -> dict[str, int]:
-    sayilar = dict.fromkeys(TURLER, 0)
-    for i, k in enumerate(_liste(veri, "kb_kategorileri")):
-        with _kayit("kb_kategorileri", i, k):
-            services.kb_kategori_kaydet(musteri=musteri, slug=k.get("slug"), ad=k.get("ad"),
-                                        aciklama=k.get("aciklama", ""), sira=k.get("sira", i))
-        sayilar["kb_kategorileri"] += 1
-    for i, m in enumerate(_liste(veri, "kb_makaleleri")):
-        with _kayit("kb_makaleleri", i, m):
-            kategori = None
-            if m.get("kategori_slug"):
-                kategori = KbKategori.objects.filter(musteri=musteri, slug=m["kategori_slug"]).first()
-                if kategori is None:
-                    raise ValueError(f"kategori bulunamadı: {m['kategori_slug']}")
-            services.kb_makale_kaydet(
-                musteri=musteri, slug=m.get("slug"), baslik=m.get("baslik"), icerik=m.get("icerik", ""),
-                ozet=m.get("ozet", ""), kategori=kategori, yayinda=m.get("yayinda", True), sira=m.get("sira", i),
-            )
-        sayilar["kb_makaleleri"] += 1
-    for i, k in enumerate(_liste(veri, "kampanyalar")):
-        with _kayit("kampanyalar", i, k):
-            services.kampanya_kaydet(
-                musteri=musteri, baslik=k.get("baslik"), icerik=k.get("icerik", ""), gorsel_url=k.get("gorsel_url", ""),
-                buton_metni=k.get("buton_metni", ""), buton_url=k.get("buton_url", ""), aktif=k.get("aktif", True),
-                baslangic=_zaman(k, "baslangic"), bitis=_zaman(k, "bitis"),
-                kampanya=Kampanya.objects.filter(musteri=musteri, baslik=k.get("baslik")).order_by("id").first(),
-            )
-        sayilar["kampanyalar"] += 1
-    hazir = _liste(veri, "hazir_yanitlar")
+    sayilar = {**kb_icerik_yukle(musteri=musteri, veri=veri), "hazir_yanitlar": 0}
+    hazir = liste(veri, "hazir_yanitlar")
     if hazir:
-        # Canned responses belong to the chat app; imported lazily so the KB works without it.
-        from chat.services import hazir_yanitlari_yukle
-
         sonuc = hazir_yanitlari_yukle(musteri=musteri, kayitlar=hazir)
         sayilar["hazir_yanitlar"] = sonuc if isinstance(sonuc, int) else len(hazir)
     return sayilar
@@ -90,40 +61,3 @@ def _oku(yol: str) -> dict:
     if bilinmeyen:
         raise ValueError(f"Bilinmeyen anahtar: {', '.join(sorted(bilinmeyen))}")
     return veri
-
-
-def _liste(veri: dict, anahtar: str) -> list:
-    deger = veri.get(anahtar, [])
-    if not isinstance(deger, list):
-        raise ValueError(f"{anahtar} bir liste olmalı.")
-    return deger
-
-
-@contextmanager
-def _kayit(tur: str, i: int, kayit):
-    """Names the failing record in the one-line error: `kb_makaleleri[3]: slug: ...`."""
-    try:
-        if not isinstance(kayit, dict):
-            raise ValueError("bir nesne olmalı.")
-        yield
-    except ApiHatasi as exc:
-        raise ValueError(f"{tur}[{i}]: {_hata_metni(exc)}") from None
-    except ValueError as exc:
-        raise ValueError(f"{tur}[{i}]: {exc}") from None
-
-
-def _zaman(kayit: dict, alan: str):
-    deger = kayit.get(alan)
-    try:
-        zaman = parse_datetime(deger) if isinstance(deger, str) else None
-    except ValueError:
-        zaman = None
-    if zaman is None or zaman.tzinfo is None:
-        raise ValueError(f"{alan}: saat dilimli ISO 8601 tarih-saat olmalı (ör. 2026-11-22T09:00:00+03:00).")
-    return zaman
-
-
-def _hata_metni(exc: ApiHatasi) -> str:
-    if exc.alanlar:
-        return "; ".join(f"{alan}: {mesaj}" for alan, mesaj in exc.alanlar.items())
-    return exc.mesaj
