@@ -1,6 +1,7 @@
 from django.db.models import Count, Prefetch, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
+from supportdesk.core.girdi import id_coz
 
 from .models import Ticket, TicketYanit
 
@@ -20,7 +21,7 @@ def ziyaretci_ticket_get(*, musteri, ziyaretci_id: str, ticket_id: int, detay: b
     if detay:
         qs = qs.prefetch_related(_yanitlar_prefetch())
     try:
-        return qs.get(pk=ticket_id)
+        return qs.get(pk=id_coz(ticket_id))
     except Ticket.DoesNotExist:
         raise Bulunamadi() from None
 
@@ -47,7 +48,7 @@ def operator_ticket_get(*, musteri_idleri: list[int], ticket_id: int, detay: boo
     if detay:
         qs = qs.prefetch_related(_yanitlar_prefetch())
     try:
-        return qs.get(pk=ticket_id)
+        return qs.get(pk=id_coz(ticket_id))
     except Ticket.DoesNotExist:
         raise Bulunamadi() from None
 

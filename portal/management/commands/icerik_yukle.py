@@ -12,6 +12,7 @@ from chat.services import hazir_yanitlari_yukle
 from knowledge.icerik import TURLER as KB_TURLERI
 from knowledge.icerik import hata_metni, kb_icerik_yukle, liste
 from supportdesk.core.exceptions import ApiHatasi
+from supportdesk.core.girdi import gecerli_id_mi
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Musteri
 
@@ -26,7 +27,7 @@ class Command(ProvisionCommand):
         parser.add_argument("dosya", help="JSON dosyası: kb_kategorileri, kb_makaleleri, kampanyalar, hazir_yanitlar.")
 
     def run(self, *, musteri: int, dosya: str, **_):
-        musteri_obj = Musteri.objects.filter(pk=musteri).first()
+        musteri_obj = Musteri.objects.filter(pk=musteri).first() if gecerli_id_mi(musteri) else None
         if musteri_obj is None:
             raise LookupError(f"Proje bulunamadı: {musteri}")
         veri = _oku(dosya)
