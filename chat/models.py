@@ -3,7 +3,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from supportdesk.core.kapsam import KapsamQuerySet, ZiyaretciQuerySet
+from supportdesk.core.kapsam import KapsamliQuerySet
 
 MESAJ_MAX = 5000
 ONIZLEME_MAX = 120
@@ -48,7 +48,7 @@ class Oturum(models.Model):
     son_mesaj = models.CharField("son mesaj", max_length=ONIZLEME_MAX, null=True, blank=True)
     okunmamis = models.PositiveIntegerField("okunmamış (operatör)", default=0)
 
-    objects = ZiyaretciQuerySet.as_manager()
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "sohbet"
@@ -91,10 +91,10 @@ class Mesaj(models.Model):
     )
     icerik = models.TextField("içerik", max_length=MESAJ_MAX)
     # The visitor's own upload (tickets app owns uploads); a deleted file leaves the message.
-    ek = models.ForeignKey("tickets.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    ek = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     zaman = models.DateTimeField("zaman", default=timezone.now)
 
-    objects = KapsamQuerySet.as_manager()
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "mesaj"
@@ -115,7 +115,7 @@ class HazirYanit(models.Model):
     icerik = models.TextField("içerik", max_length=MESAJ_MAX)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
 
-    objects = KapsamQuerySet.as_manager()
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "hazır yanıt"

@@ -12,10 +12,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from dosyalar.selectors import dosya_get
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from tenants.models import Uyelik
-from tickets.selectors import dosya_get
 from webhooks.services import olay_yayinla
 
 from . import selectors

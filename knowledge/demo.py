@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from .management.commands.icerik_yukle import icerik_yukle
+from .icerik import kb_icerik_yukle
 
 KATEGORILER = [
     {"slug": "hesap", "ad": "Hesap ve Giriş", "aciklama": "Üyelik, şifre ve güvenlik ayarları."},
@@ -81,4 +81,4 @@ def yukle(*, musteriler, operatorler) -> None:
         }],
     }
     for musteri in musteriler:
-        icerik_yukle(musteri=musteri, veri=veri)
+        kb_icerik_yukle(musteri=musteri, veri=veri)

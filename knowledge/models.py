@@ -3,6 +3,8 @@ from django.core.validators import URLValidator
 from django.db import models
 from django.utils import timezone
 
+from supportdesk.core.kapsam import KapsamliQuerySet
+
 # Campaign images and buttons are rendered on tenants' sites: http(s) only, never javascript:.
 HTTP_URL = URLValidator(schemes=["http", "https"])
 
@@ -14,6 +16,8 @@ class KbKategori(models.Model):
     aciklama = models.TextField("açıklama", blank=True)
     sira = models.PositiveIntegerField("sıra", default=0)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "bilgi bankası kategorisi"
@@ -47,6 +51,8 @@ class KbMakale(models.Model):
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 
+    objects = KapsamliQuerySet.as_manager()
+
     class Meta:
         verbose_name = "bilgi bankası makalesi"
         verbose_name_plural = "bilgi bankası makaleleri"
@@ -68,6 +74,8 @@ class Kampanya(models.Model):
     bitis = models.DateTimeField("bitiş")
     aktif = models.BooleanField("aktif", default=True)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "kampanya"

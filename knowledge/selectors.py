@@ -1,7 +1,6 @@
 """Reads of the knowledge base and campaigns: only the caller's tenant, only published articles."""
 import html
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
@@ -28,17 +27,27 @@ EN_COK_KELIME = 8
 
 def kb_kategori_list(*, musteri) -> QuerySet[KbKategori]:
     return (
-        KbKategori.objects.filter(musteri=musteri)
+        KbKategori.objects.kapsamda([musteri.id])
         .annotate(makale_sayisi=Count("makaleler", filter=Q(makaleler__yayinda=True)))
         .order_by("sira", "id")
     )
 
 
 def kb_makale_list(*, musteri, kategori_slug: str | None = None) -> QuerySet[KbMakale]:
-    qs = KbMakale.objects.filter(musteri=musteri, yayinda=True).select_related("kategori")
+    qs = KbMakale.objects.kapsamda([musteri.id]).filter(yayinda=True).select_related("kategori")
     if kategori_slug:
         qs = qs.filter(kategori__slug=kategori_slug)
     return qs
+
+
+def kb_kategori_bul(*, musteri, slug: str) -> KbKategori | None:
+    """The tenant's category with this slug, any state (for writers: import, portal)."""
+    return KbKategori.objects.kapsamda([musteri.id]).filter(slug=slug).first()
+
+
+def kampanya_bul(*, musteri, baslik: str) -> Kampanya | None:
+    """The tenant's oldest campaign with this title (imports match campaigns by title)."""
+    return Kampanya.objects.kapsamda([musteri.id]).filter(baslik=baslik).order_by("id").first()
 
 
 def kb_makale_get(*, musteri, slug: str) -> KbMakale:
@@ -52,15 +61,12 @@ def kb_makale_get(*, musteri, slug: str) -> KbMakale:
         raise Bulunamadi() from None
 
 
-@dataclass
-class AramaSonucu:
-    makale: KbMakale
-    vurgu: str
-    skor: float
-
-
-def kb_makale_ara(*, musteri, q: str, kategori_slug: str | None = None, limit: int = 20) -> list[AramaSonucu]:
-    """Published articles matching `q`, best first, each with a highlighted snippet (CONTRACT 5)."""
+def kb_makale_ara(*, musteri, q: str, kategori_slug: str | None = None, limit: int = 20) -> list[KbMakale]:
+    """Published articles matching `q`, best first, each with a highlighted snippet in `vurgu`
+    and its rank in `skor` (CONTRACT 5). An empty `q` lists them in order, with no snippet."""
+    if not q:
+        qs = kb_makale_list(musteri=musteri, kategori_slug=kategori_slug)
+        return list(qs.annotate(vurgu=Value("")).order_by("sira", "id")[:limit])
     katlanmis = " ".join(metin.anlamli_kelimeler(q))
     if not katlanmis:
         return []
@@ -89,7 +95,7 @@ def _postgres_sorgusu(katlanmis: str) -> SearchQuery | None:
     return sorgu
 
 
-def _postgres_ara(qs, katlanmis: str, limit: int) -> list[AramaSonucu]:
+def _postgres_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
     sorgu = _postgres_sorgusu(katlanmis)
     if sorgu is None:
         return []
@@ -113,7 +119,10 @@ def _postgres_ara(qs, katlanmis: str, limit: int) -> list[AramaSonucu]:
         .annotate(baslikta=Case(When(baslik_skor__gt=0, then=Value(1)), default=Value(0)))
         .order_by("-baslikta", "-skor", "sira", "id")[:limit]
     )
-    return [AramaSonucu(m, _isaretle(_asli_harfler(m.vurgu, m.duz_metin)), float(m.skor)) for m in rows]
+    makaleler = list(rows)
+    for m in makaleler:
+        m.vurgu, m.skor = _isaretle(_asli_harfler(m.vurgu, m.duz_metin)), float(m.skor)
+    return makaleler
 
 
 def _asli_harfler(vurgu: str, orijinal: str) -> str:
@@ -131,21 +140,21 @@ def _asli_harfler(vurgu: str, orijinal: str) -> str:
     return _AYRAC.join(parcalar)
 
 
-def _basit_ara(qs, katlanmis: str, limit: int) -> list[AramaSonucu]:
+def _basit_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
     """SQLite fallback: Turkish-folded word-prefix match on crude stems, ranked in Python."""
     kokler = list(dict.fromkeys(metin.kok(k) for k in katlanmis.split()))[:EN_COK_KELIME]
     kosul = Q()
     for kok in kokler:
         kosul |= Q(arama_baslik__contains=" " + kok) | Q(arama_govde__contains=" " + kok)
     qs = qs.filter(kosul)
-    sonuclar = []
-    for makale in qs.order_by("sira", "id")[:FALLBACK_EN_COK]:
+    sonuclar = list(qs.order_by("sira", "id")[:FALLBACK_EN_COK])
+    for makale in sonuclar:
         baslikta = sum(1 for k in kokler if " " + k in makale.arama_baslik)
         govdede = sum(makale.arama_govde.count(" " + k) for k in kokler)
         # Words found in the title first (as on PostgreSQL), then body hits, capped per article.
-        skor = 100.0 * baslikta + min(govdede, 99)
-        sonuclar.append(AramaSonucu(makale, _basit_vurgu(makale.duz_metin, kokler), skor))
-    sonuclar.sort(key=lambda s: (-s.skor, s.makale.sira, s.makale.id))
+        makale.skor = 100.0 * baslikta + min(govdede, 99)
+        makale.vurgu = _basit_vurgu(makale.duz_metin, kokler)
+    sonuclar.sort(key=lambda m: (-m.skor, m.sira, m.id))
     return sonuclar[:limit]
 
 
@@ -175,6 +184,7 @@ def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[K
     """Active campaigns whose window [baslangic, bitis) contains now: instants compared in UTC, so
     a campaign ends at its stored moment whatever the tenant's or server's time zone."""
     simdi = simdi or timezone.now()
-    return Kampanya.objects.filter(musteri=musteri, aktif=True, baslangic__lte=simdi, bitis__gt=simdi).order_by(
-        "baslangic", "id"
+    return (
+        Kampanya.objects.kapsamda([musteri.id]).filter(aktif=True, baslangic__lte=simdi, bitis__gt=simdi)
+        .order_by("baslangic", "id")
     )

@@ -45,7 +45,7 @@ def kb_kategori_kaydet(
     sira = _sira(sira)
     with transaction.atomic():
         if kategori is None:
-            kategori = KbKategori.objects.filter(musteri=musteri, slug=slug).first() or KbKategori(musteri=musteri)
+            kategori = KbKategori.objects.kapsamda([musteri.id]).filter(slug=slug).first() or KbKategori(musteri=musteri)
         _slug_bos_mu(KbKategori, musteri=musteri, slug=slug, haric=kategori.pk)
         kategori.slug, kategori.ad, kategori.aciklama, kategori.sira = slug, ad, aciklama, sira
         kategori.save()
@@ -69,7 +69,7 @@ def kb_makale_kaydet(
     duz = metin.duz_metin(temiz)
     with transaction.atomic():
         if makale is None:
-            makale = KbMakale.objects.filter(musteri=musteri, slug=slug).first() or KbMakale(musteri=musteri)
+            makale = KbMakale.objects.kapsamda([musteri.id]).filter(slug=slug).first() or KbMakale(musteri=musteri)
         _slug_bos_mu(KbMakale, musteri=musteri, slug=slug, haric=makale.pk)
         makale.slug, makale.baslik, makale.ozet, makale.icerik = slug, baslik, ozet, temiz
         makale.kategori, makale.yayinda, makale.sira = kategori, yayinda, _sira(sira)
@@ -151,5 +151,5 @@ def _sira(deger) -> int:
 
 
 def _slug_bos_mu(model, *, musteri, slug: str, haric) -> None:
-    if model.objects.filter(musteri=musteri, slug=slug).exclude(pk=haric).exists():
+    if model.objects.kapsamda([musteri.id]).filter(slug=slug).exclude(pk=haric).exists():
         raise GecersizIstek(alanlar={"slug": "Bu projede bu slug zaten kullanılıyor."})

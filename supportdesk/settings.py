@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "supportdesk.core",
     "tenants",
     "webhooks",
+    "dosyalar",
     "chat",
     "tickets",
     "knowledge",
@@ -145,7 +146,7 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = STORAGES["staticfiles"]["BACKEND"].startswith("django.")
-# Uploads (tickets.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
+# Uploads (dosyalar.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
 # (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
 if AWS_STORAGE_BUCKET_NAME:
@@ -251,7 +252,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "webhook-eski-olaylar": {"task": "webhooks.eski_olaylari_temizle", "schedule": 24 * 3600},
     # Uploads never attached to a ticket reply or chat message are deleted after a while.
-    "sahipsiz-dosyalar": {"task": "tickets.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
+    "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Dosya, Ticket, TicketYanit
+from .models import Ticket, TicketYanit
 
 
 class TicketYanitInline(admin.TabularInline):
@@ -25,15 +25,3 @@ class TicketAdmin(admin.ModelAdmin):
     inlines = [TicketYanitInline]
     date_hierarchy = "olusturulma"
 
-
-@admin.register(Dosya)
-class DosyaAdmin(admin.ModelAdmin):
-    list_display = ("id", "ad", "mime_tipi", "boyut", "musteri", "ziyaretci_id", "olusturulma")
-    list_filter = ("mime_tipi", "musteri")
-    search_fields = ("ad", "ziyaretci_id")
-    list_select_related = ("musteri",)
-    readonly_fields = ("musteri", "ziyaretci_id", "dosya", "ad", "boyut", "mime_tipi", "olusturulma")
-
-    def has_add_permission(self, request):
-        # Uploads are checked by content in the service; the admin never bypasses that.
-        return False

@@ -12,7 +12,7 @@ TICKETLAR = [
 
 def yukle(*, musteriler, operatorler) -> None:
     musteri, operator = musteriler[0], operatorler[0]
-    if Ticket.objects.filter(musteri=musteri, ziyaretci_id=ZIYARETCI).exists():
+    if Ticket.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ZIYARETCI).exists():
         return
     for konu, mesaj, oncelik, yanit in TICKETLAR:
         ticket = ticket_olustur(musteri=musteri, ziyaretci_id=ZIYARETCI, konu=konu, mesaj=mesaj, oncelik=oncelik,

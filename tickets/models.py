@@ -1,44 +1,13 @@
-import secrets
-
 from django.db import models
 from django.utils import timezone
 
-
-def dosya_yolu(instance: "Dosya", filename: str) -> str:
-    """Stored name: random, so a URL cannot be guessed; the extension follows the sniffed type,
-    never the client's file name (which is kept only as `ad`)."""
-    uzanti = UZANTILAR.get(instance.mime_tipi, "")
-    return f"yuklemeler/{timezone.now():%Y/%m}/{secrets.token_urlsafe(24)}{uzanti}"
+from supportdesk.core.kapsam import KapsamliQuerySet
 
 
-UZANTILAR = {
-    "image/png": ".png",
-    "image/jpeg": ".jpg",
-    "image/gif": ".gif",
-    "image/webp": ".webp",
-    "application/pdf": ".pdf",
-    "text/plain": ".txt",
-}
-
-
-class Dosya(models.Model):
-    """A visitor's upload (CONTRACT 5). Attachable by id only by the same visitor of the same tenant."""
-
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="dosyalar", db_index=True)
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
-    dosya = models.FileField("dosya", upload_to=dosya_yolu, max_length=255)
-    ad = models.CharField("ad", max_length=255)
-    boyut = models.PositiveBigIntegerField("boyut (bayt)")
-    mime_tipi = models.CharField("MIME tipi", max_length=64)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
-
-    class Meta:
-        verbose_name = "dosya"
-        verbose_name_plural = "dosyalar"
-        indexes = [models.Index(fields=["musteri", "ziyaretci_id"], name="dosya_ziyaretci_idx")]
-
-    def __str__(self) -> str:
-        return self.ad
+class TicketYanitQuerySet(KapsamliQuerySet):
+    # A reply belongs to its ticket's tenant and visitor.
+    musteri_alani = "ticket__musteri"
+    ziyaretci_alani = "ticket__ziyaretci_id"
 
 
 class Ticket(models.Model):
@@ -64,6 +33,8 @@ class Ticket(models.Model):
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 
+    objects = KapsamliQuerySet.as_manager()
+
     class Meta:
         verbose_name = "ticket"
         verbose_name_plural = "ticketlar"
@@ -88,8 +59,10 @@ class TicketYanit(models.Model):
         "tenants.Kullanici", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name="operatör"
     )
     icerik = models.TextField("içerik")
-    ekler = models.ManyToManyField(Dosya, blank=True, related_name="ticket_yanitlari", verbose_name="ekler")
+    ekler = models.ManyToManyField("dosyalar.Dosya", blank=True, related_name="ticket_yanitlari", verbose_name="ekler")
     zaman = models.DateTimeField("zaman", default=timezone.now)
+
+    objects = TicketYanitQuerySet.as_manager()
 
     class Meta:
         verbose_name = "ticket yanıtı"

@@ -1,53 +1,13 @@
-"""Writes of tickets and uploads. Each is atomic, validates before saving, and emits its
-webhook event inside the same transaction (CONTRACT 4, 5, 7)."""
-import logging
-from datetime import timedelta
-
+"""Writes of tickets. Each is atomic, validates before saving, and emits its webhook event
+inside the same transaction (CONTRACT 4, 7). Attachments are uploads of the `dosyalar` app."""
 from django.db import transaction
 from django.utils import timezone
 
-from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, DurumCakismasi, GecersizIstek
+from dosyalar.selectors import dosya_list_by_ids
+from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from webhooks.services import olay_yayinla
 
-from .models import Dosya, Ticket, TicketYanit
-from .selectors import dosya_list_by_ids
-from .yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
-
-logger = logging.getLogger("supportdesk.tickets")
-
-AD_MAX = 255
-
-
-def dosya_yukle(*, musteri, ziyaretci_id: str, dosya, ad: str | None = None) -> Dosya:
-    """Store a visitor's upload through the storage API after checking size and content type."""
-    boyut = dosya.size
-    if boyut is None or boyut > EN_BUYUK_BOYUT:
-        raise DosyaCokBuyuk()
-    if boyut == 0:
-        raise GecersizIstek("Dosya boş.", alanlar={"dosya": "Boş dosya yüklenemez."})
-    mime_tipi = mime_tipi_bul(dosya)
-    if mime_tipi is None:
-        raise DesteklenmeyenDosya()
-    ad = _dosya_adi(ad if ad is not None else getattr(dosya, "name", ""))
-    kayit = Dosya(musteri=musteri, ziyaretci_id=ziyaretci_id, ad=ad, boyut=boyut, mime_tipi=mime_tipi)
-    # The storage write happens in save(); if the row then fails, the stored file is removed so
-    # nothing is left behind on error.
-    try:
-        with transaction.atomic():
-            kayit.dosya.save(ad, dosya, save=False)
-            kayit.save()
-    except Exception:
-        if kayit.dosya.name:
-            kayit.dosya.storage.delete(kayit.dosya.name)
-        raise
-    return kayit
-
-
-def _dosya_adi(ad: str) -> str:
-    # Only the last path component, printable, bounded: the name is shown back to people.
-    ad = (ad or "").replace("\\", "/").rsplit("/", 1)[-1]
-    ad = "".join(ch for ch in ad if ch.isprintable()).strip()
-    return (ad or "dosya")[:AD_MAX]
+from .models import Ticket, TicketYanit
 
 
 def ticket_olustur(
@@ -138,25 +98,3 @@ def _yanit_ekle(ticket: Ticket, *, gonderen: str, icerik: str, operator=None, ek
 def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
     ticket.durum, ticket.guncellenme = kilitli.durum, kilitli.guncellenme
 
-
-def sahipsiz_dosyalari_temizle(*, gun: int = 7) -> int:
-    """Delete uploads older than `gun` days that no ticket reply or chat message uses, with their
-    stored files. Abandoned uploads (the visitor never sent the form) would otherwise pile up."""
-    from django.db.models import Exists, OuterRef
-
-    from chat.models import Mesaj
-
-    sinir = timezone.now() - timedelta(days=gun)
-    sahipsiz = Dosya.objects.filter(olusturulma__lt=sinir).exclude(ticket_yanitlari__isnull=False).exclude(
-        Exists(Mesaj.objects.filter(ek_id=OuterRef("pk")))
-    )
-    silinen = 0
-    for dosya in sahipsiz.iterator(chunk_size=500):
-        with transaction.atomic():
-            adi = dosya.dosya.name
-            dosya.delete()
-            # The stored bytes go only after the row is gone for good.
-            transaction.on_commit(lambda adi=adi, depo=dosya.dosya.storage: depo.delete(adi))
-        silinen += 1
-    logger.info("Sahipsiz %s dosya silindi.", silinen)
-    return silinen

@@ -5,9 +5,9 @@ Serializer classes beside them describe the same shapes for the OpenAPI schema a
 """
 from rest_framework import serializers
 
+from dosyalar.api.serializers import DosyaSerializer as EkSerializer
+from dosyalar.api.serializers import dosya_verisi
 from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
-from tickets.api.serializers import DosyaSerializer as EkSerializer
-from tickets.api.serializers import dosya_verisi
 
 from ..models import Mesaj, Oturum
 

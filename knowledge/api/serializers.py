@@ -5,43 +5,23 @@ from supportdesk.core.fields import ZamanField
 OZET_UZUNLUK = 200
 
 
-def kategori_verisi(kategori) -> dict:
-    return {
-        "id": kategori.id, "ad": kategori.ad, "slug": kategori.slug, "aciklama": kategori.aciklama,
-        "sira": kategori.sira, "makale_sayisi": kategori.makale_sayisi,
-    }
-
-
-def makale_verisi(makale, *, detay: bool = False) -> dict:
-    kategori = makale.kategori
-    veri = {
-        "id": makale.id,
-        "baslik": makale.baslik,
-        "slug": makale.slug,
-        "ozet": makale.ozet or _kisalt(makale.duz_metin),
-        "kategori": {"id": kategori.id, "ad": kategori.ad, "slug": kategori.slug} if kategori else None,
-        "guncellenme": makale.guncellenme.isoformat(),
-    }
-    if detay:
-        veri["icerik"] = makale.icerik
-        veri["goruntulenme"] = makale.goruntulenme
-    return veri
-
-
 def _kisalt(duz: str) -> str:
     if len(duz) <= OZET_UZUNLUK:
         return duz
     return duz[:OZET_UZUNLUK].rsplit(" ", 1)[0] + " …"
 
 
-def kampanya_verisi(k) -> dict:
-    return {
-        "id": k.id, "baslik": k.baslik, "icerik": k.icerik, "gorsel_url": k.gorsel_url, "buton_metni": k.buton_metni,
-        "buton_url": k.buton_url, "baslangic": k.baslangic.isoformat(), "bitis": k.bitis.isoformat(),
-    }
+class OzetField(serializers.CharField):
+    """The article's own summary, or the start of its text when it has none."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, makale):
+        return makale.ozet or _kisalt(makale.duz_metin)
 
 
-# --- OpenAPI shapes ---------------------------------------------------------------------------
+# --- output: each shape once, the same class builds the answer and describes it in the schema ---
 class KategoriSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     ad = serializers.CharField()
@@ -61,12 +41,14 @@ class MakaleSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     baslik = serializers.CharField()
     slug = serializers.CharField()
-    ozet = serializers.CharField()
+    ozet = OzetField()
+    # The selectors join `kategori` (select_related): no query per article.
     kategori = KategoriOzetSerializer(allow_null=True)
     guncellenme = ZamanField()
 
 
 class AramaSonucuSerializer(MakaleSerializer):
+    # A search hit: the article as listed, with the selector's `vurgu` set on it.
     vurgu = serializers.CharField(help_text="HTML-escaped snippet; matches wrapped in <mark>.")
 
 
@@ -86,6 +68,7 @@ class KampanyaSerializer(serializers.Serializer):
     bitis = ZamanField()
 
 
+# --- requests ----------------------------------------------------------------------------------
 class AramaParametreSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=200, required=False, allow_blank=True, trim_whitespace=True, default="")
     kategori = serializers.SlugField(max_length=150, required=False)

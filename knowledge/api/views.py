@@ -28,14 +28,9 @@ class KbSearchView(WidgetAPIView):
         ser = s.AramaParametreSerializer(data=request.query_params)
         ser.is_valid(raise_exception=True)
         p = ser.validated_data
-        if p["q"]:
-            sonuclar = selectors.kb_makale_ara(musteri=self.musteri, q=p["q"], kategori_slug=p.get("kategori"),
-                                               limit=p["limit"])
-            makaleler = [{**s.makale_verisi(r.makale), "vurgu": r.vurgu} for r in sonuclar]
-        else:
-            rows = selectors.kb_makale_list(musteri=self.musteri, kategori_slug=p.get("kategori"))
-            makaleler = [{**s.makale_verisi(m), "vurgu": ""} for m in rows.order_by("sira", "id")[: p["limit"]]]
-        return basarili({"makaleler": makaleler})
+        makaleler = selectors.kb_makale_ara(musteri=self.musteri, q=p["q"], kategori_slug=p.get("kategori"),
+                                            limit=p["limit"])
+        return basarili({"makaleler": s.AramaSonucuSerializer(makaleler, many=True).data})
 
 
 class KbCategoriesView(WidgetAPIView):
@@ -43,7 +38,8 @@ class KbCategoriesView(WidgetAPIView):
                    responses={200: inline_serializer("KbKategoriler", {"kategoriler": s.KategoriSerializer(many=True)})})
     def get(self, request):
         self.ziyaretci_id()
-        return basarili({"kategoriler": [s.kategori_verisi(k) for k in selectors.kb_kategori_list(musteri=self.musteri)]})
+        kategoriler = selectors.kb_kategori_list(musteri=self.musteri)
+        return basarili({"kategoriler": s.KategoriSerializer(kategoriler, many=True).data})
 
 
 class KbArticleView(WidgetAPIView):
@@ -55,7 +51,7 @@ class KbArticleView(WidgetAPIView):
         makale = selectors.kb_makale_get(musteri=self.musteri, slug=slug)
         services.kb_makale_goruntulendi(makale=makale)
         makale.goruntulenme += 1
-        return basarili({"makale": s.makale_verisi(makale, detay=True)})
+        return basarili({"makale": s.MakaleDetaySerializer(makale).data})
 
 
 class CampaignsView(WidgetAPIView):
@@ -63,4 +59,5 @@ class CampaignsView(WidgetAPIView):
                    responses={200: inline_serializer("Kampanyalar", {"kampanyalar": s.KampanyaSerializer(many=True)})})
     def get(self, request):
         self.ziyaretci_id()
-        return basarili({"kampanyalar": [s.kampanya_verisi(k) for k in selectors.kampanya_aktif_list(musteri=self.musteri)]})
+        kampanyalar = selectors.kampanya_aktif_list(musteri=self.musteri)
+        return basarili({"kampanyalar": s.KampanyaSerializer(kampanyalar, many=True).data})

@@ -46,5 +46,5 @@ def test_admin_campaign_and_lists(admin_client, musteri):
     assert res.status_code == 302, res.content[:1500]
     assert Kampanya.objects.get().baslik == "Kış"
     for url in ["/admin/knowledge/kbkategori/", "/admin/knowledge/kbmakale/", "/admin/knowledge/kampanya/",
-                "/admin/tickets/ticket/", "/admin/tickets/dosya/"]:
+                "/admin/tickets/ticket/", "/admin/dosyalar/dosya/"]:
         assert admin_client.get(url).status_code == 200, url

@@ -1,17 +1,20 @@
-"""Tenant scoping in one place per model (HOUSE-STYLE 21): every tenant-owned model's manager is
-built from these, and every selector starts from `kapsamda` (operator side, the caller's tenant
-ids) or `ziyaretcinin` (widget side, one visitor of one tenant). Core knows no domain model: the
-convention is only that tenant-owned rows have `musteri` (and visitors' rows `ziyaretci_id`)."""
+"""Tenant scoping in one place per model (HOUSE-STYLE 21): every selector of a tenant-owned
+model starts from one of these two methods, so "whose rows" is written once, in the query. Core
+knows no domain model: the convention is only that tenant-owned rows reach `musteri`."""
 from django.db import models
 
 
-class KapsamQuerySet(models.QuerySet):
-    def kapsamda(self, musteri_idleri):
-        """Rows of the given tenants (the operator's, from `OperatorAPIView.musteri_idleri`)."""
-        return self.filter(musteri_id__in=musteri_idleri)
+class KapsamliQuerySet(models.QuerySet):
+    """`musteri_alani` names the path to the tenant (`"musteri"`, or `"ticket__musteri"` for a
+    row owned through its parent); `ziyaretci_alani` the visitor's id, for visitor-owned rows."""
 
+    musteri_alani = "musteri"
+    ziyaretci_alani = "ziyaretci_id"
 
-class ZiyaretciQuerySet(KapsamQuerySet):
-    def ziyaretcinin(self, *, musteri, ziyaretci_id: str):
-        """Rows of one visitor of one tenant."""
-        return self.filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
+    def kapsamda(self, musteri_idleri) -> "KapsamliQuerySet":
+        """Rows of the given tenants (the operator's memberships, or one tenant as `[id]`)."""
+        return self.filter(**{f"{self.musteri_alani}_id__in": list(musteri_idleri)})
+
+    def ziyaretcinin(self, *, musteri, ziyaretci_id: str) -> "KapsamliQuerySet":
+        """Rows of one visitor of one tenant (CONTRACT 2: another visitor's are as good as missing)."""
+        return self.filter(**{self.musteri_alani: musteri, self.ziyaretci_alani: ziyaretci_id})

@@ -11,9 +11,9 @@ import pytest
 from django.apps import apps
 from rest_framework.test import APIClient
 
+from dosyalar.tests.yardimci import yuklenen_id
 from supportdesk.testing.fixtures import giris_yap, operator_yap
 from tenants.tests.test_auth import hata
-from tickets.tests.yardimci import yuklenen_id
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ GOVDELER = {
 }
 
 # What a refused call must not have written.
-SAYILAN = ["chat.Oturum", "chat.Mesaj", "tickets.Ticket", "tickets.TicketYanit", "tickets.Dosya", "context.Ziyaretci",
+SAYILAN = ["chat.Oturum", "chat.Mesaj", "tickets.Ticket", "tickets.TicketYanit", "dosyalar.Dosya", "context.Ziyaretci",
            "context.SayfaGoruntuleme", "context.HataKaydi", "context.EkranGoruntusu"]
 
 

@@ -9,10 +9,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from dosyalar.tests.yardimci import png_bayt
 from knowledge.services import kampanya_kaydet, kb_kategori_kaydet, kb_makale_kaydet
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap
-from tickets.tests.yardimci import png_bayt
 
 pytestmark = pytest.mark.django_db
 

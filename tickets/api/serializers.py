@@ -1,60 +1,13 @@
 from rest_framework import serializers
 
+from dosyalar.api.serializers import DosyaSerializer
 from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 from ..models import Ticket
 
 
-def dosya_verisi(dosya, *, request=None) -> dict:
-    """An upload as every API shows it (CONTRACT 5); the chat app uses it for `ek`.
-
-    `url` is absolute when the request is given: the widget runs on the tenants' own sites, where
-    a host-relative `/media/...` would point at their server (an S3 URL is absolute already)."""
-    url = dosya.dosya.url
-    if request is not None:
-        url = request.build_absolute_uri(url)
-    return {"id": dosya.id, "ad": dosya.ad, "boyut": dosya.boyut, "mime_tipi": dosya.mime_tipi, "url": url}
-
-
-def yanit_verisi(yanit, *, request=None) -> dict:
-    return {
-        "id": yanit.id,
-        "gonderen": yanit.gonderen,
-        "operator_id": yanit.operator_id,
-        "icerik": yanit.icerik,
-        "ekler": [dosya_verisi(d, request=request) for d in yanit.ekler.all()],
-        "zaman": yanit.zaman.isoformat(),
-    }
-
-
-def ticket_verisi(ticket, *, detay: bool = False, request=None) -> dict:
-    veri = {
-        "id": ticket.id,
-        "musteri_id": ticket.musteri_id,
-        "ziyaretci_id": ticket.ziyaretci_id,
-        "konu": ticket.konu,
-        "durum": ticket.durum,
-        "oncelik": ticket.oncelik,
-        "ad": ticket.ad,
-        "email": ticket.email,
-        "olusturulma": ticket.olusturulma.isoformat(),
-        "guncellenme": ticket.guncellenme.isoformat(),
-    }
-    if detay:
-        veri["yanitlar"] = [yanit_verisi(y, request=request) for y in ticket.yanitlar.all()]
-    return veri
-
-
-# --- OpenAPI shapes of the dicts above --------------------------------------------------------
-class DosyaSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ad = serializers.CharField()
-    boyut = serializers.IntegerField()
-    mime_tipi = serializers.CharField()
-    url = serializers.CharField()
-
-
+# --- output: each shape once, the same class builds the answer and describes it in the schema ---
 class YanitSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     # Plain string in the schema: the chat message's `gonderen` has a third value (`sistem`), and
@@ -80,6 +33,7 @@ class TicketSerializer(serializers.Serializer):
 
 
 class TicketDetaySerializer(TicketSerializer):
+    # Read from the selectors' prefetch (ordered replies with their attachments): no query per row.
     yanitlar = YanitSerializer(many=True)
 
 
@@ -87,11 +41,6 @@ class TicketDetaySerializer(TicketSerializer):
 class EkIdleriField(serializers.ListField):
     def __init__(self, **kwargs):
         super().__init__(child=StrictIntegerField(min_value=1), max_length=10, required=False, allow_null=True, **kwargs)
-
-
-class YuklemeSerializer(serializers.Serializer):
-    ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
-    dosya = serializers.FileField()
 
 
 class TicketOlusturSerializer(serializers.Serializer):

@@ -3,7 +3,6 @@ from django.urls import path
 from . import views as v
 
 urlpatterns = [
-    path("widget/upload", v.WidgetUploadView.as_view(), name="widget-upload"),
     path("widget/ticket/create", v.WidgetTicketCreateView.as_view(), name="widget-ticket-create"),
     path("widget/ticket/list", v.WidgetTicketListView.as_view(), name="widget-ticket-list"),
     path("widget/ticket/<int:ticket_id>", v.WidgetTicketDetailView.as_view(), name="widget-ticket-detail"),

@@ -1,17 +1,12 @@
-from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import FormParser, MultiPartParser
 
-from supportdesk.core.exceptions import DosyaCokBuyuk, GecersizIstek
-from supportdesk.core.girdi import govde_siniri
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
-from ..yukleme import EN_BUYUK_BOYUT, MULTIPART_PAYI, BoyutSiniri
 from . import serializers as s
 
 SIRA = ("olusturulma", "id")
@@ -40,35 +35,6 @@ SAYFA_PARAMLARI = [OpenApiParameter("cursor", str), OpenApiParameter("limit", in
 
 
 # --- widget --------------------------------------------------------------------------------------
-class WidgetUploadView(WidgetAPIView):
-    # A plain form post is parsed too, so that a body without the file is a 400 naming `dosya`
-    # rather than a 415; JSON stays refused (a file cannot travel in it).
-    parser_classes = [MultiPartParser, FormParser]
-
-    @extend_schema(
-        summary="Dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin)",
-        request={"multipart/form-data": s.YuklemeSerializer},
-        responses={201: _tek("DosyaYanit", dosya=s.DosyaSerializer()), 400: _hata("GECERSIZ_ISTEK"),
-                   413: _hata("DOSYA_COK_BUYUK"), 415: _hata("DESTEKLENMEYEN_DOSYA")},
-    )
-    def post(self, request):
-        # Refused from the header alone, before a byte of the body is read.
-        govde_siniri(request, EN_BUYUK_BOYUT + MULTIPART_PAYI)
-        sinir = BoyutSiniri(request._request)
-        request._request.upload_handlers.insert(0, sinir)
-        try:
-            ziyaretci_id = self.ziyaretci_id()
-            dosya = request.FILES.get("dosya")
-        except (TooManyFieldsSent, TooManyFilesSent):
-            raise GecersizIstek("Çok fazla alan ya da dosya gönderildi.") from None
-        if sinir.asildi:
-            raise DosyaCokBuyuk()
-        if dosya is None:
-            raise GecersizIstek(alanlar={"dosya": "Zorunlu alan; multipart dosya olmalı."})
-        kayit = services.dosya_yukle(musteri=self.musteri, ziyaretci_id=ziyaretci_id, dosya=dosya)
-        return basarili({"dosya": s.dosya_verisi(kayit, request=request)}, status=201)
-
-
 class WidgetTicketCreateView(WidgetAPIView):
     @extend_schema(
         summary="Ticket aç (`yeni_ticket` olayı)",
@@ -82,7 +48,7 @@ class WidgetTicketCreateView(WidgetAPIView):
         veri.pop("ziyaretci_id")
         ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id, **veri)
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)}, status=201)
+        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data}, status=201)
 
 
 class WidgetTicketListView(WidgetAPIView):
@@ -94,7 +60,7 @@ class WidgetTicketListView(WidgetAPIView):
     def get(self, request):
         qs = selectors.ziyaretci_ticket_list(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id())
         rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
-        return basarili({"ticketlar": [s.ticket_verisi(t) for t in rows], "sonraki": sonraki})
+        return basarili({"ticketlar": s.TicketSerializer(rows, many=True).data, "sonraki": sonraki})
 
 
 class WidgetTicketDetailView(WidgetAPIView):
@@ -105,7 +71,7 @@ class WidgetTicketDetailView(WidgetAPIView):
     )
     def get(self, request, ticket_id: int):
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=self.ziyaretci_id(), ticket_id=ticket_id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)})
+        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data})
 
 
 class WidgetTicketReplyView(WidgetAPIView):
@@ -121,7 +87,8 @@ class WidgetTicketReplyView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.ZiyaretciYanitSerializer, request.data)
         yanit = services.ticket_ziyaretci_yanitla(ticket=ticket, icerik=veri["icerik"], ek_idleri=veri.get("ek_idleri"))
-        return basarili({"yanit": s.yanit_verisi(yanit, request=request), "ticket": s.ticket_verisi(ticket)}, status=201)
+        return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
+                         "ticket": s.TicketSerializer(ticket).data}, status=201)
 
 
 # --- operator ------------------------------------------------------------------------------------
@@ -141,7 +108,7 @@ class OperatorTicketListView(OperatorAPIView):
             musteri_id=filtre.get("musteri_id"),
         )
         rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
-        return basarili({"ticketlar": [s.ticket_verisi(t) for t in rows], "sonraki": sonraki})
+        return basarili({"ticketlar": s.TicketSerializer(rows, many=True).data, "sonraki": sonraki})
 
 
 class OperatorTicketDetailView(OperatorAPIView):
@@ -149,7 +116,7 @@ class OperatorTicketDetailView(OperatorAPIView):
                    responses={200: _tek("OperatorTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
-        return basarili({"ticket": s.ticket_verisi(ticket, detay=True, request=request)})
+        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data})
 
 
 class OperatorTicketReplyView(OperatorAPIView):
@@ -164,7 +131,8 @@ class OperatorTicketReplyView(OperatorAPIView):
         veri = _dogrula(s.OperatorYanitSerializer, request.data)
         yanit = services.ticket_operator_yanitla(
             ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"))
-        return basarili({"yanit": s.yanit_verisi(yanit, request=request), "ticket": s.ticket_verisi(ticket)}, status=201)
+        return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
+                         "ticket": s.TicketSerializer(ticket).data}, status=201)
 
 
 class OperatorTicketStatusView(OperatorAPIView):
@@ -180,4 +148,4 @@ class OperatorTicketStatusView(OperatorAPIView):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.DurumSerializer, request.data)
         services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], operator=request.user)
-        return basarili({"ticket": s.ticket_verisi(ticket)})
+        return basarili({"ticket": s.TicketSerializer(ticket).data})

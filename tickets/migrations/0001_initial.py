@@ -2,7 +2,8 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import tickets.models
+import dosyalar.models
+# `dosya_yolu` moved with the model to the `dosyalar` app; this historical reference follows it.
 from django.conf import settings
 from django.db import migrations, models
 
@@ -22,7 +23,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('ziyaretci_id', models.CharField(max_length=128, verbose_name='ziyaretçi')),
-                ('dosya', models.FileField(max_length=255, upload_to=tickets.models.dosya_yolu, verbose_name='dosya')),
+                ('dosya', models.FileField(max_length=255, upload_to=dosyalar.models.dosya_yolu, verbose_name='dosya')),
                 ('ad', models.CharField(max_length=255, verbose_name='ad')),
                 ('boyut', models.PositiveBigIntegerField(verbose_name='boyut (bayt)')),
                 ('mime_tipi', models.CharField(max_length=64, verbose_name='MIME tipi')),

@@ -1,13 +1,12 @@
 import pytest
 from rest_framework.test import APIClient
 
+from dosyalar.tests.yardimci import yuklenen_id
 from supportdesk.testing.fixtures import giris_yap, operator_yap, widget_client
 from tenants.tests.test_auth import hata
 from tickets.models import Ticket, TicketYanit
 from webhooks.models import Olay
 from webhooks.services import teslimatlari_simdi_gonder, webhook_endpoint_olustur
-
-from .yardimci import yuklenen_id
 
 pytestmark = pytest.mark.django_db
 
@@ -344,7 +343,7 @@ def test_operator_reply_null_durum_leaves_status(widget, operator_client):
 
 def test_attachment_urls_are_absolute_and_serve_the_bytes(widget):
     # The widget runs on tenants' sites: a host-relative URL would point at their server.
-    from .yardimci import png_bayt
+    from dosyalar.tests.yardimci import png_bayt
 
     ek = yuklenen_id(widget, "z1")
     t = ac(widget, ek_idleri=[ek])
@@ -352,6 +351,6 @@ def test_attachment_urls_are_absolute_and_serve_the_bytes(widget):
     assert url.startswith("http://testserver/media/"), url
     detay = ok(widget.get(f"{W}/{t['id']}", {"ziyaretci_id": "z1"}))["ticket"]
     assert detay["yanitlar"][0]["ekler"][0]["url"] == url
-    from .yardimci import akis_oku
+    from dosyalar.tests.yardimci import akis_oku
 
     assert akis_oku(widget.get(url)) == png_bayt()

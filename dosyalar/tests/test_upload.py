@@ -3,11 +3,11 @@ import os
 import pytest
 from django.conf import settings
 
+from dosyalar import yukleme
+from dosyalar.models import Dosya
+from dosyalar.selectors import dosya_get
 from supportdesk.testing.fixtures import widget_client
 from tenants.tests.test_auth import hata
-from tickets import yukleme
-from tickets.models import Dosya
-from tickets.selectors import dosya_get
 
 from .yardimci import akis_oku, exe_bayt, jpeg_bayt, pdf_bayt, png_bayt, yukle
 
@@ -79,7 +79,7 @@ def test_exactly_ten_megabytes_of_text_accepted(widget):
 def test_limit_enforced_while_streaming_when_content_length_passes(widget, monkeypatch):
     # A body whose header passes the pre-check is still cut off by the streaming handler.
     monkeypatch.setattr(yukleme, "EN_BUYUK_BOYUT", 1000)
-    monkeypatch.setattr("tickets.api.views.EN_BUYUK_BOYUT", 10**9)
+    monkeypatch.setattr("dosyalar.api.views.EN_BUYUK_BOYUT", 10**9)
     hata(yukle(widget, "z1", "buyuk.txt", b"a" * 5000, "text/plain"), 413, "DOSYA_COK_BUYUK")
     assert Dosya.objects.count() == 0
     assert _medya_dosyalari() == []

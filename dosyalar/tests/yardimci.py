@@ -1,4 +1,4 @@
-"""Small real files of each allowed type, and helpers shared by the ticket tests."""
+"""Small real files of each allowed type, and upload helpers shared by every app's tests."""
 import io
 import struct
 import zlib

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import views as v
+
+urlpatterns = [
+    path("widget/upload", v.WidgetUploadView.as_view(), name="widget-upload"),
+]

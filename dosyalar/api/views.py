@@ -1,0 +1,43 @@
+from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework.parsers import FormParser, MultiPartParser
+
+from supportdesk.core.exceptions import DosyaCokBuyuk, GecersizIstek
+from supportdesk.core.girdi import govde_siniri
+from supportdesk.core.responses import basarili
+from tenants.api.temel import WidgetAPIView
+
+from .. import services
+from ..yukleme import EN_BUYUK_BOYUT, MULTIPART_PAYI, BoyutSiniri
+from . import serializers as s
+
+
+class WidgetUploadView(WidgetAPIView):
+    # A plain form post is parsed too, so that a body without the file is a 400 naming `dosya`
+    # rather than a 415; JSON stays refused (a file cannot travel in it).
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        summary="Dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin)",
+        request={"multipart/form-data": s.YuklemeSerializer},
+        responses={201: inline_serializer("DosyaYanit", {"dosya": s.DosyaSerializer()}),
+                   400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+                   413: OpenApiResponse(description="DOSYA_COK_BUYUK"),
+                   415: OpenApiResponse(description="DESTEKLENMEYEN_DOSYA")},
+    )
+    def post(self, request):
+        # Refused from the header alone, before a byte of the body is read.
+        govde_siniri(request, EN_BUYUK_BOYUT + MULTIPART_PAYI)
+        sinir = BoyutSiniri(request._request)
+        request._request.upload_handlers.insert(0, sinir)
+        try:
+            ziyaretci_id = self.ziyaretci_id()
+            dosya = request.FILES.get("dosya")
+        except (TooManyFieldsSent, TooManyFilesSent):
+            raise GecersizIstek("Çok fazla alan ya da dosya gönderildi.") from None
+        if sinir.asildi:
+            raise DosyaCokBuyuk()
+        if dosya is None:
+            raise GecersizIstek(alanlar={"dosya": "Zorunlu alan; multipart dosya olmalı."})
+        kayit = services.dosya_yukle(musteri=self.musteri, ziyaretci_id=ziyaretci_id, dosya=dosya)
+        return basarili({"dosya": s.DosyaSerializer(kayit, context={"request": request}).data}, status=201)
