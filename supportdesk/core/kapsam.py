@@ -13,7 +13,7 @@ class KapsamliQuerySet(models.QuerySet):
 
     def kapsamda(self, musteri_idleri) -> "KapsamliQuerySet":
         """Rows of the given tenants (the operator's memberships, or one tenant as `[id]`)."""
-        return self.filter(**{f"{self.musteri_alani}_id__in": list(musteri_idleri)})
+        return self.filter(**{f"{self.musteri_alani}_id__in": musteri_idleri})
 
     def ziyaretcinin(self, *, musteri, ziyaretci_id: str) -> "KapsamliQuerySet":
         """Rows of one visitor of one tenant (CONTRACT 2: another visitor's are as good as missing)."""
