@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi
+from supportdesk.core.olaylar import olay_yayinla
 from tenants.models import Uyelik
 from tickets.selectors import dosya_get
-from webhooks.services import olay_yayinla
 
 from . import selectors
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, DurumCakismasi, GecersizIstek
-from webhooks.services import olay_yayinla
+from supportdesk.core.olaylar import olay_yayinla
 
 from .models import Dosya, Ticket, TicketYanit
 from .selectors import dosya_list_by_ids
