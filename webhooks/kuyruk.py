@@ -1,6 +1,7 @@
 """Queue adapter: hands deliveries to Celery, or to the local thread when there is no broker.
 
-The task is looked up in Celery's registry by its name (the name beat and the broker use too),
+The task is looked up in the project's Celery app by its name (the name beat and the broker use
+too; not `celery.current_app`, which a worker's pool thread does not share),
 so this module, the tasks and the local worker import one another in one direction only:
 `tasks` -> `kuyruk` -> `yerel` -> `teslimat`. `WebhooksConfig.ready()` imports the tasks so
 that the web process knows them.
@@ -8,10 +9,11 @@ that the web process knows them.
 import logging
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+
+from supportdesk.celery import app as celery_app
 
 from . import yerel
 from .models import Teslimat
@@ -30,7 +32,7 @@ def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None)
         yerel.uyandir()
         return True
     try:
-        gorev = current_app.tasks[TESLIMAT_GOREVI]
+        gorev = celery_app.tasks[TESLIMAT_GOREVI]
         for teslimat_id in teslimat_idleri:
             gorev.apply_async((teslimat_id,), countdown=countdown)
     except Exception:  # any broker failure: the outbox keeps the delivery

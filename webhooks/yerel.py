@@ -12,10 +12,11 @@ import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from celery import current_app
 from django.conf import settings
 from django.core.signals import request_started
 from django.db import connection
+
+from supportdesk.celery import app as celery_app
 
 from .teslimat import teslimat_dene, vadesi_gelen_teslimat_idleri
 
@@ -35,7 +36,7 @@ def _eszamanli() -> int:
 
 def eager() -> bool:
     """Celery runs tasks in this process (no broker): then this module does the worker's job."""
-    return bool(current_app.conf.task_always_eager)
+    return bool(celery_app.conf.task_always_eager)
 
 
 def uyandir() -> None:
