@@ -193,7 +193,7 @@ def teslimatlari_simdi_gonder(*, musteri=None) -> int:
     debugging). Returns the number of attempts made."""
     qs = Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR)
     if musteri is not None:
-        qs = qs.filter(musteri_id=getattr(musteri, "pk", musteri))
+        qs = qs.kapsamda([getattr(musteri, "pk", musteri)])
     sayi = 0
     for teslimat_id in qs.order_by("id").values_list("id", flat=True):
         Teslimat.objects.filter(pk=teslimat_id).update(sonraki_deneme=timezone.now())

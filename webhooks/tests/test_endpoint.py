@@ -357,19 +357,19 @@ def test_admin_formu_url_dogrular(admin_client, musteri, ozel_hedef_kapali):
 
 
 def test_gonderim_sirasinda_silinen_uc_nokta_sessizce_biter(musteri, webhook_alici, monkeypatch):
-    from webhooks import teslimat as services
+    from webhooks import teslimat as teslimat_modulu
 
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
     t = Teslimat.objects.get()
-    gercek = services._http_gonder
+    gercek = teslimat_modulu._http_gonder
 
     def gonder_ve_sil(endpoint, olay):
         sonuc = gercek(endpoint, olay)
         webhook_endpoint_sil(endpoint=ep)
         return sonuc
 
-    monkeypatch.setattr(services, "_http_gonder", gonder_ve_sil)
+    monkeypatch.setattr(teslimat_modulu, "_http_gonder", gonder_ve_sil)
     assert teslimat_dene(teslimat_id=t.pk) is None
     assert not Teslimat.objects.exists()
 
