@@ -1,16 +1,15 @@
 from django.apps import AppConfig
+from django.core.signals import request_started
+
+from supportdesk.core import olaylar
 
 
 class WebhooksConfig(AppConfig):
     name = "webhooks"
 
     def ready(self):
-        # Imported here, not at the top: models must be loaded first (Django's rule for ready()).
-        from django.core.signals import request_started
-
-        from supportdesk.core import olaylar
-
-        from . import outbox, tasks, yerel  # noqa: F401  (tasks: known to the web process's Celery app)
+        # Here, not at the top: these import models, which exist only once apps are loaded.
+        from . import outbox, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
 
         # Every domain event is written to the outbox in the publishing transaction (CONTRACT 7).
         olaylar.alici_kaydet(outbox.olay_yaz)
