@@ -15,8 +15,8 @@ from django.utils import timezone
 from dosyalar.selectors import dosya_get
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
+from supportdesk.core.olaylar import olay_yayinla
 from tenants.models import Uyelik
-from webhooks.services import olay_yayinla
 
 from . import selectors
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum

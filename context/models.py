@@ -4,6 +4,7 @@ from django.db import models
 from django.utils import timezone
 
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
+from supportdesk.core.kapsam import KapsamliQuerySet
 
 URL_MAX = 2048
 # Newest records of each kind kept per visitor (CONTRACT 6); older ones are pruned on insert.
@@ -31,6 +32,8 @@ class Ziyaretci(models.Model):
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 
+    objects = KapsamliQuerySet.as_manager()
+
     class Meta:
         verbose_name = "ziyaretçi"
         verbose_name_plural = "ziyaretçiler"
@@ -40,10 +43,20 @@ class Ziyaretci(models.Model):
         return f"{self.ziyaretci_id} @ {self.musteri_id}"
 
 
+class KayitQuerySet(KapsamliQuerySet):
+    """Pages, errors and screenshots: their `ziyaretci_id` column is the `Ziyaretci` row's key, so
+    the visitor side goes through that row."""
+
+    def ziyaretcinin(self, *, musteri, ziyaretci_id: str):
+        return self.filter(musteri=musteri, ziyaretci__musteri=musteri, ziyaretci__ziyaretci_id=ziyaretci_id)
+
+
 class _ZiyaretciKaydi(models.Model):
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
     ziyaretci = models.ForeignKey(Ziyaretci, on_delete=models.CASCADE, related_name="+")
     zaman = models.DateTimeField("zaman", default=timezone.now)
+
+    objects = KayitQuerySet.as_manager()
 
     class Meta:
         abstract = True

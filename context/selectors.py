@@ -1,8 +1,15 @@
-"""Reads of the context API, scoped in the query to the caller's tenants."""
+"""Reads of the context API, scoped in the query to the caller's tenants (`kapsamda`)."""
+from dataclasses import dataclass
+from datetime import date
+
 from django.db.models import QuerySet
 
+from chat.models import Oturum
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
+from tenants.models import Musteri
+from tickets.models import Ticket
 
+from .banner import banner_olustur
 from .models import SAKLANAN_KAYIT, EkranGoruntusu, HataKaydi, SayfaGoruntuleme, Ziyaretci
 
 
@@ -12,7 +19,7 @@ def ziyaretci_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: i
     `musteri_id` picks the tenant; without it the id must name a visitor in exactly one of the
     caller's tenants (several: 400 naming them). Missing, or only in other tenants: the same 404.
     """
-    qs = Ziyaretci.objects.filter(ziyaretci_id=ziyaretci_id, musteri_id__in=musteri_idleri).select_related("musteri")
+    qs = Ziyaretci.objects.kapsamda(musteri_idleri).filter(ziyaretci_id=ziyaretci_id).select_related("musteri")
     if musteri_id is not None:
         qs = qs.filter(musteri_id=musteri_id)
     adaylar = list(qs.order_by("musteri_id")[:20])
@@ -39,10 +46,6 @@ def _yalniz_sohbet_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: st
     The operator opening that chat gets an empty context with the name and e-mail the visitor
     gave, not a 404. Unsaved rows: nothing is written by a read.
     """
-    from chat.models import Oturum
-    from tenants.models import Musteri
-    from tickets.models import Ticket
-
     kosul = {"ziyaretci_id": ziyaretci_id, "musteri_id__in": musteri_idleri}
     if musteri_id is not None:
         kosul["musteri_id"] = musteri_id
@@ -61,7 +64,7 @@ def _yalniz_sohbet_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: st
 def _kayitlar(model, ziyaretci: Ziyaretci, limit: int) -> QuerySet:
     if ziyaretci.pk is None:  # known from a chat or ticket only: nothing recorded yet
         return model.objects.none()
-    return model.objects.filter(ziyaretci=ziyaretci, musteri_id=ziyaretci.musteri_id).order_by("-id")[:limit]
+    return model.objects.kapsamda([ziyaretci.musteri_id]).filter(ziyaretci=ziyaretci).order_by("-id")[:limit]
 
 
 def sayfa_list(*, ziyaretci: Ziyaretci, limit: int = SAKLANAN_KAYIT) -> QuerySet[SayfaGoruntuleme]:
@@ -74,3 +77,27 @@ def hata_kaydi_list(*, ziyaretci: Ziyaretci, limit: int = SAKLANAN_KAYIT) -> Que
 
 def ekran_goruntusu_list(*, ziyaretci: Ziyaretci, limit: int = SAKLANAN_KAYIT) -> QuerySet[EkranGoruntusu]:
     return _kayitlar(EkranGoruntusu, ziyaretci, limit)
+
+
+@dataclass(frozen=True)
+class Baglam:
+    """What the operator sees of a visitor (spec 2.5); `api.serializers.BaglamSerializer` writes it."""
+
+    ziyaretci: Ziyaretci
+    banner: list[dict]
+    sayfalar: QuerySet
+    hatalar: QuerySet
+    ekran_goruntuleri: QuerySet
+
+
+def baglam_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None, bugun: date) -> Baglam:
+    """The visitor's context in one of the caller's tenants (errors as `ziyaretci_get`); `bugun`
+    is today's date for the banner's trial days."""
+    ziyaretci = ziyaretci_get(musteri_idleri=musteri_idleri, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
+    return Baglam(
+        ziyaretci=ziyaretci,
+        banner=banner_olustur(paket=ziyaretci.paket, kontor=ziyaretci.kontor, ekstra=ziyaretci.ekstra, bugun=bugun),
+        sayfalar=sayfa_list(ziyaretci=ziyaretci),
+        hatalar=hata_kaydi_list(ziyaretci=ziyaretci),
+        ekran_goruntuleri=ekran_goruntusu_list(ziyaretci=ziyaretci),
+    )

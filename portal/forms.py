@@ -3,6 +3,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
 
+from supportdesk.core.olaylar import OLAYLAR
 from tenants.models import Kullanici
 from tenants.origin import origin_girdisini_normalle
 
@@ -115,13 +116,11 @@ OLAY_ETIKETLERI = {
 
 
 def olay_secenekleri() -> list[tuple[str, str]]:
-    from webhooks.services import ALAN_OLAYLAR
-
-    return [(o, f"{OLAY_ETIKETLERI.get(o, o)} ({o})") for o in ALAN_OLAYLAR]
+    return [(o, f"{OLAY_ETIKETLERI.get(o, o)} ({o})") for o in OLAYLAR]
 
 
 class WebhookForm(forms.Form):
-    """Shape only; the target rules (http(s), no private addresses) belong to webhooks.services."""
+    """Shape only; the target rules (http(s), no private addresses) belong to webhooks.endpointler."""
 
     url = forms.CharField(
         label="Adres (URL)", max_length=500,

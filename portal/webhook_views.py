@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.pagination import sayfala
+from webhooks import endpointler
 from webhooks import selectors as wh_selectors
-from webhooks import services as wh_services
 
 from .forms import OLAY_ETIKETLERI, WebhookForm
 from .views import PortalView, bulunamadi
@@ -51,7 +51,7 @@ class WebhookListeView(_WebhookTemel):
         if not form.is_valid():
             return self._liste(form)
         try:
-            endpoint = wh_services.webhook_endpoint_olustur(
+            endpoint = endpointler.webhook_endpoint_olustur(
                 musteri=self.musteri, url=form.cleaned_data["url"], olaylar=form.cleaned_data["olaylar"])
         except GecersizIstek as exc:
             _form_hatalari(form, exc)
@@ -99,7 +99,7 @@ class WebhookDuzenleView(_WebhookTemel):
         if not form.is_valid():
             return self._detay(endpoint, form)
         try:
-            wh_services.webhook_endpoint_guncelle(endpoint=endpoint, url=form.cleaned_data["url"],
+            endpointler.webhook_endpoint_guncelle(endpoint=endpoint, url=form.cleaned_data["url"],
                                                   olaylar=form.cleaned_data["olaylar"])
         except GecersizIstek as exc:
             _form_hatalari(form, exc)
@@ -109,28 +109,28 @@ class WebhookDuzenleView(_WebhookTemel):
         return self._geri(endpoint)
 
     def _test(self, request, endpoint):
-        wh_services.webhook_test_olayi_gonder(endpoint=endpoint)
+        endpointler.webhook_test_olayi_gonder(endpoint=endpoint)
         messages.success(request, "Test olayı gönderildi; sonucu aşağıdaki teslimat kaydında görebilirsiniz.")
         return self._geri(endpoint)
 
     def _etkinlestir(self, request, endpoint):
-        wh_services.webhook_endpoint_guncelle(endpoint=endpoint, aktif=True)
+        endpointler.webhook_endpoint_guncelle(endpoint=endpoint, aktif=True)
         messages.success(request, "Webhook etkinleştirildi.")
         return self._geri(endpoint)
 
     def _devre_disi(self, request, endpoint):
-        wh_services.webhook_endpoint_guncelle(endpoint=endpoint, aktif=False)
+        endpointler.webhook_endpoint_guncelle(endpoint=endpoint, aktif=False)
         messages.success(request, "Webhook devre dışı bırakıldı; yeni olaylar gönderilmeyecek.")
         return self._geri(endpoint)
 
     def _gizli_yenile(self, request, endpoint):
-        wh_services.webhook_endpoint_guncelle(endpoint=endpoint, gizli_anahtar=None)
+        endpointler.webhook_endpoint_guncelle(endpoint=endpoint, gizli_anahtar=None)
         messages.success(request, "İmza anahtarı yenilendi. Sunucunuzdaki doğrulama ayarını güncelleyin.")
         return self._geri(endpoint)
 
     def _sil(self, request, endpoint):
         url = endpoint.url
-        wh_services.webhook_endpoint_sil(endpoint=endpoint)
+        endpointler.webhook_endpoint_sil(endpoint=endpoint)
         messages.success(request, f"{url} silindi.")
         return redirect("portal:webhooks")
 
@@ -141,7 +141,7 @@ class TeslimatYenidenView(_WebhookTemel):
             teslimat = wh_selectors.teslimat_get(musteri=self.musteri, teslimat_id=teslimat_id)
         except Bulunamadi:
             return bulunamadi(request)
-        wh_services.teslimat_yeniden_gonder(teslimat=teslimat)
+        endpointler.teslimat_yeniden_gonder(teslimat=teslimat)
         messages.success(request, "Teslimat yeniden sıraya alındı.")
         hedef = reverse("portal:webhook_duzenle", args=[teslimat.endpoint_id])
         return redirect(hedef if request.POST.get("geri") == "endpoint" else reverse("portal:webhooks"))

@@ -5,7 +5,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from supportdesk.core.exceptions import GecersizIstek
-from webhooks.services import olay_yayinla
+from supportdesk.core.olaylar import olay_yayinla
 
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from dosyalar.selectors import dosya_list_by_ids
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
-from webhooks.services import olay_yayinla
+from supportdesk.core.olaylar import olay_yayinla
 
 from .models import Ticket, TicketYanit
 

@@ -2,8 +2,10 @@ from django import forms
 from django.contrib import admin, messages
 
 from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.olaylar import OLAYLAR
 
-from . import services
+from . import endpointler
+from .hedef import webhook_url_dogrula
 from .models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint
 
 
@@ -11,7 +13,7 @@ class WebhookEndpointForm(forms.ModelForm):
     """Validation is the services' (one rule for admin, portal and commands)."""
 
     olaylar = forms.MultipleChoiceField(
-        choices=[(o, o) for o in services.ALAN_OLAYLAR], required=False,
+        choices=[(o, o) for o in OLAYLAR], required=False,
         widget=forms.CheckboxSelectMultiple, help_text="Hiçbiri seçilmezse bütün olaylar gönderilir.",
     )
 
@@ -21,13 +23,13 @@ class WebhookEndpointForm(forms.ModelForm):
 
     def clean_url(self):
         try:
-            return services.webhook_url_dogrula(self.cleaned_data["url"])
+            return webhook_url_dogrula(self.cleaned_data["url"])
         except GecersizIstek as exc:
             raise forms.ValidationError(exc.alanlar["url"]) from None
 
     def clean_gizli_anahtar(self):
         try:
-            return services.gizli_anahtar_dogrula(self.cleaned_data["gizli_anahtar"])
+            return endpointler.gizli_anahtar_dogrula(self.cleaned_data["gizli_anahtar"])
         except GecersizIstek as exc:
             raise forms.ValidationError(exc.alanlar["gizli_anahtar"]) from None
 
@@ -49,7 +51,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         veri = form.cleaned_data
         if not change:
-            yeni = services.webhook_endpoint_olustur(
+            yeni = endpointler.webhook_endpoint_olustur(
                 musteri=veri["musteri"], url=veri["url"], olaylar=veri["olaylar"],
                 gizli_anahtar=veri.get("gizli_anahtar") or None,
             )
@@ -57,15 +59,15 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
             return
         mevcut = WebhookEndpoint.objects.get(pk=obj.pk)
         alanlar = {k: veri[k] for k in ("url", "olaylar", "gizli_anahtar", "aktif") if k in form.changed_data}
-        services.webhook_endpoint_guncelle(endpoint=mevcut, **alanlar)
+        endpointler.webhook_endpoint_guncelle(endpoint=mevcut, **alanlar)
 
     def delete_model(self, request, obj):
-        services.webhook_endpoint_sil(endpoint=obj)
+        endpointler.webhook_endpoint_sil(endpoint=obj)
 
     @admin.action(description="Test olayı gönder")
     def test_olayi_gonder(self, request, queryset):
         for endpoint in queryset:
-            services.webhook_test_olayi_gonder(endpoint=endpoint)
+            endpointler.webhook_test_olayi_gonder(endpoint=endpoint)
         self.message_user(request, f"{queryset.count()} uç noktaya test olayı kuyruğa alındı.", messages.SUCCESS)
 
 
@@ -101,7 +103,7 @@ class TeslimatAdmin(admin.ModelAdmin):
     @admin.action(description="Yeniden gönder")
     def yeniden_gonder(self, request, queryset):
         for teslimat in queryset:
-            services.teslimat_yeniden_gonder(teslimat=teslimat)
+            endpointler.teslimat_yeniden_gonder(teslimat=teslimat)
         self.message_user(request, f"{queryset.count()} teslimat yeniden kuyruğa alındı.", messages.SUCCESS)
 
 

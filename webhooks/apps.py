@@ -1,12 +1,16 @@
 from django.apps import AppConfig
+from django.core.signals import request_started
+
+from supportdesk.core import olaylar
 
 
 class WebhooksConfig(AppConfig):
     name = "webhooks"
 
     def ready(self):
-        from django.core.signals import request_started
+        # Here, not at the top: these import models, which exist only once apps are loaded.
+        from . import outbox, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
 
-        from . import yerel
-
-        request_started.connect(yerel.ilk_istek, dispatch_uid="webhooks-yerel-ilk-istek")
+        # Every domain event is written to the outbox in the publishing transaction (CONTRACT 7).
+        olaylar.alici_kaydet(outbox.olay_yaz)
+        request_started.connect(yerel.ilk_istek, dispatch_uid=yerel.ILK_ISTEK_UID)

@@ -5,6 +5,9 @@ from datetime import UTC
 from django.db import models
 from django.utils import timezone
 
+from supportdesk.core.kapsam import KapsamliQuerySet
+from supportdesk.core.olaylar import OLAYLAR
+
 
 def yeni_gizli_anahtar() -> str:
     """Signing secret of an endpoint (CONTRACT 7): shown to the tenant, used for HMAC-SHA256."""
@@ -14,21 +17,17 @@ def yeni_gizli_anahtar() -> str:
 class Olay(models.Model):
     """Outbox row: one event, written in the same transaction as the change that causes it."""
 
-    class Tip(models.TextChoices):
-        YENI_CHAT = "yeni_chat"
-        YENI_TICKET = "yeni_ticket"
-        CHAT_KAPANDI = "chat_kapandi"
-        TICKET_COZULDU = "ticket_cozuldu"
-        MEMNUNIYET_PUAN = "memnuniyet_puan"
-        OPERATOR_CEVRIMDISI = "operator_cevrimdisi"
-        # Sent only by the portal's "send test event" to one endpoint, never by the domain.
-        WEBHOOK_TEST = "webhook_test"
+    # The publisher's events (one list, `supportdesk.core.olaylar.OLAYLAR`) plus `webhook_test`,
+    # sent only by the portal's "send test event" to one endpoint, never by the domain.
+    Tip = models.TextChoices("Tip", [(o.upper(), o) for o in (*OLAYLAR, "webhook_test")])
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="olaylar", db_index=True)
     olay = models.CharField(max_length=32, choices=Tip.choices, db_index=True)
     zaman = models.DateTimeField(default=timezone.now, db_index=True)
     veri = models.JSONField(default=dict)
+
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "olay"
@@ -60,6 +59,8 @@ class WebhookEndpoint(models.Model):
     devre_disi_zamani = models.DateTimeField("devre dışı kalma zamanı", null=True, blank=True)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", auto_now=True)
+
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "webhook uç noktası"
@@ -98,6 +99,8 @@ class Teslimat(models.Model):
     son_hata = models.CharField("son hata", max_length=500, blank=True, default="")
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
     tamamlanma = models.DateTimeField("tamamlanma", null=True, blank=True)
+
+    objects = KapsamliQuerySet.as_manager()
 
     class Meta:
         verbose_name = "teslimat"

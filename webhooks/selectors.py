@@ -1,7 +1,8 @@
-"""Reads, always scoped to one tenant in the query."""
+"""Reads, always scoped to one tenant in the query (`kapsamda`, HOUSE-STYLE 21)."""
 from django.db.models import QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
+from supportdesk.core.girdi import id_coz
 
 from .models import Teslimat, WebhookEndpoint
 
@@ -12,21 +13,21 @@ def _musteri_id(musteri) -> int:
 
 def webhook_endpoint_list(*, musteri) -> QuerySet[WebhookEndpoint]:
     """The tenant's endpoints, oldest first."""
-    return WebhookEndpoint.objects.filter(musteri_id=_musteri_id(musteri)).order_by("id")
+    return WebhookEndpoint.objects.kapsamda([_musteri_id(musteri)]).order_by("id")
 
 
 def webhook_endpoint_get(*, musteri, endpoint_id) -> WebhookEndpoint:
-    """One endpoint of the tenant; the same Bulunamadi (404) for missing and another tenant's."""
+    """One endpoint of the tenant; the same Bulunamadi (404) for missing, malformed and another tenant's."""
     try:
-        return webhook_endpoint_list(musteri=musteri).get(pk=int(endpoint_id))
-    except (WebhookEndpoint.DoesNotExist, TypeError, ValueError):
+        return webhook_endpoint_list(musteri=musteri).get(pk=id_coz(endpoint_id))
+    except WebhookEndpoint.DoesNotExist:
         raise Bulunamadi() from None
 
 
 def teslimat_list(*, musteri, endpoint: WebhookEndpoint | None = None) -> QuerySet[Teslimat]:
     """The tenant's deliveries, newest first, with event, endpoint and attempts loaded
     (a flat number of queries whatever the page size)."""
-    qs = Teslimat.objects.filter(musteri_id=_musteri_id(musteri))
+    qs = Teslimat.objects.kapsamda([_musteri_id(musteri)])
     if endpoint is not None:
         qs = qs.filter(endpoint_id=endpoint.pk)
     return qs.select_related("olay", "endpoint").prefetch_related("denemeler").order_by("-olusturulma", "-id")
@@ -34,6 +35,6 @@ def teslimat_list(*, musteri, endpoint: WebhookEndpoint | None = None) -> QueryS
 
 def teslimat_get(*, musteri, teslimat_id) -> Teslimat:
     try:
-        return teslimat_list(musteri=musteri).get(pk=int(teslimat_id))
-    except (Teslimat.DoesNotExist, TypeError, ValueError):
+        return teslimat_list(musteri=musteri).get(pk=id_coz(teslimat_id))
+    except Teslimat.DoesNotExist:
         raise Bulunamadi() from None

@@ -1,22 +1,22 @@
 """Thin Celery tasks: ids in, a service call, nothing else (HOUSE-STYLE 11)."""
 from celery import shared_task
 
-from . import services
+from . import kuyruk, teslimat
 
 
-@shared_task(name="webhooks.teslimat_gonder", ignore_result=True, acks_late=True)
+@shared_task(name=kuyruk.TESLIMAT_GOREVI, ignore_result=True, acks_late=True)
 def teslimat_gonder(teslimat_id: int) -> None:
     """One attempt of one delivery. A duplicate or stale message does nothing (see teslimat_dene)."""
-    services.teslimat_dene(teslimat_id=teslimat_id)
+    kuyruk.teslimat_isle(teslimat_id=teslimat_id)
 
 
 @shared_task(name="webhooks.vadesi_gelenleri_gonder", ignore_result=True)
 def vadesi_gelenleri_gonder() -> int:
     """Beat: queue what is due but was never queued (broker down at commit, worker killed)."""
-    return services.vadesi_gelenleri_kuyruga_al()
+    return kuyruk.vadesi_gelenleri_kuyruga_al()
 
 
 @shared_task(name="webhooks.eski_olaylari_temizle", ignore_result=True)
 def eski_olaylari_temizle() -> int:
     """Beat, daily: finished events past the retention period go."""
-    return services.eski_olaylari_temizle()
+    return teslimat.eski_olaylari_temizle()

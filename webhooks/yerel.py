@@ -13,7 +13,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
+from django.core.signals import request_started
 from django.db import connection
+
+from supportdesk.celery import app as celery_app
+
+from .teslimat import teslimat_dene, vadesi_gelen_teslimat_idleri
 
 logger = logging.getLogger("supportdesk.webhooks")
 
@@ -21,11 +26,17 @@ _kilit = threading.Lock()
 _uyandir = threading.Event()
 _dur = threading.Event()
 _thread: threading.Thread | None = None
+ILK_ISTEK_UID = "webhooks-yerel-ilk-istek"
 
 
 def _eszamanli() -> int:
     # Attempts at once; like a worker's concurrency. Each one holds a thread for at most the timeout.
     return max(1, int(getattr(settings, "WEBHOOK_LOCAL_WORKER_THREADS", 8)))
+
+
+def eager() -> bool:
+    """Celery runs tasks in this process (no broker): then this module does the worker's job."""
+    return bool(celery_app.conf.task_always_eager)
 
 
 def uyandir() -> None:
@@ -45,14 +56,10 @@ def ilk_istek(**_) -> None:
         return
     if not settings.WEBHOOK_LOCAL_WORKER:
         return
-    from .services import _eager
-
-    if _eager():
+    if eager():
         uyandir()
     else:
-        from django.core.signals import request_started
-
-        request_started.disconnect(dispatch_uid="webhooks-yerel-ilk-istek")
+        request_started.disconnect(dispatch_uid=ILK_ISTEK_UID)
 
 
 def durdur(timeout: float = 15) -> None:
@@ -68,8 +75,6 @@ def durdur(timeout: float = 15) -> None:
 
 
 def _dongu() -> None:
-    from .services import vadesi_gelen_teslimat_idleri
-
     eszamanli = _eszamanli()
     havuz = ThreadPoolExecutor(max_workers=eszamanli, thread_name_prefix="webhook-yerel-deneme")
     suren: set[int] = set()  # handed to the pool and not finished yet
@@ -106,8 +111,6 @@ def _dongu() -> None:
 
 
 def _dene(teslimat_id: int) -> None:
-    from .services import teslimat_dene
-
     try:
         teslimat_dene(teslimat_id=teslimat_id)
     except Exception:

@@ -133,10 +133,24 @@ class ProfilSerializer(serializers.Serializer):
     guncellenme = ZamanField()
 
 
+class MusteriBilgisiVerisiSerializer(ProfilSerializer):
+    """`data` of customer-info: the stored profile under `profil` (CONTRACT 1a), its fields also
+    flat in `data` for clients that read spec 4.5's `data` as the profile itself."""
+
+    profil = ProfilSerializer(source="*")
+
+
 class MusteriBilgisiYanitiSerializer(serializers.Serializer):
-    basarili = serializers.BooleanField()
+    """The whole customer-info answer, from the saved `Ziyaretci`. Spec 4.5 puts
+    `identity_dogrulandi` beside `data`, so this one answer extends the envelope. The stored flag
+    is this call's result: every call sets it (`services.ziyaretci_profil_kaydet`)."""
+
+    basarili = serializers.SerializerMethodField()
     identity_dogrulandi = serializers.BooleanField()
-    data = serializers.DictField(help_text='{"profil": {...}, "identity_dogrulandi": bool}')
+    data = MusteriBilgisiVerisiSerializer(source="*")
+
+    def get_basarili(self, obj) -> bool:
+        return True
 
 
 # --- page-info, error-log, screenshot --------------------------------------------------------
@@ -204,6 +218,24 @@ class EkranGoruntusuSerializer(serializers.Serializer):
         return request.build_absolute_uri(url) if request is not None else url
 
 
+class SayfaYanitSerializer(serializers.Serializer):
+    """`data` of page-info."""
+
+    sayfa = SayfaSerializer(source="*")
+
+
+class HataKaydiYanitSerializer(serializers.Serializer):
+    """`data` of error-log."""
+
+    hata_kaydi = HataKaydiSerializer(source="*")
+
+
+class EkranGoruntusuYanitSerializer(serializers.Serializer):
+    """`data` of screenshot (`context["request"]` makes `gorsel_url` absolute)."""
+
+    ekran_goruntusu = EkranGoruntusuSerializer(source="*")
+
+
 # --- operator context ------------------------------------------------------------------------
 
 class BannerOgesiSerializer(serializers.Serializer):
@@ -223,15 +255,16 @@ class BaglamMusteriSerializer(serializers.Serializer):
 
 
 class BaglamSerializer(serializers.Serializer):
-    """`data` of `GET /operator/context/{ziyaretci_id}` (spec 2.5, CONTRACT 6)."""
+    """`data` of `GET /operator/context/{ziyaretci_id}` (spec 2.5, CONTRACT 6), from a
+    `selectors.Baglam`."""
 
-    ziyaretci_id = serializers.CharField()
-    musteri_id = serializers.IntegerField()
-    musteri = BaglamMusteriSerializer()
+    ziyaretci_id = serializers.CharField(source="ziyaretci.ziyaretci_id")
+    musteri_id = serializers.IntegerField(source="ziyaretci.musteri_id")
+    musteri = BaglamMusteriSerializer(source="ziyaretci")
     banner = BannerOgesiSerializer(many=True)
-    identity_dogrulandi = serializers.BooleanField()
-    ekstra = serializers.JSONField()
+    identity_dogrulandi = serializers.BooleanField(source="ziyaretci.identity_dogrulandi")
+    ekstra = serializers.JSONField(source="ziyaretci.ekstra")
     sayfalar = SayfaSerializer(many=True)
     hatalar = HataKaydiSerializer(many=True)
     ekran_goruntuleri = EkranGoruntusuSerializer(many=True)
-    guncellenme = ZamanField()
+    guncellenme = ZamanField(source="ziyaretci.guncellenme")

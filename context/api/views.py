@@ -4,20 +4,17 @@ import re
 
 from django.core.files.uploadedfile import UploadedFile
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
-from supportdesk.core.fields import ZamanField
-from supportdesk.core.girdi import ID_MAX, ZIYARETCI_ID_MAX, govde_siniri
+from supportdesk.core.girdi import ZIYARETCI_ID_MAX, gecerli_id_mi, govde_siniri
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
-from ..banner import banner_olustur
 from . import serializers as s
 
 _HATALAR = {
@@ -34,10 +31,6 @@ def _dogrula(serializer_class, data, **kwargs) -> dict:
     return ser.validated_data
 
 
-def profil_verisi(ziyaretci) -> dict:
-    return s.ProfilSerializer(ziyaretci).data
-
-
 class MusteriBilgisiView(WidgetAPIView):
     @extend_schema(
         summary="Ziyaretçi profili; isteğe bağlı imzalı kimlik (spec 2.4, 4.5, 5.3)",
@@ -48,36 +41,28 @@ class MusteriBilgisiView(WidgetAPIView):
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
         alanlar = _dogrula(s.ProfilGirdiSerializer, request.data)
-        ziyaretci, dogrulandi = services.ziyaretci_profil_kaydet(
+        ziyaretci, _ = services.ziyaretci_profil_kaydet(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, profil=dict(alanlar),
             signature=request.data.get("signature"), timestamp=request.data.get("timestamp"),
             simdi=getattr(request, "gelis_zamani", None),
         )
-        profil = profil_verisi(ziyaretci)
-        # Spec 4.5 puts identity_dogrulandi beside `data`, so this one answer extends the envelope.
-        # `data.profil` is the stored profile (CONTRACT 1a); its fields are mirrored flat in `data`
-        # for clients that read spec 4.5's `data` as the profile itself.
-        return Response({
-            "basarili": True,
-            "identity_dogrulandi": dogrulandi,
-            "data": {**profil, "profil": profil, "identity_dogrulandi": dogrulandi},
-        })
+        return Response(s.MusteriBilgisiYanitiSerializer(ziyaretci).data)
 
 
 class SayfaBilgisiView(WidgetAPIView):
     @extend_schema(summary="Ziyaretçinin açtığı sayfa", request=s.SayfaGirdiSerializer,
-                   responses={201: inline_serializer("SayfaYanit", {"sayfa": s.SayfaSerializer()}), **_HATALAR})
+                   responses={201: s.SayfaYanitSerializer, **_HATALAR})
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.SayfaGirdiSerializer, request.data)
         sayfa = services.sayfa_ekle(musteri=self.musteri, ziyaretci_id=ziyaretci_id, url=veri["url"],
                                     baslik=veri.get("baslik") or "", referrer=veri.get("referrer") or "")
-        return basarili({"sayfa": s.SayfaSerializer(sayfa).data}, status=201)
+        return basarili(s.SayfaYanitSerializer(sayfa).data, status=201)
 
 
 class HataLoguView(WidgetAPIView):
     @extend_schema(summary="Ziyaretçinin tarayıcısındaki JavaScript hatası", request=s.HataGirdiSerializer,
-                   responses={201: inline_serializer("HataKaydiYanit", {"hata_kaydi": s.HataKaydiSerializer()}), **_HATALAR})
+                   responses={201: s.HataKaydiYanitSerializer, **_HATALAR})
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.HataGirdiSerializer, request.data)
@@ -87,7 +72,7 @@ class HataLoguView(WidgetAPIView):
             # The calling browser's own User-Agent when the site does not say.
             tarayici=veri.get("tarayici") or request.META.get("HTTP_USER_AGENT", "")[:500],
         )
-        return basarili({"hata_kaydi": s.HataKaydiSerializer(kayit).data}, status=201)
+        return basarili(s.HataKaydiYanitSerializer(kayit).data, status=201)
 
 
 _DATA_URL = re.compile(r"data:[\w.+/-]*(?:;[\w.+=-]+)*;base64,(?P<b64>.*)", re.DOTALL | re.IGNORECASE)
@@ -116,7 +101,7 @@ class EkranGoruntusuView(WidgetAPIView):
     @extend_schema(
         summary="Ekran görüntüsü (PNG ya da JPEG, en çok 5 MB; çok parçalı ya da data URL)",
         request={"multipart/form-data": s.EkranGoruntusuIstekSerializer, "application/json": s.EkranGoruntusuIstekSerializer},
-        responses={201: inline_serializer("EkranGoruntusuYanit", {"ekran_goruntusu": s.EkranGoruntusuSerializer()}),
+        responses={201: s.EkranGoruntusuYanitSerializer,
                    413: OpenApiResponse(description="DOSYA_COK_BUYUK"), 415: OpenApiResponse(description="DESTEKLENMEYEN_DOSYA"),
                    **_HATALAR},
     )
@@ -127,7 +112,7 @@ class EkranGoruntusuView(WidgetAPIView):
         veri = _dogrula(s.EkranGoruntusuGirdiSerializer, request.data)
         kayit = services.ekran_goruntusu_ekle(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
                                               icerik=self._gorsel(request), url=veri.get("url") or "")
-        return basarili({"ekran_goruntusu": s.EkranGoruntusuSerializer(kayit, context={"request": request}).data}, status=201)
+        return basarili(s.EkranGoruntusuYanitSerializer(kayit, context={"request": request}).data, status=201)
 
     @staticmethod
     def _gorsel(request) -> bytes:
@@ -147,7 +132,7 @@ class OperatorBaglamView(OperatorAPIView):
     @extend_schema(
         summary="Ziyaretçi bağlamı: profil, banner, son sayfalar, hatalar ve ekran görüntüleri (spec 2.5)",
         parameters=[OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")],
-        responses={200: inline_serializer("BaglamYanit", {"basarili": serializers.BooleanField(), "data": s.BaglamSerializer()}),
+        responses={200: s.BaglamSerializer,
                    400: OpenApiResponse(description="GECERSIZ_ISTEK (birden çok proje: musteri_id gerekli)"),
                    401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_TOKEN"),
                    404: OpenApiResponse(description="BULUNAMADI")},
@@ -157,22 +142,9 @@ class OperatorBaglamView(OperatorAPIView):
         # path names nobody, and a NUL must not reach PostgreSQL, which refuses it.
         if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise Bulunamadi()
-        ziyaretci = selectors.ziyaretci_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
-                                            musteri_id=_musteri_id(request.query_params))
-        return basarili({
-            "ziyaretci_id": ziyaretci.ziyaretci_id,
-            "musteri_id": ziyaretci.musteri_id,
-            "musteri": s.BaglamMusteriSerializer(ziyaretci).data,
-            "banner": banner_olustur(paket=ziyaretci.paket, kontor=ziyaretci.kontor, ekstra=ziyaretci.ekstra,
-                                     bugun=timezone.localdate()),
-            "identity_dogrulandi": ziyaretci.identity_dogrulandi,
-            "ekstra": ziyaretci.ekstra,
-            "sayfalar": s.SayfaSerializer(selectors.sayfa_list(ziyaretci=ziyaretci), many=True).data,
-            "hatalar": s.HataKaydiSerializer(selectors.hata_kaydi_list(ziyaretci=ziyaretci), many=True).data,
-            "ekran_goruntuleri": s.EkranGoruntusuSerializer(
-                selectors.ekran_goruntusu_list(ziyaretci=ziyaretci), many=True, context={"request": request}).data,
-            "guncellenme": ZamanField().to_representation(ziyaretci.guncellenme),
-        })
+        baglam = selectors.baglam_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
+                                      musteri_id=_musteri_id(request.query_params), bugun=timezone.localdate())
+        return basarili(s.BaglamSerializer(baglam, context={"request": request}).data)
 
 
 def _musteri_id(params) -> int | None:
@@ -183,6 +155,6 @@ def _musteri_id(params) -> int | None:
         value = int(raw)
     except ValueError:
         raise GecersizIstek(alanlar={"musteri_id": "Tamsayı olmalı."}) from None
-    if not 0 < value <= ID_MAX:
+    if not gecerli_id_mi(value):
         raise GecersizIstek(alanlar={"musteri_id": "Geçerli bir proje kimliği olmalı."})
     return value

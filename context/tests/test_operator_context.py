@@ -5,6 +5,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from context import services
+from context.models import SayfaGoruntuleme, Ziyaretci
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap, widget_client
 from tenants.tests.test_auth import hata
@@ -201,3 +203,16 @@ def test_visitor_with_context_in_one_tenant_and_a_chat_in_another_needs_musteri_
     assert ok(client.get(url("karisik", diger_musteri.id)))["data"]["musteri"]["ad"] == "Sohbetçi"
     # An operator of only the chat's tenant sees that one without choosing.
     assert ok(oturum(operator_yap(diger_musteri)).get(url("karisik")))["data"]["musteri_id"] == diger_musteri.id
+
+
+def test_kapsam_yontemleri_kiraciyi_ve_ziyaretciyi_ayirir(musteri, diger_musteri):
+    # HOUSE-STYLE 21: the one place each context model is scoped (operator and visitor side).
+    services.sayfa_ekle(musteri=musteri, ziyaretci_id="z1", url="https://a.example/1")
+    services.sayfa_ekle(musteri=musteri, ziyaretci_id="z2", url="https://a.example/2")
+    services.sayfa_ekle(musteri=diger_musteri, ziyaretci_id="z1", url="https://b.example/1")
+    assert set(Ziyaretci.objects.kapsamda([musteri.id]).values_list("ziyaretci_id", flat=True)) == {"z1", "z2"}
+    assert [z.musteri_id for z in Ziyaretci.objects.ziyaretcinin(musteri=diger_musteri, ziyaretci_id="z1")] == [
+        diger_musteri.id]
+    assert [s.url for s in SayfaGoruntuleme.objects.ziyaretcinin(musteri=musteri, ziyaretci_id="z1")] == [
+        "https://a.example/1"]
+    assert SayfaGoruntuleme.objects.kapsamda([diger_musteri.id]).count() == 1

@@ -51,8 +51,9 @@ def test_project_choice_needs_the_token(musteri, diger_musteri):
 
 
 def test_webhook_forms_need_the_token(musteri, webhook_alici):
+    from supportdesk.core.olaylar import olay_yayinla
+    from webhooks.endpointler import webhook_endpoint_olustur
     from webhooks.models import Teslimat
-    from webhooks.services import olay_yayinla, webhook_endpoint_olustur
 
     endpoint = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": 1})

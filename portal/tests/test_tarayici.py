@@ -152,7 +152,7 @@ def test_signup_projects_switch_origin_whitelist(live_server, tarayici, ekran_di
     assert _widget_cagrisi(page, api_key)["status"] == 200
 
     # Webhooks: add an endpoint, send a test event, see the attempt in the log.
-    from webhooks.services import teslimatlari_simdi_gonder
+    from webhooks.teslimat import teslimatlari_simdi_gonder
 
     page.click("nav.sekmeler >> text=Webhook'lar")
     page.wait_for_url(f"{url}/portal/webhooks")

@@ -2,10 +2,12 @@
 import pytest
 from django.utils import timezone
 
+from supportdesk.core.olaylar import olay_yayinla
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
+from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Teslimat, WebhookEndpoint
-from webhooks.services import olay_yayinla, teslimatlari_simdi_gonder, webhook_endpoint_olustur
+from webhooks.teslimat import teslimatlari_simdi_gonder
 
 from .yardimci import giris_yapmis
 

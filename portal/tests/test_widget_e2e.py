@@ -192,7 +192,8 @@ def sohbet_baslat(page, mesaj="Merhaba, faturam hakkında bir sorum var.", ad="A
 
 # --- must show -----------------------------------------------------------------------------
 def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_alici, settings):
-    from webhooks.services import teslimatlari_simdi_gonder, webhook_endpoint_olustur
+    from webhooks.endpointler import webhook_endpoint_olustur
+    from webhooks.teslimat import teslimatlari_simdi_gonder
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     musteri, url = demo

@@ -9,20 +9,19 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
+from supportdesk.core.olaylar import olay_yayinla
 from supportdesk.testing.factories import KullaniciFactory
-from webhooks.models import Olay, Teslimat, WebhookEndpoint
-from webhooks.selectors import teslimat_get, teslimat_list, webhook_endpoint_get, webhook_endpoint_list
-from webhooks.services import (
-    olay_yayinla,
-    teslimat_dene,
+from webhooks.endpointler import (
     teslimat_yeniden_gonder,
-    teslimatlari_simdi_gonder,
-    vadesi_gelenleri_kuyruga_al,
     webhook_endpoint_guncelle,
     webhook_endpoint_olustur,
     webhook_endpoint_sil,
-    webhook_url_dogrula,
 )
+from webhooks.hedef import webhook_url_dogrula
+from webhooks.kuyruk import vadesi_gelenleri_kuyruga_al
+from webhooks.models import Olay, Teslimat, WebhookEndpoint
+from webhooks.selectors import teslimat_get, teslimat_list, webhook_endpoint_get, webhook_endpoint_list
+from webhooks.teslimat import teslimat_dene, teslimatlari_simdi_gonder
 
 pytestmark = pytest.mark.django_db
 
@@ -358,25 +357,25 @@ def test_admin_formu_url_dogrular(admin_client, musteri, ozel_hedef_kapali):
 
 
 def test_gonderim_sirasinda_silinen_uc_nokta_sessizce_biter(musteri, webhook_alici, monkeypatch):
-    from webhooks import services
+    from webhooks import teslimat as teslimat_modulu
 
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
     t = Teslimat.objects.get()
-    gercek = services._http_gonder
+    gercek = teslimat_modulu._http_gonder
 
     def gonder_ve_sil(endpoint, olay):
         sonuc = gercek(endpoint, olay)
         webhook_endpoint_sil(endpoint=ep)
         return sonuc
 
-    monkeypatch.setattr(services, "_http_gonder", gonder_ve_sil)
+    monkeypatch.setattr(teslimat_modulu, "_http_gonder", gonder_ve_sil)
     assert teslimat_dene(teslimat_id=t.pk) is None
     assert not Teslimat.objects.exists()
 
 
 def test_eski_bitmis_olaylar_temizlenir_bekleyenler_kalir(musteri, webhook_alici):
-    from webhooks.services import eski_olaylari_temizle
+    from webhooks.teslimat import eski_olaylari_temizle
 
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     teslim = olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
@@ -384,7 +383,7 @@ def test_eski_bitmis_olaylar_temizlenir_bekleyenler_kalir(musteri, webhook_alici
     bekleyen = olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
     abonesiz = Olay.objects.create(musteri=musteri, olay="yeni_ticket", veri={})
     yeni = olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={})
-    Olay.objects.exclude(pk=yeni.pk).update(zaman=timezone.now() - timedelta(days=31))
+    Olay.objects.exclude(pk=yeni.id).update(zaman=timezone.now() - timedelta(days=31))
     eski_olaylari_temizle()
-    assert set(Olay.objects.values_list("pk", flat=True)) == {bekleyen.pk, yeni.pk}
-    assert not Teslimat.objects.filter(olay_id__in=[teslim.pk, abonesiz.pk]).exists()
+    assert set(Olay.objects.values_list("pk", flat=True)) == {bekleyen.id, yeni.id}
+    assert not Teslimat.objects.filter(olay_id__in=[teslim.id, abonesiz.pk]).exists()

@@ -5,8 +5,9 @@ from rest_framework.test import APIClient
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap
 from tenants.tests.test_auth import hata
+from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Olay
-from webhooks.services import teslimatlari_simdi_gonder, webhook_endpoint_olustur
+from webhooks.teslimat import teslimatlari_simdi_gonder
 
 pytestmark = pytest.mark.django_db
 DURUM = "/api/v1/operator/status"

@@ -8,15 +8,11 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from supportdesk.core.olaylar import olay_yayinla
 from supportdesk.testing.factories import MusteriFactory
+from webhooks.endpointler import webhook_endpoint_olustur, webhook_test_olayi_gonder
 from webhooks.models import Teslimat, WebhookEndpoint
-from webhooks.services import (
-    olay_yayinla,
-    teslimat_dene,
-    teslimatlari_simdi_gonder,
-    webhook_endpoint_olustur,
-    webhook_test_olayi_gonder,
-)
+from webhooks.teslimat import teslimat_dene, teslimatlari_simdi_gonder
 
 pytestmark = pytest.mark.django_db
 
@@ -119,11 +115,11 @@ def test_kilitli_veritabani_denemenin_kaydini_kaybettirmez(webhook_alici, muster
     # the delivery leased and sent a second time later.
     from django.db import OperationalError
 
-    from webhooks import services
+    from webhooks import teslimat as teslimat_modulu
 
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
-    gercek, cagri = services._sonucu_kaydet, []
+    gercek, cagri = teslimat_modulu._sonucu_kaydet, []
 
     def ilk_seferde_kilitli(teslimat, sonuc):
         cagri.append(1)
@@ -132,7 +128,7 @@ def test_kilitli_veritabani_denemenin_kaydini_kaybettirmez(webhook_alici, muster
             raise OperationalError("database table is locked: webhooks_teslimat")
         return gercek(teslimat, sonuc)
 
-    monkeypatch.setattr(services, "_sonucu_kaydet", ilk_seferde_kilitli)
+    monkeypatch.setattr(teslimat_modulu, "_sonucu_kaydet", ilk_seferde_kilitli)
     t = Teslimat.objects.get()
     assert teslimat_dene(teslimat_id=t.pk) is not None
     t.refresh_from_db()

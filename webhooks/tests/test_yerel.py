@@ -4,10 +4,11 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
+from supportdesk.core.olaylar import olay_yayinla
 from supportdesk.testing.fixtures import giris_yap, operator_yap
-from webhooks import services, yerel
+from webhooks import kuyruk, yerel
+from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Teslimat
-from webhooks.services import webhook_endpoint_olustur
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,7 +19,7 @@ def yerel_isci(settings, monkeypatch):
     settings.WEBHOOK_TIMEOUT_SECONDS = 0.5
     settings.WEBHOOK_BACKOFF_BASE_SECONDS = 0.1
     settings.WEBHOOK_BACKOFF_MAX_SECONDS = 0.2
-    monkeypatch.setattr(services, "_eager", lambda: True)
+    monkeypatch.setattr(yerel, "eager", lambda: True)
     yield
     yerel.durdur()
 
@@ -49,8 +50,6 @@ def test_asili_alici_diger_teslimatlari_bekletmez(yerel_isci, settings, musteri,
     # One tenant's hanging receiver must not hold every other delivery of the process for the
     # length of its timeout (the broker-less loop attempts deliveries side by side).
     from supportdesk.testing.receiver import WebhookAlici
-    from webhooks.services import olay_yayinla
-
     settings.WEBHOOK_TIMEOUT_SECONDS = 3
     with WebhookAlici() as asili:
         asili.varsayilan_gecikme = 10
@@ -70,8 +69,8 @@ def test_sunucunun_ilk_istegi_bekleyen_teslimatlari_baslatir(yerel_isci, monkeyp
     # goes out once the web process serves anything, not only after the next event.
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     with monkeypatch.context() as m:
-        m.setattr(services, "_teslimata_gonder", lambda *a, **k: True)
-        olay = services.olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={"ticket_id": 1})
+        m.setattr(kuyruk, "teslimata_gonder", lambda *a, **k: True)
+        olay = olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={"ticket_id": 1})
     assert webhook_alici.sessiz_mi(1.2, mevcut=0)
     APIClient().get("/api/v1/operator/tenants")
     [istek] = webhook_alici.bekle(1, timeout=5)

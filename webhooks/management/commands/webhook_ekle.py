@@ -1,8 +1,8 @@
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Musteri
+from webhooks.endpointler import webhook_endpoint_guncelle, webhook_endpoint_olustur
 from webhooks.selectors import webhook_endpoint_list
-from webhooks.services import webhook_endpoint_guncelle, webhook_endpoint_olustur
 
 
 class Command(ProvisionCommand):

@@ -1,0 +1,79 @@
+"""Queue adapter: hands deliveries to Celery, or to the local thread when there is no broker.
+
+The task is looked up in the project's Celery app by its name (the name beat and the broker use
+too; not `celery.current_app`, which a worker's pool thread does not share),
+so this module, the tasks and the local worker import one another in one direction only:
+`tasks` -> `kuyruk` -> `yerel` -> `teslimat`. `WebhooksConfig.ready()` imports the tasks so
+that the web process knows them.
+"""
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from supportdesk.celery import app as celery_app
+
+from . import yerel
+from .models import Teslimat
+from .teslimat import bos_kilit, teslimat_dene
+
+logger = logging.getLogger("supportdesk.webhooks")
+
+TESLIMAT_GOREVI = "webhooks.teslimat_gonder"
+KUYRUK_PARTI = 500
+
+
+def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None) -> bool:
+    """Queue deliveries on the broker. Never raises: an unreachable broker leaves them due, and
+    the beat sweep queues them once it is back (the request that caused the event is not hurt)."""
+    if settings.WEBHOOK_LOCAL_WORKER and yerel.eager():
+        yerel.uyandir()
+        return True
+    try:
+        gorev = celery_app.tasks[TESLIMAT_GOREVI]
+        for teslimat_id in teslimat_idleri:
+            gorev.apply_async((teslimat_id,), countdown=countdown)
+    except Exception:  # any broker failure: the outbox keeps the delivery
+        logger.warning("Webhook teslimatı kuyruğa alınamadı; süpürme görevi yeniden deneyecek: %s", teslimat_idleri,
+                       exc_info=True)
+        return False
+    return True
+
+
+def teslimat_isle(*, teslimat_id: int) -> Teslimat | None:
+    """One attempt (`teslimat.teslimat_dene`), then a short wait goes back on the broker.
+
+    Short waits ride on the broker's countdown; long ones (hours) are left to the sweep, since a
+    Redis broker re-delivers unacked ETA messages after its visibility timeout. In eager mode a
+    countdown would run at once, so retries wait for the sweep there too.
+    """
+    teslimat = teslimat_dene(teslimat_id=teslimat_id)
+    if teslimat is None or teslimat.durum != Teslimat.Durum.BEKLIYOR or teslimat.sonraki_deneme is None:
+        return teslimat
+    bekleme = (teslimat.sonraki_deneme - timezone.now()).total_seconds()
+    if bekleme <= settings.WEBHOOK_ETA_MAX_SECONDS and not yerel.eager():
+        teslimata_gonder([teslimat.pk], countdown=max(0.0, bekleme))
+    return teslimat
+
+
+def vadesi_gelenleri_kuyruga_al() -> int:
+    """The sweep: queue deliveries that have been due for longer than WEBHOOK_SWEEP_GRACE_SECONDS
+    and are neither being attempted nor queued by this sweep recently. Returns how many."""
+    simdi = timezone.now()
+    sinir = simdi - timedelta(seconds=settings.WEBHOOK_SWEEP_GRACE_SECONDS)
+    ids = list(
+        Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR, sonraki_deneme__lte=sinir)
+        .filter(bos_kilit(simdi))
+        .filter(Q(kuyruga_alinma__isnull=True) | Q(kuyruga_alinma__lte=sinir))
+        .order_by("sonraki_deneme")
+        .values_list("id", flat=True)[:KUYRUK_PARTI]
+    )
+    if not ids:
+        return 0
+    Teslimat.objects.filter(pk__in=ids).update(kuyruga_alinma=simdi)
+    if not teslimata_gonder(ids):
+        Teslimat.objects.filter(pk__in=ids).update(kuyruga_alinma=None)
+        return 0
+    return len(ids)

@@ -1,0 +1,212 @@
+"""Delivering webhooks (CONTRACT 7): claiming and attempting a delivery, signing, backoff,
+disabling a failing endpoint, and clean-up of the outbox. Nothing here queues anything: the
+queue (`kuyruk`) and the broker-less worker (`yerel`) call in.
+
+Each attempt is claimed with a lease (one conditional UPDATE), so duplicate messages, the sweep
+and a re-run of a finished delivery never double-send.
+"""
+import hashlib
+import hmac
+import json
+import logging
+import random
+import time
+from datetime import timedelta
+
+import requests
+from django.conf import settings
+from django.db import DatabaseError, OperationalError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .hedef import HedefIzinsiz, hedef_kontrol
+from .hedef import oturum as hedef_oturumu
+from .models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint
+
+logger = logging.getLogger("supportdesk.webhooks")
+
+HATA_MAX = 500
+KAYIT_DENEME = 4
+
+
+def imza_hesapla(*, gizli_anahtar: str, zaman: str, govde: bytes) -> str:
+    """`X-Webhook-Imza` value: sha256=<hex HMAC-SHA256 of "{zaman}.{raw body}">."""
+    mac = hmac.new(gizli_anahtar.encode("utf-8"), zaman.encode("ascii") + b"." + govde, hashlib.sha256)
+    return "sha256=" + mac.hexdigest()
+
+
+def bekleme_suresi(deneme: int) -> float:
+    """Seconds to wait after failed attempt number `deneme` (1-based): exponential, capped,
+    with +-jitter so that receivers coming back up are not hit by every sender at once."""
+    temel = settings.WEBHOOK_BACKOFF_BASE_SECONDS * settings.WEBHOOK_BACKOFF_FACTOR ** (deneme - 1)
+    temel = min(temel, settings.WEBHOOK_BACKOFF_MAX_SECONDS)
+    jitter = settings.WEBHOOK_BACKOFF_JITTER
+    return max(0.0, temel * (1 + random.uniform(-jitter, jitter)))
+
+
+def _kilit_suresi() -> timedelta:
+    # Outlives the task's hard time limit: a slow attempt is never taken over while it runs.
+    return timedelta(seconds=max(settings.WEBHOOK_TIMEOUT_SECONDS, settings.CELERY_TASK_TIME_LIMIT or 0) + 30)
+
+
+def bos_kilit(simdi) -> Q:
+    return Q(kilit_bitis__isnull=True) | Q(kilit_bitis__lt=simdi)
+
+
+def teslimat_dene(*, teslimat_id: int) -> Teslimat | None:
+    """Make one attempt of a due delivery; None when it is not due, finished, gone or claimed.
+
+    The claim is one conditional UPDATE, so two workers (or a queued message plus the sweep)
+    never send the same attempt twice; a finished delivery is never sent again.
+    """
+    simdi = timezone.now()
+    alindi = (
+        Teslimat.objects.filter(pk=teslimat_id, durum=Teslimat.Durum.BEKLIYOR, sonraki_deneme__lte=simdi)
+        .filter(bos_kilit(simdi))
+        .update(kilit_bitis=simdi + _kilit_suresi())
+    )
+    if not alindi:
+        return None
+    teslimat = Teslimat.objects.select_related("olay", "endpoint").filter(pk=teslimat_id).first()
+    if teslimat is None:
+        return None  # its endpoint was deleted a moment ago
+    endpoint = teslimat.endpoint
+    if not endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
+        return _bitir(teslimat, Teslimat.Durum.BASARISIZ, hata="Uç nokta devre dışı; gönderilmedi.")
+
+    sonuc = _http_gonder(endpoint, teslimat.olay)  # no transaction is open while we wait
+    onceki = teslimat.deneme_sayisi
+    for kayit_denemesi in range(1, KAYIT_DENEME + 1):
+        teslimat.deneme_sayisi = onceki
+        try:
+            return _sonucu_kaydet(teslimat, sonuc)
+        except OperationalError:
+            # A momentarily locked database (SQLite in development, several threads writing): the
+            # request has gone out, so log it now rather than let the lease expire and send again.
+            if kayit_denemesi == KAYIT_DENEME:
+                raise
+            time.sleep(0.2 * kayit_denemesi)
+        except DatabaseError:
+            if Teslimat.objects.filter(pk=teslimat_id).exists():
+                raise
+            return None  # deleted with its endpoint while we were sending: nothing left to log
+
+
+def _bitir(teslimat: Teslimat, durum: str, *, hata: str = "") -> Teslimat:
+    teslimat.durum, teslimat.son_hata, teslimat.kilit_bitis = durum, hata[:HATA_MAX], None
+    teslimat.tamamlanma, teslimat.sonraki_deneme = timezone.now(), None
+    teslimat.save(update_fields=["durum", "son_hata", "kilit_bitis", "tamamlanma", "sonraki_deneme"])
+    return teslimat
+
+
+def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
+    govde = json.dumps(olay.zarf(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    zaman = str(int(time.time()))
+    headers = {
+        "Content-Type": "application/json; charset=utf-8",
+        "User-Agent": "SupportDesk-Webhook/1.0",
+        "X-Webhook-Id": str(olay.pk),
+        "X-Webhook-Olay": olay.olay,
+        "X-Webhook-Zaman": zaman,
+        "X-Webhook-Imza": imza_hesapla(gizli_anahtar=endpoint.gizli_anahtar, zaman=zaman, govde=govde),
+    }
+    baslangic = time.monotonic()
+    sonuc = {"durum_kodu": None, "hata": "", "basarili": False}
+    try:
+        hedef_kontrol(endpoint.url)
+        with hedef_oturumu() as oturum:
+            # Redirects are never followed: a public URL could bounce us to an internal one.
+            yanit = oturum.post(endpoint.url, data=govde, headers=headers, allow_redirects=False,
+                                timeout=settings.WEBHOOK_TIMEOUT_SECONDS, stream=True)
+            yanit.close()
+        sonuc["durum_kodu"] = yanit.status_code
+        sonuc["basarili"] = 200 <= yanit.status_code < 300
+        if not sonuc["basarili"]:
+            sonuc["hata"] = f"HTTP {yanit.status_code}"
+    except HedefIzinsiz as exc:
+        sonuc["hata"] = f"Hedef izinsiz: {exc}"
+    except requests.Timeout:
+        sonuc["hata"] = f"Zaman aşımı ({settings.WEBHOOK_TIMEOUT_SECONDS:g} s)"
+    except requests.RequestException as exc:
+        sonuc["hata"] = f"{type(exc).__name__}: {exc}"
+    sonuc["sure_ms"] = int((time.monotonic() - baslangic) * 1000)
+    sonuc["hata"] = sonuc["hata"][:HATA_MAX]
+    return sonuc
+
+
+def _sonucu_kaydet(teslimat: Teslimat, sonuc: dict) -> Teslimat:
+    simdi = timezone.now()
+    numara = teslimat.deneme_sayisi + 1
+    with transaction.atomic():
+        TeslimatDenemesi.objects.create(
+            teslimat=teslimat, numara=numara, zaman=simdi, durum_kodu=sonuc["durum_kodu"],
+            sure_ms=sonuc["sure_ms"], hata=sonuc["hata"], basarili=sonuc["basarili"],
+        )
+        teslimat.deneme_sayisi, teslimat.son_durum_kodu = numara, sonuc["durum_kodu"]
+        teslimat.son_hata, teslimat.kilit_bitis = sonuc["hata"], None
+        if sonuc["basarili"]:
+            teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.TESLIM_EDILDI, simdi, None
+            WebhookEndpoint.objects.filter(pk=teslimat.endpoint_id, hata_baslangici__isnull=False).update(
+                hata_baslangici=None)
+        else:
+            _hata_serisi(teslimat.endpoint_id, simdi)
+            if numara >= settings.WEBHOOK_MAX_ATTEMPTS:
+                teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.BASARISIZ, simdi, None
+            else:
+                teslimat.sonraki_deneme = simdi + timedelta(seconds=bekleme_suresi(numara))
+        teslimat.save(update_fields=["deneme_sayisi", "son_durum_kodu", "son_hata", "kilit_bitis", "durum",
+                                     "tamamlanma", "sonraki_deneme"])
+    logger.info("Webhook teslimatı #%s deneme %s: %s (%s ms)", teslimat.pk, numara,
+                sonuc["durum_kodu"] or sonuc["hata"], sonuc["sure_ms"])
+    return teslimat
+
+
+def _hata_serisi(endpoint_id: int, simdi) -> None:
+    """A failed attempt: start the endpoint's failure streak, or disable the endpoint when the
+    streak has lasted WEBHOOK_DISABLE_AFTER_HOURS (3 days) without a single success."""
+    WebhookEndpoint.objects.filter(pk=endpoint_id, hata_baslangici__isnull=True).update(hata_baslangici=simdi)
+    sinir = simdi - timedelta(hours=settings.WEBHOOK_DISABLE_AFTER_HOURS)
+    kapatildi = WebhookEndpoint.objects.filter(pk=endpoint_id, aktif=True, hata_baslangici__lte=sinir).update(
+        aktif=False, devre_disi_zamani=simdi,
+        devre_disi_nedeni=f"{settings.WEBHOOK_DISABLE_AFTER_HOURS:g} saattir başarılı teslimat yok; otomatik "
+                          "olarak devre dışı bırakıldı.",
+    )
+    if kapatildi:
+        logger.warning("Webhook uç noktası #%s sürekli hata verdiği için devre dışı bırakıldı", endpoint_id)
+
+
+def vadesi_gelen_teslimat_idleri(*, limit: int, haric=()) -> list[int]:
+    """Deliveries due now and not leased, oldest due first (the broker-less loop of yerel.py;
+    `haric`: the ones it is already attempting)."""
+    simdi = timezone.now()
+    return list(
+        Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR, sonraki_deneme__lte=simdi)
+        .filter(bos_kilit(simdi))
+        .exclude(pk__in=list(haric))
+        .order_by("sonraki_deneme")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def teslimatlari_simdi_gonder(*, musteri=None) -> int:
+    """Attempt every waiting delivery now, in this process, ignoring backoff (tests, shell,
+    debugging). Returns the number of attempts made."""
+    qs = Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR)
+    if musteri is not None:
+        qs = qs.kapsamda([getattr(musteri, "pk", musteri)])
+    sayi = 0
+    for teslimat_id in qs.order_by("id").values_list("id", flat=True):
+        Teslimat.objects.filter(pk=teslimat_id).update(sonraki_deneme=timezone.now())
+        if teslimat_dene(teslimat_id=teslimat_id) is not None:
+            sayi += 1
+    return sayi
+
+
+def eski_olaylari_temizle(*, gun: float | None = None) -> int:
+    """Delete events (with their deliveries and attempt log) older than WEBHOOK_RETENTION_DAYS
+    whose deliveries are all finished; the outbox would otherwise grow with every chat."""
+    gun = settings.WEBHOOK_RETENTION_DAYS if gun is None else gun
+    sinir = timezone.now() - timedelta(days=gun)
+    eski = Olay.objects.filter(zaman__lt=sinir).exclude(teslimatlar__durum=Teslimat.Durum.BEKLIYOR)
+    silinen, _ = Olay.objects.filter(pk__in=eski.values("pk")).delete()
+    return silinen
