@@ -2,7 +2,8 @@
 import pytest
 
 from supportdesk.testing.fixtures import operator_yap
-from webhooks.services import teslimatlari_simdi_gonder, webhook_endpoint_olustur
+from webhooks.endpointler import webhook_endpoint_olustur
+from webhooks.teslimat import teslimatlari_simdi_gonder
 
 from .yardimci import CHATS, START, W_MESAJ, W_MESAJLAR, W_PUAN, ok, op_url, operator_istemcisi, widget_client
 

@@ -5,8 +5,9 @@ from dosyalar.tests.yardimci import yuklenen_id
 from supportdesk.testing.fixtures import giris_yap, operator_yap, widget_client
 from tenants.tests.test_auth import hata
 from tickets.models import Ticket, TicketYanit
+from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Olay
-from webhooks.services import teslimatlari_simdi_gonder, webhook_endpoint_olustur
+from webhooks.teslimat import teslimatlari_simdi_gonder
 
 pytestmark = pytest.mark.django_db
 
