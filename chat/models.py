@@ -90,7 +90,7 @@ class Mesaj(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     icerik = models.TextField("içerik", max_length=MESAJ_MAX)
-    # The visitor's own upload (tickets app owns uploads); a deleted file leaves the message.
+    # The visitor's own upload (the dosyalar app owns uploads); a deleted file leaves the message.
     ek = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     zaman = models.DateTimeField("zaman", default=timezone.now)
 

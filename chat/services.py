@@ -198,7 +198,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
 
 
 def _ek_bul(*, musteri, ziyaretci_id: str, ek_id):
-    """The visitor's own upload (tickets app), looked up within tenant and visitor (404 else)."""
+    """The visitor's own upload (dosyalar app), looked up within tenant and visitor (404 else)."""
     if ek_id is None:
         return None
     return dosya_get(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_id=ek_id)

@@ -91,7 +91,7 @@ def test_no_import_inside_a_function():
     ("from chat.models import Oturum", True),  # tenants -> chat: upward
     ("from tickets import selectors", True),  # chat -> tickets: sideways, same layer
 ])
-def test_the_check_catches_wrong_directions(tmp_path, satir, beklenen):
+def test_the_check_catches_wrong_directions(satir, beklenen):
     agac = ast.parse(satir)
     app = "tenants" if "chat" in satir else "chat"
     bulunan = [m for _, m in _ice_aktarilanlar(agac, app)
