@@ -2,7 +2,7 @@
 operator's tenants (`musteri_idleri`), starting from the models' `ziyaretcinin` / `kapsamda`."""
 from datetime import timedelta
 
-from django.db.models import Avg, Case, Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, When
+from django.db.models import Avg, Case, Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, When
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi
@@ -133,10 +133,14 @@ def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
 # --- messages ------------------------------------------------------------------------------
 def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
     """Up to `adet` messages of a chat already resolved within its scope, `id > sonra`, oldest
-    first, each with its attachment (`ek`) joined: one query on the `(oturum, id)` index."""
+    first, each with its attachment (`ek`) and its operator's display name (`_operator_adi`)
+    joined: one query on the `(oturum, id)` index, whatever the number of operators."""
     if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
-    return list(Mesaj.objects.filter(oturum_id=oturum.pk, id__gt=sonra).select_related("ek").order_by("id")[:adet])
+    return list(
+        Mesaj.objects.filter(oturum_id=oturum.pk, id__gt=sonra).select_related("ek")
+        .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet]
+    )
 
 
 # --- canned responses ----------------------------------------------------------------------

@@ -26,7 +26,10 @@ YORUM_MAX = 1000
 KISAYOL_MAX = 50
 BASLIK_MAX = 120
 
+TEMSILCI = "Temsilci"  # an operator without a display name, as visitors see it
+
 SISTEM_METINLERI = {
+    "katildi": "{ad} sohbete katıldı.",
     "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
     "siraya_alindi": "Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek.",
     Oturum.Kapatan.ZIYARETCI: "Sohbet ziyaretçi tarafından sonlandırıldı.",
@@ -265,7 +268,15 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         )
         if degisen != 1:
             raise DurumCakismasi("Sohbet başka bir temsilci tarafından kabul edildi.")
+        oturum = _yeniden_oku(oturum)
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                    icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
         return _yeniden_oku(oturum)
+
+
+def operator_gorunen_adi(kullanici) -> str:
+    """What a visitor sees of an operator: its display name, never its e-mail."""
+    return (kullanici.ad or "").strip() or TEMSILCI
 
 
 def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operator_id: int | None) -> Oturum:

@@ -10,6 +10,7 @@ from dosyalar.api.serializers import dosya_verisi
 from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
 
 from ..models import Mesaj, Oturum
+from ..services import TEMSILCI, operator_gorunen_adi
 
 
 # --- output --------------------------------------------------------------------------------
@@ -48,10 +49,21 @@ def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
         "oturum_id": mesaj.oturum_id,
         "gonderen": mesaj.gonderen,
         "operator_id": mesaj.operator_id,
+        "operator_adi": _operator_adi(mesaj),
         "icerik": mesaj.icerik,
         "ek": _ek_verisi(mesaj, request=request),
         "zaman": _zaman(mesaj.zaman),
     }
+
+
+def _operator_adi(mesaj: Mesaj) -> str | None:
+    # Lists carry the name joined in (`_operator_adi`, selectors.mesaj_sayfasi); a message just
+    # written carries its operator object. Either way no query per message.
+    if mesaj.gonderen != Mesaj.Gonderen.OPERATOR:
+        return None
+    if hasattr(mesaj, "_operator_adi"):
+        return (mesaj._operator_adi or "").strip() or TEMSILCI
+    return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else TEMSILCI
 
 
 def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
@@ -95,6 +107,8 @@ class MesajSerializer(serializers.Serializer):
     oturum_id = serializers.IntegerField()
     gonderen = serializers.CharField(help_text="ziyaretci | operator | sistem")
     operator_id = serializers.IntegerField(allow_null=True)
+    operator_adi = serializers.CharField(
+        allow_null=True, help_text="Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde null.")
     icerik = serializers.CharField(help_text="Düz metin; hiçbir yerde HTML olarak işlenmez.")
     ek = EkSerializer(allow_null=True)
     zaman = ZamanField()
