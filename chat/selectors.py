@@ -15,6 +15,7 @@ CEVRIMICI_DURUMLAR = (Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
 # `sira_no` counts at most this many chats ahead: a visitor deep in a long queue costs one short
 # index range scan, not a count of everyone ahead (a deeper place reads as SIRA_NO_SINIRI).
 SIRA_NO_SINIRI = 100
+TICKET_MESAJ_MAX = 20000  # CONTRACT 4: a ticket's message
 
 
 class _Say(Subquery):
@@ -124,6 +125,56 @@ def cevrimici_operator_var(*, musteri_id: int, oturum: Oturum | None = None) -> 
     return Kullanici.objects.filter(
         uyelikler__musteri_id=musteri_id, durum__in=CEVRIMICI_DURUMLAR, is_active=True
     ).exists()
+
+
+def _cevrimici_uye_var():
+    return Exists(Kullanici.objects.filter(
+        uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR, is_active=True))
+
+
+def ticket_onerilecek_idler(*, sinir, adet: int = 500) -> list[int]:
+    """Waiting since before `sinir`, never offered a ticket, and nobody of the tenant online."""
+    return list(
+        Oturum.objects.filter(durum=Oturum.Durum.BEKLIYOR, ticket_onerildi__isnull=True, baslangic__lt=sinir)
+        .exclude(_cevrimici_uye_var()).order_by("baslangic").values_list("id", flat=True)[:adet]
+    )
+
+
+def _son_mesaj_zamani():
+    # The newest message by the `(oturum, id)` index.
+    return Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk")).order_by("-id").values("zaman")[:1])
+
+
+def sessiz_aktif_idler(*, sinir, adet: int = 500) -> list[int]:
+    """Active chats accepted before `sinir` whose newest message is older than `sinir` too."""
+    return list(
+        Oturum.objects.filter(durum=Oturum.Durum.AKTIF, kabul_zamani__lt=sinir)
+        .annotate(_son=_son_mesaj_zamani()).filter(Q(_son__lt=sinir) | Q(_son__isnull=True))
+        .order_by("id").values_list("id", flat=True)[:adet]
+    )
+
+
+def sessiz_mi(*, oturum: Oturum, sinir) -> bool:
+    son = Mesaj.objects.filter(oturum_id=oturum.pk).order_by("-id").values_list("zaman", flat=True).first()
+    return (oturum.kabul_zamani is None or oturum.kabul_zamani < sinir) and (son is None or son < sinir)
+
+
+def ticket_taslagi(*, oturum: Oturum) -> dict:
+    """A ticket made of a chat: subject, the transcript as its first message, the chat's name and
+    e-mail (issue 13). The widget shows it for editing; `widget/chat/ticket` uses it as defaults."""
+    satirlar = []
+    ad = oturum.ziyaretci_adi or "Ziyaretçi"
+    for m in Mesaj.objects.filter(oturum_id=oturum.pk).annotate(_operator_adi=F("operator__ad")).order_by("id"):
+        if m.gonderen == Mesaj.Gonderen.SISTEM:
+            continue
+        kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or "Temsilci")
+        satirlar.append(f"[{timezone.localtime(m.zaman):%H:%M}] {kim}: {m.icerik}")
+    metin = f"Sohbet #{oturum.pk} üzerinden oluşturuldu.\n\n" + "\n".join(satirlar)
+    if len(metin) > TICKET_MESAJ_MAX:  # keep the end of a very long chat
+        metin = "…" + metin[-(TICKET_MESAJ_MAX - 1):]
+    ilk = next((s.split(": ", 1)[1] for s in satirlar), "")
+    konu = " ".join(ilk.split())[:80] or f"Sohbet #{oturum.pk}"
+    return {"konu": konu, "mesaj": metin, "ad": oturum.ziyaretci_adi, "email": oturum.email}
 
 
 def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:

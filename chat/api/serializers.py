@@ -35,6 +35,7 @@ def oturum_verisi(oturum: Oturum) -> dict:
         "puan_yorumu": oturum.puan_yorumu,
         "son_mesaj": oturum.son_mesaj,
         "okunmamis": oturum.okunmamis,
+        "ticket_onerisi": oturum.ticket_onerildi is not None and oturum.durum == Oturum.Durum.BEKLIYOR,
     }
 
 
@@ -95,6 +96,9 @@ class OturumSerializer(serializers.Serializer):
     puan_yorumu = serializers.CharField()
     son_mesaj = serializers.CharField(allow_null=True)
     okunmamis = serializers.IntegerField()
+    ticket_onerisi = serializers.BooleanField(
+        help_text="Sohbet bekliyor, projede uzun süredir çevrimiçi kimse yok: ziyaretçiye destek talebi bırakması "
+                  "önerildi (`POST /widget/chat/ticket`).")
 
 
 class WidgetOturumSerializer(OturumSerializer):

@@ -1,13 +1,18 @@
 """`POST /widget/init`: the tenant's look (tenants) and the visitor's open chat (chat), composed
 here, above both, so that neither imports the other."""
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 
-from chat.api.serializers import widget_oturum_verisi
-from chat.selectors import cevrimici_operator_var, sira_no, ziyaretci_acik_oturum
+from chat.api.serializers import WidgetOturumSerializer, widget_oturum_verisi
+from chat.selectors import cevrimici_operator_var, sira_no, ticket_taslagi, ziyaretci_acik_oturum, ziyaretci_oturum_get
+from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
+from tickets.api.serializers import TicketDetaySerializer
+from tickets.selectors import ziyaretci_ticket_get
+
+from .. import services
 
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
@@ -41,3 +46,64 @@ class WidgetInitView(WidgetAPIView):
             "ziyaretci_id": ziyaretci_id,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
         })
+
+
+# --- a waiting chat becomes a ticket (issue 13) ----------------------------------------------
+class SohbetTicketSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=128)
+    oturum_id = StrictIntegerField(min_value=1)
+    konu = StrictCharField(max_length=200, required=False, allow_blank=True, allow_null=True,
+                           help_text="Boşsa sohbetin ilk mesajından.")
+    mesaj = StrictCharField(max_length=20000, required=False, allow_blank=True, allow_null=True,
+                            help_text="Boşsa sohbetin dökümü.")
+    ad = StrictCharField(max_length=150, required=False, allow_blank=True, allow_null=True)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, allow_null=True,
+                                   help_text="Verilmezse sohbette verilen e-posta.")
+
+
+TASLAK = inline_serializer("SohbetTicketTaslagi", {
+    "taslak": inline_serializer("Taslak", {"konu": serializers.CharField(), "mesaj": serializers.CharField(),
+                                           "ad": serializers.CharField(), "email": serializers.CharField()}),
+})
+
+
+def _oturum_id(value):
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+class WidgetSohbetTicketView(WidgetAPIView):
+    """`GET`: the ticket a chat would become (to show for editing); `POST`: make it, closing the chat."""
+
+    @extend_schema(summary="Sohbetten destek talebi taslağı (konu, döküm, ad, e-posta)",
+                   parameters=[OpenApiParameter("ziyaretci_id", str, required=True),
+                               OpenApiParameter("oturum_id", int, required=True)],
+                   responses={200: TASLAK})
+    def get(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        ser = SohbetTicketSerializer(data={"ziyaretci_id": ziyaretci_id,
+                                           "oturum_id": _oturum_id(request.query_params.get("oturum_id"))})
+        ser.is_valid(raise_exception=True)
+        oturum = ziyaretci_oturum_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
+                                      oturum_id=ser.validated_data["oturum_id"])
+        return basarili({"taslak": ticket_taslagi(oturum=oturum)})
+
+    @extend_schema(summary="Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)",
+                   request=SohbetTicketSerializer,
+                   responses={201: inline_serializer("SohbetTicketYaniti", {
+                       "ticket": TicketDetaySerializer(), "oturum": WidgetOturumSerializer()})})
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        ser = SohbetTicketSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        veri = ser.validated_data
+        ticket, oturum = services.sohbeti_ticketa_donustur(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"],
+            konu=(veri.get("konu") or "").strip() or None, mesaj=(veri.get("mesaj") or "").strip() or None,
+            ad=veri.get("ad"), email=veri.get("email"),
+        )
+        ticket = ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
+        return basarili({
+            "ticket": TicketDetaySerializer(ticket, context={"request": request}).data,
+            "oturum": widget_oturum_verisi(oturum, sira_no=None, cevrimici_operator=cevrimici_operator_var(
+                musteri_id=oturum.musteri_id)),
+        }, status=201)
