@@ -68,6 +68,8 @@ class Oturum(models.Model):
             models.Index(fields=["musteri", "durum", "baslangic", "id"], name="oturum_kuyruk_idx"),
             models.Index(fields=["operator", "durum"], name="oturum_operator_idx"),
             models.Index(fields=["musteri", "bitis_zamani"], name="oturum_bitis_idx"),
+            # A visitor's own chats, newest first (widget/init: the open chat or the last closed one).
+            models.Index(fields=["musteri", "ziyaretci_id", "-id"], name="oturum_ziyaretci_idx"),
         ]
 
     def __str__(self):

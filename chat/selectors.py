@@ -65,6 +65,16 @@ def ziyaretci_acik_oturum(*, musteri, ziyaretci_id: str, kuyruk_bilgisi: bool = 
     return (_kuyruk_bilgisi(qs) if kuyruk_bilgisi else qs).first()
 
 
+def ziyaretci_guncel_oturum(*, musteri, ziyaretci_id: str, kapanis_siniri) -> Oturum | None:
+    """The visitor's open chat, else its newest chat closed since `kapanis_siniri` (issue 13: a
+    reload still shows the chat that just ended, to read and rate), with queue place and operators
+    online: one query on `oturum_ziyaretci_idx`."""
+    qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(
+        Q(durum__in=Oturum.ACIK_DURUMLAR) | Q(bitis_zamani__gte=kapanis_siniri)
+    ).order_by(Case(When(durum__in=Oturum.ACIK_DURUMLAR, then=0), default=1), "-id")
+    return _kuyruk_bilgisi(qs).first()
+
+
 def ziyaretci_oturum_var(*, musteri, ziyaretci_id: str, oturum_id) -> bool:
     return Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(pk=id_coz(oturum_id)).exists()
 

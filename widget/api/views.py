@@ -1,10 +1,19 @@
 """`POST /widget/init`: the tenant's look (tenants) and the visitor's open chat (chat), composed
 here, above both, so that neither imports the other."""
+from datetime import timedelta
+
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 
 from chat.api.serializers import WidgetOturumSerializer, widget_oturum_verisi
-from chat.selectors import cevrimici_operator_var, sira_no, ticket_taslagi, ziyaretci_acik_oturum, ziyaretci_oturum_get
+from chat.selectors import (
+    cevrimici_operator_var,
+    sira_no,
+    ticket_taslagi,
+    ziyaretci_guncel_oturum,
+    ziyaretci_oturum_get,
+)
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
@@ -14,15 +23,22 @@ from tickets.selectors import ziyaretci_ticket_get
 
 from .. import services
 
+# A chat closed this recently comes back after a reload (transcript and rating), issue 13.
+SON_OTURUM_SURESI = timedelta(hours=24)
+
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
-    # One query when the visitor has an open chat (queue place and operators online come with it).
-    oturum = ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id, kuyruk_bilgisi=True)
+    # One query when the visitor has an open or a recently closed chat (queue place and operators
+    # online come with it).
+    oturum = ziyaretci_guncel_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id,
+                                     kapanis_siniri=timezone.now() - SON_OTURUM_SURESI)
     if oturum is None:
-        return {"oturum": None, "cevrimici_operator": cevrimici_operator_var(musteri_id=musteri.id)}
+        return {"oturum": None, "son_oturum": None, "cevrimici_operator": cevrimici_operator_var(musteri_id=musteri.id)}
     cevrimici = cevrimici_operator_var(musteri_id=musteri.id, oturum=oturum)
     veri = widget_oturum_verisi(oturum, sira_no=sira_no(oturum=oturum), cevrimici_operator=cevrimici)
-    return {"oturum": veri, "cevrimici_operator": cevrimici}
+    if oturum.acik:
+        return {"oturum": veri, "son_oturum": None, "cevrimici_operator": cevrimici}
+    return {"oturum": None, "son_oturum": veri, "cevrimici_operator": cevrimici}
 
 
 class WidgetInitView(WidgetAPIView):
@@ -33,6 +49,8 @@ class WidgetInitView(WidgetAPIView):
             "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
+            "son_oturum": serializers.DictField(
+                allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
         })},
     )
     def post(self, request):
