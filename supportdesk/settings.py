@@ -2,22 +2,34 @@
 
 Defaults run the service on a bare machine: SQLite, Celery in eager mode, local-memory cache.
 With DEBUG off a real SECRET_KEY is required, so a misconfigured deployment stops at start-up.
+A development checkout gets both from `.env`, which `make env` (and `make run`) writes once with
+DEBUG=true and a random key; a deployment has no such file (it is git-ignored).
 """
+import os
 from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# Variables already in the environment win over the file. DJANGO_ENV_FILE names another file
+# (the tests use it to run a checkout with and without one).
+environ.Env.read_env(os.environ.get("DJANGO_ENV_FILE", BASE_DIR / ".env"), overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 if DEBUG:
     SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-" + "x" * 32)
 else:
-    SECRET_KEY = env("SECRET_KEY")  # required in production: no default on purpose
+    try:
+        SECRET_KEY = env("SECRET_KEY")  # required in production: no default on purpose
+    except ImproperlyConfigured:
+        raise ImproperlyConfigured(
+            "Set the SECRET_KEY environment variable (required with DEBUG off). For a development "
+            "checkout run `make env`: it writes .env with DEBUG=true and a random SECRET_KEY."
+        ) from None
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
