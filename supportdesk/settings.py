@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "supportdesk.core.middleware.RequestIdMiddleware",
+    "supportdesk.core.middleware.AdresUzunlukSiniri",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -76,6 +77,8 @@ SAYFA_MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
 ]
 API_ONEKI = "/api/v1/"
+# Longest path + query string answered (longer: 414 in the envelope); see README's gunicorn flags.
+ISTEK_ADRESI_SINIRI = env.int("ISTEK_ADRESI_SINIRI", default=8192)
 # The admin looks for its middlewares in MIDDLEWARE by name; they run for it, from SAYFA_MIDDLEWARE
 # (tests/test_middleware: the admin logs in and works).
 SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
@@ -140,6 +143,8 @@ LANGUAGE_CODE = "tr"
 # tenant's server or a client on UTC counts; a deployment serving one country sets its zone.
 TIME_ZONE = env("TIME_ZONE", default="UTC")
 USE_I18N = True
+# Our wording over Django's where they differ: "şifre", never "parola" (locale/tr/LC_MESSAGES/django.po).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"
@@ -158,6 +163,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = STORAGES["staticfiles"]["BACKEND"].startswith("django.")
+# Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise like static files.
+WHITENOISE_ROOT = BASE_DIR / "static" / "kok"
 # Uploads (dosyalar.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
 # (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
@@ -222,6 +229,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ReDoc's default typography is Google Fonts (templates/drf_spectacular/redoc.html drops the links).
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif",
+                                                   "headings": {"fontFamily": "system-ui, sans-serif"}}}},
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     # `durum` is the contract's name for several state sets: each gets its own enum name.
