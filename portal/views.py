@@ -99,11 +99,13 @@ class GirisView(View):
         if form.is_valid():
             user = authenticate(request, email=form.cleaned_data["email"], password=form.cleaned_data["sifre"])
             if user is not None:
+                # Failed attempts only: an owner logging in often never locks themselves out.
+                limit.iade()
                 login(request, user)
                 return _giris_sonrasi(request)
-            # Failed attempts only: an owner logging in often never locks themselves out.
-            limit.kaydet()
             form.add_error(None, "E-posta adresi ya da şifre hatalı.")
+        else:
+            limit.iade()  # an incomplete form is not a password guess
         return render(request, self.template, {"form": form, "next": _guvenli_next(request, "")})
 
 
@@ -121,8 +123,8 @@ class KayitView(View):
         limit = KayitLimiti()
         if not limit.izin_var(request):
             return _limit_yaniti(request, self.template, form, limit)
-        # Every sign-up attempt counts, successful ones too: they are what an account farm makes.
-        limit.kaydet()
+        # Every sign-up attempt counts (izin_var counted it), successful ones too: they are what
+        # an account farm makes.
         if not form.is_valid():
             return render(request, self.template, {"form": form})
         d = form.cleaned_data

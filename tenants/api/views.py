@@ -39,7 +39,7 @@ class GirisView(AcikAPIView):
     throttle_classes = [LoginThrottle]
 
     def get_throttles(self):
-        # Kept so the view can record a failed attempt on the same throttle objects.
+        # Kept so the view can hand back the place of an attempt that did not fail.
         self._throttles = super().get_throttles()
         return self._throttles
 
@@ -51,12 +51,15 @@ class GirisView(AcikAPIView):
     )
     def post(self, request):
         ser = s.GirisSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        kullanici = authenticate(request, email=ser.validated_data["email"].lower(), password=ser.validated_data["sifre"])
+        gecerli = ser.is_valid()
+        kullanici = gecerli and authenticate(request, email=ser.validated_data["email"].lower(),
+                                             password=ser.validated_data["sifre"])
         if kullanici is None:
-            for throttle in self._throttles:
-                throttle.basarisiz_kaydet()
-            raise GecersizGiris()
+            raise GecersizGiris()  # a wrong password keeps the place its throttle reserved
+        for throttle in self._throttles:
+            throttle.iade()  # not a failed attempt: the reserved place goes back
+        if not gecerli:
+            raise serializers.ValidationError(ser.errors)
         token = AccessToken.for_user(kullanici)
         return basarili({"token": str(token), "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
