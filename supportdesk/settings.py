@@ -259,6 +259,22 @@ DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 # --- Webhooks -------------------------------------------------------------------------------
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
+# An address that does not even accept the connection is given up on sooner.
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=3)
+# Isolation inside a worker process (webhooks/havuz.py): the task hands the delivery to threads of
+# two lanes; attempts running at once per endpoint (across all worker processes, on Redis) are
+# capped, so a slow or hanging receiver only delays its own deliveries.
+WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=16)
+WEBHOOK_SLOW_LANE_THREADS = env.int("WEBHOOK_SLOW_LANE_THREADS", default=8)
+WEBHOOK_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_ENDPOINT_CONCURRENCY", default=4)
+WEBHOOK_SLOW_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_SLOW_ENDPOINT_CONCURRENCY", default=2)
+# An attempt longer than this (or a timeout) moves its endpoint to the slow lane until it is fast again.
+WEBHOOK_SLOW_SECONDS = env.float("WEBHOOK_SLOW_SECONDS", default=1)
+# After this many timeouts running, one attempt at a time (half-open circuit breaker).
+WEBHOOK_CIRCUIT_TIMEOUTS = env.int("WEBHOOK_CIRCUIT_TIMEOUTS", default=3)
+WEBHOOK_SEMAPHORE_RETRY_SECONDS = env.float("WEBHOOK_SEMAPHORE_RETRY_SECONDS", default=0.25)
+# Deliveries one worker process holds waiting; beyond that they stay due for the sweep.
+WEBHOOK_WORKER_BACKLOG_MAX = env.int("WEBHOOK_WORKER_BACKLOG_MAX", default=10000)
 # 8 attempts; waits of 1, 4, 16, 64 min, 4.3 h, 12 h, 12 h (+-20 % jitter): about 29 h in all.
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
 WEBHOOK_BACKOFF_BASE_SECONDS = env.float("WEBHOOK_BACKOFF_BASE_SECONDS", default=60)
