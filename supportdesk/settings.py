@@ -266,7 +266,7 @@ WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", d
 # capped, so a slow or hanging receiver only delays its own deliveries.
 WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=16)
 WEBHOOK_SLOW_LANE_THREADS = env.int("WEBHOOK_SLOW_LANE_THREADS", default=8)
-WEBHOOK_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_ENDPOINT_CONCURRENCY", default=4)
+WEBHOOK_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_ENDPOINT_CONCURRENCY", default=8)
 WEBHOOK_SLOW_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_SLOW_ENDPOINT_CONCURRENCY", default=2)
 # An attempt longer than this (or a timeout) moves its endpoint to the slow lane until it is fast again.
 WEBHOOK_SLOW_SECONDS = env.float("WEBHOOK_SLOW_SECONDS", default=1)

@@ -153,8 +153,9 @@ def _sonucu_kaydet(teslimat: Teslimat, sonuc: dict) -> Teslimat:
         teslimat.son_hata, teslimat.kilit_bitis = sonuc["hata"], None
         if sonuc["basarili"]:
             teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.TESLIM_EDILDI, simdi, None
-            WebhookEndpoint.objects.filter(pk=teslimat.endpoint_id, hata_baslangici__isnull=False).update(
-                hata_baslangici=None)
+            if teslimat.endpoint.hata_baslangici is not None:  # as read when claimed: no query when healthy
+                WebhookEndpoint.objects.filter(pk=teslimat.endpoint_id, hata_baslangici__isnull=False).update(
+                    hata_baslangici=None)
         else:
             _hata_serisi(teslimat.endpoint_id, simdi)
             if numara >= settings.WEBHOOK_MAX_ATTEMPTS:
