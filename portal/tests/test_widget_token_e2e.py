@@ -6,6 +6,7 @@ import hmac
 import re
 import time
 
+from chat.services import chat_baslat
 from tenants.ziyaretci import ziyaretci_tokenlari_iptal_et
 
 # Fixtures and marks (browser, skipped without chromium, transactional db) of the widget's e2e tests.
@@ -81,3 +82,20 @@ def test_anonim_ziyaretci_tokeni_iptal_edilince_yeni_kimlikle_baslar(sayfa, demo
     page.wait_for_function(f"!!localStorage.getItem('supportdesk:{musteri.api_key}:token:{yeni}')")
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
     page.get_by_label("Adınız").wait_for()  # a new visitor: the start form, not the revoked chat
+
+
+def test_veri_olan_eski_ziyaretci_tokensiz_eskisi_gibi_devam_eder(sayfa, demo):
+    # A visitor of the widget before tokens: it has a chat, so an unsigned call cannot bind it;
+    # the widget keeps its id and works unbound, as before.
+    musteri, url = demo
+    chat_baslat(musteri=musteri, ziyaretci_id="z_eski", mesaj="Önceki sohbetim")
+    page = sayfa.page
+    page.add_init_script(f"localStorage.setItem('supportdesk:{musteri.api_key}:ziyaretci', 'z_eski')")
+    durumlar = []
+    page.on("response", lambda r: "/api/v1/widget/init" in r.url and durumlar.append(r.status))
+    with page.expect_response(lambda r: "/api/v1/widget/campaigns" in r.url):
+        page.goto(url)
+    assert durumlar == [401, 200]
+    assert page.evaluate("window.SupportDesk.ziyaretciId") == "z_eski"
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("log").get_by_text("Önceki sohbetim").wait_for()

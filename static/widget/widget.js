@@ -1054,10 +1054,15 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     } catch (err) {
       if (err.kod !== "ZIYARETCI_TOKEN_GEREKLI") throw err;
       tokenYaz("");
-      // Our own random id whose token is gone (revoked): start afresh as a new visitor, once.
-      if (!siteKimligi && !tekrar) { yeniKimlik(rastgeleId()); tokenOku(); return initIste(true); }
-      // A site-given id with data and no signature: work unbound, as before.
-      return api("POST", "/widget/init", {});
+      try {
+        return await api("POST", "/widget/init", {}); // a visitor with data from before: unbound, as before
+      } catch (e) {
+        // Bound, and our own random id's token is gone (revoked): start afresh as a new visitor, once.
+        if (e.kod !== "ZIYARETCI_TOKEN_GEREKLI" || siteKimligi || tekrar) throw e;
+        yeniKimlik(rastgeleId());
+        tokenOku();
+        return initIste(true);
+      }
     }
   }
 
