@@ -7,6 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -111,8 +113,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "tenants.Kullanici"
 
 REDIS_URL = env("REDIS_URL", default="")
+# Redis is a cache and a broker here, never the only copy of anything: when it is down every
+# caller skips it (rate limits fail open, caches fall back to the database, the webhook outbox
+# keeps what it could not queue). So a request must learn "down" fast: no retries with backoff
+# (redis-py's default spends about a second per call), short timeouts (loopback or LAN).
+REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.5)
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"retry": Retry(NoBackoff(), 0), "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                    "socket_timeout": REDIS_SOCKET_TIMEOUT},
+    }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -227,7 +240,9 @@ SPECTACULAR_SETTINGS = {
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/v1/.*$"
-CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with"]
+CORS_ALLOW_HEADERS = [
+    "accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with", "x-ziyaretci-token",
+]
 CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
 
 # --- Celery ---------------------------------------------------------------------------------
@@ -240,8 +255,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "max_retries": 1}
+# Publishing happens in the web process after a commit: with the broker down it must give up
+# within about a second (logged by the caller; the webhook outbox's sweep queues it later).
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                                   "socket_timeout": REDIS_SOCKET_TIMEOUT, "max_retries": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     # Outbox sweep: queues webhook deliveries that are due but were never queued (CONTRACT 7).

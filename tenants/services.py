@@ -137,10 +137,25 @@ def uyelik_sessize_al(*, kullanici: Kullanici, musteri_id: int, sessize: bool) -
     return uyelik
 
 
-def token_iptal_et(*, jti: str, bitis: datetime) -> None:
-    IptalEdilenToken.objects.get_or_create(jti=jti, defaults={"bitis": bitis})
-    # Expired entries are useless: keep the table small on the way.
-    IptalEdilenToken.objects.filter(bitis__lt=timezone.now()).delete()
+@transaction.atomic
+def token_iptal_et(*, jti: str, bitis: datetime) -> bool:
+    """Revoke a token by its id; True only for the call that revoked it. One conditional write:
+    of racing calls, the others wait on the unique index and then find the row (False)."""
+    _, yeni = IptalEdilenToken.objects.get_or_create(jti=jti, defaults={"bitis": bitis})
+    if yeni:
+        # Expired entries are useless: keep the table small on the way.
+        IptalEdilenToken.objects.filter(bitis__lt=timezone.now()).delete()
+    return yeni
+
+
+@transaction.atomic
+def operator_cikis_yap(*, kullanici: Kullanici, jti: str, bitis: datetime) -> bool:
+    """Logout: revoke the token and, for the call that revoked it only, make the operator offline
+    with its events (a concurrent logout with the same token changes nothing more)."""
+    if not token_iptal_et(jti=jti, bitis=bitis):
+        return False
+    operator_cikis_yapti(kullanici=kullanici)
+    return True
 
 
 @transaction.atomic

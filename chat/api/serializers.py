@@ -7,14 +7,14 @@ from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
-from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
+from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField, utc_iso
 
 from ..models import Mesaj, Oturum
 
 
 # --- output --------------------------------------------------------------------------------
 def _zaman(value):
-    return value.isoformat() if value else None
+    return utc_iso(value)
 
 
 def oturum_verisi(oturum: Oturum) -> dict:

@@ -3,7 +3,6 @@ from datetime import UTC, datetime
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework_simplejwt.tokens import AccessToken
 
 from supportdesk.core.exceptions import GecersizGiris
 from supportdesk.core.responses import basarili
@@ -11,6 +10,7 @@ from supportdesk.core.throttling import LoginThrottle
 from supportdesk.core.views import AcikAPIView
 
 from .. import services
+from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uyelik_list
 from . import serializers as s
@@ -60,18 +60,18 @@ class GirisView(AcikAPIView):
             throttle.iade()  # not a failed attempt: the reserved place goes back
         if not gecerli:
             raise serializers.ValidationError(ser.errors)
-        token = AccessToken.for_user(kullanici)
-        return basarili({"token": str(token), "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
+        token = operator_tokeni_uret(kullanici)
+        return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
 
 class CikisView(OperatorAPIView):
     @extend_schema(summary="Çıkış: sunulan token hemen geçersiz olur", request=None, responses={200: dict})
     def post(self, request):
         token = request.auth
-        bitis = datetime.fromtimestamp(token["exp"], tz=UTC)
-        services.token_iptal_et(jti=token["jti"], bitis=bitis)
-        # Logging out makes the operator offline and emits operator_cevrimdisi (CONTRACT 7).
-        services.operator_cikis_yapti(kullanici=request.user)
+        # Revokes the token and makes the operator offline, emitting operator_cevrimdisi (CONTRACT
+        # 7) once however many logouts with this token race.
+        services.operator_cikis_yap(kullanici=request.user, jti=token["jti"],
+                                    bitis=datetime.fromtimestamp(token["exp"], tz=UTC))
         return basarili({})
 
 
