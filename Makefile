@@ -4,9 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-DEV_ENV := DEBUG=true
+# Development settings (DEBUG=true, a random SECRET_KEY), written once and read by
+# supportdesk/settings.py, so a bare `python manage.py ...` works in a checkout. Never deployed
+# (.gitignore); production sets its variables in the environment.
+ENV_FILE ?= .env
 
-.PHONY: install run test browser worker beat lint bench clean
+.PHONY: install env run test browser worker beat lint bench clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,11 +19,17 @@ $(BIN)/.installed: requirements.txt
 
 install: $(BIN)/.installed
 
-run: install
-	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
-	$(DEV_ENV) $(BIN)/python manage.py demo_verisi
+$(ENV_FILE):
+	@$(PYTHON) -c 'import secrets, sys; open(sys.argv[1], "x").write("# Development settings written by make env; never used in production.\nDEBUG=true\nSECRET_KEY=" + secrets.token_urlsafe(50) + "\n")' $@
+	@echo "$@ yazıldı: geliştirme ayarları (DEBUG=true, rastgele SECRET_KEY)"
+
+env: $(ENV_FILE)
+
+run: install $(ENV_FILE)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo_verisi
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
-	$(DEV_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not
 # download its own browser here).

@@ -47,6 +47,9 @@ class Oturum(models.Model):
     # Denormalised so that the queue list needs no per-row subquery.
     son_mesaj = models.CharField("son mesaj", max_length=ONIZLEME_MAX, null=True, blank=True)
     okunmamis = models.PositiveIntegerField("okunmamış (operatör)", default=0)
+    # When the visitor was offered to leave a ticket instead of waiting on (issue 13: nobody
+    # online for BEKLEME_ZAMAN_ASIMI); set once, by the periodic `chat.zaman_asimlari`.
+    ticket_onerildi = models.DateTimeField("ticket önerildi", null=True, blank=True)
 
     objects = KapsamliQuerySet.as_manager()
 
@@ -65,6 +68,8 @@ class Oturum(models.Model):
             models.Index(fields=["musteri", "durum", "baslangic", "id"], name="oturum_kuyruk_idx"),
             models.Index(fields=["operator", "durum"], name="oturum_operator_idx"),
             models.Index(fields=["musteri", "bitis_zamani"], name="oturum_bitis_idx"),
+            # A visitor's own chats, newest first (widget/init: the open chat or the last closed one).
+            models.Index(fields=["musteri", "ziyaretci_id", "-id"], name="oturum_ziyaretci_idx"),
         ]
 
     def __str__(self):

@@ -2,7 +2,7 @@
 operator's tenants (`musteri_idleri`), starting from the models' `ziyaretcinin` / `kapsamda`."""
 from datetime import timedelta
 
-from django.db.models import Avg, Case, Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, When
+from django.db.models import Avg, Case, Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, When
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi
@@ -15,6 +15,7 @@ CEVRIMICI_DURUMLAR = (Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
 # `sira_no` counts at most this many chats ahead: a visitor deep in a long queue costs one short
 # index range scan, not a count of everyone ahead (a deeper place reads as SIRA_NO_SINIRI).
 SIRA_NO_SINIRI = 100
+TICKET_MESAJ_MAX = 20000  # CONTRACT 4: a ticket's message
 
 
 class _Say(Subquery):
@@ -62,6 +63,16 @@ def ziyaretci_acik_oturum(*, musteri, ziyaretci_id: str, kuyruk_bilgisi: bool = 
     # At most one open chat per visitor (the partial unique index `oturum_acik_tekil`).
     qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(durum__in=Oturum.ACIK_DURUMLAR)
     return (_kuyruk_bilgisi(qs) if kuyruk_bilgisi else qs).first()
+
+
+def ziyaretci_guncel_oturum(*, musteri, ziyaretci_id: str, kapanis_siniri) -> Oturum | None:
+    """The visitor's open chat, else its newest chat closed since `kapanis_siniri` (issue 13: a
+    reload still shows the chat that just ended, to read and rate), with queue place and operators
+    online: one query on `oturum_ziyaretci_idx`."""
+    qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(
+        Q(durum__in=Oturum.ACIK_DURUMLAR) | Q(bitis_zamani__gte=kapanis_siniri)
+    ).order_by(Case(When(durum__in=Oturum.ACIK_DURUMLAR, then=0), default=1), "-id")
+    return _kuyruk_bilgisi(qs).first()
 
 
 def ziyaretci_oturum_var(*, musteri, ziyaretci_id: str, oturum_id) -> bool:
@@ -126,6 +137,56 @@ def cevrimici_operator_var(*, musteri_id: int, oturum: Oturum | None = None) -> 
     ).exists()
 
 
+def _cevrimici_uye_var():
+    return Exists(Kullanici.objects.filter(
+        uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR, is_active=True))
+
+
+def ticket_onerilecek_idler(*, sinir, adet: int = 500) -> list[int]:
+    """Waiting since before `sinir`, never offered a ticket, and nobody of the tenant online."""
+    return list(
+        Oturum.objects.filter(durum=Oturum.Durum.BEKLIYOR, ticket_onerildi__isnull=True, baslangic__lt=sinir)
+        .exclude(_cevrimici_uye_var()).order_by("baslangic").values_list("id", flat=True)[:adet]
+    )
+
+
+def _son_mesaj_zamani():
+    # The newest message by the `(oturum, id)` index.
+    return Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk")).order_by("-id").values("zaman")[:1])
+
+
+def sessiz_aktif_idler(*, sinir, adet: int = 500) -> list[int]:
+    """Active chats accepted before `sinir` whose newest message is older than `sinir` too."""
+    return list(
+        Oturum.objects.filter(durum=Oturum.Durum.AKTIF, kabul_zamani__lt=sinir)
+        .annotate(_son=_son_mesaj_zamani()).filter(Q(_son__lt=sinir) | Q(_son__isnull=True))
+        .order_by("id").values_list("id", flat=True)[:adet]
+    )
+
+
+def sessiz_mi(*, oturum: Oturum, sinir) -> bool:
+    son = Mesaj.objects.filter(oturum_id=oturum.pk).order_by("-id").values_list("zaman", flat=True).first()
+    return (oturum.kabul_zamani is None or oturum.kabul_zamani < sinir) and (son is None or son < sinir)
+
+
+def ticket_taslagi(*, oturum: Oturum) -> dict:
+    """A ticket made of a chat: subject, the transcript as its first message, the chat's name and
+    e-mail (issue 13). The widget shows it for editing; `widget/chat/ticket` uses it as defaults."""
+    satirlar = []
+    ad = oturum.ziyaretci_adi or "Ziyaretçi"
+    for m in Mesaj.objects.filter(oturum_id=oturum.pk).annotate(_operator_adi=F("operator__ad")).order_by("id"):
+        if m.gonderen == Mesaj.Gonderen.SISTEM:
+            continue
+        kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or "Temsilci")
+        satirlar.append(f"[{timezone.localtime(m.zaman):%H:%M}] {kim}: {m.icerik}")
+    metin = f"Sohbet #{oturum.pk} üzerinden oluşturuldu.\n\n" + "\n".join(satirlar)
+    if len(metin) > TICKET_MESAJ_MAX:  # keep the end of a very long chat
+        metin = "…" + metin[-(TICKET_MESAJ_MAX - 1):]
+    ilk = next((s.split(": ", 1)[1] for s in satirlar), "")
+    konu = " ".join(ilk.split())[:80] or f"Sohbet #{oturum.pk}"
+    return {"konu": konu, "mesaj": metin, "ad": oturum.ziyaretci_adi, "email": oturum.email}
+
+
 def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
     return Oturum.objects.kapsamda([musteri_id]).filter(operator_id=kullanici_id, durum=Oturum.Durum.AKTIF).count()
 
@@ -133,10 +194,14 @@ def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
 # --- messages ------------------------------------------------------------------------------
 def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
     """Up to `adet` messages of a chat already resolved within its scope, `id > sonra`, oldest
-    first, each with its attachment (`ek`) joined: one query on the `(oturum, id)` index."""
+    first, each with its attachment (`ek`) and its operator's display name (`_operator_adi`)
+    joined: one query on the `(oturum, id)` index, whatever the number of operators."""
     if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
-    return list(Mesaj.objects.filter(oturum_id=oturum.pk, id__gt=sonra).select_related("ek").order_by("id")[:adet])
+    return list(
+        Mesaj.objects.filter(oturum_id=oturum.pk, id__gt=sonra).select_related("ek")
+        .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet]
+    )
 
 
 # --- canned responses ----------------------------------------------------------------------

@@ -6,6 +6,8 @@ both passing a stale check, and never deadlock. Accept also guards with a condit
 (`WHERE durum = 'bekliyor'`): of two racing accepts exactly one changes a row.
 Events go to the outbox (`olay_yayinla`) inside the same transaction.
 """
+from datetime import timedelta
+
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -26,12 +28,19 @@ YORUM_MAX = 1000
 KISAYOL_MAX = 50
 BASLIK_MAX = 120
 
+TEMSILCI = "Temsilci"  # an operator without a display name, as visitors see it
+
 SISTEM_METINLERI = {
+    "katildi": "{ad} sohbete katıldı.",
     "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
     "siraya_alindi": "Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek.",
     Oturum.Kapatan.ZIYARETCI: "Sohbet ziyaretçi tarafından sonlandırıldı.",
     Oturum.Kapatan.OPERATOR: "Sohbet temsilci tarafından sonlandırıldı.",
     Oturum.Kapatan.SISTEM: "Sohbet sistem tarafından sonlandırıldı.",
+    "ticket_onerisi": ("Şu an çevrimiçi temsilcimiz yok. Beklemek yerine bu sohbeti destek talebine "
+                       "dönüştürebilirsiniz; size e-postayla döneriz."),
+    "ticketa_donustu": "Sohbet #{ticket_id} numaralı destek talebine dönüştürüldü.",
+    "sessiz": "Uzun süredir mesaj yazılmadığı için sohbet kapatıldı. Yeniden yazarak yeni bir sohbet başlatabilirsiniz.",
 }
 
 
@@ -106,13 +115,13 @@ def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek
     return mesaj
 
 
-def _kapat(*, oturum: Oturum, kapatan: str) -> Oturum:
+def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
     if not oturum.acik:
         raise DurumCakismasi("Sohbet zaten kapanmış.")
     simdi = timezone.now()
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
     oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI[kapatan])
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin or SISTEM_METINLERI[kapatan])
     olay_yayinla(musteri_id=oturum.musteri_id, olay="chat_kapandi", veri={
         "oturum_id": oturum.id,
         "musteri_id": oturum.musteri_id,
@@ -231,6 +240,63 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
         return _yeniden_oku(oturum)
 
 
+# --- time-outs (issue 13): the periodic `chat.zaman_asimlari` ------------------------------
+def chat_zaman_asimlarini_isle(*, bekleme: timedelta, sessizlik: timedelta, simdi=None) -> dict[str, int]:
+    """Waiting chats nobody can answer get the ticket offer; silent active chats are closed.
+
+    - `bekliyor` for longer than `bekleme` while no member of the tenant is online: a `sistem`
+      message offers a ticket instead and `ticket_onerildi` is set (once per chat); the chat stays
+      in the queue, so an operator coming online can still take it.
+    - `aktif` with no message (and no accept) for `sessizlik`: closed by `sistem` with a message,
+      `chat_kapandi` emitted as for any close.
+    Each chat is re-checked under its row lock, so a message or an accept racing the sweep wins.
+    """
+    simdi = simdi or timezone.now()
+    onerilen = sum(_ticket_oner(oturum_id=i, sinir=simdi - bekleme)
+                   for i in selectors.ticket_onerilecek_idler(sinir=simdi - bekleme))
+    kapanan = sum(_sessizse_kapat(oturum_id=i, sinir=simdi - sessizlik)
+                  for i in selectors.sessiz_aktif_idler(sinir=simdi - sessizlik))
+    return {"ticket_onerilen": onerilen, "sessiz_kapanan": kapanan}
+
+
+def _ticket_oner(*, oturum_id: int, sinir) -> int:
+    with transaction.atomic():
+        oturum = Oturum.objects.select_for_update().filter(pk=oturum_id).first()
+        if (oturum is None or oturum.durum != Oturum.Durum.BEKLIYOR or oturum.ticket_onerildi is not None
+                or oturum.baslangic >= sinir or selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id)):
+            return 0
+        oturum.ticket_onerildi = timezone.now()
+        oturum.save(update_fields=["ticket_onerildi"])
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI["ticket_onerisi"])
+        return 1
+
+
+def _sessizse_kapat(*, oturum_id: int, sinir) -> int:
+    with transaction.atomic():
+        oturum = Oturum.objects.select_for_update().filter(pk=oturum_id).first()
+        if oturum is None or oturum.durum != Oturum.Durum.AKTIF or not selectors.sessiz_mi(oturum=oturum, sinir=sinir):
+            return 0
+        _kapat(oturum=oturum, kapatan=Oturum.Kapatan.SISTEM, metin=SISTEM_METINLERI["sessiz"])
+        return 1
+
+
+def chat_ticketa_donusecek(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
+    """Lock the visitor's waiting chat that is about to become a ticket (the caller's transaction).
+
+    Only a `bekliyor` chat: one an operator is answering is not swapped for a ticket (409)."""
+    oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
+    if oturum.durum != Oturum.Durum.BEKLIYOR:
+        raise DurumCakismasi("Yalnızca sırada bekleyen bir sohbet destek talebine dönüştürülebilir.")
+    return oturum
+
+
+def chat_ticketa_donustu(*, oturum: Oturum, ticket_id: int) -> Oturum:
+    """Close the locked chat by `sistem`, naming its ticket (`chat_kapandi` as for any close)."""
+    _kapat(oturum=oturum, kapatan=Oturum.Kapatan.SISTEM,
+           metin=SISTEM_METINLERI["ticketa_donustu"].format(ticket_id=ticket_id))
+    return _yeniden_oku(oturum)
+
+
 # --- operator side -------------------------------------------------------------------------
 def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
     # Locking the membership serialises this operator's accepts/transfers-in for the tenant,
@@ -265,7 +331,15 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         )
         if degisen != 1:
             raise DurumCakismasi("Sohbet başka bir temsilci tarafından kabul edildi.")
+        oturum = _yeniden_oku(oturum)
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                    icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
         return _yeniden_oku(oturum)
+
+
+def operator_gorunen_adi(kullanici) -> str:
+    """What a visitor sees of an operator: its display name, never its e-mail."""
+    return (kullanici.ad or "").strip() or TEMSILCI
 
 
 def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operator_id: int | None) -> Oturum:

@@ -49,16 +49,47 @@ def _yalniz_sohbet_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: st
     kosul = {"ziyaretci_id": ziyaretci_id, "musteri_id__in": musteri_idleri}
     if musteri_id is not None:
         kosul["musteri_id"] = musteri_id
-    bilinen: dict[int, tuple[str, str]] = {}
-    # Newest first, so the name the visitor gave last wins; chats before tickets.
-    for model, ad_alani in ((Oturum, "ziyaretci_adi"), (Ticket, "ad")):
-        for mid, ad, email in model.objects.filter(**kosul).order_by("-id").values_list("musteri_id", ad_alani, "email")[:50]:
-            bilinen.setdefault(mid, (ad, email))
+    bilinen = _ziyaretcinin_verdigi(kosul)
     if not bilinen:
         return []
     musteriler = Musteri.objects.filter(id__in=bilinen).order_by("id")
     return [Ziyaretci(musteri=m, ziyaretci_id=ziyaretci_id, ad=bilinen[m.id][0] or "", email=bilinen[m.id][1] or "")
             for m in musteriler]
+
+
+def _ziyaretcinin_verdigi(kosul: dict) -> dict[int, tuple[str, str]]:
+    """Per tenant, the name and e-mail the visitor typed last at chat/start or ticket/create.
+
+    Newest first, so the name given last wins; chats before tickets; a blank does not hide an
+    older value. Two short value lists, whatever the number of chats and tickets."""
+    bilinen: dict[int, list[str]] = {}
+    for model, ad_alani in ((Oturum, "ziyaretci_adi"), (Ticket, "ad")):
+        for mid, ad, email in model.objects.filter(**kosul).order_by("-id").values_list("musteri_id", ad_alani, "email")[:50]:
+            onceki = bilinen.setdefault(mid, ["", ""])
+            onceki[0] = onceki[0] or ad or ""
+            onceki[1] = onceki[1] or email or ""
+    return {mid: (ad, email) for mid, (ad, email) in bilinen.items()}
+
+
+def _verdigiyle_tamamla(ziyaretci: Ziyaretci) -> None:
+    """Fill blanks of a stored profile with what the visitor typed in the widget (docs/context.md 5).
+
+    Precedence: what the tenant's site sent through customer-info always wins, field by field;
+    the visitor's own `ad`/`email` only fill what is empty. The e-mail of a verified profile is
+    never filled (an operator would read a typed address as the verified one). In memory only:
+    a read writes nothing.
+    """
+    eksik_ad = not (ziyaretci.ad or ziyaretci.soyad)
+    eksik_email = not ziyaretci.email and not ziyaretci.identity_dogrulandi
+    if ziyaretci.pk is None or not (eksik_ad or eksik_email):
+        return
+    ad, email = _ziyaretcinin_verdigi(
+        {"musteri_id": ziyaretci.musteri_id, "ziyaretci_id": ziyaretci.ziyaretci_id}
+    ).get(ziyaretci.musteri_id, ("", ""))
+    if eksik_ad:
+        ziyaretci.ad = ad
+    if eksik_email:
+        ziyaretci.email = email
 
 
 def _kayitlar(model, ziyaretci: Ziyaretci, limit: int) -> QuerySet:
@@ -94,6 +125,7 @@ def baglam_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int 
     """The visitor's context in one of the caller's tenants (errors as `ziyaretci_get`); `bugun`
     is today's date for the banner's trial days."""
     ziyaretci = ziyaretci_get(musteri_idleri=musteri_idleri, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
+    _verdigiyle_tamamla(ziyaretci)
     return Baglam(
         ziyaretci=ziyaretci,
         banner=banner_olustur(paket=ziyaretci.paket, kontor=ziyaretci.kontor, ekstra=ziyaretci.ekstra, bugun=bugun),

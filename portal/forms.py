@@ -118,6 +118,15 @@ class SifreDegistirForm(PasswordChangeForm):
     pass
 
 
+class ProfilForm(forms.Form):
+    """Shape only; the rules (length, http(s) address) are tenants.services.kullanici_profil_guncelle's."""
+
+    ad = forms.CharField(label="Görünen ad", max_length=150, required=False,
+                         help_text="Ziyaretçiler sohbette mesajlarınızın yanında bu adı görür; boşsa “Temsilci”.")
+    avatar = forms.CharField(label="Avatar adresi (URL)", max_length=500, required=False,
+                             widget=forms.URLInput(attrs={"placeholder": "https://ornek.com/ben.png"}))
+
+
 OLAY_ETIKETLERI = {
     "yeni_chat": "Yeni sohbet",
     "yeni_ticket": "Yeni destek talebi",

@@ -9,6 +9,7 @@ urlpatterns = [
     path("kayit", views.KayitView.as_view(), name="kayit"),
     path("cikis", views.CikisView.as_view(), name="cikis"),
     path("sifre", views.SifreView.as_view(), name="sifre"),
+    path("hesap", views.HesapView.as_view(), name="hesap"),
     path("projeler", views.ProjelerView.as_view(), name="projeler"),
     path("projeler/sec/<int:musteri_id>", views.ProjeSecView.as_view(), name="proje_sec"),
     path("projelerim", views.ProjelerimView.as_view(), name="projelerim"),

@@ -17,7 +17,7 @@ from django.views import View
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
 from tenants.selectors import uyelik_list
-from tenants.services import musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
+from tenants.services import kullanici_profil_guncelle, musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
 from tenants.ziyaretci import ziyaretci_tokenlari_iptal_et
 
 from . import forms, selectors, services
@@ -334,7 +334,6 @@ class WidgetAyarView(PortalView):
         messages.success(request, "İmzalı kimlik zorunlu." if zorunlu else "İmzasız müşteri bilgisi de kabul ediliyor.")
         return redirect("portal:widget")
 
-
     def _ziyaretci_token_iptal(self, request):
         form = forms.ZiyaretciTokenIptalForm(request.POST)
         if not form.is_valid():
@@ -344,6 +343,30 @@ class WidgetAyarView(PortalView):
         messages.success(request, f"{ziyaretci_id} ziyaretçisinin tüm anahtarları iptal edildi. "
                                   "Yeniden erişmesi için sitenizin imzalı kimliği gerekir.")
         return redirect("portal:widget")
+
+
+class HesapView(PortalView):
+    """The user's own account: the display name and avatar visitors see (issue 13)."""
+
+    aktif_proje_gerekli = False
+
+    def get(self, request):
+        form = forms.ProfilForm(initial={"ad": request.user.ad, "avatar": request.user.avatar})
+        return self.sayfa("portal/hesap.html", form=form)
+
+    def post(self, request):
+        form = forms.ProfilForm(request.POST)
+        if form.is_valid():
+            try:
+                kullanici_profil_guncelle(kullanici=request.user, ad=form.cleaned_data["ad"],
+                                          avatar=form.cleaned_data["avatar"])
+            except GecersizIstek as exc:
+                for alan, mesaj in (exc.alanlar or {}).items():
+                    form.add_error(alan if alan in form.fields else None, mesaj)
+            else:
+                messages.success(request, "Hesap bilgileriniz kaydedildi.")
+                return redirect("portal:hesap")
+        return self.sayfa("portal/hesap.html", form=form)
 
 
 class SifreView(PortalView):

@@ -2,24 +2,36 @@
 
 Defaults run the service on a bare machine: SQLite, Celery in eager mode, local-memory cache.
 With DEBUG off a real SECRET_KEY is required, so a misconfigured deployment stops at start-up.
+A development checkout gets both from `.env`, which `make env` (and `make run`) writes once with
+DEBUG=true and a random key; a deployment has no such file (it is git-ignored).
 """
+import os
 from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# Variables already in the environment win over the file. DJANGO_ENV_FILE names another file
+# (the tests use it to run a checkout with and without one).
+environ.Env.read_env(os.environ.get("DJANGO_ENV_FILE", BASE_DIR / ".env"), overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 if DEBUG:
     SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-" + "x" * 32)
 else:
-    SECRET_KEY = env("SECRET_KEY")  # required in production: no default on purpose
+    try:
+        SECRET_KEY = env("SECRET_KEY")  # required in production: no default on purpose
+    except ImproperlyConfigured:
+        raise ImproperlyConfigured(
+            "Set the SECRET_KEY environment variable (required with DEBUG off). For a development "
+            "checkout run `make env`: it writes .env with DEBUG=true and a random SECRET_KEY."
+        ) from None
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -50,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "supportdesk.core.middleware.RequestIdMiddleware",
+    "supportdesk.core.middleware.AdresUzunlukSiniri",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -66,6 +79,8 @@ SAYFA_MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
 ]
 API_ONEKI = "/api/v1/"
+# Longest path + query string answered (longer: 414 in the envelope); see README's gunicorn flags.
+ISTEK_ADRESI_SINIRI = env.int("ISTEK_ADRESI_SINIRI", default=8192)
 # The admin looks for its middlewares in MIDDLEWARE by name; they run for it, from SAYFA_MIDDLEWARE
 # (tests/test_middleware: the admin logs in and works).
 SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
@@ -141,6 +156,8 @@ LANGUAGE_CODE = "tr"
 # tenant's server or a client on UTC counts; a deployment serving one country sets its zone.
 TIME_ZONE = env("TIME_ZONE", default="UTC")
 USE_I18N = True
+# Our wording over Django's where they differ: "şifre", never "parola" (locale/tr/LC_MESSAGES/django.po).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"
@@ -159,6 +176,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = STORAGES["staticfiles"]["BACKEND"].startswith("django.")
+# Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise like static files.
+WHITENOISE_ROOT = BASE_DIR / "static" / "kok"
 # Uploads (dosyalar.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
 # (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
@@ -223,6 +242,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ReDoc's default typography is Google Fonts (templates/drf_spectacular/redoc.html drops the links).
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {"fontFamily": "system-ui, sans-serif",
+                                                   "headings": {"fontFamily": "system-ui, sans-serif"}}}},
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     # `durum` is the contract's name for several state sets: each gets its own enum name.
@@ -274,6 +296,13 @@ CELERY_BEAT_SCHEDULE = {
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
+# Chat time-outs (issue 13), in seconds: a chat waiting this long with nobody of its tenant online
+# is offered to become a ticket; an active chat without a message this long is closed by `sistem`.
+BEKLEME_ZAMAN_ASIMI = env.int("BEKLEME_ZAMAN_ASIMI", default=10 * 60)
+SESSIZ_SOHBET_ZAMAN_ASIMI = env.int("SESSIZ_SOHBET_ZAMAN_ASIMI", default=30 * 60)
+CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
+    "task": "chat.zaman_asimlari", "schedule": env.float("SOHBET_ZAMAN_ASIMI_ARALIGI", default=60), "options": {"expires": 60},
+}
 
 # --- Webhooks -------------------------------------------------------------------------------
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)

@@ -47,7 +47,12 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
         CEVRIMDISI = "cevrimdisi", "Çevrimdışı"
 
     email = models.EmailField("e-posta", unique=True)
-    ad = models.CharField("ad", max_length=150, blank=True)
+    # Display name shown to visitors on an operator's messages (`operator_adi`) and in the
+    # "X sohbete katıldı" line; empty means the neutral "Temsilci".
+    ad = models.CharField("görünen ad", max_length=150, blank=True)
+    # A picture by address (http(s) only): no upload path of its own, so no second set of
+    # upload rules beside the dosyalar app's.
+    avatar = models.URLField("avatar adresi", max_length=500, blank=True, default="")
     # Primary tenant, kept for v1.6 clients (spec 9.3) and in sync with the portal's active tenant.
     musteri = models.ForeignKey(
         "tenants.Musteri", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name="birincil proje"

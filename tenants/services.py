@@ -1,5 +1,7 @@
 from datetime import datetime, timedelta
 
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -17,6 +19,27 @@ TRIAL_GUN = 14
 @transaction.atomic
 def kullanici_olustur(*, email: str, sifre: str, ad: str = "") -> Kullanici:
     return Kullanici.objects.create_user(email=email, password=sifre, ad=ad)
+
+
+AD_MAX = 150
+
+
+def kullanici_profil_guncelle(*, kullanici: Kullanici, ad: str, avatar: str = "") -> Kullanici:
+    """Display name and avatar address of a user (issue 13): what visitors see of an operator."""
+    ad = (ad or "").strip()
+    avatar = (avatar or "").strip()
+    if len(ad) > AD_MAX or "\x00" in ad:
+        raise GecersizIstek(alanlar={"ad": f"En çok {AD_MAX} karakter olabilir."})
+    if avatar:
+        try:
+            URLValidator(schemes=["http", "https"])(avatar)
+        except ValidationError:
+            raise GecersizIstek(alanlar={"avatar": "http(s) ile başlayan geçerli bir adres olmalı."}) from None
+        if len(avatar) > 500:
+            raise GecersizIstek(alanlar={"avatar": "En çok 500 karakter olabilir."})
+    kullanici.ad, kullanici.avatar = ad, avatar
+    kullanici.save(update_fields=["ad", "avatar"])
+    return kullanici
 
 
 @transaction.atomic

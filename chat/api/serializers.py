@@ -10,6 +10,7 @@ from dosyalar.api.serializers import dosya_verisi
 from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField, utc_iso
 
 from ..models import Mesaj, Oturum
+from ..services import TEMSILCI, operator_gorunen_adi
 
 
 # --- output --------------------------------------------------------------------------------
@@ -34,6 +35,7 @@ def oturum_verisi(oturum: Oturum) -> dict:
         "puan_yorumu": oturum.puan_yorumu,
         "son_mesaj": oturum.son_mesaj,
         "okunmamis": oturum.okunmamis,
+        "ticket_onerisi": oturum.ticket_onerildi is not None and oturum.durum == Oturum.Durum.BEKLIYOR,
     }
 
 
@@ -48,10 +50,21 @@ def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
         "oturum_id": mesaj.oturum_id,
         "gonderen": mesaj.gonderen,
         "operator_id": mesaj.operator_id,
+        "operator_adi": _operator_adi(mesaj),
         "icerik": mesaj.icerik,
         "ek": _ek_verisi(mesaj, request=request),
         "zaman": _zaman(mesaj.zaman),
     }
+
+
+def _operator_adi(mesaj: Mesaj) -> str | None:
+    # Lists carry the name joined in (`_operator_adi`, selectors.mesaj_sayfasi); a message just
+    # written carries its operator object. Either way no query per message.
+    if mesaj.gonderen != Mesaj.Gonderen.OPERATOR:
+        return None
+    if hasattr(mesaj, "_operator_adi"):
+        return (mesaj._operator_adi or "").strip() or TEMSILCI
+    return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else TEMSILCI
 
 
 def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
@@ -83,6 +96,9 @@ class OturumSerializer(serializers.Serializer):
     puan_yorumu = serializers.CharField()
     son_mesaj = serializers.CharField(allow_null=True)
     okunmamis = serializers.IntegerField()
+    ticket_onerisi = serializers.BooleanField(
+        help_text="Sohbet bekliyor, projede uzun süredir çevrimiçi kimse yok: ziyaretçiye destek talebi bırakması "
+                  "önerildi (`POST /widget/chat/ticket`).")
 
 
 class WidgetOturumSerializer(OturumSerializer):
@@ -95,6 +111,8 @@ class MesajSerializer(serializers.Serializer):
     oturum_id = serializers.IntegerField()
     gonderen = serializers.CharField(help_text="ziyaretci | operator | sistem")
     operator_id = serializers.IntegerField(allow_null=True)
+    operator_adi = serializers.CharField(
+        allow_null=True, help_text="Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde null.")
     icerik = serializers.CharField(help_text="Düz metin; hiçbir yerde HTML olarak işlenmez.")
     ek = EkSerializer(allow_null=True)
     zaman = ZamanField()

@@ -128,7 +128,8 @@ def test_kabul_aktar_kapat_ve_sistem_mesajlari(musteri, widget):
     data = ok(b.post(op_url(o["id"], "close")))["oturum"]
     assert data["durum"] == "kapandi" and data["kapatan"] == "operator" and data["bitis_zamani"]
     gonderenler = list(Mesaj.objects.filter(oturum_id=o["id"]).order_by("id").values_list("gonderen", flat=True))
-    assert gonderenler == ["ziyaretci", "sistem", "sistem", "sistem"]
+    # accept, transfer, back to the queue, accept, close: each adds a `sistem` line (issue 13: accept too)
+    assert gonderenler == ["ziyaretci", "sistem", "sistem", "sistem", "sistem", "sistem"]
     [olay] = Olay.objects.filter(olay="chat_kapandi")
     assert olay.veri["kapatan"] == "operator"
 
@@ -176,7 +177,8 @@ def test_aktarma_hedefi_projenin_uyesi_olmali(musteri, diger_musteri, widget):
         hata(a.post(op_url(o["id"], "transfer"), {"operator_id": hedef}, format="json"), 404, "BULUNAMADI")
     for govde in ({}, {"operator_id": "abc"}, {"operator_id": 1.5}, {"operator_id": True}, {"operator_id": [1]}):
         hata(a.post(op_url(o["id"], "transfer"), govde, format="json"), 400, "GECERSIZ_ISTEK")
-    assert Mesaj.objects.filter(gonderen="sistem").count() == 0
+    # only the accept's "... sohbete katıldı." line: no refused transfer left one
+    assert Mesaj.objects.filter(gonderen="sistem").count() == 1
 
 
 def test_baska_projenin_sohbeti_404_ve_degismez(musteri, diger_musteri):
@@ -220,7 +222,7 @@ def test_mesajlasma_iki_yonlu_okunmamis_ve_sonra(musteri, widget):
     [satir] = kuyruk(client)
     assert satir["okunmamis"] == 2 and satir["son_mesaj"] == "Orada mısınız?"
     data = ok(client.get(op_url(o["id"], "messages")))
-    assert [m["icerik"] for m in data["mesajlar"]] == ["Merhaba", "Orada mısınız?"]
+    assert [m["icerik"] for m in data["mesajlar"]] == ["Merhaba", "Temsilci sohbete katıldı.", "Orada mısınız?"]
     assert kuyruk(client)[0]["okunmamis"] == 0
     son_id = data["mesajlar"][-1]["id"]
     m = ok(client.post(op_url(o["id"], "message"), {"icerik": "Buradayım"}, format="json"), 201)["mesaj"]
@@ -251,7 +253,7 @@ def test_aktarma_hedefi_olamayacak_kadar_buyuk_id_404_500_degil(musteri, widget)
     for hedef in (2**63, 10**30):
         hata(a.post(op_url(o["id"], "transfer"), {"operator_id": hedef}, format="json"), 404, "BULUNAMADI")
     oturum = Oturum.objects.get(pk=o["id"])
-    assert oturum.durum == "aktif" and Mesaj.objects.filter(gonderen="sistem").count() == 0
+    assert oturum.durum == "aktif" and Mesaj.objects.filter(gonderen="sistem").count() == 1  # the accept's line
 
 
 @pytest.mark.parametrize("parca", ["abc", "-1", "1.5", "0", str(2**63), "99999999"])

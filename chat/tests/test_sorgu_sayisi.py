@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from chat.models import Mesaj, Oturum
 from supportdesk.testing.factories import MusteriFactory
 
-from .yardimci import CHATS, W_MESAJ, W_MESAJLAR, baslat, ok, op_url, operator_istemcisi, widget_client
+from .yardimci import CHATS, W_MESAJ, W_MESAJLAR, baslat, ok, op_url, operator_istemcisi, operator_yap, widget_client
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,27 @@ def test_operator_mesajlari_sorgu_sayisi(musteri, adet, django_assert_max_num_qu
     # user + token + tenants + chat + messages + mark read = 6
     with django_assert_max_num_queries(6):
         data = ok(client.get(op_url(o["id"], "messages"), {"limit": 200}))
-    assert len(data["mesajlar"]) == min(adet, 200)
+    assert len(data["mesajlar"]) == min(adet + 1, 200)  # + the accept's "... sohbete katıldı." line
+
+
+@pytest.mark.parametrize("adet", [0, 1, 60])
+def test_operator_adlari_sorgu_eklemez(musteri, adet, django_assert_num_queries):
+    """`operator_adi` of every operator message comes joined into the one page query (issue 13):
+    as many operators as messages, still the same statements on both sides."""
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    oturum = Oturum.objects.get(pk=o["id"])
+    operatorler = [operator_yap(musteri) for _ in range(min(adet, 5))]
+    for i, kullanici in enumerate(operatorler):
+        kullanici.ad = f"Temsilci {i}"
+        kullanici.save(update_fields=["ad"])
+    Mesaj.objects.bulk_create([
+        Mesaj(musteri=musteri, oturum=oturum, gonderen="operator", operator=operatorler[i % len(operatorler)],
+              icerik=f"yanıt {i}") for i in range(adet)
+    ])
+    with django_assert_num_queries(YOKLAMA_SAYISI):
+        data = ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"], "limit": 200}))
+    assert [m["operator_adi"] for m in data["mesajlar"]] == [f"Temsilci {i % 5}" for i in range(adet)]
 
 
 @pytest.mark.parametrize("acik_sohbet", [False, True])

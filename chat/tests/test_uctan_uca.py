@@ -53,7 +53,8 @@ def test_butun_sohbet_baslat_kuyruk_kabul_mesaj_aktar_kapat_puan(musteri, diger_
                           format="json"))["oturum"]
     assert (puan["puan"], puan["puan_yorumu"]) == (5, "Harika")
     gecmis = ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "v-42", "oturum_id": oturum_id}))["mesajlar"]
-    assert [m["gonderen"] for m in gecmis] == ["ziyaretci", "operator", "ziyaretci", "sistem", "operator", "sistem"]
+    assert [m["gonderen"] for m in gecmis] == ["ziyaretci", "sistem", "operator", "ziyaretci", "sistem", "operator",
+                                               "sistem"]
 
     # the three events reach a real HTTP receiver with the right `veri`
     teslimatlari_simdi_gonder()

@@ -5,6 +5,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from chat.models import Oturum
 from context import services
 from context.models import SayfaGoruntuleme, Ziyaretci
 from supportdesk.testing.factories import MusteriFactory
@@ -152,12 +153,25 @@ def test_logged_out_token_is_refused(musteri):
 
 @pytest.mark.parametrize("n", [0, 1, 30])
 def test_query_count_is_flat(operator_client, musteri, n, django_assert_max_num_queries):
-    profil(musteri, ad="Ayşe", paket="Pro", kontor=5, ekstra={"depolama_kullanilan_gb": 1, "depolama_toplam_gb": 2})
+    profil(musteri, ad="Ayşe", email="ayse@ornek.com", paket="Pro", kontor=5,
+           ekstra={"depolama_kullanilan_gb": 1, "depolama_toplam_gb": 2})
     kayitlar(musteri, n=n)
     # user + revoked-token check + memberships + visitor + pages + errors + screenshots, whatever n is
     with django_assert_max_num_queries(7):
         data = ok(operator_client.get(url("z-1")))["data"]
     assert len(data["sayfalar"]) == len(data["hatalar"]) == len(data["ekran_goruntuleri"]) == n
+
+
+@pytest.mark.parametrize("n", [0, 1, 30])
+def test_query_count_with_a_profile_missing_name_and_email(operator_client, musteri, n, django_assert_num_queries):
+    # A profile without name or e-mail looks them up in the visitor's chats and tickets: two
+    # value lists more (issue 13), whatever the number of chats.
+    kayitlar(musteri, n=1)
+    for i in range(n):
+        Oturum.objects.create(musteri=musteri, ziyaretci_id="z-1", ziyaretci_adi=f"Ad {i}", durum="kapandi")
+    with django_assert_num_queries(9):
+        data = ok(operator_client.get(url("z-1")))["data"]
+    assert data["musteri"]["ad"] == ("" if n == 0 else f"Ad {n - 1}")
 
 
 def _sohbet(musteri, ziyaretci_id, ad):
@@ -216,3 +230,34 @@ def test_kapsam_yontemleri_kiraciyi_ve_ziyaretciyi_ayirir(musteri, diger_musteri
     assert [s.url for s in SayfaGoruntuleme.objects.ziyaretcinin(musteri=musteri, ziyaretci_id="z1")] == [
         "https://a.example/1"]
     assert SayfaGoruntuleme.objects.kapsamda([diger_musteri.id]).count() == 1
+
+
+# --- issue 13: what the visitor typed in the widget reaches the operator's context ---------------
+def test_name_and_email_typed_at_chat_start_show_in_the_context(operator_client, musteri):
+    """The widget always sends page-info first, so the visitor has a profile row; its empty name
+    and e-mail are filled from chat/start (docs/context.md section 5)."""
+    kayitlar(musteri, "ziy-7")
+    w = widget_client(musteri)
+    ok(w.post("/api/v1/widget/chat/start", {"ziyaretci_id": "ziy-7", "ad": "Deniz Ak", "email": "deniz@ornek.com",
+                                              "mesaj": "Merhaba"}, format="json"), 201)
+    data = ok(operator_client.get(url("ziy-7")))["data"]
+    assert (data["musteri"]["ad"], data["musteri"]["email"]) == ("Deniz Ak", "deniz@ornek.com")
+    assert data["identity_dogrulandi"] is False
+    assert Ziyaretci.objects.get(ziyaretci_id="ziy-7").ad == ""  # a read writes nothing
+
+
+def test_customer_info_wins_over_what_the_visitor_typed(operator_client, musteri):
+    profil(musteri, "ziy-8", ad="Site Adı", email="site@ornek.com")
+    ok(widget_client(musteri).post("/api/v1/widget/chat/start", {
+        "ziyaretci_id": "ziy-8", "ad": "Yazılan", "email": "yazilan@ornek.com"}, format="json"), 201)
+    data = ok(operator_client.get(url("ziy-8")))["data"]
+    assert (data["musteri"]["ad"], data["musteri"]["email"]) == ("Site Adı", "site@ornek.com")
+
+
+def test_a_verified_profile_never_gets_a_typed_email(operator_client, musteri):
+    # Signed with no e-mail: the name may be filled, the e-mail stays as signed (empty).
+    ok(widget_client(musteri).post(CUSTOMER_INFO, imzali(musteri, "ziy-9", email=""), format="json"))
+    ok(widget_client(musteri).post("/api/v1/widget/chat/start", {
+        "ziyaretci_id": "ziy-9", "ad": "Ece", "email": "baskasi@ornek.com"}, format="json"), 201)
+    data = ok(operator_client.get(url("ziy-9")))["data"]
+    assert (data["musteri"]["ad"], data["musteri"]["email"], data["identity_dogrulandi"]) == ("Ece", "", True)

@@ -218,7 +218,8 @@ def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_al
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message",
                      {"icerik": "Merhaba Ayşe, hemen bakıyorum. Fatura numaranızı yazar mısınız?"}, format="json"))
-    page.get_by_role("button", name=re.compile(r"Destek penceresini aç \(1 okunmamış mesaj\)")).wait_for(timeout=15_000)
+    # the accept's "... sohbete katıldı." line and the answer (issue 13)
+    page.get_by_role("button", name=re.compile(r"Destek penceresini aç \(2 okunmamış mesaj\)")).wait_for(timeout=15_000)
 
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
     page.get_by_role("log").get_by_text("Fatura numaranızı yazar mısınız?").wait_for()

@@ -87,6 +87,11 @@
     bulunamadi: "Aradığınız kayıt bulunamadı.",
     alanlar: "Lütfen işaretli alanları kontrol edin.",
     guc: "SupportDesk ile destekleniyor",
+    // issue 13 (daily use)
+    oneriBaslik: "Beklemek yerine destek talebi bırakın",
+    oneriDugme: "Destek talebine dönüştür",
+    oneriAciklama: "Sohbetiniz ve e-posta adresiniz talebe eklenir; düzenleyip gönderebilirsiniz.",
+    vazgec: "Vazgeç",
   };
 
   // --- storage and the visitor id --------------------------------------------------------
@@ -342,6 +347,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .m.z{align-self:flex-end}
 .m.z .bb{background:var(--r);color:var(--ry);border:0;border-bottom-left-radius:16px;border-bottom-right-radius:5px}
 .m .zm{font-size:11px;color:var(--g);padding:0 4px}
+.m .oa{font-weight:600}
 .m.z .zm{text-align:right}
 .m.s{align-self:center;max-width:92%}
 .m.s .bb{background:transparent;border:0;color:var(--g);font-size:12.5px;text-align:center;padding:2px}
@@ -561,6 +567,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           const govde = { ad: v.ad.trim(), email: v.email.trim(), mesaj: v.mesaj.trim() };
           for (const k of ["ad", "email", "mesaj"]) if (!govde[k]) delete govde[k];
           const d = await api("POST", "/widget/chat/start", govde);
+          profilHatirla(govde);
           uyariGizle();
           sohbetAc(d.oturum, true);
         } catch (err) { alanHatalari(form, err); }
@@ -639,16 +646,18 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (!o) return;
     if (o.durum === "aktif") cevrimiciAyarla(true);
     else if (o.cevrimici_operator !== undefined) cevrimiciAyarla(o.cevrimici_operator);
-    const bitir = o.durum !== "kapandi" && h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, M.bitir);
+    const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, M.bitir)
+      : yeniSohbetDugmesi();
     let metin = M.bitti;
     if (o.durum === "bekliyor") metin = o.sira_no ? M.sira(o.sira_no) : M.bekle;
     else if (o.durum === "aktif") metin = M.bagli;
     durumCubugu.classList.toggle("w", o.durum === "bekliyor");
     bosalt(durumCubugu, h("span", { text: metin }), bitir);
+    ticketOnerisiGuncelle(o);
     if (o.durum === "kapandi") {
       clearTimeout(pollZamanlayici);
       yazmaAlani.hidden = true;
-      if (!mesajListesi.querySelector(".pn")) mesajListesi.append(o.puan ? tesekkurKarti() : puanKarti());
+      if (!mesajListesi.querySelector(".pn")) mesajListesi.append(kapanisKarti(o));
       mesajListesi.scrollTop = mesajListesi.scrollHeight;
     }
   }
@@ -663,9 +672,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       balon.append(h("a", { class: "ek", href: url, target: "_blank", rel: "noopener noreferrer" },
         resim ? h("img", { src: url, alt: ek.ad || "" }) : ikon("ek", 14), h("span", { text: `${ek.ad || ""} · ${boyutYaz(ek.boyut || 0)}` })));
     }
-    const kim = gonderen === "z" ? M.siz : gonderen === "o" ? M.temsilci : "";
+    const kim = gonderen === "z" ? M.siz : gonderen === "o" ? (m.operator_adi || M.temsilci) : "";
     return h("div", { class: `m ${gonderen}`, "data-id": m.id },
-      h("span", { class: "gz", text: kim ? kim + ":" : "" }), balon, gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
+      operatorEtiketi(m), h("span", { class: "gz", text: kim ? kim + ":" : "" }), balon,
+      gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
   }
 
   function mesajlariIsle(mesajlar, gecmis) {
@@ -696,7 +706,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       const d = await api("GET", "/widget/chat/messages", null, sorgu);
       mesajlariIsle(d.mesajlar, gecmis);
       if (d.oturum && S.oturum && d.oturum.id === S.oturum.id) {
-        const degisti = ["durum", "sira_no", "cevrimici_operator"].some((k) => d.oturum[k] !== S.oturum[k]);
+        const degisti = ["durum", "sira_no", "cevrimici_operator", "ticket_onerisi"].some((k) => d.oturum[k] !== S.oturum[k]);
         S.oturum = { ...S.oturum, ...d.oturum };
         if (degisti) durumGuncelle();
       }
@@ -748,6 +758,89 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function tesekkurKarti() {
     return h("div", { class: "pn" }, h("h3", { text: M.tesekkur }),
       h("button", { class: "d", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, M.yeniSohbet));
+  }
+
+  // --- issue 13 (daily use): operator names, the last chat after a reload, a remembered name and
+  // e-mail, and the offer to turn a chat nobody can answer into a ticket ---------------------------
+  function operatorEtiketi(m) {
+    if (m.gonderen !== "operator" || !m.operator_adi) return null;
+    return h("span", { class: "zm oa", "aria-hidden": "true", text: m.operator_adi });
+  }
+  // Rating only for a chat an operator served; one nobody took (e.g. turned into a ticket) just
+  // offers a new chat.
+  function kapanisKarti(o) {
+    if (!o.kabul_zamani && !o.puan) return h("div", { class: "pn" }, h("h3", { text: M.bitti }), yeniSohbetDugmesi());
+    return o.puan ? tesekkurKarti() : puanKarti();
+  }
+  function yeniSohbetDugmesi() {
+    return h("button", { class: "d2", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, M.yeniSohbet);
+  }
+  // A chat that ended within a day comes back after a reload, to read and (still) rate; never over
+  // a chat the visitor has already opened or is starting.
+  function sonOturumuGoster(oturum) {
+    if (!oturum || S.oturum || oturum.durum !== "kapandi") return;
+    const form = govdeler.sohbet.querySelector("form");
+    if (form && form.mesaj && form.mesaj.value.trim()) return;
+    sohbetAc(oturum, false);
+  }
+  // Name and e-mail typed once are kept per tenant (same key prefix as the visitor id); what the
+  // site passes to identify() takes their place.
+  function hatirlananProfil() {
+    try {
+      const p = JSON.parse(depo.al(onek + "profil") || "{}");
+      return { ad: typeof p.ad === "string" ? p.ad : "", email: typeof p.email === "string" ? p.email : "" };
+    } catch (e) { return {}; }
+  }
+  function profilHatirla(govde) {
+    const p = { ...hatirlananProfil() };
+    for (const k of ["ad", "email"]) if (govde[k]) p[k] = govde[k];
+    depo.yaz(onek + "profil", JSON.stringify(p));
+    S.profil = { ...S.profil, ...Object.fromEntries(Object.entries(p).filter(([, v]) => v)) };
+  }
+  let oneriKarti = null;
+  function ticketOnerisiGuncelle(o) {
+    const goster = Boolean(o && o.ticket_onerisi && o.durum === "bekliyor");
+    if (!goster) { if (oneriKarti) { oneriKarti.remove(); oneriKarti = null; } return; }
+    if (oneriKarti && oneriKarti.isConnected) return;
+    oneriKarti = h("div", { class: "bl", role: "note", "data-oneri": "" }, h("strong", { text: M.oneriBaslik }),
+      h("span", { text: M.oneriAciklama }),
+      h("button", { class: "d2", type: "button", onclick: (e) => sohbetTicketFormu(e.currentTarget) }, ikon("talep", 16), M.oneriDugme));
+    mesajListesi.append(oneriKarti);
+    mesajListesi.scrollTop = mesajListesi.scrollHeight;
+  }
+  async function sohbetTicketFormu(dugme) {
+    const oturum = S.oturum;
+    let taslak;
+    try {
+      taslak = (await mesgul(dugme, () => api("GET", "/widget/chat/ticket", null, { oturum_id: oturum.id }))).taslak;
+    } catch (err) { return hataGoster(err); }
+    const eposta = taslak.email || S.profil.email || "";
+    const form = h("form", { novalidate: true },
+      h("label", null, M.konu, h("input", { name: "konu", required: true, maxlength: "200", value: taslak.konu || "" })),
+      h("label", null, M.aciklama, h("textarea", { name: "mesaj", required: true, rows: "8", maxlength: "20000" })),
+      h("label", null, h("span", null, M.email, " ", h("small", { text: M.istege })), h("input", { name: "email", type: "email", autocomplete: "email", value: eposta })),
+      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.talepGonder),
+      h("button", { class: "d2", type: "button", onclick: () => sohbetAc(S.oturum, false) }, M.vazgec));
+    form.mesaj.value = taslak.mesaj || "";
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const v = Object.fromEntries(new FormData(form));
+      mesgul(form.querySelector("button[type=submit]"), async () => {
+        try {
+          const govde = { oturum_id: oturum.id, konu: v.konu.trim(), mesaj: v.mesaj.trim(), email: v.email.trim() };
+          if (!govde.email) delete govde.email;
+          const d = await api("POST", "/widget/chat/ticket", govde);
+          profilHatirla(govde);
+          uyariGizle();
+          sohbetAc(d.oturum, false);
+          sekmeSec("talepler", false);
+          talepDetayi(d.ticket.id, d.ticket);
+        } catch (err) { alanHatalari(form, err); }
+      });
+    });
+    clearTimeout(pollZamanlayici);
+    bosalt(govdeler.sohbet, h("div", { class: "ic" }, h("div", { class: "st" }, h("h3", { text: M.oneriBaslik })), form));
+    form.querySelector("input").focus();
   }
 
   // Polling: cheap thanks to `sonra`; slower while the panel is closed, backing off while the
@@ -851,6 +944,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           const idler = await ekleriYukle(ekGirdisi);
           if (idler.length) govde.ek_idleri = idler;
           const d = await api("POST", "/widget/ticket/create", govde);
+          profilHatirla(govde);
           uyariGizle();
           talepDetayi(d.ticket.id, d.ticket);
         } catch (err) { alanHatalari(form, err); }
@@ -1101,6 +1195,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     // The start form is already drawn; a chat the visitor started while init was on its way
     // is kept (an answer that left the server earlier must not bring the form back).
     if (d.oturum && d.oturum.durum !== "kapandi" && !S.oturum) sohbetAc(d.oturum, false);
+    else sonOturumuGoster(d.son_oturum);
     hazirCoz.coz();
     sayfaBildir();
     for (const k of hk.bekleyen.splice(0)) baglamGonder("/context/error-log", k);
@@ -1108,6 +1203,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   sekmeSec("sohbet", false);
+  S.profil = hatirlananProfil();
   sohbetBaslangici();
   W.SupportDesk = { surum: "1.0.0", identify, open: ac, close: kapat, get ziyaretciId() { return ziyaretciId; } };
   basla();

@@ -6,7 +6,10 @@ import uuid
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponse, JsonResponse
 from django.utils.module_loading import import_string
+
+from . import mesajlar
 
 _request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 
@@ -39,6 +42,24 @@ class RequestIdMiddleware:
             _request_id.reset(token)
         response["X-Request-ID"] = rid
         return response
+
+
+class AdresUzunlukSiniri:
+    """A path and query string over `settings.ISTEK_ADRESI_SINIRI` characters is 414, in the
+    envelope under the API (CONTRACT 1), before any view or query runs. The production command
+    lifts gunicorn's own request-line limit (README) so that this, not gunicorn's HTML page, answers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        uzunluk = len(request.META.get("PATH_INFO", "")) + len(request.META.get("QUERY_STRING", ""))
+        if uzunluk <= settings.ISTEK_ADRESI_SINIRI:
+            return self.get_response(request)
+        if request.path_info.startswith(settings.API_ONEKI):
+            return JsonResponse({"basarili": False, "hata": {"kod": "GECERSIZ_ISTEK", "mesaj": mesajlar.ADRES_COK_UZUN}},
+                                status=414)
+        return HttpResponse(mesajlar.ADRES_COK_UZUN, status=414, content_type="text/plain; charset=utf-8")
 
 
 class SayfaAraKatmanlari:

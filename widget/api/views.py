@@ -1,27 +1,46 @@
 """`POST /widget/init`: the tenant's look (tenants) and the visitor's open chat (chat), composed
 here, above both, so that neither imports the other."""
-from drf_spectacular.utils import extend_schema, inline_serializer
+from datetime import timedelta
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 
-from chat.api.serializers import widget_oturum_verisi
-from chat.selectors import cevrimici_operator_var, sira_no, ziyaretci_acik_oturum
+from chat.api.serializers import WidgetOturumSerializer, widget_oturum_verisi
+from chat.selectors import (
+    cevrimici_operator_var,
+    sira_no,
+    ticket_taslagi,
+    ziyaretci_guncel_oturum,
+    ziyaretci_oturum_get,
+)
 from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
+from tickets.api.serializers import TicketDetaySerializer
+from tickets.selectors import ziyaretci_ticket_get
 
 from .. import services
 
+# A chat closed this recently comes back after a reload (transcript and rating), issue 13.
+SON_OTURUM_SURESI = timedelta(hours=24)
+
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
-    # One query when the visitor has an open chat (queue place and operators online come with it).
-    oturum = ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id, kuyruk_bilgisi=True)
+    # One query when the visitor has an open or a recently closed chat (queue place and operators
+    # online come with it).
+    oturum = ziyaretci_guncel_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id,
+                                     kapanis_siniri=timezone.now() - SON_OTURUM_SURESI)
     if oturum is None:
-        return {"oturum": None, "cevrimici_operator": cevrimici_operator_var(musteri_id=musteri.id)}
+        return {"oturum": None, "son_oturum": None, "cevrimici_operator": cevrimici_operator_var(musteri_id=musteri.id)}
     cevrimici = cevrimici_operator_var(musteri_id=musteri.id, oturum=oturum)
     veri = widget_oturum_verisi(oturum, sira_no=sira_no(oturum=oturum), cevrimici_operator=cevrimici)
-    return {"oturum": veri, "cevrimici_operator": cevrimici}
+    if oturum.acik:
+        return {"oturum": veri, "son_oturum": None, "cevrimici_operator": cevrimici}
+    return {"oturum": None, "son_oturum": veri, "cevrimici_operator": cevrimici}
 
 
 class WidgetInitView(WidgetAPIView):
@@ -33,6 +52,8 @@ class WidgetInitView(WidgetAPIView):
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
             "ziyaretci_token": serializers.CharField(required=False, help_text="Yalnızca token_iste ile (CONTRACT 2a)."),
+            "son_oturum": serializers.DictField(
+                allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
         })},
     )
     def post(self, request):
@@ -64,3 +85,64 @@ class WidgetInitView(WidgetAPIView):
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
         })
+
+
+# --- a waiting chat becomes a ticket (issue 13) ----------------------------------------------
+class SohbetTicketSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField(max_length=128)
+    oturum_id = StrictIntegerField(min_value=1)
+    konu = StrictCharField(max_length=200, required=False, allow_blank=True, allow_null=True,
+                           help_text="Boşsa sohbetin ilk mesajından.")
+    mesaj = StrictCharField(max_length=20000, required=False, allow_blank=True, allow_null=True,
+                            help_text="Boşsa sohbetin dökümü.")
+    ad = StrictCharField(max_length=150, required=False, allow_blank=True, allow_null=True)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True, allow_null=True,
+                                   help_text="Verilmezse sohbette verilen e-posta.")
+
+
+TASLAK = inline_serializer("SohbetTicketTaslagi", {
+    "taslak": inline_serializer("Taslak", {"konu": serializers.CharField(), "mesaj": serializers.CharField(),
+                                           "ad": serializers.CharField(), "email": serializers.CharField()}),
+})
+
+
+def _oturum_id(value):
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+class WidgetSohbetTicketView(WidgetAPIView):
+    """`GET`: the ticket a chat would become (to show for editing); `POST`: make it, closing the chat."""
+
+    @extend_schema(summary="Sohbetten destek talebi taslağı (konu, döküm, ad, e-posta)",
+                   parameters=[OpenApiParameter("ziyaretci_id", str, required=True),
+                               OpenApiParameter("oturum_id", int, required=True)],
+                   responses={200: TASLAK})
+    def get(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        ser = SohbetTicketSerializer(data={"ziyaretci_id": ziyaretci_id,
+                                           "oturum_id": _oturum_id(request.query_params.get("oturum_id"))})
+        ser.is_valid(raise_exception=True)
+        oturum = ziyaretci_oturum_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
+                                      oturum_id=ser.validated_data["oturum_id"])
+        return basarili({"taslak": ticket_taslagi(oturum=oturum)})
+
+    @extend_schema(summary="Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)",
+                   request=SohbetTicketSerializer,
+                   responses={201: inline_serializer("SohbetTicketYaniti", {
+                       "ticket": TicketDetaySerializer(), "oturum": WidgetOturumSerializer()})})
+    def post(self, request):
+        ziyaretci_id = self.ziyaretci_id()
+        ser = SohbetTicketSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        veri = ser.validated_data
+        ticket, oturum = services.sohbeti_ticketa_donustur(
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"],
+            konu=(veri.get("konu") or "").strip() or None, mesaj=(veri.get("mesaj") or "").strip() or None,
+            ad=veri.get("ad"), email=veri.get("email"),
+        )
+        ticket = ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
+        return basarili({
+            "ticket": TicketDetaySerializer(ticket, context={"request": request}).data,
+            "oturum": widget_oturum_verisi(oturum, sira_no=None, cevrimici_operator=cevrimici_operator_var(
+                musteri_id=oturum.musteri_id)),
+        }, status=201)

@@ -14,10 +14,10 @@ DEMO_MUSTERILER = [
     ("Boğaziçi Bulut", "#7C3AED"),
 ]
 DEMO_OPERATORLER = [
-    # (e-mail, rol, tenants by index)
-    ("operator@demo.local", Uyelik.Rol.OPERATOR, [0, 1]),
-    ("sahip@demo.local", Uyelik.Rol.SAHIP, [0, 1, 2]),
-    ("ikinci@demo.local", Uyelik.Rol.OPERATOR, [0]),
+    # (e-mail, display name, rol, tenants by index)
+    ("operator@demo.local", "Elif Demir", Uyelik.Rol.OPERATOR, [0, 1]),
+    ("sahip@demo.local", "Kerem Aydın", Uyelik.Rol.SAHIP, [0, 1, 2]),
+    ("ikinci@demo.local", "Can Yıldız", Uyelik.Rol.OPERATOR, [0]),
 ]
 UYGULAMALAR = ["webhooks", "chat", "tickets", "knowledge", "context"]
 
@@ -34,8 +34,8 @@ class Command(ProvisionCommand):
                 musteri = musteri_olustur(firma_adi=firma_adi, trial_gun=14, renk_primary=renk)
             musteriler.append(musteri)
         operatorler = []
-        for email, rol, indexes in DEMO_OPERATORLER:
-            user = Kullanici.objects.filter(email=email).first() or kullanici_olustur(email=email, sifre=DEMO_SIFRE)
+        for email, ad, rol, indexes in DEMO_OPERATORLER:
+            user = Kullanici.objects.filter(email=email).first() or kullanici_olustur(email=email, sifre=DEMO_SIFRE, ad=ad)
             for i in indexes:
                 uyelik_ekle(kullanici=user, musteri=musteriler[i], rol=rol,
                             max_chat_per_tenant=None)
@@ -60,6 +60,8 @@ class Command(ProvisionCommand):
             ],
         }
         lines = ["Demo verisi hazır."]
-        lines += [f"  operatör {u['email']} / {DEMO_SIFRE} projeler {u['musteri_idleri']}" for u in result["operatorler"]]
+        # Each user by its role (the owner is not an "operatör", issue 13).
+        lines += [f"  {Uyelik.Rol(rol).label.lower():9} {u['email']} / {DEMO_SIFRE} projeler {u['musteri_idleri']}"
+                  for u, (_, _, rol, _) in zip(result["operatorler"], DEMO_OPERATORLER, strict=True)]
         lines += [f"  proje #{m['id']} {m['firma_adi']} widget anahtarı {m['api_key']}" for m in result["musteriler"]]
         return result, "\n".join(lines)

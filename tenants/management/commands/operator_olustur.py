@@ -5,7 +5,7 @@ from django.db import transaction
 from supportdesk.core.girdi import ID_MAX
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Kullanici, Musteri, Uyelik
-from tenants.services import kullanici_olustur, uyelik_ekle
+from tenants.services import kullanici_olustur, kullanici_profil_guncelle, uyelik_ekle
 
 MAX_CHAT_UST = 2_147_483_647  # the column's range (PositiveIntegerField) on every database
 
@@ -20,9 +20,10 @@ class Command(ProvisionCommand):
         parser.add_argument("--rol", default=None, choices=Uyelik.Rol.values,
                             help="Yeni üyeliklerde varsayılan operator; var olan üyelikte verilirse değişir.")
         parser.add_argument("--max-chat", type=int, default=None, dest="max_chat")
+        parser.add_argument("--ad", default=None, help="Ziyaretçilerin gördüğü ad (verilirse var olanda da değişir).")
 
     @transaction.atomic
-    def run(self, *, email, sifre, musteri, rol, max_chat, **_):
+    def run(self, *, email, sifre, musteri, rol, max_chat, ad=None, **_):
         email = email.strip().lower()
         try:
             validate_email(email)
@@ -41,6 +42,8 @@ class Command(ProvisionCommand):
         user = Kullanici.objects.filter(email=email).first()
         if user is None:
             user = kullanici_olustur(email=email, sifre=sifre)
+        if ad is not None:
+            kullanici_profil_guncelle(kullanici=user, ad=ad, avatar=user.avatar)
         elif not user.has_usable_password():
             # An owner created by `musteri_olustur --sahip` gets its first password here.
             user.set_password(sifre)
