@@ -8,6 +8,7 @@ from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthFailed
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz
 
 from .models import IptalEdilenToken
@@ -21,15 +22,15 @@ class OperatorJWTAuthentication(JWTAuthentication):
     hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"  # for the OpenAPI schema
 
     def authenticate(self, request):
-        try:
-            result = super().authenticate(request)
-        except (InvalidToken, TokenError, JWTAuthFailed):
-            raise GecersizToken() from None
-        if result is None:
+        header = self.get_header(request)
+        if header is None:
             return None
-        user, token = result
-        if not user.is_active or IptalEdilenToken.objects.filter(jti=token.get("jti", "")).exists():
-            raise GecersizToken()
+        raw = self.get_raw_token(header)
+        if raw is None:
+            return None
+        user, token = operator_tokeni_dogrula(raw)
+        # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
+        varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
 
     def get_raw_token(self, header: bytes):
@@ -38,6 +39,21 @@ class OperatorJWTAuthentication(JWTAuthentication):
         if parts and parts[0].lower() == b"bearer":
             parts[0] = b"Bearer"
         return super().get_raw_token(b" ".join(parts))
+
+
+def operator_tokeni_dogrula(ham_token) -> tuple:
+    """(user, token) of a bearer token, or GecersizToken: bad, expired, revoked by logout, or of
+    a deleted or inactive user. REST (each request) and the operator socket (at `kimlik` and
+    every CANLI_TOKEN_KONTROL_ARALIGI seconds after) both decide through this one function."""
+    dogrulayici = OperatorJWTAuthentication()
+    try:
+        token = dogrulayici.get_validated_token(ham_token)
+        user = dogrulayici.get_user(token)
+    except (InvalidToken, TokenError, JWTAuthFailed):
+        raise GecersizToken() from None
+    if not user.is_active or IptalEdilenToken.objects.filter(jti=token.get("jti", "")).exists():
+        raise GecersizToken()
+    return user, token
 
 
 @dataclass(frozen=True)
