@@ -207,3 +207,26 @@ def test_ziyaretci_basina_soket_siniri(ortam, canli_sunucu):
     yeniden = widget_soketi(canli_sunucu, ortam.musteri_a, "cok")  # a closed one frees its place
     for s in (*acik[1:], yeniden):
         s.kapat()
+
+
+def test_bagli_ziyaretci_tokenini_kimlik_cercevesinde_gonderir(ortam, canli_sunucu):
+    # CONTRACT 2a: the visitor asked for a token, so it is bound; its socket needs it.
+    widget = ortam.widget_a
+    token = widget.post("widget/init", {"ziyaretci_id": "bagli", "token_iste": True}, 200)["ziyaretci_token"]
+    yol = f"{canli_sunucu.ws_url}/ws/v1/widget/?api_key={ortam.musteri_a.api_key}&ziyaretci_id=bagli"
+
+    gelen, kod = Soket(yol).kapanis(sure=3)  # no `kimlik` within CANLI_KIMLIK_SURESI (1 s)
+    assert kod == 4401 and gelen[0]["data"]["kod"] == "KIMLIK_GEREKLI"
+    yanlis = Soket(yol)
+    yanlis.gonder("kimlik", {"ziyaretci_token": token + "x"})
+    gelen, kod = yanlis.kapanis()
+    assert kod == 4403 and gelen[0]["data"]["kod"] == "ZIYARETCI_TOKEN_GEREKLI"
+
+    dogru = Soket(yol)
+    dogru.gonder("kimlik", {"ziyaretci_token": token})
+    dogru.gonder("ping")
+    assert dogru.bekle("hata")["kod"] == "GECERSIZ_ISTEK"  # subscribed, and still open
+    widget.basliklar["X-Ziyaretci-Token"] = token
+    m = widget.post("widget/chat/start", {"ziyaretci_id": "bagli", "mesaj": "Selam"}, 201)
+    assert dogru.bekle("mesaj")["mesaj"]["icerik"] == "Selam" and m["oturum"]["son_mesaj"] == "Selam"
+    dogru.kapat()
