@@ -19,6 +19,7 @@ from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthF
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz
 from supportdesk.core.girdi import gecerli_id_mi
 
@@ -49,13 +50,16 @@ class OperatorJWTAuthentication(JWTAuthentication):
     hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"  # for the OpenAPI schema
 
     def authenticate(self, request):
-        try:
-            result = super().authenticate(request)
-        except (InvalidToken, TokenError, JWTAuthFailed):
-            raise GecersizToken() from None
-        if result is None:
+        header = self.get_header(request)
+        if header is None:
             return None
-        return _gecerli_mi(*result)
+        raw = self.get_raw_token(header)
+        if raw is None:
+            return None
+        user, token = operator_tokeni_dogrula(raw)
+        # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
+        varlik.rest_cagrisi(kullanici_id=user.pk)
+        return user, token
 
     def get_user(self, validated_token):
         # A token signed with our key but naming no possible user id (text, a float, beyond

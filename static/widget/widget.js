@@ -55,6 +55,7 @@
     puanSec: "Lütfen 1 ile 5 arasında bir puan seçin.",
     tesekkur: "Değerlendirmeniz için teşekkürler!",
     yeniSohbet: "Yeni sohbet başlat",
+    yaziyor: "Temsilci yazıyor…",
     siz: "Siz",
     temsilci: "Temsilci",
     okunmamis: (n) => `${n} okunmamış mesaj`,
@@ -130,6 +131,9 @@
     puan: 0,
     profil: {},
   };
+  // canli: the widget socket's state (the block "canli" below).
+  const canli = { ws: null, acik: false, deneme: 0, zaman: null, yaziyorSon: 0, okunanSon: 0, notZaman: null,
+    not: h("div", { class: "yn", hidden: true, "aria-live": "polite", text: M.yaziyor }) };
 
   // --- HTTP ------------------------------------------------------------------------------
   class ApiHatasi extends Error {
@@ -349,6 +353,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .m .zm{font-size:11px;color:var(--g);padding:0 4px}
 .m .oa{font-weight:600}
 .m.z .zm{text-align:right}
+.m.z.ok .zm::after{content:" ✓✓"}
+.yn{padding:2px 14px;font-size:12px;color:var(--g);font-style:italic}
 .m.s{align-self:center;max-width:92%}
 .m.s .bb{background:transparent;border:0;color:var(--g);font-size:12.5px;text-align:center;padding:2px}
 .ek{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-top:6px;padding:6px 8px;border-radius:8px;background:rgba(127,127,127,.12);color:inherit;text-decoration:none;font-size:12.5px}
@@ -471,6 +477,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (S.durdu) return;
     S.durdu = true;
     clearTimeout(pollZamanlayici);
+    canliKapat(); // canli
     sekmeCubugu.hidden = true;
     for (const g of Object.values(govdeler)) g.hidden = true;
     kampanyaYeri.hidden = true;
@@ -538,6 +545,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (!S.acik || S.sekme !== "sohbet" || D.hidden) return;
     S.okunmamis = 0;
     rozetGuncelle();
+    canliOkundu(); // canli
   }
   function rozetGuncelle() {
     rozet.hidden = S.okunmamis === 0;
@@ -592,6 +600,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const metin = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: M.yaz, "aria-label": M.mesaj });
     const ekCipi = h("div", { class: "ec", hidden: true });
     const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": M.gonder }, ikon("gonder", 18)));
+    metin.addEventListener("input", canliYaziyor); // canli
     metin.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); } });
     dosyaGirdisi.onchange = async () => {
       const dosya = dosyaGirdisi.files[0];
@@ -629,7 +638,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
     bosalt(yazmaAlani, form, dosyaGirdisi);
     yazmaAlani.hidden = false;
-    bosalt(govdeler.sohbet, durumCubugu, mesajListesi, yazmaAlani);
+    bosalt(govdeler.sohbet, durumCubugu, mesajListesi, canli.not, yazmaAlani);
     durumGuncelle();
     mesajlariGetir(!yeni).catch(hataGoster).finally(() => pollPlanla(aralik()));
     if (S.acik && S.sekme === "sohbet") metin.focus();
@@ -678,12 +687,14 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
   }
 
-  function mesajlariIsle(mesajlar, gecmis) {
+  // `imlecSabit`: a pushed message (canli) is shown but does not move the `sonra` cursor, so the
+  // next read still fetches anything committed before it that the socket did not bring.
+  function mesajlariIsle(mesajlar, gecmis, imlecSabit) {
     let yeniGelen = 0;
     for (const m of mesajlar || []) {
       if (!m || S.mesajIdleri.has(m.id)) continue;
       S.mesajIdleri.add(m.id);
-      if (S.sonMesajId === null || m.id > S.sonMesajId) S.sonMesajId = m.id;
+      if (!imlecSabit && (S.sonMesajId === null || m.id > S.sonMesajId)) S.sonMesajId = m.id;
       const dugum = mesajDugumu(m);
       const puanYeri = mesajListesi.querySelector(".pn");
       mesajListesi.insertBefore(dugum, puanYeri);
@@ -842,6 +853,90 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     bosalt(govdeler.sohbet, h("div", { class: "ic" }, h("div", { class: "st" }, h("h3", { text: M.oneriBaslik })), form));
     form.querySelector("input").focus();
   }
+  // ==== canli: the widget socket (issue 14, CONTRACT 11) =====================================
+  // The socket only pushes (messages, the chat's state, typing, read marks); polling with `sonra`
+  // stays the fallback and slows to a heartbeat while the socket is open. After every (re)connect
+  // one `sonra` read fills the gap; pushed messages never move that cursor and are shown once
+  // (by id), so nothing is missed or shown twice. Refused (4401/4403): polling only. Dropped or
+  // blocked: reconnect with backoff and jitter, polling at full pace meanwhile.
+  // (its state, `canli`, is declared beside `S`: functions above may run before this block)
+  function canliUrl() {
+    const u = new URL(API + "/", W.location.href);
+    u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
+    u.pathname = u.pathname.replace(/\/api\/v1\/$/, "") + "/ws/v1/widget/";
+    u.search = String(new URLSearchParams({ api_key: API_KEY, ziyaretci_id: ziyaretciId }));
+    return u.href;
+  }
+  function canliGonder(tip, data) {
+    if (canli.acik && canli.ws.readyState === 1) canli.ws.send(JSON.stringify({ tip, data }));
+  }
+  function canliBaglan() {
+    if (S.durdu || canli.ws || !W.WebSocket) return;
+    let ws;
+    try { ws = new W.WebSocket(canliUrl()); } catch (e) { return canliYeniden(); }
+    canli.ws = ws;
+    ws.onopen = () => {
+      if (token) ws.send(JSON.stringify({ tip: "kimlik", data: { ziyaretci_token: token } }));
+      canli.acik = true;
+      canli.deneme = 0;
+      if (S.oturum) mesajlariGetir().catch(() => {}).finally(() => pollPlanla(aralik()));
+    };
+    ws.onmessage = (e) => { try { canliCerceve(JSON.parse(e.data)); } catch (x) { /* not ours */ } };
+    ws.onclose = (e) => {
+      const acikti = canli.acik;
+      canli.ws = null;
+      canli.acik = false;
+      if (acikti && S.oturum) pollPlanla(0);
+      if (e.code !== 4401 && e.code !== 4403) canliYeniden();
+    };
+  }
+  function canliYeniden() {
+    clearTimeout(canli.zaman);
+    if (S.durdu) return;
+    const ms = Math.min(60000, 1000 * 2 ** canli.deneme++) * (0.5 + Math.random() / 2);
+    canli.zaman = setTimeout(canliBaglan, ms);
+  }
+  function canliKapat() {
+    clearTimeout(canli.zaman);
+    if (canli.ws) { canli.ws.onclose = null; canli.ws.close(); }
+    canli.ws = null;
+    canli.acik = false;
+  }
+  function canliCerceve(c) {
+    const d = (c && c.data) || {};
+    const o = S.oturum;
+    if (!o || d.oturum_id !== undefined && d.oturum_id !== o.id) return;
+    if (c.tip === "mesaj" && d.mesaj && d.mesaj.oturum_id === o.id) {
+      if (d.mesaj.gonderen !== "ziyaretci") canliYaziyorGoster(false);
+      mesajlariIsle([d.mesaj], false, true);
+    } else if (c.tip === "oturum" && d.oturum && d.oturum.id === o.id) {
+      S.oturum = { ...o, ...d.oturum };
+      durumGuncelle();
+    } else if (c.tip === "yaziyor") {
+      canliYaziyorGoster(true);
+    } else if (c.tip === "okundu") {
+      for (const el of mesajListesi.querySelectorAll(".m.z")) if (+el.dataset.id <= d.mesaj_id) el.classList.add("ok");
+    }
+  }
+  function canliYaziyorGoster(acik) {
+    clearTimeout(canli.notZaman);
+    canli.not.hidden = !acik;
+    if (acik) canli.notZaman = setTimeout(() => { canli.not.hidden = true; }, 5000);
+  }
+  function canliYaziyor() {
+    const simdi = Date.now();
+    if (!S.oturum || simdi - canli.yaziyorSon < 2000) return;
+    canli.yaziyorSon = simdi;
+    canliGonder("yaziyor", { oturum_id: S.oturum.id });
+  }
+  function canliOkundu() {
+    if (!S.oturum || !S.mesajIdleri.size) return;
+    const son = Math.max(...S.mesajIdleri);
+    if (son <= canli.okunanSon) return;
+    canli.okunanSon = son;
+    canliGonder("okundu", { oturum_id: S.oturum.id, mesaj_id: son });
+  }
+  // ==== /canli ===========================================================================
 
   // Polling: cheap thanks to `sonra`; slower while the panel is closed, backing off while the
   // tab is hidden, and paced by Retry-After when the service says so.
@@ -850,6 +945,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   let hataAralik = 0;
   function aralik() {
     if (hataAralik) return hataAralik;
+    if (canli.acik) return 30000; // canli: the socket pushes; a slow read still fills any gap
     if (D.hidden) return gizliAralik;
     return S.acik ? 2500 : 6000;
   }
@@ -1176,6 +1272,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     }
     uyariGizle();
     S.hazir = true;
+    canliBaglan(); // canli
     if (/^#[0-9a-f]{6}$/i.test(d.renk_primary || "")) {
       const r = d.renk_primary;
       const [x, y, z] = [1, 3, 5].map((i) => parseInt(r.slice(i, i + 2), 16) / 255);

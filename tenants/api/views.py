@@ -4,6 +4,7 @@ from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizGiris
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle
@@ -61,6 +62,7 @@ class GirisView(AcikAPIView):
         if not gecerli:
             raise serializers.ValidationError(ser.errors)
         token = operator_tokeni_uret(kullanici)
+        varlik.rest_cagrisi(kullanici_id=kullanici.pk)  # presence (CONTRACT 11): it just proved who it is
         return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
 
