@@ -4,7 +4,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
 
 from supportdesk.core.olaylar import OLAYLAR
-from tenants.models import Kullanici
+from tenants.models import Kullanici, Uyelik
 from tenants.origin import origin_girdisini_normalle
 
 FIRMA_ADI_MAX = 120
@@ -135,3 +135,46 @@ class WebhookForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["olaylar"].choices = olay_secenekleri()
+
+
+ROL_SECENEKLERI = Uyelik.Rol.choices
+
+
+def _max_chat_alani():
+    return forms.IntegerField(label="En çok eşzamanlı sohbet", required=False, min_value=1, max_value=1000,
+                              help_text="Boş bırakılırsa sınır yok.")
+
+
+class DavetForm(forms.Form):
+    email = forms.EmailField(label="E-posta", max_length=254,
+                             widget=forms.EmailInput(attrs={"autocomplete": "off", "placeholder": "ekip@ornek.com"}))
+    rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI, initial=Uyelik.Rol.OPERATOR)
+    max_chat_per_tenant = _max_chat_alani()
+
+    def clean_email(self):
+        return self.cleaned_data["email"].strip().lower()
+
+
+class UyeForm(forms.Form):
+    rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI)
+    max_chat_per_tenant = _max_chat_alani()
+
+
+class DavetKabulForm(forms.Form):
+    ad = forms.CharField(label="Adınız", max_length=150, required=False, widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    sifre = forms.CharField(label="Şifre", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+                            help_text="En az 8 karakter; yalnızca rakam ya da çok bilinen bir şifre olmasın.")
+
+    def __init__(self, *args, email: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.email = email
+
+    def clean(self):
+        data = super().clean()
+        sifre = data.get("sifre")
+        if sifre:
+            try:
+                password_validation.validate_password(sifre, Kullanici(email=self.email, ad=data.get("ad") or ""))
+            except forms.ValidationError as exc:
+                self.add_error("sifre", exc)
+        return data

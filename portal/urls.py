@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import views, webhook_views
+from . import ekip_views, views, webhook_views
 
 app_name = "portal"
 urlpatterns = [
@@ -18,6 +18,10 @@ urlpatterns = [
     path("webhooks/<int:endpoint_id>", webhook_views.WebhookDuzenleView.as_view(), name="webhook_duzenle"),
     path("webhooks/teslimat/<int:teslimat_id>/yeniden", webhook_views.TeslimatYenidenView.as_view(),
          name="teslimat_yeniden"),
+    path("ekip", ekip_views.EkipView.as_view(), name="ekip"),
+    path("ekip/<int:uyelik_id>", ekip_views.UyeView.as_view(), name="uye"),
+    path("ekip/davet/<int:davet_id>/iptal", ekip_views.DavetIptalView.as_view(), name="davet_iptal"),
+    path("davet/<str:token>", ekip_views.DavetKabulView.as_view(), name="davet_kabul"),
     # Last: aliases (/portal/login ...), trailing slashes, and the portal's own 404 page.
     re_path(r"^(?P<yol>.+)$", views.bilinmeyen_yol, name="bilinmeyen"),
 ]

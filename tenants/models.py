@@ -142,3 +142,34 @@ class IptalEdilenToken(models.Model):
 
     def __str__(self):
         return self.jti
+
+
+class Davet(models.Model):
+    """An invitation to join a tenant (CONTRACT 13): a one-time link, valid 7 days.
+
+    Only the SHA-256 of the token is stored: the link itself is shown (or mailed) once, when the
+    invitation is made, and a leaked database cannot be used to join a project.
+    """
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="davetler", db_index=True)
+    email = models.EmailField("e-posta")
+    rol = models.CharField("rol", max_length=10, choices=Uyelik.Rol.choices, default=Uyelik.Rol.OPERATOR)
+    max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    token_ozeti = models.CharField(max_length=64, unique=True, editable=False)
+    davet_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    son_gecerlilik = models.DateTimeField("son geçerlilik")
+    kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
+    kabul_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = "davet"
+        verbose_name_plural = "davetler"
+        indexes = [models.Index(fields=["musteri", "kabul_zamani"], name="davet_bekleyen_idx")]
+
+    def __str__(self):
+        return f"{self.email} → {self.musteri_id} ({self.rol})"
+
+    @property
+    def gecerli(self) -> bool:
+        return self.kabul_zamani is None and self.son_gecerlilik > timezone.now()
