@@ -39,6 +39,8 @@ class KbMakale(models.Model):
     ozet = models.CharField("özet", max_length=500, blank=True)
     # Sanitized HTML (nh3) on every save through the service.
     icerik = models.TextField("içerik (HTML)", blank=True)
+    # The Markdown the portal's editor wrote `icerik` from (empty for HTML written elsewhere).
+    icerik_markdown = models.TextField("içerik (Markdown)", blank=True)
     yayinda = models.BooleanField("yayında", default=False)
     sira = models.PositiveIntegerField("sıra", default=0)
     goruntulenme = models.PositiveIntegerField("görüntülenme", default=0)

@@ -178,3 +178,32 @@ class DavetKabulForm(forms.Form):
             except forms.ValidationError as exc:
                 self.add_error("sifre", exc)
         return data
+
+
+class KbKategoriForm(forms.Form):
+    ad = forms.CharField(label="Kategori adı", max_length=150)
+    slug = forms.CharField(label="Slug", max_length=150, required=False,
+                           help_text="Boş bırakılırsa addan üretilir (ç→c, ğ→g, ı→i, ö→o, ş→s, ü→u).")
+    aciklama = forms.CharField(label="Açıklama", max_length=2000, required=False,
+                               widget=forms.Textarea(attrs={"rows": 2}))
+    sira = forms.IntegerField(label="Sıra", min_value=0, max_value=1_000_000, initial=0, required=False)
+
+
+class KbMakaleForm(forms.Form):
+    baslik = forms.CharField(label="Başlık", max_length=200)
+    slug = forms.CharField(label="Slug", max_length=200, required=False,
+                           help_text="Boş bırakılırsa başlıktan üretilir.")
+    kategori = forms.TypedChoiceField(label="Kategori", required=False, coerce=int, empty_value=None)
+    ozet = forms.CharField(label="Özet", max_length=500, required=False)
+    icerik_markdown = forms.CharField(
+        label="İçerik (Markdown)", required=False, max_length=200_000, strip=False,
+        widget=forms.Textarea(attrs={"rows": 14, "data-onizleme": "kb-onizleme", "spellcheck": "true"}),
+        help_text=("**kalın**, *italik*, # başlık, - liste, [bağlantı](https://…). "
+                   "Betikler ve tehlikeli HTML kaydedilirken temizlenir."),
+    )
+    yayinda = forms.BooleanField(label="Yayında (widget'ta görünsün)", required=False)
+    sira = forms.IntegerField(label="Sıra", min_value=0, max_value=1_000_000, initial=0, required=False)
+
+    def __init__(self, *args, kategoriler=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kategori"].choices = [("", "— Kategorisiz —"), *((k.id, k.ad) for k in kategoriler)]
