@@ -186,7 +186,7 @@ def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[K
     simdi = simdi or timezone.now()
     return (
         Kampanya.objects.kapsamda([musteri.id]).filter(aktif=True, baslangic__lte=simdi, bitis__gt=simdi)
-        .order_by("baslangic", "id")
+        .select_related("gorsel").order_by("baslangic", "id")
     )
 
 
@@ -215,7 +215,7 @@ def kb_kategori_get(*, musteri, kategori_id: int) -> KbKategori:
 
 
 def kampanya_list(*, musteri) -> QuerySet[Kampanya]:
-    return Kampanya.objects.kapsamda([musteri.id]).order_by("-baslangic", "-id")
+    return Kampanya.objects.kapsamda([musteri.id]).select_related("gorsel").order_by("-baslangic", "-id")
 
 
 def kampanya_get(*, musteri, kampanya_id: int) -> Kampanya:

@@ -9,7 +9,10 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from supportdesk.core.exceptions import GecersizIstek
+from dosyalar.models import Dosya
+from dosyalar.services import dosya_yukle
+from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
+from supportdesk.core.exceptions import DesteklenmeyenDosya, GecersizIstek
 
 from . import metin
 from .models import HTTP_URL, Kampanya, KbKategori, KbMakale
@@ -121,6 +124,7 @@ def kb_makale_goruntulendi(*, makale: KbMakale) -> None:
 def kampanya_kaydet(
     *, musteri, baslik: str, baslangic: datetime, bitis: datetime, icerik: str = "", gorsel_url: str = "",
     buton_metni: str = "", buton_url: str = "", aktif: bool = True, kampanya: Kampanya | None = None,
+    gorsel: Dosya | None = None, gorsel_kaldir: bool = False,
 ) -> Kampanya:
     """Create a campaign, or update `kampanya` (the command matches existing ones by title)."""
     baslik = _zorunlu_metin("baslik", baslik, 200)
@@ -139,8 +143,26 @@ def kampanya_kaydet(
         for alan, deger in dict(baslik=baslik, icerik=icerik, gorsel_url=gorsel_url, buton_metni=buton_metni,
                                 buton_url=buton_url, baslangic=baslangic, bitis=bitis, aktif=aktif).items():
             setattr(kampanya, alan, deger)
+        if gorsel is not None:
+            if gorsel.musteri_id != musteri.id:
+                raise GecersizIstek(alanlar={"gorsel": "Görsel bu projeye ait değil."})
+            kampanya.gorsel = gorsel
+        elif gorsel_kaldir:
+            kampanya.gorsel = None
         kampanya.save()
     return kampanya
+
+
+KAMPANYA_GORSEL_TIPLERI = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+
+def kampanya_gorseli_yukle(*, musteri, dosya) -> Dosya:
+    """A campaign image, stored by `dosyalar.services.dosya_yukle` (size and content rules of
+    CONTRACT 5) and then limited to images. It belongs to the project, not to a visitor: its
+    `ziyaretci_id` is empty, which no widget call can name, so no visitor can attach it."""
+    if dosya.size and dosya.size <= EN_BUYUK_BOYUT and mime_tipi_bul(dosya) not in KAMPANYA_GORSEL_TIPLERI:
+        raise DesteklenmeyenDosya("Görsel PNG, JPEG, GIF ya da WebP olmalı.")
+    return dosya_yukle(musteri=musteri, ziyaretci_id="", dosya=dosya)
 
 
 def _url(alan: str, deger) -> str:

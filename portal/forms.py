@@ -207,3 +207,35 @@ class KbMakaleForm(forms.Form):
     def __init__(self, *args, kategoriler=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kategori"].choices = [("", "— Kategorisiz —"), *((k.id, k.ad) for k in kategoriler)]
+
+
+class HazirYanitForm(forms.Form):
+    kisayol = forms.CharField(label="Kısayol", max_length=50, help_text="Boşluksuz, ör. /selam. Projede tekil.",
+                              widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "/selam"}))
+    baslik = forms.CharField(label="Başlık", max_length=120)
+    icerik = forms.CharField(label="Metin", max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
+
+
+class _YerelTarihSaat(forms.DateTimeField):
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+
+
+class KampanyaForm(forms.Form):
+    baslik = forms.CharField(label="Başlık", max_length=200)
+    icerik = forms.CharField(label="Metin", max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    baslangic = _YerelTarihSaat(label="Başlangıç")
+    bitis = _YerelTarihSaat(label="Bitiş")
+    gorsel = forms.FileField(label="Görsel", required=False, help_text="PNG, JPEG, GIF ya da WebP; en çok 10 MB.",
+                             widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/gif,image/webp"}))
+    gorsel_kaldir = forms.BooleanField(label="Yüklenen görseli kaldır", required=False)
+    gorsel_url = forms.CharField(label="Görsel adresi (yükleme yerine)", max_length=500, required=False)
+    buton_metni = forms.CharField(label="Buton metni", max_length=60, required=False)
+    buton_url = forms.CharField(label="Buton adresi", max_length=500, required=False)
+    aktif = forms.BooleanField(label="Etkin", required=False, initial=True)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("baslangic") and data.get("bitis") and data["bitis"] <= data["baslangic"]:
+            self.add_error("bitis", "Bitiş başlangıçtan sonra olmalı.")
+        return data
