@@ -239,3 +239,18 @@ class KampanyaForm(forms.Form):
         if data.get("baslangic") and data.get("bitis") and data["bitis"] <= data["baslangic"]:
             self.add_error("bitis", "Bitiş başlangıçtan sonra olmalı.")
         return data
+
+
+class GorunumForm(forms.Form):
+    renk_primary = forms.CharField(
+        label="Ana renk", max_length=7, help_text="#RRGGBB; üzerinde beyaz yazı okunabilmeli (kontrast en az 4.5:1).",
+        widget=forms.TextInput(attrs={"type": "color", "data-gorunum": "renk"}))
+    karsilama_metni = forms.CharField(
+        label="Karşılama metni", max_length=200, required=False,
+        widget=forms.TextInput(attrs={"data-gorunum": "karsilama", "placeholder": "Size nasıl yardımcı olabiliriz?"}))
+    baslatici_konum = forms.ChoiceField(label="Başlatıcı konumu", choices=[("sag", "Sağ alt"), ("sol", "Sol alt")],
+                                        widget=forms.RadioSelect(attrs={"data-gorunum": "konum"}))
+    logo = forms.FileField(label="Logo", required=False, help_text="PNG, JPEG, WebP ya da SVG; en çok 1 MB.",
+                           widget=forms.ClearableFileInput(attrs={
+                               "accept": "image/png,image/jpeg,image/webp,image/svg+xml", "data-gorunum": "logo"}))
+    logo_kaldir = forms.BooleanField(label="Logoyu kaldır", required=False)

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import ekip_views, icerik_views, kb_views, views, webhook_views
+from . import ekip_views, gorunum_views, icerik_views, kb_views, views, webhook_views
 
 app_name = "portal"
 urlpatterns = [
@@ -27,6 +27,7 @@ urlpatterns = [
     path("hazir-yanitlar/<int:nesne_id>", icerik_views.HazirYanitView.as_view(), name="hazir_yanit"),
     path("kampanyalar", icerik_views.KampanyaView.as_view(), name="kampanyalar"),
     path("kampanyalar/<int:nesne_id>", icerik_views.KampanyaView.as_view(), name="kampanya"),
+    path("gorunum", gorunum_views.GorunumView.as_view(), name="gorunum"),
     path("ekip", ekip_views.EkipView.as_view(), name="ekip"),
     path("ekip/<int:uyelik_id>", ekip_views.UyeView.as_view(), name="uye"),
     path("ekip/davet/<int:davet_id>/iptal", ekip_views.DavetIptalView.as_view(), name="davet_iptal"),

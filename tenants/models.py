@@ -80,6 +80,12 @@ class Musteri(models.Model):
     firma_adi = models.CharField("firma adı", max_length=120)
     logo_url = models.CharField("logo yolu", max_length=500, blank=True, default="")
     renk_primary = models.CharField("ana renk", max_length=7, default="#2563EB", validators=[renk_validator])
+    # The widget's look set in the portal (CONTRACT 13); `logo` (an uploaded, checked file) wins
+    # over `logo_url` (a path set by commands or the admin).
+    logo = models.FileField("logo", upload_to="logolar/", blank=True, max_length=255)
+    karsilama_metni = models.CharField("karşılama metni", max_length=200, blank=True, default="")
+    baslatici_konum = models.CharField("başlatıcı konumu", max_length=3, default="sag",
+                                       choices=[("sag", "Sağ alt"), ("sol", "Sol alt")])
     api_key = models.CharField("widget anahtarı", max_length=64, unique=True, default=yeni_api_key)
     api_secret = models.CharField("API gizli anahtarı", max_length=80, default=yeni_api_secret)
     izinli_originler = models.JSONField("izinli originler", default=list, blank=True)
