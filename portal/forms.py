@@ -254,3 +254,28 @@ class GorunumForm(forms.Form):
                            widget=forms.ClearableFileInput(attrs={
                                "accept": "image/png,image/jpeg,image/webp,image/svg+xml", "data-gorunum": "logo"}))
     logo_kaldir = forms.BooleanField(label="Logoyu kaldır", required=False)
+
+
+class RaporForm(forms.Form):
+    bas = forms.DateField(label="Başlangıç", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    son = forms.DateField(label="Bitiş", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+
+    EN_UZUN_GUN = 366
+
+    def clean(self):
+        data = super().clean()
+        bas, son = data.get("bas"), data.get("son")
+        if bas and son:
+            if son < bas:
+                self.add_error("son", "Bitiş başlangıçtan önce olamaz.")
+            elif (son - bas).days >= self.EN_UZUN_GUN:
+                self.add_error("son", f"Aralık en çok {self.EN_UZUN_GUN} gün olabilir.")
+        return data
+
+
+class GecmisForm(forms.Form):
+    tur = forms.ChoiceField(label="Tür", required=False, choices=[("sohbet", "Sohbetler"), ("ticket", "Destek talepleri")])
+    q = forms.CharField(label="Ara", required=False, max_length=200,
+                        widget=forms.TextInput(attrs={"placeholder": "Ziyaretçi, e-posta ya da metin", "type": "search"}))
+    bas = forms.DateField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    son = forms.DateField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import ekip_views, gorunum_views, icerik_views, kb_views, views, webhook_views
+from . import ekip_views, gecmis_views, gorunum_views, icerik_views, kb_views, rapor_views, views, webhook_views
 
 app_name = "portal"
 urlpatterns = [
@@ -28,6 +28,10 @@ urlpatterns = [
     path("kampanyalar", icerik_views.KampanyaView.as_view(), name="kampanyalar"),
     path("kampanyalar/<int:nesne_id>", icerik_views.KampanyaView.as_view(), name="kampanya"),
     path("gorunum", gorunum_views.GorunumView.as_view(), name="gorunum"),
+    path("raporlar", rapor_views.RaporView.as_view(), name="raporlar"),
+    path("gecmis", gecmis_views.GecmisView.as_view(), name="gecmis"),
+    path("gecmis/sohbet/<int:oturum_id>", gecmis_views.GecmisSohbetView.as_view(), name="gecmis_sohbet"),
+    path("gecmis/ticket/<int:ticket_id>", gecmis_views.GecmisTicketView.as_view(), name="gecmis_ticket"),
     path("ekip", ekip_views.EkipView.as_view(), name="ekip"),
     path("ekip/<int:uyelik_id>", ekip_views.UyeView.as_view(), name="uye"),
     path("ekip/davet/<int:davet_id>/iptal", ekip_views.DavetIptalView.as_view(), name="davet_iptal"),
