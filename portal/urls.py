@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import ekip_views, gecmis_views, gorunum_views, icerik_views, kb_views, rapor_views, views, webhook_views
+from . import ekip_views, gecmis_views, gorunum_views, icerik_views, kb_views, rapor_views, sifre_views, views, webhook_views
 
 app_name = "portal"
 urlpatterns = [
@@ -9,6 +9,10 @@ urlpatterns = [
     path("kayit", views.KayitView.as_view(), name="kayit"),
     path("cikis", views.CikisView.as_view(), name="cikis"),
     path("sifre", views.SifreView.as_view(), name="sifre"),
+    path("sifremi-unuttum", sifre_views.SifremiUnuttumView.as_view(), name="sifremi_unuttum"),
+    path("sifremi-unuttum/gonderildi", sifre_views.SifreGonderildiView.as_view(), name="sifre_gonderildi"),
+    path("sifre-sifirla/<uidb64>/<token>", sifre_views.SifreSifirlaView.as_view(), name="sifre_sifirla"),
+    path("sifre-sifirla/tamam", sifre_views.SifreTamamView.as_view(), name="sifre_tamam"),
     path("projeler", views.ProjelerView.as_view(), name="projeler"),
     path("projeler/sec/<int:musteri_id>", views.ProjeSecView.as_view(), name="proje_sec"),
     path("projelerim", views.ProjelerimView.as_view(), name="projelerim"),
