@@ -372,3 +372,16 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
 @transaction.atomic
 def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
     hazir_yanit.delete()
+
+
+@transaction.atomic
+def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
+    """A member left the project (CONTRACT 13, team page): their active chats there go back to
+    the queue, each with the same system note a transfer to the queue writes."""
+    oturumlar = list(Oturum.objects.kapsamda([musteri_id]).select_for_update()
+                     .filter(operator_id=operator_id, durum=Oturum.Durum.AKTIF).order_by("id"))
+    for oturum in oturumlar:
+        oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
+        oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI["siraya_alindi"])
+    return len(oturumlar)

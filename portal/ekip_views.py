@@ -6,11 +6,13 @@ forms into its calls.
 """
 from django.contrib import messages
 from django.contrib.auth import login
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views import View
 
+from chat.services import operator_sohbetlerini_birak
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
 from tenants import ekip
 from tenants.models import Kullanici
@@ -70,7 +72,9 @@ class UyeView(PortalView):
         islem = request.POST.get("islem")
         try:
             if islem == "cikar":
-                ekip.uyelik_cikar(uyelik=uyelik)
+                with transaction.atomic():  # the member and their open chats leave together
+                    ekip.uyelik_cikar(uyelik=uyelik)
+                    operator_sohbetlerini_birak(musteri_id=uyelik.musteri_id, operator_id=uyelik.kullanici_id)
                 messages.success(request, f"{uyelik.kullanici.email} projeden çıkarıldı.")
             elif islem == "guncelle":
                 form = forms.UyeForm(request.POST)

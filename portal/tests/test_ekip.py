@@ -7,6 +7,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from chat.models import Oturum
 from supportdesk.testing.factories import TEST_SIFRE
 from supportdesk.testing.fixtures import giris_yap, operator_yap
 from tenants import ekip
@@ -126,8 +127,11 @@ def test_change_role_and_limit_then_remove_takes_effect_for_api_tokens(sahip, mu
     assert uyelik.max_chat_per_tenant == 4  # bad input kept nothing
     ids = [m["id"] for m in api.get("/api/v1/operator/tenants").json()["data"]["musteriler"]]
     assert ids == [musteri.id]
+    oturum = Oturum.objects.create(musteri=musteri, ziyaretci_id="v1", durum="aktif", operator=op)
     assert sahip.post(f"{EKIP}/{uyelik.id}", {"islem": "cikar"}).status_code == 302
     assert not Uyelik.objects.filter(pk=uyelik.id).exists()
+    oturum.refresh_from_db()
+    assert (oturum.durum, oturum.operator_id) == ("bekliyor", None)  # back to the queue
     assert api.get("/api/v1/operator/tenants").json()["data"]["musteriler"] == []
     assert api.get("/api/v1/operator/chats").json()["data"]["oturumlar"] == []
 
