@@ -13,7 +13,7 @@ from django.utils.http import urlencode
 from django.views import View
 
 from chat.services import operator_sohbetlerini_birak
-from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
+from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from tenants import ekip
 from tenants.models import Kullanici
 
@@ -51,8 +51,8 @@ class EkipView(PortalView):
         d = form.cleaned_data
         try:
             davet = ekip.davet_olustur(musteri=self.musteri, email=d["email"], rol=d["rol"], davet_eden=request.user,
-                                       max_chat_per_tenant=d["max_chat_per_tenant"])
-        except GecersizIstek as exc:
+                                       max_chat_per_tenant=d["max_chat_per_tenant"], yapan=self.uyelik)
+        except (GecersizIstek, Yetkisiz) as exc:
             form_hatalari(form, exc)
             return self._sayfa(davet_form=form)
         # No mail yet (the e-mail issue sends it): the inviter copies the link, shown once.
@@ -73,7 +73,7 @@ class UyeView(PortalView):
         try:
             if islem == "cikar":
                 with transaction.atomic():  # the member and their open chats leave together
-                    ekip.uyelik_cikar(uyelik=uyelik)
+                    ekip.uyelik_cikar(uyelik=uyelik, yapan=self.uyelik)
                     operator_sohbetlerini_birak(musteri_id=uyelik.musteri_id, operator_id=uyelik.kullanici_id)
                 messages.success(request, f"{uyelik.kullanici.email} projeden çıkarıldı.")
             elif islem == "guncelle":
@@ -83,11 +83,11 @@ class UyeView(PortalView):
                         messages.error(request, f"{uyelik.kullanici.email}: {' '.join(hatalar)}")
                     return redirect("portal:ekip")
                 ekip.uyelik_guncelle(uyelik=uyelik, rol=form.cleaned_data["rol"],
-                                     max_chat_per_tenant=form.cleaned_data["max_chat_per_tenant"])
+                                     max_chat_per_tenant=form.cleaned_data["max_chat_per_tenant"], yapan=self.uyelik)
                 messages.success(request, f"{uyelik.kullanici.email} güncellendi.")
             else:
                 messages.error(request, "Bilinmeyen işlem.")
-        except (DurumCakismasi, GecersizIstek) as exc:
+        except (DurumCakismasi, GecersizIstek, Yetkisiz) as exc:
             messages.error(request, exc.mesaj if not exc.alanlar else " ".join(exc.alanlar.values()))
         return redirect("portal:ekip")
 

@@ -15,13 +15,14 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
+from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 
 from .models import Davet, Kullanici, Musteri, Uyelik
 from .services import kullanici_olustur, uyelik_ekle
 
 DAVET_SURESI = timedelta(days=7)
 MAX_CHAT_UST = 1000
+SAHIP_YETKISI_MESAJI = "Sahip rolünü yalnızca proje sahipleri verebilir, değiştirebilir ya da kaldırabilir."
 SON_SAHIP_MESAJI = "Projenin en az bir sahibi kalmalı: son sahip çıkarılamaz ya da rolü düşürülemez."
 GECERSIZ_DAVET_MESAJI = "Bu davet bağlantısı geçersiz, süresi dolmuş ya da daha önce kullanılmış."
 ZATEN_UYE_MESAJI = "Bu e-posta adresi zaten projenin üyesi."
@@ -37,6 +38,12 @@ def _rol(rol) -> str:
     return rol
 
 
+def _sahip_yetkisi(yapan: Uyelik | None, *roller: str) -> None:
+    """A `yonetici` manages operators and admins; owners are made, changed and removed by owners."""
+    if yapan is not None and yapan.rol != Uyelik.Rol.SAHIP and Uyelik.Rol.SAHIP in roller:
+        raise Yetkisiz(SAHIP_YETKISI_MESAJI, alanlar={"rol": SAHIP_YETKISI_MESAJI})
+
+
 def _max_chat(deger) -> int | None:
     if deger is None:
         return None
@@ -49,7 +56,7 @@ def _max_chat(deger) -> int | None:
 @transaction.atomic
 def davet_olustur(
     *, musteri: Musteri, email: str, rol: str = Uyelik.Rol.OPERATOR, davet_eden: Kullanici | None = None,
-    max_chat_per_tenant: int | None = None,
+    max_chat_per_tenant: int | None = None, yapan: Uyelik | None = None,
 ) -> Davet:
     """A one-time invitation link, valid 7 days. The returned `Davet` carries the raw `token` and
     `url` (the site-relative path of the acceptance page) on this instance only: the database keeps
@@ -62,6 +69,7 @@ def davet_olustur(
     if not email or "@" not in email or len(email) > 254:
         raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi girin."})
     rol, max_chat_per_tenant = _rol(rol), _max_chat(max_chat_per_tenant)
+    _sahip_yetkisi(yapan, rol)
     if Uyelik.objects.filter(musteri=musteri, kullanici__email=email).exists():
         raise GecersizIstek(alanlar={"email": ZATEN_UYE_MESAJI})
     simdi = timezone.now()
@@ -155,12 +163,14 @@ def _kilitle_ve_sahipleri_say(musteri_id: int) -> int:
 
 
 @transaction.atomic
-def uyelik_guncelle(*, uyelik: Uyelik, rol: str, max_chat_per_tenant: int | None) -> Uyelik:
+def uyelik_guncelle(*, uyelik: Uyelik, rol: str, max_chat_per_tenant: int | None, yapan: Uyelik | None = None) -> Uyelik:
     rol, max_chat_per_tenant = _rol(rol), _max_chat(max_chat_per_tenant)
     sahip_sayisi = _kilitle_ve_sahipleri_say(uyelik.musteri_id)
     guncel = Uyelik.objects.select_for_update().filter(pk=uyelik.pk).first()
     if guncel is None:
         raise Bulunamadi()
+    if guncel.rol != rol:
+        _sahip_yetkisi(yapan, guncel.rol, rol)
     if guncel.rol == Uyelik.Rol.SAHIP and rol != Uyelik.Rol.SAHIP and sahip_sayisi <= 1:
         raise DurumCakismasi(SON_SAHIP_MESAJI, alanlar={"rol": SON_SAHIP_MESAJI})
     guncel.rol, guncel.max_chat_per_tenant = rol, max_chat_per_tenant
@@ -169,12 +179,13 @@ def uyelik_guncelle(*, uyelik: Uyelik, rol: str, max_chat_per_tenant: int | None
 
 
 @transaction.atomic
-def uyelik_cikar(*, uyelik: Uyelik) -> None:
+def uyelik_cikar(*, uyelik: Uyelik, yapan: Uyelik | None = None) -> None:
     """Remove a member from the project; their chats and tickets stay with the project."""
     sahip_sayisi = _kilitle_ve_sahipleri_say(uyelik.musteri_id)
     guncel = Uyelik.objects.select_for_update().filter(pk=uyelik.pk).first()
     if guncel is None:
         return
+    _sahip_yetkisi(yapan, guncel.rol)
     if guncel.rol == Uyelik.Rol.SAHIP and sahip_sayisi <= 1:
         raise DurumCakismasi(SON_SAHIP_MESAJI)
     guncel.delete()

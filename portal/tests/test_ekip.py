@@ -196,3 +196,20 @@ def test_another_projects_member_and_invitation_are_404(sahip, musteri, diger_mu
     assert sahip.post(f"{EKIP}/davet/{davet.id}/iptal").status_code == 404
     assert Uyelik.objects.filter(pk=yabanci_uyelik.id).exists()
     assert "z@ornek.com" not in sahip.get(EKIP).content.decode()
+
+
+def test_an_admin_manages_operators_but_not_owners(musteri, sahip_user):
+    yonetici = giris_yapmis(operator_yap(musteri, rol="yonetici"))
+    op = operator_yap(musteri)
+    op_uyelik = Uyelik.objects.get(kullanici=op)
+    sahip_uyelik = Uyelik.objects.get(kullanici=sahip_user)
+    res = yonetici.post(EKIP, {"email": "patron@ornek.com", "rol": "sahip"})
+    assert res.status_code == 200 and res.context["davet_form"].errors["rol"] and not Davet.objects.exists()
+    yonetici.post(f"{EKIP}/{op_uyelik.id}", {"islem": "guncelle", "rol": "sahip"})
+    yonetici.post(f"{EKIP}/{sahip_uyelik.id}", {"islem": "guncelle", "rol": "operator"})
+    yonetici.post(f"{EKIP}/{sahip_uyelik.id}", {"islem": "cikar"})
+    assert Uyelik.objects.filter(musteri=musteri, rol="sahip").count() == 1
+    assert Uyelik.objects.get(pk=op_uyelik.id).rol == "operator"
+    yonetici.post(f"{EKIP}/{op_uyelik.id}", {"islem": "guncelle", "rol": "yonetici", "max_chat_per_tenant": "2"})
+    assert Uyelik.objects.get(pk=op_uyelik.id).rol == "yonetici"
+    assert davet_et(yonetici, "yeni-op@ornek.com")
