@@ -287,3 +287,40 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
             "cevrimici_operator": cevrimici.get(mid, 0),
         }
     return {"musteriler": sonuc, "toplam_cevrimici_operator": toplam_cevrimici}
+
+
+def hazir_yanit_get(*, musteri_id: int, hazir_yanit_id: int) -> HazirYanit:
+    """A canned response of the tenant; the same 404 for missing and another tenant's."""
+    yanit = (HazirYanit.objects.kapsamda([musteri_id]).filter(pk=hazir_yanit_id).first()
+             if isinstance(hazir_yanit_id, int) and 0 < hazir_yanit_id < 2**31 else None)
+    if yanit is None:
+        raise Bulunamadi()
+    return yanit
+
+
+# --- the owners' history (portal, CONTRACT 13) ---------------------------------------------
+def gecmis_oturum_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> QuerySet[Oturum]:
+    """The tenant's chats, newest first, matching `q` in the visitor's id, name, e-mail or any
+    message text; `bas`/`son` bound the start time ([bas, son))."""
+    qs = Oturum.objects.kapsamda([musteri_id]).select_related("operator")
+    if bas is not None:
+        qs = qs.filter(baslangic__gte=bas)
+    if son is not None:
+        qs = qs.filter(baslangic__lt=son)
+    if q:
+        metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__icontains=q)
+        qs = qs.filter(Q(ziyaretci_id__icontains=q) | Q(ziyaretci_adi__icontains=q) | Q(email__icontains=q)
+                       | Exists(metinde))
+    return qs
+
+
+def gecmis_oturum_get(*, musteri_id: int, oturum_id: int) -> Oturum:
+    oturum = (gecmis_oturum_list(musteri_id=musteri_id).filter(pk=oturum_id).first()
+              if isinstance(oturum_id, int) and 0 < oturum_id < 2**31 else None)
+    if oturum is None:
+        raise Bulunamadi()
+    return oturum
+
+
+def oturum_mesajlari(*, oturum: Oturum) -> QuerySet[Mesaj]:
+    return Mesaj.objects.filter(oturum=oturum).select_related("operator", "ek").order_by("id")

@@ -19,6 +19,7 @@ from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
+from tenants.gorunum import KONUMLAR, logo_adresi
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
 from tickets.api.serializers import TicketDetaySerializer
 from tickets.selectors import ziyaretci_ticket_get
@@ -27,6 +28,11 @@ from .. import services
 
 # A chat closed this recently comes back after a reload (transcript and rating), issue 13.
 SON_OTURUM_SURESI = timedelta(hours=24)
+
+
+def _mutlak(request, url: str) -> str:
+    # The widget runs on the tenant's site: a stored path must name this service's host.
+    return request.build_absolute_uri(url) if url.startswith("/") else url
 
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
@@ -50,6 +56,7 @@ class WidgetInitView(WidgetAPIView):
         responses={200: inline_serializer("WidgetInit", {
             "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
+            "karsilama_metni": serializers.CharField(), "baslatici_konum": serializers.ChoiceField(choices=KONUMLAR),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
             "ziyaretci_token": serializers.CharField(required=False, help_text="Yalnızca token_iste ile (CONTRACT 2a)."),
             "son_oturum": serializers.DictField(
@@ -79,8 +86,10 @@ class WidgetInitView(WidgetAPIView):
         return basarili({
             "musteri_id": musteri.id,
             "firma_adi": musteri.firma_adi,
-            "logo_url": musteri.logo_url,
+            "logo_url": _mutlak(request, logo_adresi(musteri)),
             "renk_primary": musteri.renk_primary,
+            "karsilama_metni": musteri.karsilama_metni,
+            "baslatici_konum": musteri.baslatici_konum,
             "ziyaretci_id": ziyaretci_id,
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
