@@ -137,6 +137,16 @@ def uyelik_sessize_al(*, kullanici: Kullanici, musteri_id: int, sessize: bool) -
     return uyelik
 
 
+@transaction.atomic
+def uyelik_eposta_bildirimi_ayarla(*, kullanici: Kullanici, musteri_id: int, acik: bool) -> Uyelik:
+    """The member's own choice of "new ticket" mails for this tenant (CONTRACT 14)."""
+    uyelik = uyelik_get(kullanici=kullanici, musteri_id=musteri_id)
+    if uyelik.eposta_bildirimi_secimi is not acik:
+        uyelik.eposta_bildirimi_secimi = acik
+        uyelik.save(update_fields=["eposta_bildirimi_secimi"])
+    return uyelik
+
+
 def token_iptal_et(*, jti: str, bitis: datetime) -> None:
     IptalEdilenToken.objects.get_or_create(jti=jti, defaults={"bitis": bitis})
     # Expired entries are useless: keep the table small on the way.
