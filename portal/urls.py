@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import views, webhook_views
+from . import eposta_views, views, webhook_views
 
 app_name = "portal"
 urlpatterns = [
@@ -14,6 +14,7 @@ urlpatterns = [
     path("projelerim", views.ProjelerimView.as_view(), name="projelerim"),
     path("projelerim/yeni", views.ProjeYeniView.as_view(), name="projelerim_yeni"),
     path("widget", views.WidgetAyarView.as_view(), name="widget"),
+    path("eposta", eposta_views.EpostaView.as_view(), name="eposta"),
     path("webhooks", webhook_views.WebhookListeView.as_view(), name="webhooks"),
     path("webhooks/<int:endpoint_id>", webhook_views.WebhookDuzenleView.as_view(), name="webhook_duzenle"),
     path("webhooks/teslimat/<int:teslimat_id>/yeniden", webhook_views.TeslimatYenidenView.as_view(),
