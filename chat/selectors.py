@@ -204,3 +204,12 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
             "cevrimici_operator": cevrimici.get(mid, 0),
         }
     return {"musteriler": sonuc, "toplam_cevrimici_operator": toplam_cevrimici}
+
+
+def hazir_yanit_get(*, musteri_id: int, hazir_yanit_id: int) -> HazirYanit:
+    """A canned response of the tenant; the same 404 for missing and another tenant's."""
+    yanit = (HazirYanit.objects.kapsamda([musteri_id]).filter(pk=hazir_yanit_id).first()
+             if isinstance(hazir_yanit_id, int) and 0 < hazir_yanit_id < 2**31 else None)
+    if yanit is None:
+        raise Bulunamadi()
+    return yanit

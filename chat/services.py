@@ -348,3 +348,30 @@ def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
             musteri=musteri, kisayol=kayit["kisayol"], defaults={"baslik": kayit["baslik"], "icerik": kayit["icerik"]}
         )
     return len(temiz)
+
+
+KISAYOL_VAR_MESAJI = "Bu projede bu kısayol zaten kullanılıyor."
+
+
+def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYanit | None = None) -> HazirYanit:
+    """Create a canned response, or update `hazir_yanit`; `kisayol` is unique per project."""
+    try:
+        temiz = _hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik}, 0)
+    except GecersizIstek as exc:  # the import's per-record names (`hazir_yanitlar.0.kisayol`) → field names
+        raise GecersizIstek(alanlar={k.rsplit(".", 1)[-1]: v for k, v in (exc.alanlar or {}).items()}) from None
+    hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
+    if HazirYanit.objects.kapsamda([musteri.id]).filter(kisayol=temiz["kisayol"]).exclude(pk=hazir_yanit.pk).exists():
+        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI})
+    for alan, deger in temiz.items():
+        setattr(hazir_yanit, alan, deger)
+    try:
+        with transaction.atomic():
+            hazir_yanit.save()
+    except IntegrityError:  # the same shortcut saved by a parallel request
+        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI}) from None
+    return hazir_yanit
+
+
+@transaction.atomic
+def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
+    hazir_yanit.delete()

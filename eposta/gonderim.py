@@ -20,6 +20,11 @@ from .models import EpostaDurdurma, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
 SUPURME_PARCASI = 200
+# Mails that carry a one-time secret link (an invitation, a password reset): their body leaves the
+# database once it is sent or given up, so the outbox is no copy of live links (tenants.Davet keeps
+# only a hash for the same reason).
+HASSAS_TURLER = (GidenEposta.Tur.DAVET, GidenEposta.Tur.SIFRE_SIFIRLAMA)
+HASSAS_NOT = "(Tek kullanımlık bağlantı içerdiği için içerik gönderildikten sonra saklanmaz.)"
 
 
 def eposta_gonder(*, eposta_id: int) -> float | None:
@@ -39,8 +44,14 @@ def eposta_gonder(*, eposta_id: int) -> float | None:
         except Exception as exc:  # noqa: BLE001  (SMTP refusals, timeouts, DNS: all retried the same way)
             return _basarisiz(eposta, exc)
         eposta.durum, eposta.gonderilme, eposta.hata = GidenEposta.Durum.GONDERILDI, timezone.now(), ""
-        eposta.save(update_fields=["durum", "gonderilme", "hata", "deneme"])
+        _hassassa_temizle(eposta)
+        eposta.save(update_fields=["durum", "gonderilme", "hata", "deneme", "metin", "html"])
         return None
+
+
+def _hassassa_temizle(eposta: GidenEposta) -> None:
+    if eposta.tur in HASSAS_TURLER:
+        eposta.metin = eposta.html = HASSAS_NOT
 
 
 def vadesi_gelenleri_gonder() -> int:
@@ -78,7 +89,8 @@ def _basarisiz(eposta: GidenEposta, exc: Exception) -> float | None:
     logger.warning("E-posta %s gönderilemedi (deneme %s): %s", eposta.pk, eposta.deneme, eposta.hata)
     if eposta.deneme >= settings.EPOSTA_MAX_ATTEMPTS:
         eposta.durum = GidenEposta.Durum.BASARISIZ
-        eposta.save(update_fields=["durum", "hata", "deneme"])
+        _hassassa_temizle(eposta)
+        eposta.save(update_fields=["durum", "hata", "deneme", "metin", "html"])
         return None
     bekleme = settings.EPOSTA_BACKOFF_BASE_SECONDS * settings.EPOSTA_BACKOFF_FACTOR ** (eposta.deneme - 1)
     bekleme *= 1 + random.uniform(-settings.EPOSTA_BACKOFF_JITTER, settings.EPOSTA_BACKOFF_JITTER)

@@ -278,6 +278,30 @@ def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
                        oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
 
 
+# --- portal users: invitation, password reset ----------------------------------------------
+def davet_eposta_gonder(*, davet, url: str) -> GidenEposta | None:
+    """The invitation of CONTRACT 13 to its address; `url` is the absolute one-time link (its
+    token is not kept in the database once the mail is sent: see gonderim.HASSAS_TURLER)."""
+    musteri = davet.musteri
+    davet_eden = davet.davet_eden.email if davet.davet_eden else "Proje sahibi"
+    icerik = Icerik(
+        konu=f"{musteri.firma_adi} destek ekibine davet edildiniz",
+        baslik=f"{musteri.firma_adi} projesine davet",
+        paragraflar=[f"{davet_eden} sizi {musteri.firma_adi} projesine {davet.get_rol_display().lower()} olarak davet etti.",
+                     "Daveti kabul etmek için aşağıdaki bağlantıyı açın. Bağlantı 7 gün geçerlidir ve bir kez "
+                     "kullanılabilir."],
+        dugme=("Daveti kabul et", url),
+    )
+    return _eposta_yaz(musteri=musteri, tur=Tur.DAVET, alici=davet.email, icerik=icerik)
+
+
+def sifre_sifirlama_gonder(*, alici: str, konu: str, metin: str, url: str | None = None) -> GidenEposta | None:
+    """Django's password reset mail (its rendered subject and text), through the outbox."""
+    icerik = Icerik(konu=konu, baslik="Şifre sıfırlama", paragraflar=[metin.strip()],
+                    dugme=("Yeni şifre belirle", url) if url else None)
+    return _eposta_yaz(musteri=None, tur=Tur.SIFRE_SIFIRLAMA, alici=alici, icerik=icerik)
+
+
 # --- the stop link -------------------------------------------------------------------------
 def eposta_durdur(*, token: str) -> EpostaDurdurma:
     """One click stops the mails of that ticket or chat; later and still-waiting ones are not sent."""

@@ -72,6 +72,8 @@ def _giris_sonrasi(request):
     if len(uyelikler) == 1:
         _proje_etkinlestir(request, uyelikler[0].musteri_id)
         return redirect(hedef)
+    if hedef != reverse("portal:pano"):
+        return redirect(hedef)  # e.g. back to an invitation link, to join a first project
     messages.info(request, "Henüz bir projeniz yok. İlk projenizi oluşturun.")
     return redirect("portal:projelerim_yeni")
 

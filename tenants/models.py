@@ -81,6 +81,12 @@ class Musteri(models.Model):
     firma_adi = models.CharField("firma adı", max_length=120)
     logo_url = models.CharField("logo yolu", max_length=500, blank=True, default="")
     renk_primary = models.CharField("ana renk", max_length=7, default="#2563EB", validators=[renk_validator])
+    # The widget's look set in the portal (CONTRACT 13); `logo` (an uploaded, checked file) wins
+    # over `logo_url` (a path set by commands or the admin).
+    logo = models.FileField("logo", upload_to="logolar/", blank=True, max_length=255)
+    karsilama_metni = models.CharField("karşılama metni", max_length=200, blank=True, default="")
+    baslatici_konum = models.CharField("başlatıcı konumu", max_length=3, default="sag",
+                                       choices=[("sag", "Sağ alt"), ("sol", "Sol alt")])
     api_key = models.CharField("widget anahtarı", max_length=64, unique=True, default=yeni_api_key)
     api_secret = models.CharField("API gizli anahtarı", max_length=80, default=yeni_api_secret)
     izinli_originler = models.JSONField("izinli originler", default=list, blank=True)
@@ -157,3 +163,34 @@ class IptalEdilenToken(models.Model):
 
     def __str__(self):
         return self.jti
+
+
+class Davet(models.Model):
+    """An invitation to join a tenant (CONTRACT 13): a one-time link, valid 7 days.
+
+    Only the SHA-256 of the token is stored: the link itself is shown (or mailed) once, when the
+    invitation is made, and a leaked database cannot be used to join a project.
+    """
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="davetler", db_index=True)
+    email = models.EmailField("e-posta")
+    rol = models.CharField("rol", max_length=10, choices=Uyelik.Rol.choices, default=Uyelik.Rol.OPERATOR)
+    max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    token_ozeti = models.CharField(max_length=64, unique=True, editable=False)
+    davet_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    son_gecerlilik = models.DateTimeField("son geçerlilik")
+    kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
+    kabul_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = "davet"
+        verbose_name_plural = "davetler"
+        indexes = [models.Index(fields=["musteri", "kabul_zamani"], name="davet_bekleyen_idx")]
+
+    def __str__(self):
+        return f"{self.email} → {self.musteri_id} ({self.rol})"
+
+    @property
+    def gecerli(self) -> bool:
+        return self.kabul_zamani is None and self.son_gecerlilik > timezone.now()

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tenants', '0002_uyelik_eposta_bildirimi'),
+        ('tenants', '0004_uyelik_eposta_bildirimi'),
     ]
 
     operations = [

@@ -386,6 +386,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .kp .ib{position:absolute;top:8px;right:8px;background:rgba(255,255,255,.92)}
 .kp .d{justify-self:start;text-decoration:none;margin-top:4px;font-size:13px;padding:8px 12px}
 .ft{text-align:center;font-size:11px;color:#94a3b8;padding:6px;background:#fff;border-top:1px solid var(--c)}
+.k.sol .l,.k.sol .p,.k.sol .kp{right:auto;left:20px}
 .gz{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -568,7 +569,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const bilgi = h("div", { class: "bl", hidden: S.cevrimici }, h("span", { text: M.offline }),
       h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), M.talepBirak));
     bosalt(govdeler.sohbet, h("div", { class: "ic" },
-      h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { text: M.hosgeldinAlt })), bilgi, form));
+      h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { class: "kr", text: S.karsilama || M.hosgeldinAlt })), bilgi, form));
     cevrimdisiNotu = bilgi;
   }
 
@@ -1058,6 +1059,16 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
   }
 
+  // --- the project's look set in the portal (CONTRACT 13) -----------------------------------
+  // Greeting under the welcome title (as text, never HTML) and the launcher's corner. Colour and
+  // logo are applied by `basla` as before.
+  function gorunumUygula(d) {
+    S.karsilama = typeof d.karsilama_metni === "string" ? d.karsilama_metni.trim() : "";
+    const p = govdeler.sohbet.querySelector(".hg p.kr");
+    if (p) p.textContent = S.karsilama || M.hosgeldinAlt;
+    kok.classList.toggle("sol", d.baslatici_konum === "sol");
+  }
+
   // --- start ----------------------------------------------------------------------------------
   async function basla() {
     if (!API_KEY) return durdur();
@@ -1081,6 +1092,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       kok.style.setProperty("--ry", 0.2126 * x + 0.7152 * y + 0.0722 * z > 0.6 ? "#0f172a" : "#fff");
     }
     firmaAdi.textContent = d.firma_adi || M.baslik;
+    gorunumUygula(d);
     panel.setAttribute("aria-label", `${d.firma_adi || ""} ${M.baslik}`.trim());
     const logoUrl = guvenliUrl(d.logo_url);
     logo.textContent = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase("tr");

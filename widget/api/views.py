@@ -8,6 +8,12 @@ from chat.selectors import cevrimici_operator_var, sira_no, ziyaretci_acik_oturu
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
+from tenants.gorunum import KONUMLAR, logo_adresi
+
+
+def _mutlak(request, url: str) -> str:
+    # The widget runs on the tenant's site: a stored path must name this service's host.
+    return request.build_absolute_uri(url) if url.startswith("/") else url
 
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
@@ -27,6 +33,7 @@ class WidgetInitView(WidgetAPIView):
         responses={200: inline_serializer("WidgetInit", {
             "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
+            "karsilama_metni": serializers.CharField(), "baslatici_konum": serializers.ChoiceField(choices=KONUMLAR),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
         })},
     )
@@ -36,8 +43,10 @@ class WidgetInitView(WidgetAPIView):
         return basarili({
             "musteri_id": musteri.id,
             "firma_adi": musteri.firma_adi,
-            "logo_url": musteri.logo_url,
+            "logo_url": _mutlak(request, logo_adresi(musteri)),
             "renk_primary": musteri.renk_primary,
+            "karsilama_metni": musteri.karsilama_metni,
+            "baslatici_konum": musteri.baslatici_konum,
             "ziyaretci_id": ziyaretci_id,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
         })

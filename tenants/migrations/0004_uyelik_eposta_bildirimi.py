@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0001_initial'),
+        ('tenants', '0003_musteri_widget_gorunumu'),
     ]
 
     operations = [
