@@ -20,4 +20,4 @@ class EpostaView(PortalView):
         acik = request.POST.get("eposta_bildirimi") == "1"
         uyelik_eposta_bildirimi_ayarla(kullanici=request.user, musteri_id=self.musteri.id, acik=acik)
         messages.success(request, "Yeni ticket e-postaları açıldı." if acik else "Yeni ticket e-postaları kapatıldı.")
-        return redirect("portal:eposta")
+        return redirect("portal:ekip" if request.POST.get("geri") == "ekip" else "portal:eposta")
