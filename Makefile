@@ -19,6 +19,9 @@ install: $(BIN)/.installed
 run: install
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEV_ENV) $(BIN)/python manage.py demo_verisi
+	@echo "Gelen e-posta adresleri (python manage.py eposta_al < ileti.eml ile bir e-posta alınır):"
+	@$(DEV_ENV) $(BIN)/python manage.py eposta_adresi
+	@echo "Giden e-postalar $(CURDIR)/tmp/eposta/ klasörüne yazılır (EMAIL_URL ile SMTP'ye gönderilir)."
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
 	$(DEV_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
