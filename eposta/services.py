@@ -62,10 +62,15 @@ def _eposta_yaz(
         # Every mail of a ticket answers the same root, so mail clients keep them in one thread;
         # the first mail (ticket received) is that root itself.
         kok = _ticket_kok_id(ticket)
+        # A ticket opened by mail: its thread starts with the sender's own message.
+        onceki = list(GelenEposta.objects.filter(ticket_id=ticket.id, sonuc=GelenEposta.Sonuc.YENI_TICKET)
+                      .values_list("message_id", flat=True)[:1])
         if tur == Tur.TICKET_ALINDI:
             message_id = kok
         else:
-            basliklar.update({"In-Reply-To": kok, "References": kok})
+            onceki.append(kok)
+        if onceki:
+            basliklar.update({"In-Reply-To": onceki[-1], "References": " ".join(onceki)})
         basliklar["Reply-To"] = tokenlar.ticket_yanit_adresi(ticket.id)
     durdur_url = None
     if durdurma_kapsami:
@@ -337,12 +342,12 @@ def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta, bool]:
         okunan = eposta_oku(ham)
     except OkunamayanEposta:
         raise GecersizIstek("E-posta okunamadı (gönderen, alıcı ya da başlıklar eksik).") from None
-    onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
-    if onceki is not None:
-        return onceki, False
     hedef = next((c for c in map(tokenlar.adres_coz, okunan.alicilar) if c is not None), None)
     if hedef is None:
         raise Bulunamadi()
+    onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+    if onceki is not None:
+        return onceki, False
     _ekleri_denetle(okunan)
     try:
         with transaction.atomic():

@@ -152,3 +152,17 @@ def test_visitors_of_other_tenants_see_nothing_of_an_eposta_ticket(musteri, dige
                                                 {"ziyaretci_id": "eposta:sukru@ornek.com.tr"}))
     assert liste["ticketlar"] == []
 
+
+
+def test_a_ticket_opened_by_mail_threads_with_the_senders_message(smtp, musteri, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(gonder(eml("turkce_konu.eml", tokenlar.musteri_gelen_adresi(musteri.id))), 201)
+    [alindi] = smtp.alicinin("sukru@ornek.com.tr")
+    assert alindi["In-Reply-To"] == "<turkce-konu-0001@ornek.com.tr>" == alindi["References"]
+    assert "İade talebi: ürün şeması yırtık" in alindi["Subject"]
+
+
+def test_a_known_message_id_to_a_forged_address_is_still_404(ticket):
+    ok(gonder(eml("gmail_yanit.eml", tokenlar.ticket_yanit_adresi(ticket.id))), 201)
+    sahte = tokenlar.ticket_yanit_adresi(ticket.id).replace("+t", "+t9")
+    hata(gonder(eml("gmail_yanit.eml", sahte)), 404, "BULUNAMADI")
