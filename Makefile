@@ -28,6 +28,9 @@ env: $(ENV_FILE)
 run: install $(ENV_FILE)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_verisi
+	@echo "Gelen e-posta adresleri (python manage.py eposta_al < ileti.eml ile bir e-posta alınır):"
+	@$(BIN)/python manage.py eposta_adresi
+	@echo "Giden e-postalar $(CURDIR)/tmp/eposta/ klasörüne yazılır (EMAIL_URL ile SMTP'ye gönderilir)."
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
 	$(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --reload --reload-include '*.html' --lifespan off
 

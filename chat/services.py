@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_get
+from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
@@ -405,7 +406,9 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
         if not oturum.acik:
             raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
-        return _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici)
+        mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici)
+        bildirim_yayinla("chat_operator_mesaji", mesaj_id=mesaj.id)
+        return mesaj
 
 
 def chat_okundu(*, oturum: Oturum) -> None:

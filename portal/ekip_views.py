@@ -13,6 +13,7 @@ from django.utils.http import urlencode
 from django.views import View
 
 from chat.services import operator_sohbetlerini_birak
+from eposta.services import davet_eposta_gonder
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from tenants import ekip
 from tenants.models import Kullanici
@@ -55,8 +56,11 @@ class EkipView(PortalView):
         except (GecersizIstek, Yetkisiz) as exc:
             form_hatalari(form, exc)
             return self._sayfa(davet_form=form)
-        # No mail yet (the e-mail issue sends it): the inviter copies the link, shown once.
-        return self._sayfa(yeni_davet={"email": davet.email, "url": request.build_absolute_uri(davet.url)})
+        # The link goes by mail (through the outbox, after the commit) and is shown once to the
+        # inviter too, who may pass it on another way.
+        url = request.build_absolute_uri(davet.url)
+        davet_eposta_gonder(davet=davet, url=url)
+        return self._sayfa(yeni_davet={"email": davet.email, "url": url})
 
 
 class UyeView(PortalView):

@@ -1,6 +1,17 @@
 from django.urls import path, re_path
 
-from . import ekip_views, gecmis_views, gorunum_views, icerik_views, kb_views, rapor_views, sifre_views, views, webhook_views
+from . import (
+    ekip_views,
+    eposta_views,
+    gecmis_views,
+    gorunum_views,
+    icerik_views,
+    kb_views,
+    rapor_views,
+    sifre_views,
+    views,
+    webhook_views,
+)
 
 app_name = "portal"
 urlpatterns = [
@@ -19,6 +30,7 @@ urlpatterns = [
     path("projelerim", views.ProjelerimView.as_view(), name="projelerim"),
     path("projelerim/yeni", views.ProjeYeniView.as_view(), name="projelerim_yeni"),
     path("widget", views.WidgetAyarView.as_view(), name="widget"),
+    path("eposta", eposta_views.EpostaView.as_view(), name="eposta"),
     path("webhooks", webhook_views.WebhookListeView.as_view(), name="webhooks"),
     path("webhooks/<int:endpoint_id>", webhook_views.WebhookDuzenleView.as_view(), name="webhook_duzenle"),
     path("webhooks/teslimat/<int:teslimat_id>/yeniden", webhook_views.TeslimatYenidenView.as_view(),

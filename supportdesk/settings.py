@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "tickets",
     "knowledge",
     "context",
+    "eposta",
     "widget",
     "panel",
     "portal",
@@ -322,6 +323,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
     "webhook-eski-olaylar": {"task": "webhooks.eski_olaylari_temizle", "schedule": 24 * 3600},
+    # Outgoing mails whose task was lost (broker down at commit, worker killed) or is due again.
+    "eposta-vadesi-gelenler": {
+        "task": "eposta.vadesi_gelenleri_gonder",
+        "schedule": env.float("EPOSTA_SWEEP_INTERVAL_SECONDS", default=60),
+        "options": {"expires": 120},
+    },
     # Uploads never attached to a ticket reply or chat message are deleted after a while.
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
@@ -370,6 +377,39 @@ WEBHOOK_LOCAL_WORKER = env.bool("WEBHOOK_LOCAL_WORKER", default=True)
 WEBHOOK_LOCAL_WORKER_THREADS = env.int("WEBHOOK_LOCAL_WORKER_THREADS", default=8)
 # Finished events and their delivery log are kept this long (days).
 WEBHOOK_RETENTION_DAYS = env.float("WEBHOOK_RETENTION_DAYS", default=30)
+
+# --- E-mail (CONTRACT 14) ---------------------------------------------------------------------
+# EMAIL_URL: smtp://host:25, smtp+tls://user:pass@host:587, smtps://..., consolemail://, filemail://PATH.
+# Unset: every mail is written as a file under EPOSTA_KLASORU (tmp/eposta), where a developer reads it.
+EPOSTA_KLASORU = Path(env("EPOSTA_KLASORU", default=str(BASE_DIR / "tmp" / "eposta")))
+_eposta_url = env("EMAIL_URL", default="")
+if _eposta_url:
+    vars().update(env.email_url_config(_eposta_url))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(EPOSTA_KLASORU)
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="SupportDesk <destek@localhost>")
+# Where stop links and attachment links in mails point (scheme + host, no trailing slash).
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+# Reply by e-mail: Reply-To is <INBOUND_EMAIL_LOCAL>+<token>@<INBOUND_EMAIL_DOMAIN>.
+INBOUND_EMAIL_LOCAL = env("INBOUND_EMAIL_LOCAL", default="destek")
+INBOUND_EMAIL_DOMAIN = env("INBOUND_EMAIL_DOMAIN", default="inbound.localhost")
+# Empty (the production default): `POST /api/v1/inbound/email` refuses everything (401).
+INBOUND_EMAIL_SECRET = env("INBOUND_EMAIL_SECRET", default="dev-inbound-secret" if DEBUG else "")
+# A raw inbound message larger than this is refused before it is parsed.
+INBOUND_EMAIL_MAX_BYTES = env.int("INBOUND_EMAIL_MAX_BYTES", default=25 * 1024 * 1024)
+# 6 attempts; waits of 1, 4, 16, 64 min, 4.3 h (+-20 % jitter), then the mail is marked failed.
+EPOSTA_MAX_ATTEMPTS = env.int("EPOSTA_MAX_ATTEMPTS", default=6)
+EPOSTA_BACKOFF_BASE_SECONDS = env.float("EPOSTA_BACKOFF_BASE_SECONDS", default=60)
+EPOSTA_BACKOFF_FACTOR = env.float("EPOSTA_BACKOFF_FACTOR", default=4)
+EPOSTA_BACKOFF_JITTER = env.float("EPOSTA_BACKOFF_JITTER", default=0.2)
+# The sweep leaves a due mail to its queued task for this long before queueing it again.
+EPOSTA_SWEEP_GRACE_SECONDS = env.float("EPOSTA_SWEEP_GRACE_SECONDS", default=120)
+# "Offline message answered": the visitor has neither polled nor held a socket for this long.
+EPOSTA_ZIYARETCI_AYRILDI_SANIYE = env.int("EPOSTA_ZIYARETCI_AYRILDI_SANIYE", default=120)
+# At most this many transcript mails per chat.
+EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
 
 # --- Security (check --deploy clean with DEBUG off) -------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -4,6 +4,7 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 
@@ -128,6 +129,9 @@ class Uyelik(models.Model):
     sira = models.PositiveIntegerField("sıra", default=0)
     sessize_alindi = models.BooleanField("sessize alındı", default=False)
     max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    # "New ticket" mails (CONTRACT 14). None: the role's default (on for `sahip`, off otherwise),
+    # so a member who never chose follows its role when the role changes.
+    eposta_bildirimi_secimi = models.BooleanField("yeni ticket e-postası", null=True, blank=True)
     olusturulma = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -142,6 +146,17 @@ class Uyelik(models.Model):
     @property
     def yonetebilir(self) -> bool:
         return self.rol in (self.Rol.SAHIP, self.Rol.YONETICI)
+
+    @property
+    def eposta_bildirimi(self) -> bool:
+        if self.eposta_bildirimi_secimi is None:
+            return self.rol == self.Rol.SAHIP
+        return self.eposta_bildirimi_secimi
+
+    @classmethod
+    def eposta_bildirimi_acik(cls) -> Q:
+        """The members who get "new ticket" mails, as a filter (the same rule as the property)."""
+        return Q(eposta_bildirimi_secimi=True) | Q(eposta_bildirimi_secimi__isnull=True, rol=cls.Rol.SAHIP)
 
 
 class IptalEdilenToken(models.Model):

@@ -161,6 +161,16 @@ def uyelik_sessize_al(*, kullanici: Kullanici, musteri_id: int, sessize: bool) -
 
 
 @transaction.atomic
+def uyelik_eposta_bildirimi_ayarla(*, kullanici: Kullanici, musteri_id: int, acik: bool) -> Uyelik:
+    """The member's own choice of "new ticket" mails for this tenant (CONTRACT 14)."""
+    uyelik = uyelik_get(kullanici=kullanici, musteri_id=musteri_id)
+    if uyelik.eposta_bildirimi_secimi is not acik:
+        uyelik.eposta_bildirimi_secimi = acik
+        uyelik.save(update_fields=["eposta_bildirimi_secimi"])
+    return uyelik
+
+
+@transaction.atomic
 def token_iptal_et(*, jti: str, bitis: datetime) -> bool:
     """Revoke a token by its id; True only for the call that revoked it. One conditional write:
     of racing calls, the others wait on the unique index and then find the row (False)."""

@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_list_by_ids
+from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 
@@ -12,14 +13,14 @@ from .models import Ticket, TicketYanit
 
 def ticket_olustur(
     *, musteri, ziyaretci_id: str, konu: str, mesaj: str, ad: str = "", email: str = "",
-    oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None,
+    oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None, kanal: str = Ticket.Kanal.WIDGET,
 ) -> Ticket:
     ekler = dosya_list_by_ids(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_idleri=ek_idleri or [])
     simdi = timezone.now()
     with transaction.atomic():
         ticket = Ticket.objects.create(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu, ad=ad, email=email, oncelik=oncelik,
-            olusturulma=simdi, guncellenme=simdi,
+            kanal=kanal, olusturulma=simdi, guncellenme=simdi,
         )
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
@@ -52,6 +53,7 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
     with transaction.atomic():
         kilitli = _kilitle(ticket)
         yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=operator)
+        bildirim_yayinla("ticket_operator_yaniti", yanit_id=yanit.id)
         kilitli.guncellenme = yanit.zaman
         if durum is not None:
             _durum_degistir(kilitli, durum=durum, operator=operator)

@@ -80,6 +80,8 @@
     makale: (n) => `${n} makale`,
     kapatDugme: "Kapat",
     kullanilamaz: "Destek penceresi bu sitede şu an kullanılamıyor. Lütfen daha sonra tekrar deneyin.",
+    dokum: "Sohbet dökümünü e-postayla gönder",
+    dokumGitti: "Döküm e-posta adresinize gönderildi.",
     limit: "Kısa sürede çok fazla işlem yapıldı. Lütfen birkaç saniye sonra tekrar deneyin.",
     ag: "Bağlantı kurulamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.",
     sunucu: "Beklenmeyen bir sorun oluştu. Lütfen biraz sonra tekrar deneyin.",
@@ -577,6 +579,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           for (const k of ["ad", "email", "mesaj"]) if (!govde[k]) delete govde[k];
           const d = await api("POST", "/widget/chat/start", govde);
           profilHatirla(govde);
+          S.eposta = govde.email || S.eposta;
           uyariGizle();
           sohbetAc(d.oturum, true);
         } catch (err) { alanHatalari(form, err); }
@@ -668,6 +671,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       clearTimeout(pollZamanlayici);
       yazmaAlani.hidden = true;
       if (!mesajListesi.querySelector(".pn")) mesajListesi.append(kapanisKarti(o));
+      if (!mesajListesi.querySelector(".dk")) mesajListesi.append(dokumKarti());
       mesajListesi.scrollTop = mesajListesi.scrollHeight;
     }
   }
@@ -766,6 +770,22 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       });
     });
     return h("div", { class: "pn" }, h("h3", { text: M.puanla }), form);
+  }
+  // "Sohbet dökümünü e-postayla gönder" once a chat has ended (POST /widget/chat/transcript,
+  // CONTRACT 14); the address is the one the visitor gave at chat start or in identify().
+  function dokumKarti() {
+    const girdi = h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.eposta || S.profil.email || "" });
+    const form = h("form", null, h("label", null, M.email, girdi), h("button", { class: "d2", type: "submit" }, M.dokum));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      mesgul(form.querySelector("button"), async () => {
+        try {
+          await api("POST", "/widget/chat/transcript", { oturum_id: S.oturum.id, email: girdi.value.trim() });
+          form.replaceWith(h("p", { text: M.dokumGitti }));
+        } catch (err) { alanHatalari(form, err); }
+      });
+    });
+    return h("div", { class: "pn dk" }, form);
   }
   function tesekkurKarti() {
     return h("div", { class: "pn" }, h("h3", { text: M.tesekkur }),

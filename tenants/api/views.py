@@ -13,7 +13,7 @@ from supportdesk.core.views import AcikAPIView
 from .. import services
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
-from ..selectors import birincil_musteri_id, uyelik_list
+from ..selectors import birincil_musteri_id, uyelik_get, uyelik_list
 from . import serializers as s
 from .temel import OperatorAPIView
 
@@ -105,6 +105,34 @@ class TenantSessizeView(OperatorAPIView):
         musteriler = _musteriler(uyelik_list(kullanici=request.user))
         # The changed tab, and the whole list as `PUT .../sira` and `GET /operator/tenants` give it.
         return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id), "musteriler": musteriler})
+
+
+class EpostaBildirimiSerializer(serializers.Serializer):
+    eposta_bildirimi = serializers.BooleanField()
+
+
+def _eposta_bildirimi_yaniti(uyelik) -> dict:
+    return {"musteri_id": uyelik.musteri_id, "eposta_bildirimi": uyelik.eposta_bildirimi}
+
+
+class TenantEpostaBildirimiView(OperatorAPIView):
+    """The caller's own "new ticket" e-mail alerts for one of its tenants (CONTRACT 14)."""
+
+    @extend_schema(summary="Yeni ticket e-postası (bu proje için, kendi üyeliğim)",
+                   responses={200: inline_serializer("EpostaBildirimi", {
+                       "musteri_id": serializers.IntegerField(), "eposta_bildirimi": serializers.BooleanField()})})
+    def get(self, request, musteri_id: int):
+        return basarili(_eposta_bildirimi_yaniti(uyelik_get(kullanici=request.user, musteri_id=musteri_id)))
+
+    @extend_schema(summary="Yeni ticket e-postasını aç / kapat", request=EpostaBildirimiSerializer,
+                   responses={200: inline_serializer("EpostaBildirimiYanit", {
+                       "musteri_id": serializers.IntegerField(), "eposta_bildirimi": serializers.BooleanField()})})
+    def put(self, request, musteri_id: int):
+        ser = EpostaBildirimiSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        uyelik = services.uyelik_eposta_bildirimi_ayarla(
+            kullanici=request.user, musteri_id=musteri_id, acik=ser.validated_data["eposta_bildirimi"])
+        return basarili(_eposta_bildirimi_yaniti(uyelik))
 
 
 class OperatorDurumSerializer(serializers.Serializer):
