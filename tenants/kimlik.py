@@ -119,7 +119,8 @@ class WidgetIstemci:
 class WidgetAnahtarAuthentication(BaseAuthentication):
     """`X-API-Key` names the tenant (spec 5.1); request.auth is the tenant (`Musteri`)."""
 
-    hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI"
+    hata_kodlari_401 = ("KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI, ZIYARETCI_TOKEN_GEREKLI "
+                        "(bağlı ziyaretçide X-Ziyaretci-Token eksik ya da yanlış; CONTRACT 2a)")
 
     def authenticate(self, request):
         key = request.META.get("HTTP_X_API_KEY", "").strip()

@@ -3,6 +3,8 @@ import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from chat.models import Mesaj, Oturum
@@ -143,3 +145,17 @@ def test_a_bad_signature_on_init_is_refused(musteri):
     assert hata_kodu(init(istemci(musteri), token_iste=True, **govde)) == "GECERSIZ_IMZA"
     assert hata_kodu(init(istemci(musteri), token_iste="evet"), 400) == "GECERSIZ_ISTEK"
     assert not ZiyaretciKimligi.objects.exists()
+
+
+def test_the_token_check_costs_no_query_once_the_cache_is_warm(musteri):
+    # The hot path stays as it was: the visitor's generation comes from the cache, not a query.
+    token = token_al(musteri)
+    bagli, anonim = istemci(musteri, token), istemci(musteri)
+
+    def sorgular(c, ziyaretci_id):
+        c.get("/api/v1/widget/ticket/list", {"ziyaretci_id": ziyaretci_id})  # warms the caches
+        with CaptureQueriesContext(connection) as ctx:
+            assert c.get("/api/v1/widget/ticket/list", {"ziyaretci_id": ziyaretci_id}).status_code == 200
+        return len(ctx.captured_queries)
+
+    assert sorgular(bagli, "u-1842") == sorgular(anonim, "z-anonim") == 1
