@@ -107,6 +107,9 @@ def test_sohbet_yasami_operator_ve_widget_cerceveleri_rest_ile_ayni(ortam):
     assert w == _widget_okuma(ortam.widget_a, "z1", oturum["id"])["oturum"]
     assert w["durum"] == "aktif" and w["sira_no"] is None
     assert z2.bekle("oturum")["oturum"]["sira_no"] == 1
+    # the `sistem` message "X sohbete katıldı" of the accept reaches the visitor first
+    katildi = zw.bekle("mesaj")["mesaj"]
+    assert katildi["gonderen"] == "sistem" and "sohbete katıldı" in katildi["icerik"]
 
     # the operator's reply: to the visitor; an active chat's messages go to its operator only
     cevap = ortam.rest["a1"].post(f"operator/chat/{oturum['id']}/message", {"icerik": "Buyrun"}, 201)["mesaj"]
