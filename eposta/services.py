@@ -43,6 +43,7 @@ logger = logging.getLogger("supportdesk.eposta")
 Tur = GidenEposta.Tur
 DOKUM_SATIR_MAX = 2000
 CEVRIMDISI_ARALIK_SANIYE = 600  # one "answered while you were away" mail per chat per 10 minutes
+COZULDU_NOTU = "Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın."
 
 
 # --- writing and queueing ------------------------------------------------------------------
@@ -153,10 +154,11 @@ def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     ticket = yanit.ticket
     # The operator's name may be shown; its address never (CONTRACT 14: no operator address to visitors).
     yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else "Destek ekibi")
+    cozuldu = ticket.durum == Ticket.Durum.COZULDU and ticket.guncellenme == yanit.zaman
     icerik = Icerik(
         konu=f"[#{ticket.id}] Yanıt: {ticket.konu}",
         baslik=f"Talebinize yanıt verildi (#{ticket.id})",
-        paragraflar=[f"{yazan} yazdı:"],
+        paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
         alinti=yanit.icerik.splitlines(),
         baglantilar=[(d.ad, _mutlak(d.dosya.url)) for d in yanit.ekler.all()],
         dipnot="Bu e-postayı yanıtlayarak cevap verebilirsiniz.",
@@ -169,6 +171,9 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
         return None
+    son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
+    if son is not None and son.zaman == ticket.guncellenme:
+        return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
     icerik = Icerik(
         konu=f"[#{ticket.id}] Talebiniz çözüldü: {ticket.konu}",
         baslik=f"Talebiniz çözüldü (#{ticket.id})",

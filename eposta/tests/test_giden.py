@@ -204,3 +204,13 @@ def test_a_mail_fails_for_good_after_the_last_attempt(smtp, commit, widget, sett
     smtp.baslat()
     tasks.vadesi_gelenleri_gonder()
     assert smtp.mesajlar == []
+
+
+def test_a_reply_that_solves_sends_one_mail_saying_both(smtp, commit, widget, operator_client):
+    ticket = commit(ac, widget, email=ZIYARETCI)
+    commit(operator_client.post, f"{OP}/ticket/{ticket['id']}/reply", {"icerik": "Düzelttik.", "durum": "cozuldu"},
+           format="json")
+    _, yanit = smtp.alicinin(ZIYARETCI)
+    metin = parcalar(yanit)[0]
+    assert "> Düzelttik." in metin and "çözüldü olarak işaretlendi" in metin
+    assert len(smtp.mesajlar) == 2
