@@ -6,10 +6,13 @@ on that visitor's own ticket or chat (or given with the transcript request of th
 names no operator address; team mails go only to members of the ticket's tenant.
 """
 import logging
+import threading
 import time
 from datetime import timedelta
 from email.utils import formataddr, getaddresses, make_msgid
 
+from celery import current_app
+from django import db
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -34,7 +37,7 @@ from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
-from . import tasks, tokenlar
+from . import gonderim, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
 from .icerik import Icerik, html_olustur, metin_olustur
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
@@ -96,11 +99,24 @@ def _eposta_yaz(
 
 
 def _kuyruga_al(eposta_id: int) -> None:
+    if current_app.conf.task_always_eager and settings.EPOSTA_YEREL_ISCI:
+        # No broker (`make run`): a thread sends it, so the request never waits on the mail server.
+        threading.Thread(target=_yerel_gonder, args=(eposta_id,), daemon=True, name="eposta-yerel").start()
+        return
     try:
         tasks.eposta_gonder.delay(eposta_id)
     except Exception:
         # Broker down: the row is stored, the sweep sends it (CONTRACT 14: no mail lost).
         logger.warning("E-posta %s kuyruğa alınamadı; süpürme gönderecek.", eposta_id, exc_info=True)
+
+
+def _yerel_gonder(eposta_id: int) -> None:
+    try:
+        gonderim.eposta_gonder(eposta_id=eposta_id)
+    except Exception:
+        logger.exception("E-posta %s gönderilemedi (yerel iş parçacığı); süpürme yeniden dener.", eposta_id)
+    finally:
+        db.connection.close()
 
 
 def _gonderen_adresi() -> str:
