@@ -6,10 +6,13 @@ on that visitor's own ticket or chat (or given with the transcript request of th
 names no operator address; team mails go only to members of the ticket's tenant.
 """
 import logging
+import threading
 import time
 from datetime import timedelta
 from email.utils import formataddr, getaddresses, make_msgid
 
+from celery import current_app
+from django import db
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -34,7 +37,7 @@ from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
-from . import tasks, tokenlar
+from . import gonderim, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
 from .icerik import Icerik, html_olustur, metin_olustur
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
@@ -43,6 +46,7 @@ logger = logging.getLogger("supportdesk.eposta")
 Tur = GidenEposta.Tur
 DOKUM_SATIR_MAX = 2000
 CEVRIMDISI_ARALIK_SANIYE = 600  # one "answered while you were away" mail per chat per 10 minutes
+COZULDU_NOTU = "Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın."
 
 
 # --- writing and queueing ------------------------------------------------------------------
@@ -95,11 +99,24 @@ def _eposta_yaz(
 
 
 def _kuyruga_al(eposta_id: int) -> None:
+    if current_app.conf.task_always_eager and settings.EPOSTA_YEREL_ISCI:
+        # No broker (`make run`): a thread sends it, so the request never waits on the mail server.
+        threading.Thread(target=_yerel_gonder, args=(eposta_id,), daemon=True, name="eposta-yerel").start()
+        return
     try:
         tasks.eposta_gonder.delay(eposta_id)
     except Exception:
         # Broker down: the row is stored, the sweep sends it (CONTRACT 14: no mail lost).
         logger.warning("E-posta %s kuyruğa alınamadı; süpürme gönderecek.", eposta_id, exc_info=True)
+
+
+def _yerel_gonder(eposta_id: int) -> None:
+    try:
+        gonderim.eposta_gonder(eposta_id=eposta_id)
+    except Exception:
+        logger.exception("E-posta %s gönderilemedi (yerel iş parçacığı); süpürme yeniden dener.", eposta_id)
+    finally:
+        db.connection.close()
 
 
 def _gonderen_adresi() -> str:
@@ -153,10 +170,11 @@ def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     ticket = yanit.ticket
     # The operator's name may be shown; its address never (CONTRACT 14: no operator address to visitors).
     yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else "Destek ekibi")
+    cozuldu = ticket.durum == Ticket.Durum.COZULDU and ticket.guncellenme == yanit.zaman
     icerik = Icerik(
         konu=f"[#{ticket.id}] Yanıt: {ticket.konu}",
         baslik=f"Talebinize yanıt verildi (#{ticket.id})",
-        paragraflar=[f"{yazan} yazdı:"],
+        paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
         alinti=yanit.icerik.splitlines(),
         baglantilar=[(d.ad, _mutlak(d.dosya.url)) for d in yanit.ekler.all()],
         dipnot="Bu e-postayı yanıtlayarak cevap verebilirsiniz.",
@@ -169,6 +187,9 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
         return None
+    son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
+    if son is not None and son.zaman == ticket.guncellenme:
+        return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
     icerik = Icerik(
         konu=f"[#{ticket.id}] Talebiniz çözüldü: {ticket.konu}",
         baslik=f"Talebiniz çözüldü (#{ticket.id})",

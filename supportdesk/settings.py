@@ -408,6 +408,9 @@ EPOSTA_BACKOFF_JITTER = env.float("EPOSTA_BACKOFF_JITTER", default=0.2)
 EPOSTA_SWEEP_GRACE_SECONDS = env.float("EPOSTA_SWEEP_GRACE_SECONDS", default=120)
 # "Offline message answered": the visitor has neither polled nor held a socket for this long.
 EPOSTA_ZIYARETCI_AYRILDI_SANIYE = env.int("EPOSTA_ZIYARETCI_AYRILDI_SANIYE", default=120)
+# Without a broker (eager Celery, `make run`) a thread of the web process sends each mail, so a
+# request never waits on the mail server; a failed attempt is retried by the sweep (`make beat`).
+EPOSTA_YEREL_ISCI = env.bool("EPOSTA_YEREL_ISCI", default=True)
 # At most this many transcript mails per chat.
 EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
 

@@ -2,6 +2,7 @@
 address, the right text, both parts, threading headers, the stop link, and no mail lost or
 doubled while the SMTP server is down."""
 import re
+import time
 
 import pytest
 from django.test import Client
@@ -204,3 +205,30 @@ def test_a_mail_fails_for_good_after_the_last_attempt(smtp, commit, widget, sett
     smtp.baslat()
     tasks.vadesi_gelenleri_gonder()
     assert smtp.mesajlar == []
+
+
+def test_a_reply_that_solves_sends_one_mail_saying_both(smtp, commit, widget, operator_client):
+    ticket = commit(ac, widget, email=ZIYARETCI)
+    commit(operator_client.post, f"{OP}/ticket/{ticket['id']}/reply", {"icerik": "Düzelttik.", "durum": "cozuldu"},
+           format="json")
+    _, yanit = smtp.alicinin(ZIYARETCI)
+    metin = parcalar(yanit)[0]
+    assert "> Düzelttik." in metin and "çözüldü olarak işaretlendi" in metin
+    assert len(smtp.mesajlar) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_a_thread_sends_and_the_request_does_not(smtp, widget, settings):
+    settings.EPOSTA_YEREL_ISCI = True
+    smtp.durdur()
+    ac(widget, email=ZIYARETCI)  # the request answers although the mail server is down
+    eposta = GidenEposta.objects.get()
+    for _ in range(50):
+        eposta.refresh_from_db()
+        if eposta.deneme:
+            break
+        time.sleep(0.1)
+    assert (eposta.durum, eposta.deneme) == ("bekliyor", 1)
+    smtp.baslat()
+    assert tasks.vadesi_gelenleri_gonder() == 1
+    assert [alicilar for alicilar, _ in smtp.mesajlar] == [[ZIYARETCI]]
