@@ -2,14 +2,14 @@
 inside the request, CONTRACT 14). The portal's "şifremi unuttum" page uses this form as its
 `form_class`; its own `email_template_name` and `subject_template_name` are rendered as Django
 renders them, with `sifirlama_url` (the absolute confirmation link) added when the page's
-confirmation view is named `portal:sifre_sifirla_onay`."""
+confirmation view is named `portal:sifre_sifirla`."""
 from django.contrib.auth.forms import PasswordResetForm
 from django.template import loader
 from django.urls import NoReverseMatch, reverse
 
 from . import services
 
-ONAY_URL_ADI = "portal:sifre_sifirla_onay"
+ONAY_URL_ADI = "portal:sifre_sifirla"
 
 
 class SifreSifirlamaFormu(PasswordResetForm):
