@@ -9,7 +9,7 @@ PORT ?= 8000
 # (.gitignore); production sets its variables in the environment.
 ENV_FILE ?= .env
 
-.PHONY: install env run test browser worker beat lint bench clean
+.PHONY: install env run test browser worker beat lint bench bench-canli clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,11 @@ env: $(ENV_FILE)
 run: install $(ENV_FILE)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_verisi
+	@echo "Gelen e-posta adresleri (python manage.py eposta_al < ileti.eml ile bir e-posta alınır):"
+	@$(BIN)/python manage.py eposta_adresi
+	@echo "Giden e-postalar $(CURDIR)/tmp/eposta/ klasörüne yazılır (EMAIL_URL ile SMTP'ye gönderilir)."
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --reload --reload-include '*.html' --lifespan off
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not
 # download its own browser here).

@@ -4,7 +4,8 @@ Race safety (PostgreSQL): a move first locks what it depends on, always in the s
 (the operator's membership row, then the chat row), so two racing moves serialise instead of
 both passing a stale check, and never deadlock. Accept also guards with a conditional UPDATE
 (`WHERE durum = 'bekliyor'`): of two racing accepts exactly one changes a row.
-Events go to the outbox (`olay_yayinla`) inside the same transaction.
+Events go to the outbox (`olay_yayinla`) inside the same transaction; the sockets' events
+(CONTRACT 11) go out after commit (`anlik_yayinla`), from here and nowhere else.
 """
 from datetime import timedelta
 
@@ -15,9 +16,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_get
+from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 from tenants.models import Uyelik
 
 from . import selectors
@@ -107,17 +109,30 @@ def _okunmamis(gonderen: str):
     return F("okunmamis")
 
 
-def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None) -> Mesaj:
+def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, yayinla: bool = True) -> Mesaj:
     mesaj = Mesaj.objects.create(
         musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
     )
     Oturum.objects.filter(pk=oturum.pk).update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(gonderen))
+    if yayinla:
+        _mesaj_yayinla(mesaj)
     return mesaj
+
+
+def _mesaj_yayinla(mesaj: Mesaj) -> None:
+    anlik_yayinla(musteri_id=mesaj.musteri_id, olay="mesaj", veri={"mesaj": mesaj})
+
+
+def _oturum_yayinla(oturum: Oturum, *, olay: str = "chat_guncellendi", sira_degisti: bool = False) -> None:
+    # `sira_degisti`: the chat entered or left the queue, so the places (`sira_no`) of the chats
+    # waiting behind it changed too (CONTRACT 11: the widget hears of every change).
+    anlik_yayinla(musteri_id=oturum.musteri_id, olay=olay, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
 
 
 def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
     if not oturum.acik:
         raise DurumCakismasi("Sohbet zaten kapanmış.")
+    bekliyordu = oturum.durum == Oturum.Durum.BEKLIYOR
     simdi = timezone.now()
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
     oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
@@ -128,6 +143,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
     })
+    _oturum_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
 
 
@@ -172,12 +188,17 @@ def chat_baslat(
                     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
                 mevcut = _yeniden_oku(oturum)
             return mevcut, False
+        ilk = None
         if mesaj:
-            _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
+            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, yayinla=False)
             oturum = _yeniden_oku(oturum)
         olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
         })
+        # The operators hear of the chat before its first message.
+        _oturum_yayinla(oturum, olay="chat_yeni")
+        if ilk is not None:
+            _mesaj_yayinla(ilk)
     return oturum, True
 
 
@@ -201,9 +222,11 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
                 raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
             raise Bulunamadi()
-        return Mesaj.objects.create(
+        mesaj = Mesaj.objects.create(
             musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
         )
+        _mesaj_yayinla(mesaj)
+        return mesaj
 
 
 def _ek_bul(*, musteri, ziyaretci_id: str, ek_id):
@@ -234,6 +257,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
             _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
         oturum.puan, oturum.puan_yorumu, oturum.puan_zamani = puan, yorum, timezone.now()
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
+        _oturum_yayinla(oturum)
         olay_yayinla(musteri_id=oturum.musteri_id, olay="memnuniyet_puan", veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
         })
@@ -334,6 +358,7 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         oturum = _yeniden_oku(oturum)
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                     icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
+        _oturum_yayinla(oturum, sira_degisti=True)
         return _yeniden_oku(oturum)
 
 
@@ -365,6 +390,7 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
             metin = SISTEM_METINLERI["aktarildi"]
         oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
+        _oturum_yayinla(oturum, sira_degisti=hedef is None)
         return _yeniden_oku(oturum)
 
 
@@ -380,7 +406,9 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
         if not oturum.acik:
             raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
-        return _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici)
+        mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici)
+        bildirim_yayinla("chat_operator_mesaji", mesaj_id=mesaj.id)
+        return mesaj
 
 
 def chat_okundu(*, oturum: Oturum) -> None:
@@ -419,3 +447,43 @@ def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
             musteri=musteri, kisayol=kayit["kisayol"], defaults={"baslik": kayit["baslik"], "icerik": kayit["icerik"]}
         )
     return len(temiz)
+
+
+KISAYOL_VAR_MESAJI = "Bu projede bu kısayol zaten kullanılıyor."
+
+
+def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYanit | None = None) -> HazirYanit:
+    """Create a canned response, or update `hazir_yanit`; `kisayol` is unique per project."""
+    try:
+        temiz = _hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik}, 0)
+    except GecersizIstek as exc:  # the import's per-record names (`hazir_yanitlar.0.kisayol`) → field names
+        raise GecersizIstek(alanlar={k.rsplit(".", 1)[-1]: v for k, v in (exc.alanlar or {}).items()}) from None
+    hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
+    if HazirYanit.objects.kapsamda([musteri.id]).filter(kisayol=temiz["kisayol"]).exclude(pk=hazir_yanit.pk).exists():
+        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI})
+    for alan, deger in temiz.items():
+        setattr(hazir_yanit, alan, deger)
+    try:
+        with transaction.atomic():
+            hazir_yanit.save()
+    except IntegrityError:  # the same shortcut saved by a parallel request
+        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI}) from None
+    return hazir_yanit
+
+
+@transaction.atomic
+def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
+    hazir_yanit.delete()
+
+
+@transaction.atomic
+def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
+    """A member left the project (CONTRACT 13, team page): their active chats there go back to
+    the queue, each with the same system note a transfer to the queue writes."""
+    oturumlar = list(Oturum.objects.kapsamda([musteri_id]).select_for_update()
+                     .filter(operator_id=operator_id, durum=Oturum.Durum.AKTIF).order_by("id"))
+    for oturum in oturumlar:
+        oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
+        oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI["siraya_alindi"])
+    return len(oturumlar)

@@ -16,8 +16,13 @@ _NEGATIF_OLMAYAN = ("depolama_kullanilan_gb", "depolama_toplam_gb", "depolama_do
 
 
 def sayi_mi(value) -> bool:
-    """A JSON number: booleans and numeric strings are not numbers here."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) <= SAYI_MAX
+    """A JSON number: booleans and numeric strings are not numbers here.
+
+    The range is compared first: Python compares an int of any size with a float exactly, while
+    `math.isfinite` would have to convert it and raise OverflowError beyond float range."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    return abs(value) <= SAYI_MAX and math.isfinite(value)
 
 
 def _tarih_mi(value) -> bool:

@@ -7,7 +7,9 @@ import html
 import re
 import unicodedata
 
+import markdown
 import nh3
+from django.utils.text import slugify
 
 # Article bodies may carry ordinary formatting and links; scripts, styles, event handlers and
 # javascript: URLs never survive (nh3's defaults plus a narrow scheme list).
@@ -90,3 +92,21 @@ def kok(kelime: str) -> str:
 def arama_metni(*parcalar: str) -> str:
     """Folded words separated by single spaces, with a leading space so ` kök` matches word starts."""
     return " " + " ".join(w for p in parcalar for w in kelimeler(p)) + " "
+
+
+# Markdown in the portal's editor (CONTRACT 13). Raw HTML in the source is passed through by the
+# renderer and removed or defused by `html_temizle` afterwards, like any other article body.
+MARKDOWN_EKLERI = ["extra", "sane_lists", "nl2br"]
+_TR_ASCII = str.maketrans({"ç": "c", "Ç": "c", "ğ": "g", "Ğ": "g", "ı": "i", "I": "i", "İ": "i", "ö": "o", "Ö": "o",
+                           "ş": "s", "Ş": "s", "ü": "u", "Ü": "u", "â": "a", "Â": "a", "î": "i", "Î": "i", "û": "u", "Û": "u"})
+
+
+def markdown_html(kaynak: str) -> str:
+    """Markdown to sanitized HTML: what is stored, previewed and sent to the widget."""
+    return html_temizle(markdown.markdown(kaynak or "", extensions=MARKDOWN_EKLERI, output_format="html"))
+
+
+def slug_yap(baslik: str, en_cok: int = 200) -> str:
+    """`Faturamı nasıl öderim?` → `faturami-nasil-oderim`: Turkish letters to their ASCII base."""
+    slug = slugify((baslik or "").translate(_TR_ASCII))[:en_cok].strip("-")
+    return slug or "makale"

@@ -39,6 +39,8 @@ class KbMakale(models.Model):
     ozet = models.CharField("özet", max_length=500, blank=True)
     # Sanitized HTML (nh3) on every save through the service.
     icerik = models.TextField("içerik (HTML)", blank=True)
+    # The Markdown the portal's editor wrote `icerik` from (empty for HTML written elsewhere).
+    icerik_markdown = models.TextField("içerik (Markdown)", blank=True)
     yayinda = models.BooleanField("yayında", default=False)
     sira = models.PositiveIntegerField("sıra", default=0)
     goruntulenme = models.PositiveIntegerField("görüntülenme", default=0)
@@ -68,6 +70,10 @@ class Kampanya(models.Model):
     baslik = models.CharField("başlık", max_length=200)
     icerik = models.TextField("içerik", blank=True)
     gorsel_url = models.CharField("görsel URL", max_length=500, blank=True, validators=[HTTP_URL])
+    # An image uploaded in the portal (stored under the upload rules of `dosyalar`); when set it
+    # is what `gorsel_url` answers, as an absolute URL.
+    gorsel = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                               verbose_name="görsel")
     buton_metni = models.CharField("buton metni", max_length=60, blank=True)
     buton_url = models.CharField("buton URL", max_length=500, blank=True, validators=[HTTP_URL])
     baslangic = models.DateTimeField("başlangıç")

@@ -186,5 +186,40 @@ def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[K
     simdi = simdi or timezone.now()
     return (
         Kampanya.objects.kapsamda([musteri.id]).filter(aktif=True, baslangic__lte=simdi, bitis__gt=simdi)
-        .order_by("baslangic", "id")
+        .select_related("gorsel").order_by("baslangic", "id")
     )
+
+
+# --- for the tenant's own editors (the portal): every article, published or not -----------------
+def _id_gecerli(deger) -> bool:
+    return isinstance(deger, int) and 0 < deger < 2**31
+
+
+def kb_yonetim_makale_list(*, musteri) -> QuerySet[KbMakale]:
+    return KbMakale.objects.kapsamda([musteri.id]).select_related("kategori").order_by("kategori__sira", "sira", "id")
+
+
+def kb_yonetim_makale_get(*, musteri, makale_id: int) -> KbMakale:
+    """Any article of the tenant by id; the same 404 for missing and another tenant's."""
+    makale = kb_yonetim_makale_list(musteri=musteri).filter(pk=makale_id).first() if _id_gecerli(makale_id) else None
+    if makale is None:
+        raise Bulunamadi()
+    return makale
+
+
+def kb_kategori_get(*, musteri, kategori_id: int) -> KbKategori:
+    kategori = KbKategori.objects.kapsamda([musteri.id]).filter(pk=kategori_id).first() if _id_gecerli(kategori_id) else None
+    if kategori is None:
+        raise Bulunamadi()
+    return kategori
+
+
+def kampanya_list(*, musteri) -> QuerySet[Kampanya]:
+    return Kampanya.objects.kapsamda([musteri.id]).select_related("gorsel").order_by("-baslangic", "-id")
+
+
+def kampanya_get(*, musteri, kampanya_id: int) -> Kampanya:
+    kampanya = kampanya_list(musteri=musteri).filter(pk=kampanya_id).first() if _id_gecerli(kampanya_id) else None
+    if kampanya is None:
+        raise Bulunamadi()
+    return kampanya

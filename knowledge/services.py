@@ -9,7 +9,10 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from supportdesk.core.exceptions import GecersizIstek
+from dosyalar.models import Dosya
+from dosyalar.services import dosya_yukle
+from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
+from supportdesk.core.exceptions import DesteklenmeyenDosya, GecersizIstek
 
 from . import metin
 from .models import HTTP_URL, Kampanya, KbKategori, KbMakale
@@ -54,13 +57,21 @@ def kb_kategori_kaydet(
 
 def kb_makale_kaydet(
     *, musteri, slug: str, baslik: str, icerik: str = "", ozet: str = "", kategori: KbKategori | None = None,
-    yayinda: bool = False, sira: int = 0, makale: KbMakale | None = None,
+    yayinda: bool = False, sira: int = 0, makale: KbMakale | None = None, icerik_markdown: str | None = None,
 ) -> KbMakale:
-    """Create, or update the tenant's article with this slug (or `makale` itself)."""
+    """Create, or update the tenant's article with this slug (or `makale` itself).
+
+    With `icerik_markdown` (the portal's editor) the body is that Markdown rendered, and the
+    source is kept for the next edit; `icerik` is then ignored.
+    """
     slug = _slug(slug, 200)
     baslik = _zorunlu_metin("baslik", baslik, 200)
     ozet = _zorunlu_metin("ozet", ozet or "", 500, bos_olabilir=True)
-    icerik = _zorunlu_metin("icerik", icerik or "", 200_000, bos_olabilir=True)
+    kaynak = ""
+    if icerik_markdown is not None:
+        kaynak = _zorunlu_metin("icerik_markdown", icerik_markdown, 200_000, bos_olabilir=True)
+        icerik = metin.markdown_html(kaynak)
+    icerik = _zorunlu_metin("icerik", icerik or "", 400_000, bos_olabilir=True)
     if not isinstance(yayinda, bool):
         raise GecersizIstek(alanlar={"yayinda": "true ya da false olmalı."})
     if kategori is not None and kategori.musteri_id != musteri.id:
@@ -72,6 +83,7 @@ def kb_makale_kaydet(
             makale = KbMakale.objects.kapsamda([musteri.id]).filter(slug=slug).first() or KbMakale(musteri=musteri)
         _slug_bos_mu(KbMakale, musteri=musteri, slug=slug, haric=makale.pk)
         makale.slug, makale.baslik, makale.ozet, makale.icerik = slug, baslik, ozet, temiz
+        makale.icerik_markdown = kaynak
         makale.kategori, makale.yayinda, makale.sira = kategori, yayinda, _sira(sira)
         makale.duz_metin = duz
         makale.arama_baslik = metin.arama_metni(baslik)
@@ -112,6 +124,7 @@ def kb_makale_goruntulendi(*, makale: KbMakale) -> None:
 def kampanya_kaydet(
     *, musteri, baslik: str, baslangic: datetime, bitis: datetime, icerik: str = "", gorsel_url: str = "",
     buton_metni: str = "", buton_url: str = "", aktif: bool = True, kampanya: Kampanya | None = None,
+    gorsel: Dosya | None = None, gorsel_kaldir: bool = False,
 ) -> Kampanya:
     """Create a campaign, or update `kampanya` (the command matches existing ones by title)."""
     baslik = _zorunlu_metin("baslik", baslik, 200)
@@ -130,8 +143,26 @@ def kampanya_kaydet(
         for alan, deger in dict(baslik=baslik, icerik=icerik, gorsel_url=gorsel_url, buton_metni=buton_metni,
                                 buton_url=buton_url, baslangic=baslangic, bitis=bitis, aktif=aktif).items():
             setattr(kampanya, alan, deger)
+        if gorsel is not None:
+            if gorsel.musteri_id != musteri.id:
+                raise GecersizIstek(alanlar={"gorsel": "Görsel bu projeye ait değil."})
+            kampanya.gorsel = gorsel
+        elif gorsel_kaldir:
+            kampanya.gorsel = None
         kampanya.save()
     return kampanya
+
+
+KAMPANYA_GORSEL_TIPLERI = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+
+def kampanya_gorseli_yukle(*, musteri, dosya) -> Dosya:
+    """A campaign image, stored by `dosyalar.services.dosya_yukle` (size and content rules of
+    CONTRACT 5) and then limited to images. It belongs to the project, not to a visitor: its
+    `ziyaretci_id` is empty, which no widget call can name, so no visitor can attach it."""
+    if dosya.size and dosya.size <= EN_BUYUK_BOYUT and mime_tipi_bul(dosya) not in KAMPANYA_GORSEL_TIPLERI:
+        raise DesteklenmeyenDosya("Görsel PNG, JPEG, GIF ya da WebP olmalı.")
+    return dosya_yukle(musteri=musteri, ziyaretci_id="", dosya=dosya)
 
 
 def _url(alan: str, deger) -> str:
@@ -153,3 +184,32 @@ def _sira(deger) -> int:
 def _slug_bos_mu(model, *, musteri, slug: str, haric) -> None:
     if model.objects.kapsamda([musteri.id]).filter(slug=slug).exclude(pk=haric).exists():
         raise GecersizIstek(alanlar={"slug": "Bu projede bu slug zaten kullanılıyor."})
+
+
+def kb_slug_uret(*, musteri, baslik: str, model=KbMakale, haric=None) -> str:
+    """A free slug of the tenant from a (Turkish) title: `fatura`, then `fatura-2`, `fatura-3`..."""
+    en_cok = model._meta.get_field("slug").max_length
+    kok = metin.slug_yap(baslik, en_cok - 6)
+    alinmis = set(model.objects.kapsamda([musteri.id]).filter(slug__startswith=kok).exclude(pk=haric)
+                  .values_list("slug", flat=True))
+    aday, n = kok, 1
+    while aday in alinmis:
+        n += 1
+        aday = f"{kok}-{n}"
+    return aday
+
+
+@transaction.atomic
+def kb_makale_sil(*, makale: KbMakale) -> None:
+    makale.delete()
+
+
+@transaction.atomic
+def kb_kategori_sil(*, kategori: KbKategori) -> None:
+    """Delete a category; its articles stay, without a category (SET_NULL)."""
+    kategori.delete()
+
+
+@transaction.atomic
+def kampanya_sil(*, kampanya: Kampanya) -> None:
+    kampanya.delete()

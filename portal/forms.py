@@ -4,7 +4,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
 
 from supportdesk.core.olaylar import OLAYLAR
-from tenants.models import Kullanici
+from tenants.models import Kullanici, Uyelik
 from tenants.origin import origin_girdisini_normalle
 
 FIRMA_ADI_MAX = 120
@@ -97,6 +97,19 @@ class OriginForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
 
 
+class ZiyaretciTokenIptalForm(forms.Form):
+    ziyaretci_id = forms.CharField(
+        label="Ziyaretçi kimliği", max_length=128,
+        widget=forms.TextInput(attrs={"placeholder": "ör. u-1842", "autocomplete": "off"}),
+    )
+
+    def clean_ziyaretci_id(self):
+        deger = self.cleaned_data["ziyaretci_id"]
+        if not deger.isprintable():
+            raise forms.ValidationError("Yalnızca yazdırılabilir karakterler girin.")
+        return deger
+
+
 class KimlikDogrulamaForm(forms.Form):
     kimlik_dogrulama_zorunlu = forms.BooleanField(required=False)
 
@@ -144,3 +157,147 @@ class WebhookForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["olaylar"].choices = olay_secenekleri()
+
+
+ROL_SECENEKLERI = Uyelik.Rol.choices
+
+
+def _max_chat_alani():
+    return forms.IntegerField(label="En çok eşzamanlı sohbet", required=False, min_value=1, max_value=1000,
+                              help_text="Boş bırakılırsa sınır yok.")
+
+
+class DavetForm(forms.Form):
+    email = forms.EmailField(label="E-posta", max_length=254,
+                             widget=forms.EmailInput(attrs={"autocomplete": "off", "placeholder": "ekip@ornek.com"}))
+    rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI, initial=Uyelik.Rol.OPERATOR)
+    max_chat_per_tenant = _max_chat_alani()
+
+    def clean_email(self):
+        return self.cleaned_data["email"].strip().lower()
+
+
+class UyeForm(forms.Form):
+    rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI)
+    max_chat_per_tenant = _max_chat_alani()
+
+
+class DavetKabulForm(forms.Form):
+    ad = forms.CharField(label="Adınız", max_length=150, required=False, widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    sifre = forms.CharField(label="Şifre", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+                            help_text="En az 8 karakter; yalnızca rakam ya da çok bilinen bir şifre olmasın.")
+
+    def __init__(self, *args, email: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.email = email
+
+    def clean(self):
+        data = super().clean()
+        sifre = data.get("sifre")
+        if sifre:
+            try:
+                password_validation.validate_password(sifre, Kullanici(email=self.email, ad=data.get("ad") or ""))
+            except forms.ValidationError as exc:
+                self.add_error("sifre", exc)
+        return data
+
+
+class KbKategoriForm(forms.Form):
+    ad = forms.CharField(label="Kategori adı", max_length=150)
+    slug = forms.CharField(label="Slug", max_length=150, required=False,
+                           help_text="Boş bırakılırsa addan üretilir (ç→c, ğ→g, ı→i, ö→o, ş→s, ü→u).")
+    aciklama = forms.CharField(label="Açıklama", max_length=2000, required=False,
+                               widget=forms.Textarea(attrs={"rows": 2}))
+    sira = forms.IntegerField(label="Sıra", min_value=0, max_value=1_000_000, initial=0, required=False)
+
+
+class KbMakaleForm(forms.Form):
+    baslik = forms.CharField(label="Başlık", max_length=200)
+    slug = forms.CharField(label="Slug", max_length=200, required=False,
+                           help_text="Boş bırakılırsa başlıktan üretilir.")
+    kategori = forms.TypedChoiceField(label="Kategori", required=False, coerce=int, empty_value=None)
+    ozet = forms.CharField(label="Özet", max_length=500, required=False)
+    icerik_markdown = forms.CharField(
+        label="İçerik (Markdown)", required=False, max_length=200_000, strip=False,
+        widget=forms.Textarea(attrs={"rows": 14, "data-onizleme": "kb-onizleme", "spellcheck": "true"}),
+        help_text=("**kalın**, *italik*, # başlık, - liste, [bağlantı](https://…). "
+                   "Betikler ve tehlikeli HTML kaydedilirken temizlenir."),
+    )
+    yayinda = forms.BooleanField(label="Yayında (widget'ta görünsün)", required=False)
+    sira = forms.IntegerField(label="Sıra", min_value=0, max_value=1_000_000, initial=0, required=False)
+
+    def __init__(self, *args, kategoriler=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kategori"].choices = [("", "— Kategorisiz —"), *((k.id, k.ad) for k in kategoriler)]
+
+
+class HazirYanitForm(forms.Form):
+    kisayol = forms.CharField(label="Kısayol", max_length=50, help_text="Boşluksuz, ör. /selam. Projede tekil.",
+                              widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "/selam"}))
+    baslik = forms.CharField(label="Başlık", max_length=120)
+    icerik = forms.CharField(label="Metin", max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
+
+
+class _YerelTarihSaat(forms.DateTimeField):
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+
+
+class KampanyaForm(forms.Form):
+    baslik = forms.CharField(label="Başlık", max_length=200)
+    icerik = forms.CharField(label="Metin", max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    baslangic = _YerelTarihSaat(label="Başlangıç")
+    bitis = _YerelTarihSaat(label="Bitiş")
+    gorsel = forms.FileField(label="Görsel", required=False, help_text="PNG, JPEG, GIF ya da WebP; en çok 10 MB.",
+                             widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/gif,image/webp"}))
+    gorsel_kaldir = forms.BooleanField(label="Yüklenen görseli kaldır", required=False)
+    gorsel_url = forms.CharField(label="Görsel adresi (yükleme yerine)", max_length=500, required=False)
+    buton_metni = forms.CharField(label="Buton metni", max_length=60, required=False)
+    buton_url = forms.CharField(label="Buton adresi", max_length=500, required=False)
+    aktif = forms.BooleanField(label="Etkin", required=False, initial=True)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("baslangic") and data.get("bitis") and data["bitis"] <= data["baslangic"]:
+            self.add_error("bitis", "Bitiş başlangıçtan sonra olmalı.")
+        return data
+
+
+class GorunumForm(forms.Form):
+    renk_primary = forms.CharField(
+        label="Ana renk", max_length=7, help_text="#RRGGBB; üzerinde beyaz yazı okunabilmeli (kontrast en az 4.5:1).",
+        widget=forms.TextInput(attrs={"type": "color", "data-gorunum": "renk"}))
+    karsilama_metni = forms.CharField(
+        label="Karşılama metni", max_length=200, required=False,
+        widget=forms.TextInput(attrs={"data-gorunum": "karsilama", "placeholder": "Size nasıl yardımcı olabiliriz?"}))
+    baslatici_konum = forms.ChoiceField(label="Başlatıcı konumu", choices=[("sag", "Sağ alt"), ("sol", "Sol alt")],
+                                        widget=forms.RadioSelect(attrs={"data-gorunum": "konum"}))
+    logo = forms.FileField(label="Logo", required=False, help_text="PNG, JPEG, WebP ya da SVG; en çok 1 MB.",
+                           widget=forms.ClearableFileInput(attrs={
+                               "accept": "image/png,image/jpeg,image/webp,image/svg+xml", "data-gorunum": "logo"}))
+    logo_kaldir = forms.BooleanField(label="Logoyu kaldır", required=False)
+
+
+class RaporForm(forms.Form):
+    bas = forms.DateField(label="Başlangıç", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    son = forms.DateField(label="Bitiş", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+
+    EN_UZUN_GUN = 366
+
+    def clean(self):
+        data = super().clean()
+        bas, son = data.get("bas"), data.get("son")
+        if bas and son:
+            if son < bas:
+                self.add_error("son", "Bitiş başlangıçtan önce olamaz.")
+            elif (son - bas).days >= self.EN_UZUN_GUN:
+                self.add_error("son", f"Aralık en çok {self.EN_UZUN_GUN} gün olabilir.")
+        return data
+
+
+class GecmisForm(forms.Form):
+    tur = forms.ChoiceField(label="Tür", required=False, choices=[("sohbet", "Sohbetler"), ("ticket", "Destek talepleri")])
+    q = forms.CharField(label="Ara", required=False, max_length=200,
+                        widget=forms.TextInput(attrs={"placeholder": "Ziyaretçi, e-posta ya da metin", "type": "search"}))
+    bas = forms.DateField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    son = forms.DateField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))

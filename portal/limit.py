@@ -9,7 +9,7 @@ import math
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from supportdesk.core.throttling import giris_limit_anahtari, oran_coz, pencere_kontrol, pencere_say
+from supportdesk.core.throttling import giris_limit_anahtari, oran_coz, pencere_ayir, pencere_iade
 
 
 class _PortalLimiti:
@@ -22,15 +22,18 @@ class _PortalLimiti:
         self._bekleme = 0.0
 
     def izin_var(self, request) -> bool:
+        """Counts the attempt in the same atomic step (exact under concurrency); `iade` hands
+        the place back when the attempt turns out not to count."""
+        self._fis = None
         if self.oran is None:
             return True
         self.key = self.get_cache_key(request)
-        izin, self._bekleme = pencere_kontrol(self.key, self.oran, say=False)
+        izin, self._bekleme, self._fis = pencere_ayir(self.key, self.oran)
         return izin
 
-    def kaydet(self) -> None:
-        if self.oran is not None:
-            pencere_say(self.key, self.oran)
+    def iade(self) -> None:
+        pencere_iade(self._fis)
+        self._fis = None
 
     def bekleme_saniye(self) -> int:
         return max(1, math.ceil(self._bekleme))

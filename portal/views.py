@@ -18,6 +18,7 @@ from django.views import View
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
 from tenants.selectors import uyelik_list
 from tenants.services import kullanici_profil_guncelle, musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
+from tenants.ziyaretci import ziyaretci_tokenlari_iptal_et
 
 from . import forms, selectors, services
 from .limit import GirisLimiti, KayitLimiti
@@ -72,6 +73,8 @@ def _giris_sonrasi(request):
     if len(uyelikler) == 1:
         _proje_etkinlestir(request, uyelikler[0].musteri_id)
         return redirect(hedef)
+    if hedef != reverse("portal:pano"):
+        return redirect(hedef)  # e.g. back to an invitation link, to join a first project
     messages.info(request, "Henüz bir projeniz yok. İlk projenizi oluşturun.")
     return redirect("portal:projelerim_yeni")
 
@@ -99,11 +102,13 @@ class GirisView(View):
         if form.is_valid():
             user = authenticate(request, email=form.cleaned_data["email"], password=form.cleaned_data["sifre"])
             if user is not None:
+                # Failed attempts only: an owner logging in often never locks themselves out.
+                limit.iade()
                 login(request, user)
                 return _giris_sonrasi(request)
-            # Failed attempts only: an owner logging in often never locks themselves out.
-            limit.kaydet()
             form.add_error(None, "E-posta adresi ya da şifre hatalı.")
+        else:
+            limit.iade()  # an incomplete form is not a password guess
         return render(request, self.template, {"form": form, "next": _guvenli_next(request, "")})
 
 
@@ -121,8 +126,8 @@ class KayitView(View):
         limit = KayitLimiti()
         if not limit.izin_var(request):
             return _limit_yaniti(request, self.template, form, limit)
-        # Every sign-up attempt counts, successful ones too: they are what an account farm makes.
-        limit.kaydet()
+        # Every sign-up attempt counts (izin_var counted it), successful ones too: they are what
+        # an account farm makes.
         if not form.is_valid():
             return render(request, self.template, {"form": form})
         d = form.cleaned_data
@@ -280,6 +285,7 @@ class WidgetAyarView(PortalView):
 
     def _sayfa(self, status=200, gizli_goster=False, **context):
         context.setdefault("origin_form", forms.OriginForm())
+        context.setdefault("token_iptal_form", forms.ZiyaretciTokenIptalForm())
         return self.sayfa("portal/widget.html", status=status, musteri=self.musteri,
                           gomme_kodu=gomme_kodu(self.request, self.musteri), gizli_goster=gizli_goster, **context)
 
@@ -291,7 +297,8 @@ class WidgetAyarView(PortalView):
             return self._sayfa(status=400)
         return handler(request)
 
-    ISLEMLER = ("origin_ekle", "origin_sil", "anahtar_yenile", "gizli_yenile", "gizli_goster", "kimlik_dogrulama")
+    ISLEMLER = ("origin_ekle", "origin_sil", "anahtar_yenile", "gizli_yenile", "gizli_goster", "kimlik_dogrulama",
+                "ziyaretci_token_iptal")
 
     def _origin_ekle(self, request):
         form = forms.OriginForm(request.POST)
@@ -327,6 +334,16 @@ class WidgetAyarView(PortalView):
         zorunlu = bool(form.cleaned_data.get("kimlik_dogrulama_zorunlu"))
         services.musteri_kimlik_dogrulama_ayarla(musteri=self.musteri, zorunlu=zorunlu)
         messages.success(request, "İmzalı kimlik zorunlu." if zorunlu else "İmzasız müşteri bilgisi de kabul ediliyor.")
+        return redirect("portal:widget")
+
+    def _ziyaretci_token_iptal(self, request):
+        form = forms.ZiyaretciTokenIptalForm(request.POST)
+        if not form.is_valid():
+            return self._sayfa(token_iptal_form=form)
+        ziyaretci_id = form.cleaned_data["ziyaretci_id"]
+        ziyaretci_tokenlari_iptal_et(musteri=self.musteri, ziyaretci_id=ziyaretci_id)
+        messages.success(request, f"{ziyaretci_id} ziyaretçisinin tüm anahtarları iptal edildi. "
+                                  "Yeniden erişmesi için sitenizin imzalı kimliği gerekir.")
         return redirect("portal:widget")
 
 

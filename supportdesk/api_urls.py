@@ -40,6 +40,7 @@ urlpatterns = [
     path("", include("tickets.api.urls")),
     path("", include("knowledge.api.urls")),
     path("", include("context.api.urls")),
+    path("", include("eposta.api.urls")),
     path("", include("widget.api.urls")),
     path("", include("panel.api.urls")),
     # [\s\S], not `.`: a path with an encoded newline (/api/v1/x%0A) must get the envelope too.

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -45,6 +47,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "supportdesk.core",
     "tenants",
     "webhooks",
@@ -53,9 +56,11 @@ INSTALLED_APPS = [
     "tickets",
     "knowledge",
     "context",
+    "eposta",
     "widget",
     "panel",
     "portal",
+    "canli",
 ]
 
 MIDDLEWARE = [
@@ -85,6 +90,8 @@ SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
 
 ROOT_URLCONF = "supportdesk.urls"
 WSGI_APPLICATION = "supportdesk.wsgi.application"
+# Sockets (CONTRACT 11): `supportdesk.asgi` serves /ws/ (and, in development, everything).
+ASGI_APPLICATION = "supportdesk.asgi.application"
 
 TEMPLATES = [
     {
@@ -126,8 +133,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "tenants.Kullanici"
 
 REDIS_URL = env("REDIS_URL", default="")
+# Redis is a cache and a broker here, never the only copy of anything: when it is down every
+# caller skips it (rate limits fail open, caches fall back to the database, the webhook outbox
+# keeps what it could not queue). So a request must learn "down" fast: no retries with backoff
+# (redis-py's default spends about a second per call), short timeouts (loopback or LAN).
+REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.5)
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"retry": Retry(NoBackoff(), 0), "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                    "socket_timeout": REDIS_SOCKET_TIMEOUT},
+    }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -249,8 +267,36 @@ SPECTACULAR_SETTINGS = {
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/v1/.*$"
-CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with"]
+CORS_ALLOW_HEADERS = [
+    "accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with", "x-ziyaretci-token",
+]
 CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
+
+# --- Real-time sockets (CONTRACT 11) ----------------------------------------------------------
+# Fan-out crosses processes through Redis pub/sub when REDIS_URL is set; in memory without it.
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [env("CHANNEL_LAYER_URL", default=REDIS_URL)]},
+    }}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Presence (supportdesk/core/varlik.py): an open socket is live this long unless refreshed (every
+# third of it); a closed one keeps its operator from being swept offline for the closing window;
+# a REST-only client stays reachable for the REST window after each authenticated call.
+CANLI_SOKET_TTL = env.float("CANLI_SOKET_TTL", default=30)
+CANLI_KAPANIS_PENCERESI = env.float("CANLI_KAPANIS_PENCERESI", default=60)
+CANLI_REST_PENCERESI = env.float("CANLI_REST_PENCERESI", default=90)
+# Every socket process sweeps unreachable operators to `cevrimdisi` this often.
+CANLI_TARAMA_ARALIGI = env.float("CANLI_TARAMA_ARALIGI", default=10)
+# An operator socket re-checks its token this often (logout, deactivation: closed within 5 s).
+CANLI_TOKEN_KONTROL_ARALIGI = env.float("CANLI_TOKEN_KONTROL_ARALIGI", default=4)
+# The first frame (`kimlik`) must arrive within this many seconds.
+CANLI_KIMLIK_SURESI = env.float("CANLI_KIMLIK_SURESI", default=10)
+CANLI_MAKS_SOKET_ZIYARETCI = env.int("CANLI_MAKS_SOKET_ZIYARETCI", default=5)
+CANLI_MAKS_SOKET_OPERATOR = env.int("CANLI_MAKS_SOKET_OPERATOR", default=10)
+CANLI_MAKS_CERCEVE_BAYT = env.int("CANLI_MAKS_CERCEVE_BAYT", default=4096)
+CANLI_MAKS_CERCEVE_SANIYE = env.int("CANLI_MAKS_CERCEVE_SANIYE", default=10)
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -262,8 +308,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "max_retries": 1}
+# Publishing happens in the web process after a commit: with the broker down it must give up
+# within about a second (logged by the caller; the webhook outbox's sweep queues it later).
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                                   "socket_timeout": REDIS_SOCKET_TIMEOUT, "max_retries": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     # Outbox sweep: queues webhook deliveries that are due but were never queued (CONTRACT 7).
@@ -273,6 +323,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
     "webhook-eski-olaylar": {"task": "webhooks.eski_olaylari_temizle", "schedule": 24 * 3600},
+    # Outgoing mails whose task was lost (broker down at commit, worker killed) or is due again.
+    "eposta-vadesi-gelenler": {
+        "task": "eposta.vadesi_gelenleri_gonder",
+        "schedule": env.float("EPOSTA_SWEEP_INTERVAL_SECONDS", default=60),
+        "options": {"expires": 120},
+    },
     # Uploads never attached to a ticket reply or chat message are deleted after a while.
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
@@ -288,6 +344,22 @@ CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
 # --- Webhooks -------------------------------------------------------------------------------
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
+# An address that does not even accept the connection is given up on sooner.
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=3)
+# Isolation inside a worker process (webhooks/havuz.py): the task hands the delivery to threads of
+# two lanes; attempts running at once per endpoint (across all worker processes, on Redis) are
+# capped, so a slow or hanging receiver only delays its own deliveries.
+WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=16)
+WEBHOOK_SLOW_LANE_THREADS = env.int("WEBHOOK_SLOW_LANE_THREADS", default=8)
+WEBHOOK_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_ENDPOINT_CONCURRENCY", default=8)
+WEBHOOK_SLOW_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_SLOW_ENDPOINT_CONCURRENCY", default=2)
+# An attempt longer than this (or a timeout) moves its endpoint to the slow lane until it is fast again.
+WEBHOOK_SLOW_SECONDS = env.float("WEBHOOK_SLOW_SECONDS", default=1)
+# After this many timeouts running, one attempt at a time (half-open circuit breaker).
+WEBHOOK_CIRCUIT_TIMEOUTS = env.int("WEBHOOK_CIRCUIT_TIMEOUTS", default=3)
+WEBHOOK_SEMAPHORE_RETRY_SECONDS = env.float("WEBHOOK_SEMAPHORE_RETRY_SECONDS", default=0.25)
+# Deliveries one worker process holds waiting; beyond that they stay due for the sweep.
+WEBHOOK_WORKER_BACKLOG_MAX = env.int("WEBHOOK_WORKER_BACKLOG_MAX", default=10000)
 # 8 attempts; waits of 1, 4, 16, 64 min, 4.3 h, 12 h, 12 h (+-20 % jitter): about 29 h in all.
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
 WEBHOOK_BACKOFF_BASE_SECONDS = env.float("WEBHOOK_BACKOFF_BASE_SECONDS", default=60)
@@ -305,6 +377,42 @@ WEBHOOK_LOCAL_WORKER = env.bool("WEBHOOK_LOCAL_WORKER", default=True)
 WEBHOOK_LOCAL_WORKER_THREADS = env.int("WEBHOOK_LOCAL_WORKER_THREADS", default=8)
 # Finished events and their delivery log are kept this long (days).
 WEBHOOK_RETENTION_DAYS = env.float("WEBHOOK_RETENTION_DAYS", default=30)
+
+# --- E-mail (CONTRACT 14) ---------------------------------------------------------------------
+# EMAIL_URL: smtp://host:25, smtp+tls://user:pass@host:587, smtps://..., consolemail://, filemail://PATH.
+# Unset: every mail is written as a file under EPOSTA_KLASORU (tmp/eposta), where a developer reads it.
+EPOSTA_KLASORU = Path(env("EPOSTA_KLASORU", default=str(BASE_DIR / "tmp" / "eposta")))
+_eposta_url = env("EMAIL_URL", default="")
+if _eposta_url:
+    vars().update(env.email_url_config(_eposta_url))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(EPOSTA_KLASORU)
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="SupportDesk <destek@localhost>")
+# Where stop links and attachment links in mails point (scheme + host, no trailing slash).
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+# Reply by e-mail: Reply-To is <INBOUND_EMAIL_LOCAL>+<token>@<INBOUND_EMAIL_DOMAIN>.
+INBOUND_EMAIL_LOCAL = env("INBOUND_EMAIL_LOCAL", default="destek")
+INBOUND_EMAIL_DOMAIN = env("INBOUND_EMAIL_DOMAIN", default="inbound.localhost")
+# Empty (the production default): `POST /api/v1/inbound/email` refuses everything (401).
+INBOUND_EMAIL_SECRET = env("INBOUND_EMAIL_SECRET", default="dev-inbound-secret" if DEBUG else "")
+# A raw inbound message larger than this is refused before it is parsed.
+INBOUND_EMAIL_MAX_BYTES = env.int("INBOUND_EMAIL_MAX_BYTES", default=25 * 1024 * 1024)
+# 6 attempts; waits of 1, 4, 16, 64 min, 4.3 h (+-20 % jitter), then the mail is marked failed.
+EPOSTA_MAX_ATTEMPTS = env.int("EPOSTA_MAX_ATTEMPTS", default=6)
+EPOSTA_BACKOFF_BASE_SECONDS = env.float("EPOSTA_BACKOFF_BASE_SECONDS", default=60)
+EPOSTA_BACKOFF_FACTOR = env.float("EPOSTA_BACKOFF_FACTOR", default=4)
+EPOSTA_BACKOFF_JITTER = env.float("EPOSTA_BACKOFF_JITTER", default=0.2)
+# The sweep leaves a due mail to its queued task for this long before queueing it again.
+EPOSTA_SWEEP_GRACE_SECONDS = env.float("EPOSTA_SWEEP_GRACE_SECONDS", default=120)
+# "Offline message answered": the visitor has neither polled nor held a socket for this long.
+EPOSTA_ZIYARETCI_AYRILDI_SANIYE = env.int("EPOSTA_ZIYARETCI_AYRILDI_SANIYE", default=120)
+# Without a broker (eager Celery, `make run`) a thread of the web process sends each mail, so a
+# request never waits on the mail server; a failed attempt is retried by the sweep (`make beat`).
+EPOSTA_YEREL_ISCI = env.bool("EPOSTA_YEREL_ISCI", default=True)
+# At most this many transcript mails per chat.
+EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
 
 # --- Security (check --deploy clean with DEBUG off) -------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True

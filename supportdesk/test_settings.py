@@ -4,6 +4,8 @@ import os
 
 os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true")
+# Mail is sent by the (eager) task in the test's own thread, never by a stray thread (eposta.services).
+os.environ.setdefault("EPOSTA_YEREL_ISCI", "false")
 
 from .settings import *  # noqa: F403
 

@@ -1,5 +1,15 @@
 """The two API credentials (operator bearer tokens, the tenant's widget key) and the origin
-whitelist that guards widget calls. The tenant-resolving base views use them (`tenants.api.temel`)."""
+whitelist that guards widget calls. The tenant-resolving base views use them (`tenants.api.temel`).
+
+A bearer token dies (CONTRACT 2, issue 13) on logout (its `jti` is revoked), when the user is
+deactivated (`is_active`), when the user's password changes by any path (portal, admin, reset:
+the token carries a stamp derived from the password hash, as Django's sessions do, so no write
+path can forget to revoke), and a tenant leaves its reach as soon as the membership is deleted or
+the tenant deactivated (memberships are read per request, never cached). All of it is checked on
+the user row the request loads anyway: no extra query. The sockets of CONTRACT 11 call
+`operator_tokeni_dogrula` to check (and re-check) a token the same way.
+"""
+import hmac
 from dataclasses import dataclass
 
 from rest_framework.authentication import BaseAuthentication
@@ -7,30 +17,60 @@ from rest_framework.permissions import BasePermission
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthFailed
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
+from rest_framework_simplejwt.tokens import AccessToken
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz
+from supportdesk.core.girdi import gecerli_id_mi
 
-from .models import IptalEdilenToken
+from .models import IptalEdilenToken, Kullanici
 from .origin import origin_izinli
 from .selectors import musteri_api_key_ile
 
+SIFRE_DAMGASI = "sd"  # claim: a stamp of the password hash the token was issued under
+
+
+def _sifre_damgasi(kullanici: Kullanici) -> str:
+    # Django's session hash: an HMAC (SECRET_KEY) of the password hash, so it reveals nothing.
+    return kullanici.get_session_auth_hash()[:32]
+
+
+def operator_tokeni_uret(kullanici: Kullanici) -> str:
+    """A bearer token for `kullanici` (login): valid until it expires, is logged out, the user is
+    deactivated or its password changes."""
+    token = AccessToken.for_user(kullanici)
+    token[SIFRE_DAMGASI] = _sifre_damgasi(kullanici)
+    return str(token)
+
 
 class OperatorJWTAuthentication(JWTAuthentication):
-    """Bearer JWT; a token revoked by logout, expired, or of a deleted/inactive user is refused."""
+    """Bearer JWT; a token revoked by logout, expired, of a deleted/inactive user or issued before
+    the user's password changed is refused."""
 
     hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"  # for the OpenAPI schema
 
     def authenticate(self, request):
-        try:
-            result = super().authenticate(request)
-        except (InvalidToken, TokenError, JWTAuthFailed):
-            raise GecersizToken() from None
-        if result is None:
+        header = self.get_header(request)
+        if header is None:
             return None
-        user, token = result
-        if not user.is_active or IptalEdilenToken.objects.filter(jti=token.get("jti", "")).exists():
-            raise GecersizToken()
+        raw = self.get_raw_token(header)
+        if raw is None:
+            return None
+        user, token = operator_tokeni_dogrula(raw)
+        # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
+        varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
+
+    def get_user(self, validated_token):
+        # A token signed with our key but naming no possible user id (text, a float, beyond
+        # bigint) names nobody: 401, never a lookup the database would refuse with an error.
+        # simplejwt writes the id as a string of digits; older tokens hold an integer.
+        user_id = validated_token.get("user_id")
+        if isinstance(user_id, str) and user_id.isascii() and user_id.isdigit() and len(user_id) < 20:
+            user_id = int(user_id)
+        if not gecerli_id_mi(user_id):
+            raise GecersizToken()
+        return super().get_user(validated_token)
 
     def get_raw_token(self, header: bytes):
         # The auth scheme is case-insensitive (RFC 9110 11.1): "bearer <token>" is a bearer token.
@@ -38,6 +78,32 @@ class OperatorJWTAuthentication(JWTAuthentication):
         if parts and parts[0].lower() == b"bearer":
             parts[0] = b"Bearer"
         return super().get_raw_token(b" ".join(parts))
+
+
+def _gecerli_mi(user, token):
+    damga = token.get(SIFRE_DAMGASI)
+    if (
+        not user.is_active
+        or not isinstance(damga, str)
+        or not hmac.compare_digest(damga, _sifre_damgasi(user))
+        or IptalEdilenToken.objects.filter(jti=token.get("jti", "")).exists()
+    ):
+        raise GecersizToken()
+    return user, token
+
+
+def operator_tokeni_dogrula(ham_token: str) -> tuple[Kullanici, AccessToken]:
+    """The user and token of a bearer token, or `GecersizToken`: the check of a REST call, for the
+    operator socket's first frame and its periodic re-check (CONTRACT 11). Two queries (the user,
+    the logout revocation); the user's tenants are `selectors.kullanici_musteri_idleri`, to be
+    re-read on each re-check so a removed membership or deactivated tenant drops out."""
+    auth = OperatorJWTAuthentication()
+    try:
+        token = auth.get_validated_token(ham_token.encode() if isinstance(ham_token, str) else ham_token)
+        user = auth.get_user(token)
+    except (InvalidToken, TokenError, JWTAuthFailed):
+        raise GecersizToken() from None
+    return _gecerli_mi(user, token)
 
 
 @dataclass(frozen=True)
@@ -53,7 +119,8 @@ class WidgetIstemci:
 class WidgetAnahtarAuthentication(BaseAuthentication):
     """`X-API-Key` names the tenant (spec 5.1); request.auth is the tenant (`Musteri`)."""
 
-    hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI"
+    hata_kodlari_401 = ("KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI, ZIYARETCI_TOKEN_GEREKLI "
+                        "(bağlı ziyaretçide X-Ziyaretci-Token eksik ya da yanlış; CONTRACT 2a)")
 
     def authenticate(self, request):
         key = request.META.get("HTTP_X_API_KEY", "").strip()

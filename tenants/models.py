@@ -4,6 +4,7 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 
@@ -85,12 +86,21 @@ class Musteri(models.Model):
     firma_adi = models.CharField("firma adı", max_length=120)
     logo_url = models.CharField("logo yolu", max_length=500, blank=True, default="")
     renk_primary = models.CharField("ana renk", max_length=7, default="#2563EB", validators=[renk_validator])
+    # The widget's look set in the portal (CONTRACT 13); `logo` (an uploaded, checked file) wins
+    # over `logo_url` (a path set by commands or the admin).
+    logo = models.FileField("logo", upload_to="logolar/", blank=True, max_length=255)
+    karsilama_metni = models.CharField("karşılama metni", max_length=200, blank=True, default="")
+    baslatici_konum = models.CharField("başlatıcı konumu", max_length=3, default="sag",
+                                       choices=[("sag", "Sağ alt"), ("sol", "Sol alt")])
     api_key = models.CharField("widget anahtarı", max_length=64, unique=True, default=yeni_api_key)
     api_secret = models.CharField("API gizli anahtarı", max_length=80, default=yeni_api_secret)
     izinli_originler = models.JSONField("izinli originler", default=list, blank=True)
     kimlik_dogrulama_zorunlu = models.BooleanField("imzalı kimlik zorunlu", default=False)
     trial_bitis = models.DateTimeField("deneme bitişi", null=True, blank=True)
     aktif = models.BooleanField("aktif", default=True)
+    # Set once the first visitor is bound (CONTRACT 2a): until then no widget call of the tenant
+    # needs the per-visitor lookup, so sites that never ask for visitor tokens pay nothing for them.
+    bagli_ziyaretci_var = models.BooleanField("bağlı ziyaretçisi var", default=False, editable=False)
     olusturan = models.ForeignKey(
         Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="olusturdugu_musteriler"
     )
@@ -119,6 +129,9 @@ class Uyelik(models.Model):
     sira = models.PositiveIntegerField("sıra", default=0)
     sessize_alindi = models.BooleanField("sessize alındı", default=False)
     max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    # "New ticket" mails (CONTRACT 14). None: the role's default (on for `sahip`, off otherwise),
+    # so a member who never chose follows its role when the role changes.
+    eposta_bildirimi_secimi = models.BooleanField("yeni ticket e-postası", null=True, blank=True)
     olusturulma = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -134,6 +147,17 @@ class Uyelik(models.Model):
     def yonetebilir(self) -> bool:
         return self.rol in (self.Rol.SAHIP, self.Rol.YONETICI)
 
+    @property
+    def eposta_bildirimi(self) -> bool:
+        if self.eposta_bildirimi_secimi is None:
+            return self.rol == self.Rol.SAHIP
+        return self.eposta_bildirimi_secimi
+
+    @classmethod
+    def eposta_bildirimi_acik(cls) -> Q:
+        """The members who get "new ticket" mails, as a filter (the same rule as the property)."""
+        return Q(eposta_bildirimi_secimi=True) | Q(eposta_bildirimi_secimi__isnull=True, rol=cls.Rol.SAHIP)
+
 
 class IptalEdilenToken(models.Model):
     """Access tokens revoked by logout, by JWT id, until they would have expired anyway."""
@@ -147,3 +171,54 @@ class IptalEdilenToken(models.Model):
 
     def __str__(self):
         return self.jti
+
+
+class ZiyaretciKimligi(models.Model):
+    """A visitor that holds tokens (CONTRACT 2a): once a row exists the visitor is *bound*, and
+    every call for it must carry a token of the current `nesil`. Revoking all of its tokens is one
+    increment of `nesil` (tokens name the generation they were issued in)."""
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ziyaretci_kimlikleri")
+    ziyaretci_id = models.CharField("ziyaretçi kimliği", max_length=128)
+    nesil = models.PositiveIntegerField("token nesli", default=1)
+    olusturulma = models.DateTimeField("bağlanma", default=timezone.now)
+    guncellenme = models.DateTimeField("son değişiklik", auto_now=True)
+
+    class Meta:
+        verbose_name = "bağlı ziyaretçi"
+        verbose_name_plural = "bağlı ziyaretçiler"
+        constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="ziyaretci_kimligi_tekil")]
+
+    def __str__(self):
+        return f"{self.ziyaretci_id} @ {self.musteri_id} (nesil {self.nesil})"
+
+
+class Davet(models.Model):
+    """An invitation to join a tenant (CONTRACT 13): a one-time link, valid 7 days.
+
+    Only the SHA-256 of the token is stored: the link itself is shown (or mailed) once, when the
+    invitation is made, and a leaked database cannot be used to join a project.
+    """
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="davetler", db_index=True)
+    email = models.EmailField("e-posta")
+    rol = models.CharField("rol", max_length=10, choices=Uyelik.Rol.choices, default=Uyelik.Rol.OPERATOR)
+    max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    token_ozeti = models.CharField(max_length=64, unique=True, editable=False)
+    davet_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    son_gecerlilik = models.DateTimeField("son geçerlilik")
+    kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
+    kabul_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = "davet"
+        verbose_name_plural = "davetler"
+        indexes = [models.Index(fields=["musteri", "kabul_zamani"], name="davet_bekleyen_idx")]
+
+    def __str__(self):
+        return f"{self.email} → {self.musteri_id} ({self.rol})"
+
+    @property
+    def gecerli(self) -> bool:
+        return self.kabul_zamani is None and self.son_gecerlilik > timezone.now()

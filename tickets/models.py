@@ -23,6 +23,11 @@ class Ticket(models.Model):
         YUKSEK = "yuksek", "Yüksek"
         ACIL = "acil", "Acil"
 
+    class Kanal(models.TextChoices):
+        WIDGET = "widget", "Widget"
+        API = "api", "API"
+        EPOSTA = "eposta", "E-posta"
+
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="ticketlar", db_index=True)
     ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
     konu = models.CharField("konu", max_length=200)
@@ -30,6 +35,8 @@ class Ticket(models.Model):
     oncelik = models.CharField("öncelik", max_length=8, choices=Oncelik.choices, default=Oncelik.NORMAL)
     ad = models.CharField("ad", max_length=150, blank=True)
     email = models.EmailField("e-posta", blank=True)
+    # Where the ticket came from; `eposta`: a mail to the tenant's own address (CONTRACT 14).
+    kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 

@@ -1,4 +1,4 @@
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import id_coz
@@ -66,3 +66,37 @@ def acik_ticket_sayilari(*, musteri_idleri: list[int]) -> dict[int, int]:
         sayilar[row["musteri_id"]] = row["n"]
     return sayilar
 
+
+
+def ticket_raporu(*, musteri_id: int, bas, son) -> dict:
+    """Tickets opened in [bas, son) and how many of those are solved (`cozuldu` or `kapandi`) now;
+    one aggregate query (reports, CONTRACT 13)."""
+    return Ticket.objects.kapsamda([musteri_id]).filter(olusturulma__gte=bas, olusturulma__lt=son).aggregate(
+        acilan=Count("id"), cozulen=Count("id", filter=~Q(durum__in=ACIK_DURUMLAR)))
+
+
+def gecmis_ticket_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> QuerySet[Ticket]:
+    """The tenant's tickets, newest first, matching `q` in subject, visitor, e-mail or any reply."""
+    qs = Ticket.objects.kapsamda([musteri_id])
+    if bas is not None:
+        qs = qs.filter(olusturulma__gte=bas)
+    if son is not None:
+        qs = qs.filter(olusturulma__lt=son)
+    if q:
+        yanitta = TicketYanit.objects.filter(ticket=OuterRef("pk"), icerik__icontains=q)
+        qs = qs.filter(Q(konu__icontains=q) | Q(ziyaretci_id__icontains=q) | Q(ad__icontains=q) | Q(email__icontains=q)
+                       | Exists(yanitta))
+    return qs
+
+
+def gecmis_ticket_get(*, musteri_id: int, ticket_id: int) -> Ticket:
+    ticket = (gecmis_ticket_list(musteri_id=musteri_id).filter(pk=ticket_id).first()
+              if isinstance(ticket_id, int) and 0 < ticket_id < 2**31 else None)
+    if ticket is None:
+        raise Bulunamadi()
+    return ticket
+
+
+def ticket_yanitlari(*, ticket: Ticket) -> QuerySet[TicketYanit]:
+    return TicketYanit.objects.filter(ticket=ticket).select_related("operator").prefetch_related("ekler").order_by(
+        "zaman", "id")

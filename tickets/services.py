@@ -4,22 +4,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_list_by_ids
+from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 
 from .models import Ticket, TicketYanit
 
 
 def ticket_olustur(
     *, musteri, ziyaretci_id: str, konu: str, mesaj: str, ad: str = "", email: str = "",
-    oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None,
+    oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None, kanal: str = Ticket.Kanal.WIDGET,
 ) -> Ticket:
     ekler = dosya_list_by_ids(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_idleri=ek_idleri or [])
     simdi = timezone.now()
     with transaction.atomic():
         ticket = Ticket.objects.create(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu, ad=ad, email=email, oncelik=oncelik,
-            olusturulma=simdi, guncellenme=simdi,
+            kanal=kanal, olusturulma=simdi, guncellenme=simdi,
         )
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
@@ -28,6 +29,7 @@ def ticket_olustur(
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
             "konu": konu, "oncelik": oncelik,
         })
+        _ticket_yayinla(ticket, olay="ticket_yeni")
     return ticket
 
 
@@ -41,6 +43,7 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
             kilitli.durum = Ticket.Durum.ACIK
         kilitli.guncellenme = yanit.zaman
         kilitli.save(update_fields=["durum", "guncellenme"])
+        _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
 
@@ -50,10 +53,12 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
     with transaction.atomic():
         kilitli = _kilitle(ticket)
         yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=operator)
+        bildirim_yayinla("ticket_operator_yaniti", yanit_id=yanit.id)
         kilitli.guncellenme = yanit.zaman
         if durum is not None:
             _durum_degistir(kilitli, durum=durum, operator=operator)
         kilitli.save(update_fields=["durum", "guncellenme"])
+        _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
 
@@ -65,6 +70,7 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
         _durum_degistir(kilitli, durum=durum, operator=operator)
         kilitli.guncellenme = timezone.now()
         kilitli.save(update_fields=["durum", "guncellenme"])
+        _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return ticket
 
@@ -98,3 +104,8 @@ def _yanit_ekle(ticket: Ticket, *, gonderen: str, icerik: str, operator=None, ek
 def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
     ticket.durum, ticket.guncellenme = kilitli.durum, kilitli.guncellenme
 
+
+
+def _ticket_yayinla(ticket: Ticket, *, olay: str = "ticket_guncellendi") -> None:
+    # The socket event (CONTRACT 11) carries the ticket as committed; sent after commit.
+    anlik_yayinla(musteri_id=ticket.musteri_id, olay=olay, veri={"ticket": ticket})

@@ -119,5 +119,6 @@ def teslimat_yeniden_gonder(*, teslimat: Teslimat) -> Teslimat:
         kilit_bitis=None, kuyruga_alinma=None, tamamlanma=None,
     )
     teslimat.refresh_from_db()
-    transaction.on_commit(lambda: kuyruk.teslimata_gonder([teslimat.pk]))
+    endpointler = {teslimat.pk: teslimat.endpoint_id}
+    transaction.on_commit(lambda: kuyruk.teslimata_gonder(list(endpointler), endpointler=endpointler))
     return teslimat

@@ -3,7 +3,9 @@
 The task is looked up in the project's Celery app by its name (the name beat and the broker use
 too; not `celery.current_app`, which a worker's pool thread does not share),
 so this module, the tasks and the local worker import one another in one direction only:
-`tasks` -> `kuyruk` -> `yerel` -> `teslimat`. `WebhooksConfig.ready()` imports the tasks so
+`tasks` -> `kuyruk` -> `yerel`, `havuz` -> `teslimat`. In a worker the task only hands the delivery
+to the process's per-endpoint pool (`havuz`) and returns: the HTTP request never holds a worker
+slot, and one endpoint's slowness only delays that endpoint's deliveries. `WebhooksConfig.ready()` imports the tasks so
 that the web process knows them.
 """
 import logging
@@ -15,7 +17,7 @@ from django.utils import timezone
 
 from supportdesk.celery import app as celery_app
 
-from . import yerel
+from . import havuz, yerel
 from .models import Teslimat
 from .teslimat import bos_kilit, teslimat_dene
 
@@ -25,16 +27,20 @@ TESLIMAT_GOREVI = "webhooks.teslimat_gonder"
 KUYRUK_PARTI = 500
 
 
-def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None) -> bool:
-    """Queue deliveries on the broker. Never raises: an unreachable broker leaves them due, and
-    the beat sweep queues them once it is back (the request that caused the event is not hurt)."""
+def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None,
+                     endpointler: dict[int, int] | None = None) -> bool:
+    """Queue deliveries on the broker (`endpointler`: delivery id -> endpoint id, when known, so
+    the worker need not look it up). Never raises: an unreachable broker leaves them due, and the
+    beat sweep queues them once it is back (the request that caused the event is not hurt)."""
     if settings.WEBHOOK_LOCAL_WORKER and yerel.eager():
         yerel.uyandir()
         return True
+    endpointler = endpointler or {}
     try:
         gorev = celery_app.tasks[TESLIMAT_GOREVI]
         for teslimat_id in teslimat_idleri:
-            gorev.apply_async((teslimat_id,), countdown=countdown)
+            endpoint_id = endpointler.get(teslimat_id)
+            gorev.apply_async((teslimat_id, endpoint_id) if endpoint_id else (teslimat_id,), countdown=countdown)
     except Exception:  # any broker failure: the outbox keeps the delivery
         logger.warning("Webhook teslimatı kuyruğa alınamadı; süpürme görevi yeniden deneyecek: %s", teslimat_idleri,
                        exc_info=True)
@@ -42,20 +48,37 @@ def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None)
     return True
 
 
-def teslimat_isle(*, teslimat_id: int) -> Teslimat | None:
-    """One attempt (`teslimat.teslimat_dene`), then a short wait goes back on the broker.
+def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
+    """The task's work. In a worker: hand the delivery to this process's per-endpoint pool
+    (`havuz`), which attempts it on its own threads. In eager mode (no broker): attempt it here."""
+    if yerel.eager():
+        teslimat = teslimat_dene(teslimat_id=teslimat_id)
+        if teslimat is not None:
+            sonraki_denemeyi_kuyruga_al(teslimat)
+        return
+    if endpoint_id is None:  # a message queued before endpoint ids rode along
+        endpoint_id = Teslimat.objects.filter(pk=teslimat_id).values_list("endpoint_id", flat=True).first()
+        if endpoint_id is None:
+            return
+    havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al).ekle(teslimat_id, endpoint_id)
+
+
+def _dene(teslimat_id: int) -> Teslimat | None:
+    return teslimat_dene(teslimat_id=teslimat_id)
+
+
+def sonraki_denemeyi_kuyruga_al(teslimat: Teslimat) -> None:
+    """After an attempt: a short wait goes back on the broker.
 
     Short waits ride on the broker's countdown; long ones (hours) are left to the sweep, since a
     Redis broker re-delivers unacked ETA messages after its visibility timeout. In eager mode a
     countdown would run at once, so retries wait for the sweep there too.
     """
-    teslimat = teslimat_dene(teslimat_id=teslimat_id)
-    if teslimat is None or teslimat.durum != Teslimat.Durum.BEKLIYOR or teslimat.sonraki_deneme is None:
-        return teslimat
+    if teslimat.durum != Teslimat.Durum.BEKLIYOR or teslimat.sonraki_deneme is None:
+        return
     bekleme = (teslimat.sonraki_deneme - timezone.now()).total_seconds()
     if bekleme <= settings.WEBHOOK_ETA_MAX_SECONDS and not yerel.eager():
-        teslimata_gonder([teslimat.pk], countdown=max(0.0, bekleme))
-    return teslimat
+        teslimata_gonder([teslimat.pk], countdown=max(0.0, bekleme), endpointler={teslimat.pk: teslimat.endpoint_id})
 
 
 def vadesi_gelenleri_kuyruga_al() -> int:
@@ -63,17 +86,18 @@ def vadesi_gelenleri_kuyruga_al() -> int:
     and are neither being attempted nor queued by this sweep recently. Returns how many."""
     simdi = timezone.now()
     sinir = simdi - timedelta(seconds=settings.WEBHOOK_SWEEP_GRACE_SECONDS)
-    ids = list(
+    endpointler = dict(
         Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR, sonraki_deneme__lte=sinir)
         .filter(bos_kilit(simdi))
         .filter(Q(kuyruga_alinma__isnull=True) | Q(kuyruga_alinma__lte=sinir))
         .order_by("sonraki_deneme")
-        .values_list("id", flat=True)[:KUYRUK_PARTI]
+        .values_list("id", "endpoint_id")[:KUYRUK_PARTI]
     )
+    ids = list(endpointler)
     if not ids:
         return 0
     Teslimat.objects.filter(pk__in=ids).update(kuyruga_alinma=simdi)
-    if not teslimata_gonder(ids):
+    if not teslimata_gonder(ids, endpointler=endpointler):
         Teslimat.objects.filter(pk__in=ids).update(kuyruga_alinma=None)
         return 0
     return len(ids)

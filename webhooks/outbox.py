@@ -30,6 +30,6 @@ def teslimatlari_olustur(kayit: Olay, endpointler) -> list[Teslimat]:
     teslimatlar = Teslimat.objects.bulk_create(
         [Teslimat(musteri_id=kayit.musteri_id, olay=kayit, endpoint=e, sonraki_deneme=kayit.zaman) for e in hedefler]
     )
-    ids = [t.pk for t in teslimatlar]
-    transaction.on_commit(lambda: kuyruk.teslimata_gonder(ids))
+    endpointler = {t.pk: t.endpoint_id for t in teslimatlar}
+    transaction.on_commit(lambda: kuyruk.teslimata_gonder(list(endpointler), endpointler=endpointler))
     return teslimatlar

@@ -1,13 +1,16 @@
 """Thin Celery tasks: ids in, a service call, nothing else (HOUSE-STYLE 11)."""
 from celery import shared_task
+from celery.signals import worker_process_shutdown, worker_shutdown
+from django.conf import settings
 
-from . import kuyruk, teslimat
+from . import havuz, kuyruk, teslimat
 
 
 @shared_task(name=kuyruk.TESLIMAT_GOREVI, ignore_result=True, acks_late=True)
-def teslimat_gonder(teslimat_id: int) -> None:
-    """One attempt of one delivery. A duplicate or stale message does nothing (see teslimat_dene)."""
-    kuyruk.teslimat_isle(teslimat_id=teslimat_id)
+def teslimat_gonder(teslimat_id: int, endpoint_id: int | None = None) -> None:
+    """One attempt of one delivery, handed to the process's per-endpoint pool (kuyruk.teslimat_isle).
+    A duplicate or stale message does nothing (see teslimat_dene)."""
+    kuyruk.teslimat_isle(teslimat_id=teslimat_id, endpoint_id=endpoint_id)
 
 
 @shared_task(name="webhooks.vadesi_gelenleri_gonder", ignore_result=True)
@@ -20,3 +23,10 @@ def vadesi_gelenleri_gonder() -> int:
 def eski_olaylari_temizle() -> int:
     """Beat, daily: finished events past the retention period go."""
     return teslimat.eski_olaylari_temizle()
+
+
+@worker_shutdown.connect
+@worker_process_shutdown.connect
+def _havuzu_durdur(**_) -> None:
+    # Let running attempts finish (at most one timeout); waiting ones stay due for the next worker.
+    havuz.durdur(settings.WEBHOOK_TIMEOUT_SECONDS + settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS + 1)

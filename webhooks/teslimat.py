@@ -117,7 +117,7 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
         with hedef_oturumu() as oturum:
             # Redirects are never followed: a public URL could bounce us to an internal one.
             yanit = oturum.post(endpoint.url, data=govde, headers=headers, allow_redirects=False,
-                                timeout=settings.WEBHOOK_TIMEOUT_SECONDS, stream=True)
+                                timeout=_zaman_asimlari(), stream=True)
             yanit.close()
         sonuc["durum_kodu"] = yanit.status_code
         sonuc["basarili"] = 200 <= yanit.status_code < 300
@@ -125,6 +125,8 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
             sonuc["hata"] = f"HTTP {yanit.status_code}"
     except HedefIzinsiz as exc:
         sonuc["hata"] = f"Hedef izinsiz: {exc}"
+    except requests.ConnectTimeout:
+        sonuc["hata"] = f"Zaman aşımı: bağlantı kurulamadı ({_zaman_asimlari()[0]:g} s)"
     except requests.Timeout:
         sonuc["hata"] = f"Zaman aşımı ({settings.WEBHOOK_TIMEOUT_SECONDS:g} s)"
     except requests.RequestException as exc:
@@ -132,6 +134,11 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
     sonuc["sure_ms"] = int((time.monotonic() - baslangic) * 1000)
     sonuc["hata"] = sonuc["hata"][:HATA_MAX]
     return sonuc
+
+
+def _zaman_asimlari() -> tuple[float, float]:
+    # A short connect timeout: an address that does not answer at all is given up on quickly.
+    return min(settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS, settings.WEBHOOK_TIMEOUT_SECONDS), settings.WEBHOOK_TIMEOUT_SECONDS
 
 
 def _sonucu_kaydet(teslimat: Teslimat, sonuc: dict) -> Teslimat:
@@ -146,8 +153,9 @@ def _sonucu_kaydet(teslimat: Teslimat, sonuc: dict) -> Teslimat:
         teslimat.son_hata, teslimat.kilit_bitis = sonuc["hata"], None
         if sonuc["basarili"]:
             teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.TESLIM_EDILDI, simdi, None
-            WebhookEndpoint.objects.filter(pk=teslimat.endpoint_id, hata_baslangici__isnull=False).update(
-                hata_baslangici=None)
+            if teslimat.endpoint.hata_baslangici is not None:  # as read when claimed: no query when healthy
+                WebhookEndpoint.objects.filter(pk=teslimat.endpoint_id, hata_baslangici__isnull=False).update(
+                    hata_baslangici=None)
         else:
             _hata_serisi(teslimat.endpoint_id, simdi)
             if numara >= settings.WEBHOOK_MAX_ATTEMPTS:

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
-from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
+from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField, utc_iso
 
 from ..models import Mesaj, Oturum
 from ..services import TEMSILCI, operator_gorunen_adi
@@ -15,7 +15,7 @@ from ..services import TEMSILCI, operator_gorunen_adi
 
 # --- output --------------------------------------------------------------------------------
 def _zaman(value):
-    return value.isoformat() if value else None
+    return utc_iso(value)
 
 
 def oturum_verisi(oturum: Oturum) -> dict:

@@ -12,6 +12,7 @@ from tenants.api.temel import OperatorAPIView, WidgetAPIView
 
 from .. import selectors, services
 from ..models import Mesaj, Oturum
+from ..varlik import ziyaretci_goruldu
 from . import serializers as s
 
 
@@ -108,6 +109,7 @@ class WidgetChatMesajView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], icerik=veri["icerik"],
             ek_id=veri.get("ek_id"),
         )
+        ziyaretci_goruldu(oturum_id=mesaj.oturum_id)
         return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
 
@@ -134,6 +136,7 @@ class WidgetChatMesajlarView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], kuyruk_bilgisi=True
         )
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
+        ziyaretci_goruldu(oturum_id=oturum.id)
         return basarili(_widget_oturum_yaniti(oturum, mesajlar=mesajlar, sonraki=sonraki))
 
 

@@ -57,11 +57,25 @@ class MakaleDetaySerializer(MakaleSerializer):
     goruntulenme = serializers.IntegerField()
 
 
+class GorselUrlField(serializers.CharField):
+    """The uploaded image's absolute URL when there is one, else the linked `gorsel_url`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, kampanya):
+        if kampanya.gorsel_id and kampanya.gorsel is not None:
+            url = kampanya.gorsel.dosya.url
+            request = self.context.get("request")
+            return request.build_absolute_uri(url) if request is not None else url
+        return kampanya.gorsel_url
+
+
 class KampanyaSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     baslik = serializers.CharField()
     icerik = serializers.CharField()
-    gorsel_url = serializers.CharField()
+    gorsel_url = GorselUrlField()
     buton_metni = serializers.CharField()
     buton_url = serializers.CharField()
     baslangic = ZamanField()

@@ -60,4 +60,4 @@ class CampaignsView(WidgetAPIView):
     def get(self, request):
         self.ziyaretci_id()
         kampanyalar = selectors.kampanya_aktif_list(musteri=self.musteri)
-        return basarili({"kampanyalar": s.KampanyaSerializer(kampanyalar, many=True).data})
+        return basarili({"kampanyalar": s.KampanyaSerializer(kampanyalar, many=True, context={"request": request}).data})

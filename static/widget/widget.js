@@ -1,7 +1,8 @@
 /*! SupportDesk widget: one file, no dependencies, no build step.
  * <script src="https://HOST/static/widget/widget.js" data-api-key="pk_..." async></script>
  * Optional: data-ziyaretci-id (the site's own visitor id), data-api-url (default: this
- * script's origin + /api/v1). Public API: window.SupportDesk.identify({...}), open(), close().
+ * script's origin + /api/v1); data-timestamp, data-signature, data-email (the site's server
+ * signs the visitor, spec 5.3, so that a second device gets its token). Public API: window.SupportDesk.identify({...}), open(), close().
  */
 (() => {
   "use strict";
@@ -54,6 +55,7 @@
     puanSec: "Lütfen 1 ile 5 arasında bir puan seçin.",
     tesekkur: "Değerlendirmeniz için teşekkürler!",
     yeniSohbet: "Yeni sohbet başlat",
+    yaziyor: "Temsilci yazıyor…",
     siz: "Siz",
     temsilci: "Temsilci",
     okunmamis: (n) => `${n} okunmamış mesaj`,
@@ -78,6 +80,8 @@
     makale: (n) => `${n} makale`,
     kapatDugme: "Kapat",
     kullanilamaz: "Destek penceresi bu sitede şu an kullanılamıyor. Lütfen daha sonra tekrar deneyin.",
+    dokum: "Sohbet dökümünü e-postayla gönder",
+    dokumGitti: "Döküm e-posta adresinize gönderildi.",
     limit: "Kısa sürede çok fazla işlem yapıldı. Lütfen birkaç saniye sonra tekrar deneyin.",
     ag: "Bağlantı kurulamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.",
     sunucu: "Beklenmeyen bir sorun oluştu. Lütfen biraz sonra tekrar deneyin.",
@@ -106,10 +110,14 @@
     return "z_" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   };
   let ziyaretciId = (ayar.ziyaretciId || "").trim().slice(0, 128);
-  if (!ziyaretciId) {
-    ziyaretciId = depo.al(onek + "ziyaretci") || rastgeleId();
-    depo.yaz(onek + "ziyaretci", ziyaretciId);
-  }
+  const siteKimligi = Boolean(ziyaretciId);
+  const yeniKimlik = (id) => { ziyaretciId = id; depo.yaz(onek + "ziyaretci", id); };
+  if (!siteKimligi) yeniKimlik(depo.al(onek + "ziyaretci") || rastgeleId());
+  // CONTRACT 2a: the visitor's token (its key to its own chats), kept per widget key and visitor.
+  let token = "";
+  const tokenYaz = (t) => { token = t || ""; depo.yaz(`${onek}token:${ziyaretciId}`, token); };
+  const tokenOku = () => { token = depo.al(`${onek}token:${ziyaretciId}`) || ""; };
+  tokenOku();
 
   const S = {
     durdu: false,
@@ -125,6 +133,9 @@
     puan: 0,
     profil: {},
   };
+  // canli: the widget socket's state (the block "canli" below).
+  const canli = { ws: null, acik: false, deneme: 0, zaman: null, yaziyorSon: 0, okunanSon: 0, notZaman: null,
+    not: h("div", { class: "yn", hidden: true, "aria-live": "polite", text: M.yaziyor }) };
 
   // --- HTTP ------------------------------------------------------------------------------
   class ApiHatasi extends Error {
@@ -150,6 +161,7 @@
     if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", M.kullanilamaz);
     let url = API + yol;
     const basliklar = { "X-API-Key": API_KEY, Accept: "application/json" };
+    if (token) basliklar["X-Ziyaretci-Token"] = token;
     const secenek = { method: yontem, headers: basliklar, credentials: "omit", mode: "cors" };
     if (yontem === "GET") {
       url += "?" + new URLSearchParams({ ziyaretci_id: ziyaretciId, ...(sorgu || {}) });
@@ -343,6 +355,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .m .zm{font-size:11px;color:var(--g);padding:0 4px}
 .m .oa{font-weight:600}
 .m.z .zm{text-align:right}
+.m.z.ok .zm::after{content:" ✓✓"}
+.yn{padding:2px 14px;font-size:12px;color:var(--g);font-style:italic}
 .m.s{align-self:center;max-width:92%}
 .m.s .bb{background:transparent;border:0;color:var(--g);font-size:12.5px;text-align:center;padding:2px}
 .ek{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-top:6px;padding:6px 8px;border-radius:8px;background:rgba(127,127,127,.12);color:inherit;text-decoration:none;font-size:12.5px}
@@ -390,6 +404,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .kp .ib{position:absolute;top:8px;right:8px;background:rgba(255,255,255,.92)}
 .kp .d{justify-self:start;text-decoration:none;margin-top:4px;font-size:13px;padding:8px 12px}
 .ft{text-align:center;font-size:11px;color:#94a3b8;padding:6px;background:#fff;border-top:1px solid var(--c)}
+.k.sol .l,.k.sol .p,.k.sol .kp{right:auto;left:20px}
 .gz{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -465,6 +480,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (S.durdu) return;
     S.durdu = true;
     clearTimeout(pollZamanlayici);
+    canliKapat(); // canli
     sekmeCubugu.hidden = true;
     for (const g of Object.values(govdeler)) g.hidden = true;
     kampanyaYeri.hidden = true;
@@ -532,6 +548,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (!S.acik || S.sekme !== "sohbet" || D.hidden) return;
     S.okunmamis = 0;
     rozetGuncelle();
+    canliOkundu(); // canli
   }
   function rozetGuncelle() {
     rozet.hidden = S.okunmamis === 0;
@@ -562,6 +579,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           for (const k of ["ad", "email", "mesaj"]) if (!govde[k]) delete govde[k];
           const d = await api("POST", "/widget/chat/start", govde);
           profilHatirla(govde);
+          S.eposta = govde.email || S.eposta;
           uyariGizle();
           sohbetAc(d.oturum, true);
         } catch (err) { alanHatalari(form, err); }
@@ -572,7 +590,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const bilgi = h("div", { class: "bl", hidden: S.cevrimici }, h("span", { text: M.offline }),
       h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), M.talepBirak));
     bosalt(govdeler.sohbet, h("div", { class: "ic" },
-      h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { text: M.hosgeldinAlt })), bilgi, form));
+      h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { class: "kr", text: S.karsilama || M.hosgeldinAlt })), bilgi, form));
     cevrimdisiNotu = bilgi;
   }
 
@@ -586,6 +604,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const metin = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: M.yaz, "aria-label": M.mesaj });
     const ekCipi = h("div", { class: "ec", hidden: true });
     const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": M.gonder }, ikon("gonder", 18)));
+    metin.addEventListener("input", canliYaziyor); // canli
     metin.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); } });
     dosyaGirdisi.onchange = async () => {
       const dosya = dosyaGirdisi.files[0];
@@ -623,7 +642,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
     bosalt(yazmaAlani, form, dosyaGirdisi);
     yazmaAlani.hidden = false;
-    bosalt(govdeler.sohbet, durumCubugu, mesajListesi, yazmaAlani);
+    bosalt(govdeler.sohbet, durumCubugu, mesajListesi, canli.not, yazmaAlani);
     durumGuncelle();
     mesajlariGetir(!yeni).catch(hataGoster).finally(() => pollPlanla(aralik()));
     if (S.acik && S.sekme === "sohbet") metin.focus();
@@ -652,6 +671,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       clearTimeout(pollZamanlayici);
       yazmaAlani.hidden = true;
       if (!mesajListesi.querySelector(".pn")) mesajListesi.append(kapanisKarti(o));
+      if (!mesajListesi.querySelector(".dk")) mesajListesi.append(dokumKarti());
       mesajListesi.scrollTop = mesajListesi.scrollHeight;
     }
   }
@@ -672,12 +692,14 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
   }
 
-  function mesajlariIsle(mesajlar, gecmis) {
+  // `imlecSabit`: a pushed message (canli) is shown but does not move the `sonra` cursor, so the
+  // next read still fetches anything committed before it that the socket did not bring.
+  function mesajlariIsle(mesajlar, gecmis, imlecSabit) {
     let yeniGelen = 0;
     for (const m of mesajlar || []) {
       if (!m || S.mesajIdleri.has(m.id)) continue;
       S.mesajIdleri.add(m.id);
-      if (S.sonMesajId === null || m.id > S.sonMesajId) S.sonMesajId = m.id;
+      if (!imlecSabit && (S.sonMesajId === null || m.id > S.sonMesajId)) S.sonMesajId = m.id;
       const dugum = mesajDugumu(m);
       const puanYeri = mesajListesi.querySelector(".pn");
       mesajListesi.insertBefore(dugum, puanYeri);
@@ -748,6 +770,22 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       });
     });
     return h("div", { class: "pn" }, h("h3", { text: M.puanla }), form);
+  }
+  // "Sohbet dökümünü e-postayla gönder" once a chat has ended (POST /widget/chat/transcript,
+  // CONTRACT 14); the address is the one the visitor gave at chat start or in identify().
+  function dokumKarti() {
+    const girdi = h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.eposta || S.profil.email || "" });
+    const form = h("form", null, h("label", null, M.email, girdi), h("button", { class: "d2", type: "submit" }, M.dokum));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      mesgul(form.querySelector("button"), async () => {
+        try {
+          await api("POST", "/widget/chat/transcript", { oturum_id: S.oturum.id, email: girdi.value.trim() });
+          form.replaceWith(h("p", { text: M.dokumGitti }));
+        } catch (err) { alanHatalari(form, err); }
+      });
+    });
+    return h("div", { class: "pn dk" }, form);
   }
   function tesekkurKarti() {
     return h("div", { class: "pn" }, h("h3", { text: M.tesekkur }),
@@ -836,6 +874,90 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     bosalt(govdeler.sohbet, h("div", { class: "ic" }, h("div", { class: "st" }, h("h3", { text: M.oneriBaslik })), form));
     form.querySelector("input").focus();
   }
+  // ==== canli: the widget socket (issue 14, CONTRACT 11) =====================================
+  // The socket only pushes (messages, the chat's state, typing, read marks); polling with `sonra`
+  // stays the fallback and slows to a heartbeat while the socket is open. After every (re)connect
+  // one `sonra` read fills the gap; pushed messages never move that cursor and are shown once
+  // (by id), so nothing is missed or shown twice. Refused (4401/4403): polling only. Dropped or
+  // blocked: reconnect with backoff and jitter, polling at full pace meanwhile.
+  // (its state, `canli`, is declared beside `S`: functions above may run before this block)
+  function canliUrl() {
+    const u = new URL(API + "/", W.location.href);
+    u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
+    u.pathname = u.pathname.replace(/\/api\/v1\/$/, "") + "/ws/v1/widget/";
+    u.search = String(new URLSearchParams({ api_key: API_KEY, ziyaretci_id: ziyaretciId }));
+    return u.href;
+  }
+  function canliGonder(tip, data) {
+    if (canli.acik && canli.ws.readyState === 1) canli.ws.send(JSON.stringify({ tip, data }));
+  }
+  function canliBaglan() {
+    if (S.durdu || canli.ws || !W.WebSocket) return;
+    let ws;
+    try { ws = new W.WebSocket(canliUrl()); } catch (e) { return canliYeniden(); }
+    canli.ws = ws;
+    ws.onopen = () => {
+      if (token) ws.send(JSON.stringify({ tip: "kimlik", data: { ziyaretci_token: token } }));
+      canli.acik = true;
+      canli.deneme = 0;
+      if (S.oturum) mesajlariGetir().catch(() => {}).finally(() => pollPlanla(aralik()));
+    };
+    ws.onmessage = (e) => { try { canliCerceve(JSON.parse(e.data)); } catch (x) { /* not ours */ } };
+    ws.onclose = (e) => {
+      const acikti = canli.acik;
+      canli.ws = null;
+      canli.acik = false;
+      if (acikti && S.oturum) pollPlanla(0);
+      if (e.code !== 4401 && e.code !== 4403) canliYeniden();
+    };
+  }
+  function canliYeniden() {
+    clearTimeout(canli.zaman);
+    if (S.durdu) return;
+    const ms = Math.min(60000, 1000 * 2 ** canli.deneme++) * (0.5 + Math.random() / 2);
+    canli.zaman = setTimeout(canliBaglan, ms);
+  }
+  function canliKapat() {
+    clearTimeout(canli.zaman);
+    if (canli.ws) { canli.ws.onclose = null; canli.ws.close(); }
+    canli.ws = null;
+    canli.acik = false;
+  }
+  function canliCerceve(c) {
+    const d = (c && c.data) || {};
+    const o = S.oturum;
+    if (!o || d.oturum_id !== undefined && d.oturum_id !== o.id) return;
+    if (c.tip === "mesaj" && d.mesaj && d.mesaj.oturum_id === o.id) {
+      if (d.mesaj.gonderen !== "ziyaretci") canliYaziyorGoster(false);
+      mesajlariIsle([d.mesaj], false, true);
+    } else if (c.tip === "oturum" && d.oturum && d.oturum.id === o.id) {
+      S.oturum = { ...o, ...d.oturum };
+      durumGuncelle();
+    } else if (c.tip === "yaziyor") {
+      canliYaziyorGoster(true);
+    } else if (c.tip === "okundu") {
+      for (const el of mesajListesi.querySelectorAll(".m.z")) if (+el.dataset.id <= d.mesaj_id) el.classList.add("ok");
+    }
+  }
+  function canliYaziyorGoster(acik) {
+    clearTimeout(canli.notZaman);
+    canli.not.hidden = !acik;
+    if (acik) canli.notZaman = setTimeout(() => { canli.not.hidden = true; }, 5000);
+  }
+  function canliYaziyor() {
+    const simdi = Date.now();
+    if (!S.oturum || simdi - canli.yaziyorSon < 2000) return;
+    canli.yaziyorSon = simdi;
+    canliGonder("yaziyor", { oturum_id: S.oturum.id });
+  }
+  function canliOkundu() {
+    if (!S.oturum || !S.mesajIdleri.size) return;
+    const son = Math.max(...S.mesajIdleri);
+    if (son <= canli.okunanSon) return;
+    canli.okunanSon = son;
+    canliGonder("okundu", { oturum_id: S.oturum.id, mesaj_id: son });
+  }
+  // ==== /canli ===========================================================================
 
   // Polling: cheap thanks to `sonra`; slower while the panel is closed, backing off while the
   // tab is hidden, and paced by Retry-After when the service says so.
@@ -844,6 +966,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   let hataAralik = 0;
   function aralik() {
     if (hataAralik) return hataAralik;
+    if (canli.acik) return 30000; // canli: the socket pushes; a slow read still fills any gap
     if (D.hidden) return gizliAralik;
     return S.acik ? 2500 : 6000;
   }
@@ -1132,12 +1255,44 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
   }
 
+  // --- the project's look set in the portal (CONTRACT 13) -----------------------------------
+  // Greeting under the welcome title (as text, never HTML) and the launcher's corner. Colour and
+  // logo are applied by `basla` as before.
+  function gorunumUygula(d) {
+    S.karsilama = typeof d.karsilama_metni === "string" ? d.karsilama_metni.trim() : "";
+    const p = govdeler.sohbet.querySelector(".hg p.kr");
+    if (p) p.textContent = S.karsilama || M.hosgeldinAlt;
+    kok.classList.toggle("sol", d.baslatici_konum === "sol");
+  }
+
   // --- start ----------------------------------------------------------------------------------
+  // Ask for a token (CONTRACT 2a), with the site's signature when the tag carries one
+  // (data-timestamp, data-signature, data-email: spec 5.3, signed on the site's server).
+  async function initIste(tekrar) {
+    const imza = ayar.signature ? { timestamp: ayar.timestamp, signature: ayar.signature, email: ayar.email || "" } : {};
+    try {
+      return await api("POST", "/widget/init", { token_iste: true, ...imza });
+    } catch (err) {
+      if (err.kod !== "ZIYARETCI_TOKEN_GEREKLI") throw err;
+      tokenYaz("");
+      try {
+        return await api("POST", "/widget/init", {}); // a visitor with data from before: unbound, as before
+      } catch (e) {
+        // Bound, and our own random id's token is gone (revoked): start afresh as a new visitor, once.
+        if (e.kod !== "ZIYARETCI_TOKEN_GEREKLI" || siteKimligi || tekrar) throw e;
+        yeniKimlik(rastgeleId());
+        tokenOku();
+        return initIste(true);
+      }
+    }
+  }
+
   async function basla() {
     if (!API_KEY) return durdur();
     let d;
     try {
-      d = await api("POST", "/widget/init", {});
+      d = await initIste(false);
+      if (d.ziyaretci_token) tokenYaz(d.ziyaretci_token);
     } catch (err) {
       if (!S.durdu) {
         uyariGoster(err.message);
@@ -1148,6 +1303,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     }
     uyariGizle();
     S.hazir = true;
+    canliBaglan(); // canli
     if (/^#[0-9a-f]{6}$/i.test(d.renk_primary || "")) {
       const r = d.renk_primary;
       const [x, y, z] = [1, 3, 5].map((i) => parseInt(r.slice(i, i + 2), 16) / 255);
@@ -1155,6 +1311,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       kok.style.setProperty("--ry", 0.2126 * x + 0.7152 * y + 0.0722 * z > 0.6 ? "#0f172a" : "#fff");
     }
     firmaAdi.textContent = d.firma_adi || M.baslik;
+    gorunumUygula(d);
     panel.setAttribute("aria-label", `${d.firma_adi || ""} ${M.baslik}`.trim());
     const logoUrl = guvenliUrl(d.logo_url);
     logo.textContent = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase("tr");

@@ -3,6 +3,9 @@
 DRF's own fields coerce ("true" -> True, 5 -> "5", 1.0 -> 1); request bodies here are JSON, and
 a client that sends the wrong type has a bug worth telling it about (CONTRACT 1: wrong types -> 400).
 """
+from datetime import UTC
+
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -53,13 +56,21 @@ class StrictEmailField(serializers.EmailField):
 
 
 class ZamanField(serializers.DateTimeField):
-    """A time as the contract writes it: ISO 8601 with a UTC offset, `+00:00` included.
+    """A time as the contract writes it: ISO 8601 in UTC, `+00:00` (CONTRACT, top).
 
-    DRF shortens a UTC offset to `Z`; the other apps write `datetime.isoformat()`, so with
-    TIME_ZONE=UTC one answer would say `Z` and the next `+00:00`. One spelling everywhere.
+    One rule for every answer, whatever TIME_ZONE says (that setting is for pages and for the
+    calendar days of the banner, not for the API): DRF would write the local offset (`+03:00`
+    with Europe/Istanbul) and shorten UTC to `Z`. See `utc_iso`.
     """
 
     def to_representation(self, value):
-        if not value:
-            return None
-        return self.enforce_timezone(value).isoformat()
+        return utc_iso(value)
+
+
+def utc_iso(value):
+    """A datetime as the API writes it: `2026-11-22T03:44:31.123456+00:00`; None stays None."""
+    if not value:
+        return None
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value.astimezone(UTC).isoformat()

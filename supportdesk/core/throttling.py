@@ -6,6 +6,10 @@ both windows, decide, count the request when it is allowed) is one Lua script, s
 trip and concurrent requests cannot overwrite each other's counts; elsewhere (LocMemCache: `make
 run`, tests without Redis) the cache's own atomic `add`/`incr` do the same in one process.
 Refused requests are not counted, so a client that backs off as told gets in again on time.
+Limits that count only some outcomes (failed logins) reserve a place in the same atomic step and
+hand it back (`pencere_iade`) when the outcome turns out not to count, so 40 simultaneous wrong
+passwords at 10/min get exactly 10 tries, not 40 (a check followed by a separate count would let
+every concurrent request pass the check before any of them is counted).
 
 When Redis cannot be reached the limit fails open: the request goes through, the failure is
 logged (at most once a minute) and counted (`acik_gecis_sayisi`, shown by `/saglik`), because a
@@ -38,9 +42,16 @@ if ARGV[4] == '1' then
 end
 return {1, cur, prev}
 """
+# KEYS: the window a reservation was counted in. Never below zero.
+_IADE_LUA = """
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if cur > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
 
 _durum = {"acik_gecis": 0, "son_uyari": 0.0}
 _kilit = threading.Lock()
+_yerel_kilit = threading.Lock()  # LocMemCache: get-then-add/incr is one step within the process
 
 
 def acik_gecis_sayisi() -> int:
@@ -61,6 +72,7 @@ def _redis(cache):
     if istemci is None:
         istemci = cache._cache.get_client(write=True)
         cache._limit_betik = istemci.register_script(_LUA)
+        cache._limit_iade_betigi = istemci.register_script(_IADE_LUA)
         cache._limit_istemcisi = istemci
     return istemci
 
@@ -77,6 +89,13 @@ def pencere_kontrol(anahtar: str, oran: tuple[int, int], *, say: bool = True) ->
 
     Returns (allowed, seconds until a refused client may try again).
     """
+    izin, bekleme, _ = pencere_ayir(anahtar, oran, say=say)
+    return izin, bekleme
+
+
+def pencere_ayir(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tuple[bool, float, str | None]:
+    """`pencere_kontrol`, also returning the window the request was counted in (a receipt for
+    `pencere_iade`; None when nothing was counted)."""
     sayi, sure = oran
     simdi = time.time()
     guncel, onceki, agirlik, kalan = _pencereler(anahtar, sure, simdi)
@@ -89,17 +108,36 @@ def pencere_kontrol(anahtar: str, oran: tuple[int, int], *, say: bool = True) ->
                 args=[sayi, repr(agirlik), sure * 2, "1" if say else "0"],
             )
         else:
-            cur, prev = cache.get(guncel, 0), cache.get(onceki, 0)
-            izin = prev * agirlik + cur < sayi
-            if izin and say:
-                if not cache.add(guncel, 1, sure * 2):
-                    cur = cache.incr(guncel)
+            with _yerel_kilit:
+                cur, prev = cache.get(guncel, 0), cache.get(onceki, 0)
+                izin = prev * agirlik + cur < sayi
+                if izin and say:
+                    if not cache.add(guncel, 1, sure * 2):
+                        cur = cache.incr(guncel)
     except Exception:  # noqa: BLE001  (any store failure: fail open, CONTRACT 9 is not worth an outage)
         _acik_gecis()
-        return True, 0.0
+        return True, 0.0, None
     if izin:
-        return True, 0.0
-    return False, _bekleme(sayi, cur, prev, agirlik, kalan, sure)
+        return True, 0.0, guncel if say else None
+    return False, _bekleme(sayi, cur, prev, agirlik, kalan, sure), None
+
+
+def pencere_iade(fis: str | None) -> None:
+    """Hand back a place counted by `pencere_ayir` (its receipt `fis`): the request turned out
+    not to be one the limit counts (a successful login). Atomic; never below zero."""
+    if not fis:
+        return
+    cache = caches["default"]
+    try:
+        if isinstance(cache, RedisCache):
+            _redis(cache)
+            cache._limit_iade_betigi(keys=[cache.make_and_validate_key(fis)])
+        else:
+            with _yerel_kilit:
+                if cache.get(fis, 0) > 0:
+                    cache.decr(fis)
+    except Exception:  # noqa: BLE001
+        _acik_gecis()
 
 
 def pencere_say(anahtar: str, oran: tuple[int, int]) -> None:
@@ -114,8 +152,10 @@ def pencere_say(anahtar: str, oran: tuple[int, int]) -> None:
                 boru.incr(cache.make_and_validate_key(guncel))
                 boru.expire(cache.make_and_validate_key(guncel), sure * 2)
                 boru.execute()
-        elif not cache.add(guncel, 1, sure * 2):
-            cache.incr(guncel)
+        else:
+            with _yerel_kilit:
+                if not cache.add(guncel, 1, sure * 2):
+                    cache.incr(guncel)
     except Exception:  # noqa: BLE001
         _acik_gecis()
 
@@ -174,9 +214,11 @@ class WidgetThrottle(_PencereThrottle):
 class LoginThrottle(_PencereThrottle):
     """Login attempts per client IP and e-mail.
 
-    Only failed attempts are counted (`basarisiz_kaydet`), so an operator whose client logs in
-    often is never locked out by its own successes; once the budget of failures is spent, every
-    attempt for that IP and e-mail (the right password too) is refused until the window moves on.
+    Only failed attempts are counted, so an operator whose client logs in often is never locked
+    out by its own successes: each attempt reserves a place atomically (`pencere_ayir`) and the
+    view hands it back (`iade`) when the attempt was not a wrong password. Once the budget of
+    failures is spent, every attempt for that IP and e-mail (the right password too) is refused
+    until the window moves on.
     """
 
     setting_name = "LOGIN_RATE_LIMIT"
@@ -186,17 +228,17 @@ class LoginThrottle(_PencereThrottle):
         return giris_limit_anahtari(self.get_ident(request), email)
 
     def allow_request(self, request, view):
+        self._fis = None
         oran = self.oran()
         if oran is None:
             return True
-        self._anahtar = self.anahtar(request, view)
-        izin, self._bekleme = pencere_kontrol(self._anahtar, oran, say=False)
+        izin, self._bekleme, self._fis = pencere_ayir(self.anahtar(request, view), oran)
         return izin
 
-    def basarisiz_kaydet(self) -> None:
-        oran = self.oran()
-        if oran is not None:
-            pencere_say(self._anahtar, oran)
+    def iade(self) -> None:
+        """The attempt was not a failure (right password, malformed request): give its place back."""
+        pencere_iade(getattr(self, "_fis", None))
+        self._fis = None
 
 
 def giris_limit_anahtari(ident: str, email) -> str:

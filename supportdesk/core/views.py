@@ -2,6 +2,7 @@
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema
@@ -119,9 +120,19 @@ class SaglikView(AcikAPIView):
             durum["kuyruk"] = "ok" if _broker_erisilebilir() else "hata"
         # Rate-limit checks let through because the limiter's store was unreachable (this process).
         durum["hiz_siniri_acik_gecis"] = acik_gecis_sayisi()
+        # The cache is not needed to serve (every user of it falls back), so it is reported, not a 503.
+        durum["onbellek"] = "ok" if _onbellek_erisilebilir() else "erisilemiyor"
         if "hata" in durum.values():
             return hata_yaniti(503, "SERVIS_KULLANILAMIYOR", mesajlar.SERVIS_KULLANILAMIYOR, alanlar=durum)
         return basarili(durum)
+
+
+def _onbellek_erisilebilir() -> bool:
+    try:
+        cache.get("saglik:yoklama")
+        return True
+    except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
+        return False
 
 
 def _broker_erisilebilir() -> bool:

@@ -2,7 +2,8 @@
 on the test database and Redis, started once per test module.
 
 Tests using it must be `django_db(transaction=True)`: the worker is another process and only
-sees committed rows. Its webhook timings are short (WORKER_AYARLARI). Skipped, with the
+sees committed rows. Its webhook timings are short (WORKER_AYARLARI; a test module may change
+some with a module-level `WORKER_EK_AYARLARI` dict). Skipped, with the
 reason, when REDIS_URL is unset or the database is not PostgreSQL (a SQLite test database
 lives in the test process's memory). CI always sets both.
 """
@@ -44,7 +45,7 @@ def worker_veritabani_url() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def celery_worker_sureci(django_db_setup, tmp_path_factory):
+def celery_worker_sureci(request, django_db_setup, tmp_path_factory):
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         pytest.skip("Gerçek Celery worker testleri REDIS_URL ister (CI her zaman verir).")
@@ -61,6 +62,7 @@ def celery_worker_sureci(django_db_setup, tmp_path_factory):
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
         **WORKER_AYARLARI,
+        **getattr(request.module, "WORKER_EK_AYARLARI", {}),
     }
     komut = [
         sys.executable, "-m", "celery", "-A", "supportdesk", "worker", "-B", "-s", str(tmp / "beat-schedule"),

@@ -8,5 +8,7 @@ urlpatterns = [
     path("operator/tenants", views.TenantListView.as_view(), name="operator-tenants"),
     path("operator/tenants/sira", views.TenantSiraView.as_view(), name="operator-tenants-sira"),
     path("operator/tenants/<int:musteri_id>/sessize", views.TenantSessizeView.as_view(), name="operator-tenants-sessize"),
+    path("operator/tenants/<int:musteri_id>/eposta-bildirimi", views.TenantEpostaBildirimiView.as_view(),
+         name="operator-tenants-eposta-bildirimi"),
     path("operator/status", views.OperatorDurumView.as_view(), name="operator-status"),
 ]

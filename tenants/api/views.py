@@ -3,16 +3,17 @@ from datetime import UTC, datetime
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework_simplejwt.tokens import AccessToken
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizGiris
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle
 from supportdesk.core.views import AcikAPIView
 
 from .. import services
+from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
-from ..selectors import birincil_musteri_id, uyelik_list
+from ..selectors import birincil_musteri_id, uyelik_get, uyelik_list
 from . import serializers as s
 from .temel import OperatorAPIView
 
@@ -39,7 +40,7 @@ class GirisView(AcikAPIView):
     throttle_classes = [LoginThrottle]
 
     def get_throttles(self):
-        # Kept so the view can record a failed attempt on the same throttle objects.
+        # Kept so the view can hand back the place of an attempt that did not fail.
         self._throttles = super().get_throttles()
         return self._throttles
 
@@ -51,24 +52,28 @@ class GirisView(AcikAPIView):
     )
     def post(self, request):
         ser = s.GirisSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        kullanici = authenticate(request, email=ser.validated_data["email"].lower(), password=ser.validated_data["sifre"])
+        gecerli = ser.is_valid()
+        kullanici = gecerli and authenticate(request, email=ser.validated_data["email"].lower(),
+                                             password=ser.validated_data["sifre"])
         if kullanici is None:
-            for throttle in self._throttles:
-                throttle.basarisiz_kaydet()
-            raise GecersizGiris()
-        token = AccessToken.for_user(kullanici)
-        return basarili({"token": str(token), "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
+            raise GecersizGiris()  # a wrong password keeps the place its throttle reserved
+        for throttle in self._throttles:
+            throttle.iade()  # not a failed attempt: the reserved place goes back
+        if not gecerli:
+            raise serializers.ValidationError(ser.errors)
+        token = operator_tokeni_uret(kullanici)
+        varlik.rest_cagrisi(kullanici_id=kullanici.pk)  # presence (CONTRACT 11): it just proved who it is
+        return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
 
 class CikisView(OperatorAPIView):
     @extend_schema(summary="Çıkış: sunulan token hemen geçersiz olur", request=None, responses={200: dict})
     def post(self, request):
         token = request.auth
-        bitis = datetime.fromtimestamp(token["exp"], tz=UTC)
-        services.token_iptal_et(jti=token["jti"], bitis=bitis)
-        # Logging out makes the operator offline and emits operator_cevrimdisi (CONTRACT 7).
-        services.operator_cikis_yapti(kullanici=request.user)
+        # Revokes the token and makes the operator offline, emitting operator_cevrimdisi (CONTRACT
+        # 7) once however many logouts with this token race.
+        services.operator_cikis_yap(kullanici=request.user, jti=token["jti"],
+                                    bitis=datetime.fromtimestamp(token["exp"], tz=UTC))
         return basarili({})
 
 
@@ -100,6 +105,34 @@ class TenantSessizeView(OperatorAPIView):
         musteriler = _musteriler(uyelik_list(kullanici=request.user))
         # The changed tab, and the whole list as `PUT .../sira` and `GET /operator/tenants` give it.
         return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id), "musteriler": musteriler})
+
+
+class EpostaBildirimiSerializer(serializers.Serializer):
+    eposta_bildirimi = serializers.BooleanField()
+
+
+def _eposta_bildirimi_yaniti(uyelik) -> dict:
+    return {"musteri_id": uyelik.musteri_id, "eposta_bildirimi": uyelik.eposta_bildirimi}
+
+
+class TenantEpostaBildirimiView(OperatorAPIView):
+    """The caller's own "new ticket" e-mail alerts for one of its tenants (CONTRACT 14)."""
+
+    @extend_schema(summary="Yeni ticket e-postası (bu proje için, kendi üyeliğim)",
+                   responses={200: inline_serializer("EpostaBildirimi", {
+                       "musteri_id": serializers.IntegerField(), "eposta_bildirimi": serializers.BooleanField()})})
+    def get(self, request, musteri_id: int):
+        return basarili(_eposta_bildirimi_yaniti(uyelik_get(kullanici=request.user, musteri_id=musteri_id)))
+
+    @extend_schema(summary="Yeni ticket e-postasını aç / kapat", request=EpostaBildirimiSerializer,
+                   responses={200: inline_serializer("EpostaBildirimiYanit", {
+                       "musteri_id": serializers.IntegerField(), "eposta_bildirimi": serializers.BooleanField()})})
+    def put(self, request, musteri_id: int):
+        ser = EpostaBildirimiSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        uyelik = services.uyelik_eposta_bildirimi_ayarla(
+            kullanici=request.user, musteri_id=musteri_id, acik=ser.validated_data["eposta_bildirimi"])
+        return basarili(_eposta_bildirimi_yaniti(uyelik))
 
 
 class OperatorDurumSerializer(serializers.Serializer):

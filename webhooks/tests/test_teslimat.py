@@ -83,6 +83,15 @@ def test_500_sonra_200_ayni_olay_kimligi(webhook_alici, musteri):
     assert t.denemeler.first().hata == "HTTP 500"
 
 
+def test_basarili_deneme_dort_sorgu(webhook_alici, musteri, django_assert_num_queries):
+    # Claim, read (with event and endpoint), log the attempt, finish: nothing for a healthy endpoint.
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={})
+    t = Teslimat.objects.get()
+    with django_assert_num_queries(6):  # the 4, and SAVEPOINT/RELEASE (the test runs in a transaction)
+        assert teslimat_dene(teslimat_id=t.pk).durum == "teslim_edildi"
+
+
 def test_hic_2xx_donmeyen_alici_8_denemede_basarisiz(webhook_alici, musteri):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.varsayilan_durum = 503

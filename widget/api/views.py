@@ -14,10 +14,13 @@ from chat.selectors import (
     ziyaretci_guncel_oturum,
     ziyaretci_oturum_get,
 )
+from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
+from tenants.gorunum import KONUMLAR, logo_adresi
+from tenants.ziyaretci import ziyaretci_erisimi_dogrula
 from tickets.api.serializers import TicketDetaySerializer
 from tickets.selectors import ziyaretci_ticket_get
 
@@ -25,6 +28,11 @@ from .. import services
 
 # A chat closed this recently comes back after a reload (transcript and rating), issue 13.
 SON_OTURUM_SURESI = timedelta(hours=24)
+
+
+def _mutlak(request, url: str) -> str:
+    # The widget runs on the tenant's site: a stored path must name this service's host.
+    return request.build_absolute_uri(url) if url.startswith("/") else url
 
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
@@ -48,20 +56,42 @@ class WidgetInitView(WidgetAPIView):
         responses={200: inline_serializer("WidgetInit", {
             "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
+            "karsilama_metni": serializers.CharField(), "baslatici_konum": serializers.ChoiceField(choices=KONUMLAR),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
+            "ziyaretci_token": serializers.CharField(required=False, help_text="Yalnızca token_iste ile (CONTRACT 2a)."),
             "son_oturum": serializers.DictField(
                 allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
         })},
     )
     def post(self, request):
-        ziyaretci_id = self.ziyaretci_id()
+        ziyaretci_id = self.ziyaretci_id(token_denetle=False)
         musteri = self.musteri
+        govde = request.data if hasattr(request.data, "get") else {}
+        token_iste = govde.get("token_iste", False)
+        if not isinstance(token_iste, bool):
+            raise GecersizIstek(alanlar={"token_iste": "true ya da false olmalı."})
+        veri = {}
+        if token_iste or govde.get("signature") is not None:
+            # CONTRACT 2a: the token is the proof here (or the site's signature is); refused
+            # before anything of the visitor is read.
+            token = services.ziyaretci_token_iste(
+                musteri=musteri, ziyaretci_id=ziyaretci_id, token=self.ziyaretci_token, email=govde.get("email"),
+                timestamp=govde.get("timestamp"), signature=govde.get("signature"),
+                simdi=getattr(request, "gelis_zamani", None),
+            )
+            if token_iste:
+                veri["ziyaretci_token"] = token
+        else:
+            ziyaretci_erisimi_dogrula(musteri=musteri, ziyaretci_id=ziyaretci_id, token=self.ziyaretci_token)
         return basarili({
             "musteri_id": musteri.id,
             "firma_adi": musteri.firma_adi,
-            "logo_url": musteri.logo_url,
+            "logo_url": _mutlak(request, logo_adresi(musteri)),
             "renk_primary": musteri.renk_primary,
+            "karsilama_metni": musteri.karsilama_metni,
+            "baslatici_konum": musteri.baslatici_konum,
             "ziyaretci_id": ziyaretci_id,
+            **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
         })
 

@@ -1,0 +1,173 @@
+#!/usr/bin/env python
+"""Webhook delivery benchmark (issue 18), run by hand; see docs/performance.md.
+
+  P5        1,000 events to one fast receiver, one Celery worker: seconds from the first event to
+            the last delivery, events per second (goal: 10 s in all).
+  yavas10   1,000 events over 20 endpoints (20 tenants, 50 events each), 2 of them (10 %) answering
+            after 2 s: delivery delay (event's `zaman` -> arrival at the receiver) of the 18 fast
+            endpoints, p50 / p99 / max. The slow ones are not waited for (about 50 s at 2 at a time).
+
+One worker (`celery -A supportdesk worker`, its default pool and concurrency: prefork, one process
+per core) with the settings' production defaults, on a dropped and recreated PostgreSQL database
+migrated by the served checkout, and Redis as broker and cache. Receivers are real HTTP servers on
+loopback (supportdesk/testing/receiver.py) in this process. Events are published with the served
+checkout's own `olay_yayinla`, each in its own transaction (as the API does), from this process.
+Only the environment needed differs from production: DEBUG=false, WEBHOOK_ALLOW_PRIVATE_TARGETS
+(the receivers are on 127.0.0.1).
+
+Usage (from the checkout):
+    .venv/bin/python bench/webhook_bench.py [--repo DIR] [--olay 1000] [--json sonuc.json]
+
+`--repo DIR` is the checkout measured (default: this one), so the same script measures the old code.
+Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_webhook_bench; dropped
+and created afresh), BENCH_REDIS_URL (default redis://127.0.0.1:6379/3; flushed: use a Redis database
+of the benchmark's own).
+"""
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import urlparse
+
+VARSAYILAN_DB = "postgres://postgres@127.0.0.1:5432/sd_webhook_bench"
+VARSAYILAN_REDIS = "redis://127.0.0.1:6379/3"
+
+
+def yuzdelik(g: list[float], p: float) -> float:
+    g = sorted(g)
+    return g[min(len(g) - 1, max(0, int(round(p / 100 * len(g))) - 1))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repo", default=str(Path(__file__).resolve().parent.parent))
+    ap.add_argument("--olay", type=int, default=1000)
+    ap.add_argument("--yayinci", type=int, default=4, help="threads publishing events at once")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    repo = Path(a.repo).resolve()
+    db_url = os.environ.get("BENCH_DATABASE_URL", VARSAYILAN_DB)
+    redis_url = os.environ.get("BENCH_REDIS_URL", VARSAYILAN_REDIS)
+    ortam = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""), "LANG": "C.UTF-8",
+             "DJANGO_SETTINGS_MODULE": "supportdesk.settings", "DEBUG": "false", "SECRET_KEY": "bench-" + "x" * 50,
+             "SECURE_SSL_REDIRECT": "false", "DATABASE_URL": db_url, "REDIS_URL": redis_url,
+             "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true", "ALLOWED_HOSTS": "127.0.0.1"}
+
+    u = urlparse(db_url)
+    psql = ["psql", "-h", u.hostname or "127.0.0.1", "-p", str(u.port or 5432), "-U", u.username or "postgres",
+            "-d", "postgres", "-q", "-c"]
+    ad = u.path.lstrip("/")
+    subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{ad}" WITH (FORCE)'], check=True)
+    subprocess.run([*psql, f'CREATE DATABASE "{ad}"'], check=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=repo, env=ortam, check=True)
+
+    os.environ.update(ortam)
+    sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]  # the checkout measured, not the cwd
+    sys.path.insert(0, str(repo))
+    import django
+
+    django.setup()
+    import redis
+    from django.db import connection
+
+    from supportdesk.core.olaylar import olay_yayinla
+    from supportdesk.testing.factories import MusteriFactory
+    from supportdesk.testing.receiver import WebhookAlici
+    from webhooks.endpointler import webhook_endpoint_olustur
+
+    redis.Redis.from_url(redis_url).flushdb()
+    log = Path(tempfile.mkdtemp()) / "worker.log"
+    worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "supportdesk", "worker", "-l", "info", "-f", str(log),
+                               "--without-mingle", "--without-gossip", "-n", "bench@%h"],
+                              cwd=repo, env=ortam, start_new_session=True, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.STDOUT)
+    sonuc = {"repo": str(repo), "olay": a.olay, "cpu": os.cpu_count()}
+    try:
+        bitis = time.monotonic() + 60
+        while not (log.exists() and " ready." in log.read_text(errors="replace")):
+            if worker.poll() is not None or time.monotonic() > bitis:
+                raise SystemExit("worker başlamadı:\n" + (log.read_text()[-3000:] if log.exists() else ""))
+            time.sleep(0.1)
+        connection.close()
+
+        def yayinla(isler: list[tuple[int, int]]) -> float:
+            """Publish (tenant id, sequence) events from --yayinci threads, each event its own
+            transaction; returns the seconds it took."""
+            def parca(k):
+                try:
+                    for musteri_id, sira in isler[k::a.yayinci]:
+                        olay_yayinla(musteri_id=musteri_id, olay="chat_kapandi", veri={"sira": sira})
+                finally:
+                    connection.close()
+            t = time.time()
+            with ThreadPoolExecutor(a.yayinci) as ex:
+                list(ex.map(parca, range(a.yayinci)))
+            return time.time() - t
+
+        # --- P5 -----------------------------------------------------------------------------
+        with WebhookAlici() as alici:
+            m = MusteriFactory()
+            webhook_endpoint_olustur(musteri=m, url=alici.adres("/p5"))
+            t0 = time.time()
+            yayin = yayinla([(m.id, i) for i in range(a.olay)])
+            istekler = alici.bekle(a.olay, timeout=300)
+            zamanlar = sorted(i.zaman for i in istekler)
+            toplam = zamanlar[-1] - t0
+            kimlikler = [i.headers["x-webhook-id"] for i in istekler]
+            gecikme = [i.zaman - datetime.fromisoformat(i.json()["zaman"]).timestamp() for i in istekler]
+            sonuc["P5"] = {"toplam_s": round(toplam, 2), "olay_per_s": round(a.olay / toplam, 1),
+                           "yayin_s": round(yayin, 2), "son_yayindan_son_teslimata_s": round(zamanlar[-1] - t0 - yayin, 2),
+                           "gecikme_p50_ms": round(yuzdelik(gecikme, 50) * 1000),
+                           "gecikme_p99_ms": round(yuzdelik(gecikme, 99) * 1000),
+                           "tekrar": len(kimlikler) - len(set(kimlikler))}
+            print(f"P5: {a.olay} olay, ilk olaydan son teslimata {toplam:.2f} s ({a.olay / toplam:.0f} olay/s); "
+                  f"yayın {yayin:.2f} s; gecikme p50 {sonuc['P5']['gecikme_p50_ms']} ms, p99 "
+                  f"{sonuc['P5']['gecikme_p99_ms']} ms; yinelenen {sonuc['P5']['tekrar']}", flush=True)
+
+        # --- 10 % slow endpoints -----------------------------------------------------------------
+        n_uc, n_yavas = 20, 2
+        alicilar = [WebhookAlici() for _ in range(n_uc)]
+        try:
+            for alici in alicilar[:n_yavas]:
+                alici.varsayilan_gecikme = 2.0
+            musteriler = [MusteriFactory() for _ in range(n_uc)]
+            for m, alici in zip(musteriler, alicilar, strict=True):
+                webhook_endpoint_olustur(musteri=m, url=alici.adres("/h"))
+            t0 = time.time()
+            yayin = yayinla([(m.id, i) for i in range(a.olay // n_uc) for m in musteriler])
+            hizli = []
+            for alici in alicilar[n_yavas:]:
+                hizli += [i.zaman - datetime.fromisoformat(i.json()["zaman"]).timestamp()
+                          for i in alici.bekle(a.olay // n_uc, timeout=300)]
+            yavas_gelen = sum(len(al.istekler) for al in alicilar[:n_yavas])
+            sonuc["yavas10"] = {"hizli_teslimat": len(hizli), "p50_ms": round(yuzdelik(hizli, 50) * 1000),
+                                "p99_ms": round(yuzdelik(hizli, 99) * 1000), "max_ms": round(max(hizli) * 1000),
+                                "ort_ms": round(statistics.mean(hizli) * 1000), "yayin_s": round(yayin, 2),
+                                "hizli_son_teslimat_s": round(time.time() - t0, 2), "yavas_o_ana_dek": yavas_gelen}
+            print(f"%10 yavaş (2 s): hızlı uç noktaların {len(hizli)} teslimatı: p50 {sonuc['yavas10']['p50_ms']} ms, "
+                  f"p99 {sonuc['yavas10']['p99_ms']} ms, en çok {sonuc['yavas10']['max_ms']} ms; yayın {yayin:.2f} s; "
+                  f"o ana dek yavaşlara ulaşan {yavas_gelen}/{2 * a.olay // n_uc}", flush=True)
+        finally:
+            for alici in alicilar:
+                alici.kapat()
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+    if a.json:
+        Path(a.json).write_text(json.dumps(sonuc, indent=2, ensure_ascii=False) + "\n")
+    print(json.dumps(sonuc, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""The widget in headless Chromium against a live uvicorn process (issue 14): an operator's reply
+arrives through the socket while the polling URL is blocked; with the socket blocked, it arrives
+by polling. The host page comes from a small HTTP server of its own on loopback (another origin
+than the service; a real loopback address, so Chromium's private-network checks stay quiet)."""
+import os
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.fixtures import operator_yap
+
+from .yardimci import Rest, giris
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture(scope="module")
+def tarayici():
+    from playwright.sync_api import sync_playwright
+
+    eski = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the sync API keeps a loop in this thread
+    pw = sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield browser
+    browser.close()
+    pw.stop()
+    if eski is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = eski
+
+
+@pytest.fixture
+def ev_sahibi():
+    """A host page server on 127.0.0.1:0 (the tenant's site); `sayfa(html)` sets its page."""
+    govde = {"html": b""}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(govde["html"])))
+            self.end_headers()
+            self.wfile.write(govde["html"])
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def sayfa(html: str) -> str:
+        govde["html"] = html.encode()
+        return f"http://127.0.0.1:{server.server_address[1]}/magaza.html"
+
+    yield sayfa
+    server.shutdown()
+    server.server_close()
+
+
+def _sayfa(tarayici, ev_sahibi, sunucu, musteri):
+    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    site = ev_sahibi(
+        f"<!doctype html><html lang='tr'><head><meta charset='utf-8'><title>Mağaza</title></head><body>"
+        f"<h1>Mağaza</h1><script src='{sunucu.url}/static/widget/widget.js' data-api-key='{musteri.api_key}'"
+        f" async></script></body></html>"
+    )
+    return context, page, site
+
+
+def _sohbet_baslat(page, mesaj):
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_label("Mesajınız").fill(mesaj)
+    page.get_by_role("button", name="Sohbeti başlat").click()
+    page.get_by_role("log").get_by_text(mesaj).wait_for()
+
+
+def _operator(sunucu, musteri):
+    op = operator_yap(musteri)
+    return Rest(sunucu, token=giris(sunucu, op))
+
+
+def _yanitla(operator, mesaj):
+    [oturum] = operator.get("operator/chats")["oturumlar"]
+    operator.post(f"operator/chat/{oturum['id']}/accept", beklenen=200)
+    operator.post(f"operator/chat/{oturum['id']}/message", {"icerik": mesaj}, 201)
+
+
+def test_yanit_soketle_gelir_yoklama_engelliyken(tarayici, ev_sahibi, canli_sunucu):
+    musteri = MusteriFactory()
+    context, page, site = _sayfa(tarayici, ev_sahibi, canli_sunucu, musteri)
+    yoklamalar = []
+    with page.expect_websocket(lambda ws: "/ws/v1/widget/" in ws.url) as bilgi:
+        page.goto(site)
+    soket = bilgi.value
+    soket.wait_for_event("framesent")  # the `kimlik` frame (the widget holds a visitor token): open
+    _sohbet_baslat(page, "Kargom nerede?")
+
+    def engelle(route):
+        yoklamalar.append(route.request.url)
+        route.abort()
+
+    page.route("**/api/v1/widget/chat/messages**", engelle)
+    _yanitla(_operator(canli_sunucu, musteri), "Kargonuz yolda, yarın elinizde.")
+    page.get_by_role("log").get_by_text("Kargonuz yolda, yarın elinizde.").wait_for(timeout=3000)
+    assert page.get_by_role("log").get_by_text("Kargonuz yolda").count() == 1
+    # the operator's read mark and typing reach the visitor's page too
+    context.close()
+
+
+def test_soket_engelliyken_yanit_yoklamayla_gelir(tarayici, ev_sahibi, canli_sunucu):
+    musteri = MusteriFactory()
+    context, page, site = _sayfa(tarayici, ev_sahibi, canli_sunucu, musteri)
+    denemeler = []
+
+    def soketi_engelle(ws):
+        denemeler.append(ws.url)
+        ws.close(code=1011)  # a proxy that refuses the upgrade: never connected to the service
+
+    page.route_web_socket(re.compile(r".*/ws/v1/widget/.*"), soketi_engelle)
+    page.goto(site)
+    _sohbet_baslat(page, "Fatura sorusu")
+    _yanitla(_operator(canli_sunucu, musteri), "Faturanız e-postanıza gönderildi.")
+    with page.expect_response(lambda r: "/api/v1/widget/chat/messages" in r.url, timeout=8000):
+        pass
+    page.get_by_role("log").get_by_text("Faturanız e-postanıza gönderildi.").wait_for(timeout=8000)
+    assert page.get_by_role("log").get_by_text("Faturanız").count() == 1
+    assert denemeler  # it did try the socket
+    context.close()

@@ -1,0 +1,170 @@
+"""Reading an inbound RFC 822 message (CONTRACT 14): the standard library's `email` package with
+policy `default`, the reply text without quoted history and signature, HTML-only mail as text,
+the attachments. Pure functions, no database: the service decides what to store."""
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses
+from html.parser import HTMLParser
+
+ALICI_BASLIKLARI = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+
+
+class OkunamayanEposta(ValueError):
+    """Not a mail we can read: no sender, no recipient, not RFC 822 at all."""
+
+
+@dataclass
+class Ek:
+    ad: str
+    veri: bytes
+
+
+@dataclass
+class OkunanEposta:
+    message_id: str
+    gonderen: str
+    gonderen_adi: str
+    alicilar: list[str]
+    konu: str
+    metin: str  # the new text only: quoted history and signature removed
+    ekler: list[Ek] = field(default_factory=list)
+
+
+def eposta_oku(ham: bytes) -> OkunanEposta:
+    try:
+        mesaj = BytesParser(policy=policy.default).parsebytes(ham)
+        gonderenler = getaddresses([str(h) for h in mesaj.get_all("From", [])])
+        alicilar = [a for _, a in getaddresses([str(h) for b in ALICI_BASLIKLARI for h in mesaj.get_all(b, [])]) if a]
+        konu = str(mesaj.get("Subject", "") or "")
+        message_id = str(mesaj.get("Message-ID", "") or "").strip()
+    except Exception as exc:  # the parser's header classes raise on some broken headers
+        raise OkunamayanEposta(str(exc)) from exc
+    gonderen_adi, gonderen = gonderenler[0] if gonderenler else ("", "")
+    if "@" not in gonderen or not alicilar:
+        raise OkunamayanEposta("Gönderen ya da alıcı yok.")
+    if not message_id:
+        # No Message-ID: the message's own bytes stand in, so a re-delivery is still stored once.
+        message_id = f"<sha256-{hashlib.sha256(ham).hexdigest()}@gelen>"
+    return OkunanEposta(
+        message_id=message_id[:255], gonderen=gonderen.lower(), gonderen_adi=gonderen_adi.strip(),
+        alicilar=alicilar, konu=" ".join(konu.split()), metin=alintiyi_ayikla(_govde(mesaj)), ekler=_ekler(mesaj),
+    )
+
+
+def _govde(mesaj: EmailMessage) -> str:
+    parca = mesaj.get_body(preferencelist=("plain",))
+    if parca is not None:
+        return _icerik(parca)
+    parca = mesaj.get_body(preferencelist=("html",))
+    return html_metne(_icerik(parca)) if parca is not None else ""
+
+
+def _icerik(parca) -> str:
+    try:
+        return parca.get_content()
+    except (LookupError, UnicodeError):  # an unknown or lying charset
+        return (parca.get_payload(decode=True) or b"").decode("utf-8", errors="replace")
+
+
+def _ekler(mesaj: EmailMessage) -> list[Ek]:
+    ekler = []
+    for parca in mesaj.walk():
+        if parca.is_multipart() or parca.get_content_disposition() not in ("attachment", "inline"):
+            continue
+        ad = parca.get_filename()
+        if not ad and parca.get_content_disposition() == "inline":
+            continue  # an inline text part of the body, not a file
+        ekler.append(Ek(ad=ad or "ek", veri=parca.get_payload(decode=True) or b""))
+    return ekler
+
+
+# --- quoted history and signature -----------------------------------------------------------
+_ALINTI_BASI = [
+    re.compile(r"^\s*On\b.{0,300}\bwrote:\s*$", re.IGNORECASE | re.DOTALL),  # Gmail, Apple Mail
+    re.compile(r"^.{0,300}tarihinde.{0,300}(şunu )?yazdı:\s*$", re.IGNORECASE | re.DOTALL),  # Gmail in Turkish
+    re.compile(r"^\s*-{2,}\s*(Original Message|Orijinal Mesaj|Özgün İleti|Özgün ileti)\s*-{2,}", re.IGNORECASE),
+    re.compile(r"^\s*_{10,}\s*$"),  # Outlook's rule above the quoted header block
+]
+_OUTLOOK_BASLIK = re.compile(r"^\s*\*?(From|Kimden|Gönderen)\s*:\*?\s", re.IGNORECASE)
+_OUTLOOK_TARIH = re.compile(r"^\s*\*?(Sent|Date|Gönderildi|Gönderilme|Tarih)\s*:\*?\s", re.IGNORECASE)
+_IMZA = re.compile(r"^-- ?$")
+_MOBIL_IMZA = re.compile(
+    r"^\s*(Sent from my .+|Get Outlook for .+|.+(’|')?(dan|den|tan|ten) gönderildi\.?)\s*$", re.IGNORECASE
+)
+
+
+def alintiyi_ayikla(metin: str) -> str:
+    """The newly written part of a reply: up to the first quoted-history marker (a "On … wrote:"
+    line, possibly wrapped over two lines; Outlook's rule or From/Sent block; "-----Original
+    Message-----"; a run of `>` lines), without a signature after "-- " or a "Sent from my …"
+    line. When nothing would be left, the whole text is kept: losing a message is worse."""
+    satirlar = metin.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    son = len(satirlar)
+    for i, satir in enumerate(satirlar):
+        iki = satir + " " + (satirlar[i + 1] if i + 1 < len(satirlar) else "")
+        if any(d.match(satir) for d in _ALINTI_BASI) or (
+            any(d.match(iki) for d in _ALINTI_BASI[:2]) and iki.rstrip().endswith(":")
+        ):
+            son = i
+            break
+        if _OUTLOOK_BASLIK.match(satir) and any(_OUTLOOK_TARIH.match(s) for s in satirlar[i + 1:i + 4]):
+            son = i
+            break
+        if satir.startswith(">"):
+            son = i
+            break
+        if _IMZA.match(satir):
+            son = i
+            break
+    yeni = satirlar[:son]
+    while yeni and (not yeni[-1].strip() or _MOBIL_IMZA.match(yeni[-1])):
+        yeni.pop()
+    sonuc = "\n".join(s.rstrip() for s in yeni).strip()
+    return sonuc or metin.strip()
+
+
+# --- HTML-only mail -------------------------------------------------------------------------
+class _MetinCikar(HTMLParser):
+    _BLOK = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "hr", "ul", "ol"}
+    _ATLA = {"script", "style", "head", "title"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parcalar: list[str] = []
+        self._atla = 0
+        self._alinti = 0
+
+    def handle_starttag(self, tag, attrs):
+        sinif = dict(attrs).get("class") or ""
+        if tag in self._ATLA:
+            self._atla += 1
+        elif tag == "blockquote" or "gmail_quote" in sinif:
+            # Quoted history in HTML mail (Gmail, Apple Mail, Thunderbird): left out.
+            self._alinti += 1
+        elif tag in self._BLOK:
+            self.parcalar.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in self._ATLA:
+            self._atla = max(0, self._atla - 1)
+        elif tag == "blockquote":
+            self._alinti = max(0, self._alinti - 1)
+        elif tag in self._BLOK:
+            self.parcalar.append("\n")
+
+    def handle_data(self, data):
+        if not self._atla and not self._alinti:
+            self.parcalar.append(data)
+
+
+def html_metne(html: str) -> str:
+    cikar = _MetinCikar()
+    cikar.feed(html)
+    cikar.close()
+    satirlar = [" ".join(s.split()) for s in "".join(cikar.parcalar).split("\n")]
+    metin = "\n".join(satirlar)
+    return re.sub(r"\n{3,}", "\n\n", metin).strip()

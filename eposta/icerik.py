@@ -1,0 +1,50 @@
+"""The two parts of a mail: Turkish plain text and HTML in the tenant's name and colour."""
+from dataclasses import dataclass, field
+
+from django.template.loader import render_to_string
+
+VARSAYILAN_RENK = "#2563EB"
+
+
+@dataclass
+class Icerik:
+    konu: str
+    baslik: str
+    paragraflar: list[str] = field(default_factory=list)
+    # Quoted material: a reply's text, a chat transcript (lines), shown as text, never as HTML.
+    alinti: list[str] = field(default_factory=list)
+    baglantilar: list[tuple[str, str]] = field(default_factory=list)  # (name, url): attachments
+    dugme: tuple[str, str] | None = None  # (label, url)
+    dipnot: str = ""
+
+
+def metin_olustur(icerik: Icerik, *, firma_adi: str, durdur_url: str | None) -> str:
+    satirlar = [icerik.baslik, "", *_aralikli(icerik.paragraflar)]
+    if icerik.alinti:
+        satirlar += ["", *("> " + s if s else ">" for s in icerik.alinti)]
+    if icerik.baglantilar:
+        satirlar += ["", "Ekler:", *(f"- {ad}: {url}" for ad, url in icerik.baglantilar)]
+    if icerik.dugme:
+        satirlar += ["", f"{icerik.dugme[0]}: {icerik.dugme[1]}"]
+    satirlar += ["", "--", firma_adi]
+    if icerik.dipnot:
+        satirlar.append(icerik.dipnot)
+    if durdur_url:
+        satirlar.append(f"Bu e-postaları almak istemiyorsanız: {durdur_url}")
+    return "\n".join(satirlar) + "\n"
+
+
+def html_olustur(icerik: Icerik, *, firma_adi: str, renk: str, durdur_url: str | None) -> str:
+    # Autoescaped template: visitor and operator text never becomes markup.
+    return render_to_string("eposta/mail.html", {
+        "icerik": icerik, "firma_adi": firma_adi, "renk": renk or VARSAYILAN_RENK, "durdur_url": durdur_url,
+    })
+
+
+def _aralikli(paragraflar: list[str]) -> list[str]:
+    cikti: list[str] = []
+    for p in paragraflar:
+        if cikti:
+            cikti.append("")
+        cikti.append(p)
+    return cikti

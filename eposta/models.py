@@ -1,0 +1,94 @@
+"""Outgoing mails (one row per mail, written before any sending: the outbox of CONTRACT 14),
+inbound messages (one row per `Message-ID`), and the visitors' "stop these mails" choices."""
+from django.db import models
+from django.utils import timezone
+
+
+class GidenEposta(models.Model):
+    class Tur(models.TextChoices):
+        TICKET_ALINDI = "ticket_alindi", "Ticket alındı"
+        TICKET_YANITI = "ticket_yaniti", "Ticket yanıtı"
+        TICKET_COZULDU = "ticket_cozuldu", "Ticket çözüldü"
+        SOHBET_DOKUMU = "sohbet_dokumu", "Sohbet dökümü"
+        CEVRIMDISI_YANIT = "cevrimdisi_yanit", "Çevrimdışı mesaja yanıt"
+        YENI_TICKET = "yeni_ticket", "Yeni ticket (ekibe)"
+        DAVET = "davet", "Davet"
+        SIFRE_SIFIRLAMA = "sifre_sifirlama", "Şifre sıfırlama"
+
+    class Durum(models.TextChoices):
+        BEKLIYOR = "bekliyor", "Bekliyor"
+        GONDERILDI = "gonderildi", "Gönderildi"
+        BASARISIZ = "basarisiz", "Başarısız"
+        DURDURULDU = "durduruldu", "Alıcı durdurdu"
+
+    musteri = models.ForeignKey("tenants.Musteri", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="+", db_index=True)
+    tur = models.CharField("tür", max_length=20, choices=Tur.choices)
+    alici = models.EmailField("alıcı", max_length=254)
+    konu = models.CharField("konu", max_length=255)
+    metin = models.TextField("metin")
+    html = models.TextField("HTML")
+    # Message-ID, In-Reply-To, References, Reply-To, List-Unsubscribe...: exactly what is sent.
+    basliklar = models.JSONField("başlıklar", default=dict)
+    message_id = models.CharField("Message-ID", max_length=255, unique=True)
+    ticket_id = models.BigIntegerField("ticket", null=True, blank=True, db_index=True)
+    oturum_id = models.BigIntegerField("sohbet", null=True, blank=True, db_index=True)
+    # A visitor mail: what its stop link stops ("ticket:12", "oturum:7"); empty for team mails.
+    durdurma_kapsami = models.CharField("durdurma kapsamı", max_length=40, blank=True, default="")
+    durum = models.CharField("durum", max_length=12, choices=Durum.choices, default=Durum.BEKLIYOR)
+    deneme = models.PositiveSmallIntegerField("deneme", default=0)
+    hata = models.TextField("son hata", blank=True, default="")
+    sonraki_deneme = models.DateTimeField("sonraki deneme", default=timezone.now)
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
+    gonderilme = models.DateTimeField("gönderilme", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "giden e-posta"
+        verbose_name_plural = "giden e-postalar"
+        ordering = ["-olusturulma", "-id"]
+        indexes = [models.Index(fields=["durum", "sonraki_deneme"], name="eposta_vade_idx")]
+
+    def __str__(self):
+        return f"{self.alici}: {self.konu}"
+
+
+class GelenEposta(models.Model):
+    class Sonuc(models.TextChoices):
+        YANIT = "yanit", "Ticket yanıtı"
+        YENI_TICKET = "yeni_ticket", "Yeni ticket"
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
+    # The sender's Message-ID (or a digest of the raw message when it has none): stored once.
+    message_id = models.CharField("Message-ID", max_length=255, unique=True)
+    gonderen = models.EmailField("gönderen", max_length=254)
+    konu = models.CharField("konu", max_length=255, blank=True, default="")
+    sonuc = models.CharField("sonuç", max_length=12, choices=Sonuc.choices)
+    ticket_id = models.BigIntegerField("ticket", db_index=True)
+    yanit_id = models.BigIntegerField("ticket yanıtı", null=True, blank=True)
+    metin = models.TextField("saklanan metin")
+    boyut = models.PositiveIntegerField("boyut (bayt)")
+    zaman = models.DateTimeField("zaman", default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "gelen e-posta"
+        verbose_name_plural = "gelen e-postalar"
+        ordering = ["-zaman", "-id"]
+
+    def __str__(self):
+        return f"{self.gonderen}: {self.konu}"
+
+
+class EpostaDurdurma(models.Model):
+    """A visitor stopped the mails of one ticket or one chat (the one-click link)."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
+    kapsam = models.CharField("kapsam", max_length=40)  # "ticket:12" or "oturum:7"
+    zaman = models.DateTimeField("zaman", default=timezone.now)
+
+    class Meta:
+        verbose_name = "durdurulan e-posta"
+        verbose_name_plural = "durdurulan e-postalar"
+        constraints = [models.UniqueConstraint(fields=["musteri", "kapsam"], name="eposta_durdurma_tekil")]
+
+    def __str__(self):
+        return f"{self.musteri_id} {self.kapsam}"

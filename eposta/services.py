@@ -1,0 +1,444 @@
+"""Writes of the e-mail app: every mail of CONTRACT 14's table becomes a `GidenEposta` row
+(to, subject, both parts, headers), and its sending task is queued once the row commits.
+
+Who gets what is decided here and nowhere else: a visitor mail goes only to the address stored
+on that visitor's own ticket or chat (or given with the transcript request of that visitor), and
+names no operator address; team mails go only to members of the ticket's tenant.
+"""
+import logging
+import threading
+import time
+from datetime import timedelta
+from email.utils import formataddr, getaddresses, make_msgid
+
+from celery import current_app
+from django import db
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from chat.models import Mesaj, Oturum
+from chat.selectors import ziyaretci_oturum_get
+from chat.varlik import ziyaretci_son_gorulme
+from dosyalar.services import dosya_yukle
+from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
+from supportdesk.core.exceptions import (
+    Bulunamadi,
+    DesteklenmeyenDosya,
+    DosyaCokBuyuk,
+    DurumCakismasi,
+    GecersizIstek,
+    LimitAsildi,
+)
+from tenants.models import Musteri, Uyelik
+from tickets.models import Ticket, TicketYanit
+from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
+
+from . import gonderim, tasks, tokenlar
+from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
+from .icerik import Icerik, html_olustur, metin_olustur
+from .models import EpostaDurdurma, GelenEposta, GidenEposta
+
+logger = logging.getLogger("supportdesk.eposta")
+Tur = GidenEposta.Tur
+DOKUM_SATIR_MAX = 2000
+CEVRIMDISI_ARALIK_SANIYE = 600  # one "answered while you were away" mail per chat per 10 minutes
+COZULDU_NOTU = "Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın."
+
+
+# --- writing and queueing ------------------------------------------------------------------
+def _eposta_yaz(
+    *, musteri: Musteri | None, tur: str, alici: str, icerik: Icerik, ticket: Ticket | None = None,
+    oturum_id: int | None = None, durdurma_kapsami: str | None = None,
+) -> GidenEposta | None:
+    """Store one mail and queue it on commit. A visitor mail whose ticket or chat the visitor has
+    stopped is not written at all."""
+    if durdurma_kapsami and EpostaDurdurma.objects.filter(musteri=musteri, kapsam=durdurma_kapsami).exists():
+        return None
+    alan = settings.INBOUND_EMAIL_DOMAIN
+    firma_adi = musteri.firma_adi if musteri else "SupportDesk"
+    basliklar = {"From": formataddr((firma_adi, _gonderen_adresi())), "Auto-Submitted": "auto-generated"}
+    message_id = make_msgid(idstring=tur.replace("_", "-"), domain=alan)
+    if ticket is not None:
+        # Every mail of a ticket answers the same root, so mail clients keep them in one thread;
+        # the first mail (ticket received) is that root itself.
+        kok = _ticket_kok_id(ticket)
+        # A ticket opened by mail: its thread starts with the sender's own message.
+        onceki = list(GelenEposta.objects.filter(ticket_id=ticket.id, sonuc=GelenEposta.Sonuc.YENI_TICKET)
+                      .values_list("message_id", flat=True)[:1])
+        if tur == Tur.TICKET_ALINDI:
+            message_id = kok
+        else:
+            onceki.append(kok)
+        if onceki:
+            basliklar.update({"In-Reply-To": onceki[-1], "References": " ".join(onceki)})
+        basliklar["Reply-To"] = tokenlar.ticket_yanit_adresi(ticket.id)
+    durdur_url = None
+    if durdurma_kapsami:
+        durdur_url = _durdur_url(musteri_id=musteri.id, kapsam=durdurma_kapsami)
+        basliklar.update({
+            "List-Unsubscribe": f"<{durdur_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        })
+    renk = musteri.renk_primary if musteri else ""
+    try:
+        with transaction.atomic():
+            eposta = GidenEposta.objects.create(
+                musteri=musteri, tur=tur, alici=alici, konu=icerik.konu[:255], basliklar=basliklar,
+                metin=metin_olustur(icerik, firma_adi=firma_adi, durdur_url=durdur_url),
+                html=html_olustur(icerik, firma_adi=firma_adi, renk=renk, durdur_url=durdur_url),
+                message_id=message_id, durdurma_kapsami=durdurma_kapsami or "",
+                ticket_id=ticket.id if ticket else None, oturum_id=oturum_id,
+            )
+    except IntegrityError:
+        return None  # this ticket's "received" mail exists already (a repeated event)
+    transaction.on_commit(lambda: _kuyruga_al(eposta.id))
+    return eposta
+
+
+def _kuyruga_al(eposta_id: int) -> None:
+    if current_app.conf.task_always_eager and settings.EPOSTA_YEREL_ISCI:
+        # No broker (`make run`): a thread sends it, so the request never waits on the mail server.
+        threading.Thread(target=_yerel_gonder, args=(eposta_id,), daemon=True, name="eposta-yerel").start()
+        return
+    try:
+        tasks.eposta_gonder.delay(eposta_id)
+    except Exception:
+        # Broker down: the row is stored, the sweep sends it (CONTRACT 14: no mail lost).
+        logger.warning("E-posta %s kuyruğa alınamadı; süpürme gönderecek.", eposta_id, exc_info=True)
+
+
+def _yerel_gonder(eposta_id: int) -> None:
+    try:
+        gonderim.eposta_gonder(eposta_id=eposta_id)
+    except Exception:
+        logger.exception("E-posta %s gönderilemedi (yerel iş parçacığı); süpürme yeniden dener.", eposta_id)
+    finally:
+        db.connection.close()
+
+
+def _gonderen_adresi() -> str:
+    return getaddresses([settings.DEFAULT_FROM_EMAIL])[0][1] or "destek@localhost"
+
+
+def _ticket_kok_id(ticket: Ticket) -> str:
+    return f"<ticket-{ticket.id}.m{ticket.musteri_id}@{settings.INBOUND_EMAIL_DOMAIN}>"
+
+
+def _durdur_url(*, musteri_id: int, kapsam: str) -> str:
+    token = tokenlar.durdurma_tokeni(musteri_id=musteri_id, kapsam=kapsam)
+    return settings.SITE_URL + reverse("eposta-durdur", kwargs={"token": token})
+
+
+def _mutlak(url: str) -> str:
+    return url if url.startswith(("http://", "https://")) else settings.SITE_URL + url
+
+
+def _ticket_kapsami(ticket: Ticket) -> str:
+    return f"ticket:{ticket.id}"
+
+
+def _ticket_bul(ticket_id: int) -> Ticket | None:
+    # Ids come from this server's own events, after commit; the row may be gone since.
+    return Ticket.objects.select_related("musteri").filter(pk=ticket_id).first()
+
+
+# --- the table of CONTRACT 14 --------------------------------------------------------------
+def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
+    ticket = _ticket_bul(ticket_id)
+    if ticket is None or not ticket.email:
+        return None
+    icerik = Icerik(
+        konu=f"[#{ticket.id}] Talebiniz alındı: {ticket.konu}",
+        baslik=f"Talebiniz alındı (#{ticket.id})",
+        paragraflar=[f"Merhaba{' ' + ticket.ad if ticket.ad else ''},",
+                     f"\"{ticket.konu}\" konulu talebiniz #{ticket.id} numarasıyla kaydedildi. "
+                     "Ekibimiz en kısa sürede yanıt verecek.",
+                     "Bu e-postayı yanıtlayarak talebinize ekleme yapabilirsiniz."],
+    )
+    return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_ALINDI, alici=ticket.email, icerik=icerik,
+                       ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
+
+
+def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
+    yanit = (TicketYanit.objects.select_related("ticket__musteri", "operator").prefetch_related("ekler")
+             .filter(pk=yanit_id, gonderen=TicketYanit.Gonderen.OPERATOR).first())
+    if yanit is None or not yanit.ticket.email:
+        return None
+    ticket = yanit.ticket
+    # The operator's name may be shown; its address never (CONTRACT 14: no operator address to visitors).
+    yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else "Destek ekibi")
+    cozuldu = ticket.durum == Ticket.Durum.COZULDU and ticket.guncellenme == yanit.zaman
+    icerik = Icerik(
+        konu=f"[#{ticket.id}] Yanıt: {ticket.konu}",
+        baslik=f"Talebinize yanıt verildi (#{ticket.id})",
+        paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
+        alinti=yanit.icerik.splitlines(),
+        baglantilar=[(d.ad, _mutlak(d.dosya.url)) for d in yanit.ekler.all()],
+        dipnot="Bu e-postayı yanıtlayarak cevap verebilirsiniz.",
+    )
+    return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_YANITI, alici=ticket.email, icerik=icerik,
+                       ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
+
+
+def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
+    ticket = _ticket_bul(ticket_id)
+    if ticket is None or not ticket.email:
+        return None
+    son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
+    if son is not None and son.zaman == ticket.guncellenme:
+        return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
+    icerik = Icerik(
+        konu=f"[#{ticket.id}] Talebiniz çözüldü: {ticket.konu}",
+        baslik=f"Talebiniz çözüldü (#{ticket.id})",
+        paragraflar=[f"\"{ticket.konu}\" konulu talebiniz çözüldü olarak işaretlendi.",
+                     "Sorun devam ediyorsa bu e-postayı yanıtlamanız yeterli: talebiniz yeniden açılır."],
+    )
+    return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_COZULDU, alici=ticket.email, icerik=icerik,
+                       ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
+
+
+def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
+    """One mail per member of the ticket's tenant with alerts on (never another tenant's)."""
+    ticket = _ticket_bul(ticket_id)
+    if ticket is None:
+        return []
+    uyeler = (Uyelik.objects.filter(Uyelik.eposta_bildirimi_acik(), musteri_id=ticket.musteri_id,
+                                    kullanici__is_active=True)
+              .select_related("kullanici").order_by("id"))
+    ilk = ticket.yanitlar.order_by("zaman", "id").first()
+    kanal = "e-posta" if ticket.kanal == Ticket.Kanal.EPOSTA else "widget"
+    gonderilen = []
+    for uyelik in uyeler:
+        icerik = Icerik(
+            konu=f"[{ticket.musteri.firma_adi}] Yeni ticket #{ticket.id}: {ticket.konu}",
+            baslik=f"Yeni ticket #{ticket.id}",
+            paragraflar=[f"{ticket.ad or ticket.ziyaretci_id} {kanal} üzerinden yeni bir ticket açtı.",
+                         f"Konu: {ticket.konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
+            alinti=(ilk.icerik.splitlines() if ilk else []),
+            dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
+            dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
+        )
+        eposta = _eposta_yaz(musteri=ticket.musteri, tur=Tur.YENI_TICKET, alici=uyelik.kullanici.email,
+                             icerik=icerik)
+        if eposta:
+            gonderilen.append(eposta)
+    return gonderilen
+
+
+def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, email=None) -> GidenEposta:
+    """`POST /widget/chat/transcript`: the visitor's own closed chat, to the address it gives
+    (else the one it gave at chat start), at most EPOSTA_DOKUM_SINIRI times per chat."""
+    oturum = ziyaretci_oturum_get(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
+    alici = _email_dogrula(email) or oturum.email
+    if not alici:
+        raise GecersizIstek(alanlar={"email": "Sohbette e-posta adresi yok; bir adres girin."})
+    if oturum.acik:
+        raise DurumCakismasi("Döküm yalnızca kapanmış bir sohbet için gönderilir.")
+    with transaction.atomic():
+        # The chat row lock serialises two racing requests for the same chat's count.
+        Oturum.objects.select_for_update().filter(pk=oturum.pk).first()
+        sayi = GidenEposta.objects.filter(tur=Tur.SOHBET_DOKUMU, oturum_id=oturum.id).count()
+        if sayi >= settings.EPOSTA_DOKUM_SINIRI:
+            raise LimitAsildi(f"Bu sohbetin dökümü en çok {settings.EPOSTA_DOKUM_SINIRI} kez gönderilebilir.",
+                              retry_after=86400)
+        eposta = _eposta_yaz(musteri=musteri, tur=Tur.SOHBET_DOKUMU, alici=alici, icerik=_dokum_icerigi(oturum),
+                             oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
+    if eposta is None:
+        raise DurumCakismasi("Bu sohbetin e-postaları durduruldu.")
+    return eposta
+
+
+def _email_dogrula(email) -> str:
+    if email in (None, ""):
+        return ""
+    if not isinstance(email, str) or len(email) > 254:
+        raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi girin."})
+    try:
+        validate_email(email.strip())
+    except ValidationError:
+        raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi girin."}) from None
+    return email.strip()
+
+
+def _dokum_icerigi(oturum: Oturum) -> Icerik:
+    adlar = {Mesaj.Gonderen.ZIYARETCI: oturum.ziyaretci_adi or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
+             Mesaj.Gonderen.SISTEM: "Sistem"}
+    satirlar = []
+    for mesaj in Mesaj.objects.filter(oturum=oturum).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
+        metin = mesaj.icerik + (f" [Ek: {mesaj.ek.ad}]" if mesaj.ek_id and mesaj.ek else "")
+        satirlar.append(f"[{mesaj.zaman:%d.%m.%Y %H:%M}] {adlar[mesaj.gonderen]}: {metin}")
+    return Icerik(
+        konu=f"Sohbet dökümünüz ({oturum.baslangic:%d.%m.%Y})",
+        baslik="Sohbet dökümünüz",
+        paragraflar=[f"{oturum.musteri.firma_adi} ile {oturum.baslangic:%d.%m.%Y %H:%M} tarihinde başlayan "
+                     "sohbetinizin dökümü aşağıdadır (saatler UTC)."],
+        alinti=satirlar,
+    )
+
+
+def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
+    """An operator answered in a chat the visitor has left (no poll for
+    EPOSTA_ZIYARETCI_AYRILDI_SANIYE): tell the visitor, at most once per chat per 10 minutes."""
+    mesaj = Mesaj.objects.select_related("oturum__musteri").filter(
+        pk=mesaj_id, gonderen=Mesaj.Gonderen.OPERATOR).first()
+    if mesaj is None or not mesaj.oturum.email:
+        return None
+    oturum = mesaj.oturum
+    son = ziyaretci_son_gorulme(oturum_id=oturum.id)
+    if son is not None and time.time() - son < settings.EPOSTA_ZIYARETCI_AYRILDI_SANIYE:
+        return None
+    if GidenEposta.objects.filter(tur=Tur.CEVRIMDISI_YANIT, oturum_id=oturum.id,
+                                  olusturulma__gte=mesaj.zaman - timedelta(seconds=CEVRIMDISI_ARALIK_SANIYE)).exists():
+        return None
+    icerik = Icerik(
+        konu=f"{oturum.musteri.firma_adi}: mesajınız yanıtlandı",
+        baslik="Mesajınız yanıtlandı",
+        paragraflar=["Sohbetten ayrıldıktan sonra temsilcimiz yanıt verdi:"],
+        alinti=mesaj.icerik.splitlines(),
+        dipnot="Sohbete devam etmek için sitemizdeki destek penceresini açın.",
+    )
+    return _eposta_yaz(musteri=oturum.musteri, tur=Tur.CEVRIMDISI_YANIT, alici=oturum.email, icerik=icerik,
+                       oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
+
+
+# --- portal users: invitation, password reset ----------------------------------------------
+def davet_eposta_gonder(*, davet, url: str) -> GidenEposta | None:
+    """The invitation of CONTRACT 13 to its address; `url` is the absolute one-time link (its
+    token is not kept in the database once the mail is sent: see gonderim.HASSAS_TURLER)."""
+    musteri = davet.musteri
+    davet_eden = davet.davet_eden.email if davet.davet_eden else "Proje sahibi"
+    icerik = Icerik(
+        konu=f"{musteri.firma_adi} destek ekibine davet edildiniz",
+        baslik=f"{musteri.firma_adi} projesine davet",
+        paragraflar=[f"{davet_eden} sizi {musteri.firma_adi} projesine {davet.get_rol_display().lower()} olarak davet etti.",
+                     "Daveti kabul etmek için aşağıdaki bağlantıyı açın. Bağlantı 7 gün geçerlidir ve bir kez "
+                     "kullanılabilir."],
+        dugme=("Daveti kabul et", url),
+    )
+    return _eposta_yaz(musteri=musteri, tur=Tur.DAVET, alici=davet.email, icerik=icerik)
+
+
+def sifre_sifirlama_gonder(*, alici: str, konu: str, metin: str, url: str | None = None) -> GidenEposta | None:
+    """Django's password reset mail (its rendered subject and text), through the outbox."""
+    icerik = Icerik(konu=konu, baslik="Şifre sıfırlama", paragraflar=[metin.strip()],
+                    dugme=("Yeni şifre belirle", url) if url else None)
+    return _eposta_yaz(musteri=None, tur=Tur.SIFRE_SIFIRLAMA, alici=alici, icerik=icerik)
+
+
+# --- the stop link -------------------------------------------------------------------------
+def eposta_durdur(*, token: str) -> EpostaDurdurma:
+    """One click stops the mails of that ticket or chat; later and still-waiting ones are not sent."""
+    cozulen = tokenlar.durdurma_coz(token)
+    if cozulen is None:
+        raise Bulunamadi()
+    musteri_id, kapsam = cozulen
+    musteri = Musteri.objects.filter(pk=musteri_id).first()
+    if musteri is None:
+        raise Bulunamadi()
+    with transaction.atomic():
+        durdurma, _ = EpostaDurdurma.objects.get_or_create(musteri=musteri, kapsam=kapsam)
+        GidenEposta.objects.filter(musteri=musteri, durum=GidenEposta.Durum.BEKLIYOR,
+                                   durdurma_kapsami=kapsam).update(
+            durum=GidenEposta.Durum.DURDURULDU)
+    return durdurma
+
+
+# --- inbound: reply by e-mail and the tenant's own address ----------------------------------
+YANIT_MAX = 20000
+KONU_MAX = 200
+SADECE_EK = "(E-postayla ek gönderildi.)"
+
+
+def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta, bool]:
+    """Store one inbound message: a visitor reply of the ticket its signed address names
+    (reopening it per CONTRACT 4), or a new `eposta` ticket for the tenant's own address.
+    Returns (row, created); the same Message-ID again returns the first row and stores nothing.
+    Unreadable: 400; no signed address of ours among the recipients, or what it names is gone:
+    404; an attachment over the upload limit: 413; of a type uploads refuse: 415. Every refusal
+    stores nothing."""
+    try:
+        okunan = eposta_oku(ham)
+    except OkunamayanEposta:
+        raise GecersizIstek("E-posta okunamadı (gönderen, alıcı ya da başlıklar eksik).") from None
+    hedef = next((c for c in map(tokenlar.adres_coz, okunan.alicilar) if c is not None), None)
+    if hedef is None:
+        raise Bulunamadi()
+    onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+    if onceki is not None:
+        return onceki, False
+    _ekleri_denetle(okunan)
+    try:
+        with transaction.atomic():
+            if hedef[0] == "t":
+                kayit = _yanit_olarak_sakla(okunan, ticket_id=hedef[1], boyut=len(ham))
+            else:
+                kayit = _yeni_ticket_olarak_sakla(okunan, musteri_id=hedef[1], boyut=len(ham))
+    except IntegrityError:
+        # The same message, delivered twice at once: the other request stored it.
+        onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+        if onceki is None:
+            raise
+        return onceki, False
+    return kayit, True
+
+
+def _ekleri_denetle(okunan: OkunanEposta) -> None:
+    # Before anything is stored: the upload rules of CONTRACT 5, for every attachment.
+    for ek in okunan.ekler:
+        if len(ek.veri) > EN_BUYUK_BOYUT:
+            raise DosyaCokBuyuk(f"\"{ek.ad[:80]}\" eki 10 MB sınırını aşıyor; e-posta alınmadı.")
+        if not ek.veri or mime_tipi_bul(ContentFile(ek.veri)) is None:
+            raise DesteklenmeyenDosya(f"\"{ek.ad[:80]}\" ekinin türü kabul edilmiyor; e-posta alınmadı.")
+
+
+def _ekleri_sakla(okunan: OkunanEposta, *, musteri: Musteri, ziyaretci_id: str) -> list[int]:
+    return [dosya_yukle(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya=ContentFile(ek.veri, name=ek.ad),
+                        ad=ek.ad).id for ek in okunan.ekler]
+
+
+def _metin(okunan: OkunanEposta) -> str:
+    metin = okunan.metin[:YANIT_MAX].replace("\x00", "")
+    if not metin.strip():
+        if not okunan.ekler:
+            raise GecersizIstek("E-postada metin ya da ek yok.")
+        return SADECE_EK
+    return metin
+
+
+def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket_id: int, boyut: int) -> GelenEposta:
+    ticket = Ticket.objects.select_related("musteri").filter(pk=ticket_id).first()
+    if ticket is None:
+        raise Bulunamadi()
+    metin = _metin(okunan)
+    ek_idleri = _ekleri_sakla(okunan, musteri=ticket.musteri, ziyaretci_id=ticket.ziyaretci_id)
+    yanit = ticket_ziyaretci_yanitla(ticket=ticket, icerik=metin, ek_idleri=ek_idleri)
+    return GelenEposta.objects.create(
+        musteri=ticket.musteri, message_id=okunan.message_id, gonderen=okunan.gonderen, konu=okunan.konu[:255],
+        sonuc=GelenEposta.Sonuc.YANIT, ticket_id=ticket.id, yanit_id=yanit.id, metin=metin, boyut=boyut,
+    )
+
+
+def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri_id: int, boyut: int) -> GelenEposta:
+    musteri = Musteri.objects.filter(pk=musteri_id, aktif=True).first()
+    if musteri is None:
+        raise Bulunamadi()
+    metin = _metin(okunan)
+    # A sender by e-mail is a visitor named by its address (never a site's own visitor id).
+    ziyaretci_id = f"eposta:{okunan.gonderen}"[:128]
+    try:
+        validate_email(okunan.gonderen)
+        email = okunan.gonderen
+    except ValidationError:
+        email = ""
+    ek_idleri = _ekleri_sakla(okunan, musteri=musteri, ziyaretci_id=ziyaretci_id)
+    ticket = ticket_olustur(
+        musteri=musteri, ziyaretci_id=ziyaretci_id, konu=(okunan.konu or "(Konusuz)")[:KONU_MAX], mesaj=metin,
+        ad=okunan.gonderen_adi[:150], email=email, ek_idleri=ek_idleri, kanal=Ticket.Kanal.EPOSTA,
+    )
+    return GelenEposta.objects.create(
+        musteri=musteri, message_id=okunan.message_id, gonderen=okunan.gonderen, konu=okunan.konu[:255],
+        sonuc=GelenEposta.Sonuc.YENI_TICKET, ticket_id=ticket.id, metin=metin, boyut=boyut,
+    )

@@ -1,0 +1,102 @@
+"""`/portal/raporlar`: the project's figures for a date range, as a page with server-drawn SVG
+charts and as CSV (CONTRACT 13). Days are calendar days of the service's `TIME_ZONE` (projects
+have no time zone of their own yet); the default range is the last 30 days including today."""
+import csv
+from datetime import datetime, time, timedelta
+
+from django.http import HttpResponse
+from django.utils import timezone
+
+from chat.raporlar import PUANLAR, sohbet_raporu
+from tickets.selectors import ticket_raporu
+
+from . import forms
+from .views import PortalView
+
+VARSAYILAN_GUN = 30
+GRAFIK_EN, GRAFIK_BOY = 720, 180
+
+
+def _sure(saniye) -> str:
+    if saniye is None:
+        return "—"
+    saniye = round(saniye)
+    dakika, sn = divmod(saniye, 60)
+    saat, dakika = divmod(dakika, 60)
+    return f"{saat} sa {dakika} dk" if saat else (f"{dakika} dk {sn} sn" if dakika else f"{sn} sn")
+
+
+def _sayi(deger, basamak=2):
+    return "—" if deger is None else f"{deger:.{basamak}f}"
+
+
+def rapor_hesapla(*, musteri_id: int, bas_gun, son_gun) -> dict:
+    tz = timezone.get_current_timezone()
+    bas = timezone.make_aware(datetime.combine(bas_gun, time.min), tz)
+    son = timezone.make_aware(datetime.combine(son_gun + timedelta(days=1), time.min), tz)
+    sohbet = sohbet_raporu(musteri_id=musteri_id, bas=bas, son=son, tz=tz)
+    gunler = [bas_gun + timedelta(days=i) for i in range((son_gun - bas_gun).days + 1)]
+    return {**sohbet, "ticket": ticket_raporu(musteri_id=musteri_id, bas=bas, son=son),
+            "gunler": [(g, sohbet["gunluk"].get(g, 0)) for g in gunler]}
+
+
+def _gunluk_grafik(gunler: list) -> dict:
+    """Bars of chats per day, laid out for the template's <svg> (no script, no CDN)."""
+    en_cok = max((n for _, n in gunler), default=0) or 1
+    genislik = GRAFIK_EN / max(len(gunler), 1)
+    cubuklar = []
+    for i, (gun, n) in enumerate(gunler):
+        boy = round(n / en_cok * (GRAFIK_BOY - 20), 1)
+        cubuklar.append({"x": round(i * genislik + 1, 1), "y": round(GRAFIK_BOY - boy, 1), "w": round(max(genislik - 2, 1), 1),
+                         "h": boy, "gun": gun, "n": n})
+    return {"cubuklar": cubuklar, "en": GRAFIK_EN, "boy": GRAFIK_BOY, "en_cok": en_cok}
+
+
+def _puan_grafigi(ozet: dict) -> list:
+    toplam = ozet["puanli"] or 1
+    return [{"puan": p, "n": ozet[f"puan_{p}"], "yuzde": round(100 * ozet[f"puan_{p}"] / toplam, 1)} for p in PUANLAR]
+
+
+class RaporView(PortalView):
+    def _aralik(self, request):
+        bugun = timezone.localdate()
+        varsayilan = {"bas": bugun - timedelta(days=VARSAYILAN_GUN - 1), "son": bugun}
+        if "bas" not in request.GET and "son" not in request.GET:
+            return forms.RaporForm(initial=varsayilan), varsayilan["bas"], varsayilan["son"]
+        form = forms.RaporForm(request.GET)
+        if form.is_valid():
+            return form, form.cleaned_data["bas"], form.cleaned_data["son"]
+        return form, None, None
+
+    def get(self, request):
+        form, bas, son = self._aralik(request)
+        if bas is None:
+            return self.sayfa("portal/raporlar.html", status=400, form=form)
+        r = rapor_hesapla(musteri_id=self.musteri.id, bas_gun=bas, son_gun=son)
+        if request.GET.get("bicim") == "csv":
+            return self._csv(r, bas, son)
+        return self.sayfa("portal/raporlar.html", form=form, r=r, bas=bas, son=son, grafik=_gunluk_grafik(r["gunler"]),
+                          puanlar=_puan_grafigi(r["ozet"]), ilk_yanit=_sure(r["medyan_ilk_yanit"]),
+                          cozum=_sure(r["medyan_cozum"]), puan_ortalama=_sayi(r["ozet"]["puan_ortalama"]),
+                          operatorler=[{**o, "puan": _sayi(o["puan_ortalama"]), "ilk_yanit": _sure(o["ilk_yanit_ortalama"])}
+                                       for o in r["operatorler"]])
+
+    def _csv(self, r, bas, son):
+        yanit = HttpResponse(content_type="text/csv; charset=utf-8")
+        yanit["Content-Disposition"] = f'attachment; filename="rapor-{bas:%Y%m%d}-{son:%Y%m%d}.csv"'
+        yanit.write("\ufeff")  # so that spreadsheet programs read the Turkish letters as UTF-8
+        w = csv.writer(yanit)
+        o, t = r["ozet"], r["ticket"]
+        w.writerow(["bolum", "anahtar", "deger"])
+        ozet = [("sohbet", o["toplam"]), ("kapanan_sohbet", o["kapanan"]),
+                ("medyan_ilk_yanit_saniye", _sayi(r["medyan_ilk_yanit"], 1)),
+                ("medyan_cozum_saniye", _sayi(r["medyan_cozum"], 1)), ("puan_ortalama", _sayi(o["puan_ortalama"])),
+                ("puanli_sohbet", o["puanli"]), ("ticket_acilan", t["acilan"]), ("ticket_cozulen", t["cozulen"])]
+        w.writerows(("ozet", k, v) for k, v in ozet)
+        w.writerows(("puan", p, o[f"puan_{p}"]) for p in PUANLAR)
+        w.writerows(("gun", g.isoformat(), n) for g, n in r["gunler"])
+        w.writerow([])
+        w.writerow(["operator", "sohbet", "kapanan", "puan_ortalama", "ilk_yanit_ortalama_saniye"])
+        w.writerows((op["operator__email"], op["sohbet"], op["kapanan"], _sayi(op["puan_ortalama"]),
+                     _sayi(op["ilk_yanit_ortalama"], 1)) for op in r["operatorler"])
+        return yanit

@@ -1,0 +1,46 @@
+"""/portal/sifremi-unuttum: Django's reset flow in the portal's look; the mail goes through the
+outbox and a Celery task, never inside the request (CONTRACT 13, 14). Its arrival at an SMTP server
+is eposta's test; here the stored mail is read before it is sent (sending blanks the link)."""
+import re
+
+import pytest
+
+from eposta.models import GidenEposta
+from supportdesk.testing.fixtures import operator_yap
+
+from .yardimci import Tarayici
+
+pytestmark = pytest.mark.django_db
+YENI = "Yepyeni-Sifre-2026"
+
+
+def test_reset_by_mail_sets_a_new_password_once(musteri):
+    user = operator_yap(musteri, email="unutkan@ornek.com")
+    t = Tarayici()
+    assert "Şifremi unuttum" in t.get("/portal/giris").content.decode()
+    res = t.post("/portal/sifremi-unuttum", {"email": "Unutkan@Ornek.com"})
+    assert res.status_code == 302 and res["Location"] == "/portal/sifremi-unuttum/gonderildi"
+    [eposta] = GidenEposta.objects.filter(tur="sifre_sifirlama")
+    assert eposta.alici == "unutkan@ornek.com" and eposta.konu == "SupportDesk şifre yenileme"
+    assert eposta.html and "/portal/sifre-sifirla/" in eposta.html
+    yol = re.search(r"https?://[^/]+(/portal/sifre-sifirla/\S+)", eposta.metin).group(1)
+    res = t.get(yol, follow=True)
+    assert res.status_code == 200 and "Yeni şifre belirleyin" in res.content.decode()
+    form_yolu = res.redirect_chain[-1][0] if res.redirect_chain else yol
+    res = t.post(form_yolu, {"new_password1": "123", "new_password2": "123"})
+    assert res.status_code == 200 and res.context["form"].errors
+    res = t.post(form_yolu, {"new_password1": YENI, "new_password2": YENI})
+    assert res.status_code == 302 and res["Location"] == "/portal/sifre-sifirla/tamam"
+    user.refresh_from_db()
+    assert user.check_password(YENI)
+    # The link works once.
+    assert 'data-test="gecersiz"' in Tarayici().get(yol, follow=True).content.decode()
+
+
+def test_unknown_address_gets_the_same_page_and_no_mail():
+    t = Tarayici()
+    res = t.post("/portal/sifremi-unuttum", {"email": "kimse@ornek.com"})
+    assert res.status_code == 302 and res["Location"] == "/portal/sifremi-unuttum/gonderildi"
+    assert not GidenEposta.objects.exists()
+    res = t.post("/portal/sifremi-unuttum", {"email": "bozuk"})
+    assert res.status_code == 200 and res.context["form"].errors["email"]

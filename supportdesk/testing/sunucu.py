@@ -1,0 +1,60 @@
+"""Real server processes for tests: `gunicorn_sureci(...)` starts gunicorn on an ephemeral port
+(bound to port 0; the port is read from its log) on the test database and Redis.
+
+Tests using it must be `django_db(transaction=True)` (the server is another process and only
+sees committed rows), and are skipped, with the reason, without REDIS_URL and PostgreSQL (CI
+always has both), like the Celery worker fixture.
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from .celery_worker import worker_veritabani_url
+
+
+def surec_ortami(**ayarlar: str) -> dict:
+    """The environment of a subprocess on the test database and Redis (skips the test without them)."""
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        pytest.skip("Gerçek sunucu süreçleriyle testler REDIS_URL ister (CI her zaman verir).")
+    db_url = worker_veritabani_url()
+    if db_url is None:
+        pytest.skip("Gerçek sunucu süreçleriyle testler paylaşılabilir bir PostgreSQL veritabanı ister (DATABASE_URL).")
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "supportdesk.test_settings", "DATABASE_URL": db_url,
+            "REDIS_URL": redis_url, "CELERY_TASK_ALWAYS_EAGER": "false", **ayarlar}
+
+
+@contextmanager
+def gunicorn_sureci(ortam: dict, log: Path, *, thread: int = 8):
+    """Yields the server's base URL (`http://127.0.0.1:PORT`); stops it afterwards."""
+    komut = [sys.executable, "-m", "gunicorn", "-b", "127.0.0.1:0", "-w", "1", "-k", "gthread", "--threads", str(thread),
+             "--no-control-socket", "--error-logfile", str(log), "supportdesk.wsgi"]
+    proc = subprocess.Popen(komut, cwd=Path(settings.BASE_DIR), env=ortam, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        bitis = time.monotonic() + 30
+        while True:
+            icerik = log.read_text(errors="replace") if log.exists() else ""
+            bulunan = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", icerik)
+            if bulunan and "Booting worker" in icerik:
+                break
+            if proc.poll() is not None or time.monotonic() > bitis:
+                pytest.fail(f"gunicorn başlamadı (çıkış {proc.poll()}):\n{icerik[-3000:]}")
+            time.sleep(0.1)
+        yield bulunan.group(1)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=5)

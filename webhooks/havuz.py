@@ -1,0 +1,209 @@
+"""Delivery inside a Celery worker process, isolated per endpoint (the way Stripe and Svix deliver).
+
+The Celery task does not make the HTTP request itself: it hands the delivery to this process's
+pool and returns, so a worker slot is never held idle while a receiver takes its time. The pool:
+
+- keeps one waiting line per endpoint; an attempt starts only while the endpoint has fewer than
+  its cap of attempts running, counted in this process and across every worker process (a Redis
+  semaphore with expiry, `supportdesk.core.semafor`, so a killed worker's places free themselves);
+- runs attempts in two lanes of threads: endpoints that answered quickly last time in the fast
+  lane (`WEBHOOK_ENDPOINT_CONCURRENCY` at once each), endpoints whose last attempt was slow (over
+  `WEBHOOK_SLOW_SECONDS`, a timeout included) in the slow lane (`WEBHOOK_SLOW_ENDPOINT_CONCURRENCY`
+  each), so slow receivers only compete with each other. An endpoint not seen yet gets one attempt
+  at a time until its first answer says which lane it belongs to; one that has timed out
+  `WEBHOOK_CIRCUIT_TIMEOUTS` times running gets one at a time in the slow lane (a half-open circuit
+  breaker: its own deliveries wait, nobody else's) until an attempt succeeds quickly again.
+
+Nothing here is the only copy of anything: the delivery row stays due in the outbox until an
+attempt is recorded, leases (`teslimat.teslimat_dene`) keep two processes from sending the same
+attempt, and the beat sweep re-queues whatever a dead process was holding. Within an endpoint,
+waiting deliveries start in the order they reached this process, up to the cap at once: order is
+still not promised (docs/webhooks.md).
+"""
+import heapq
+import logging
+import os
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from supportdesk.core.semafor import semafor_al, semafor_birak
+
+logger = logging.getLogger("supportdesk.webhooks")
+
+HIZLI, YAVAS, BILINMIYOR = "hizli", "yavas", "bilinmiyor"
+
+
+class TeslimatHavuzu:
+    def __init__(self, dene, sonra):
+        """`dene(teslimat_id)`: one attempt, returns the Teslimat or None; `sonra(teslimat)`: what to
+        do with a delivery left waiting (queue its retry)."""
+        self._dene, self._sonra = dene, sonra
+        self._kilit = threading.Lock()
+        self._bekleyen: dict[int, deque[int]] = {}  # endpoint -> deliveries waiting here
+        self._bilinen: set[int] = set()  # deliveries waiting or running here
+        self._suren: dict[int, int] = {}  # endpoint -> attempts running here
+        self._serit: dict[int, str] = {}  # endpoint -> lane of its last attempt
+        self._zaman_asimi: dict[int, int] = {}  # endpoint -> timeouts running
+        self._ertelenen: list[tuple[float, int]] = []  # (when, endpoint): shared places were full
+        self._hizli = ThreadPoolExecutor(settings.WEBHOOK_DELIVERY_THREADS, thread_name_prefix="webhook-hizli")
+        self._yavas = ThreadPoolExecutor(settings.WEBHOOK_SLOW_LANE_THREADS, thread_name_prefix="webhook-yavas")
+        self._dur = threading.Event()
+        self._uyan = threading.Event()
+        self._zamanlayici = threading.Thread(target=self._zamanla, name="webhook-havuz-zamanlayici", daemon=True)
+        self._zamanlayici.start()
+
+    # --- in ------------------------------------------------------------------------------------
+    def ekle(self, teslimat_id: int, endpoint_id: int) -> bool:
+        """Take a delivery; False when it is already here or the pool is full (it stays due in the
+        outbox and the sweep brings it back)."""
+        with self._kilit:
+            if teslimat_id in self._bilinen or self._dur.is_set():
+                return False
+            if len(self._bilinen) >= settings.WEBHOOK_WORKER_BACKLOG_MAX:
+                return False
+            self._bilinen.add(teslimat_id)
+            self._bekleyen.setdefault(endpoint_id, deque()).append(teslimat_id)
+        self._baslat(endpoint_id)
+        return True
+
+    def durum(self) -> dict:
+        with self._kilit:
+            return {"bekleyen": sum(len(d) for d in self._bekleyen.values()), "suren": sum(self._suren.values()),
+                    "yavas_endpoint": sum(1 for s in self._serit.values() if s == YAVAS)}
+
+    def durdur(self, timeout: float) -> None:
+        """Stop taking work and wait up to `timeout` s for running attempts (worker shutdown). Waiting
+        ones are left due in the outbox."""
+        self._dur.set()
+        self._uyan.set()
+        with self._kilit:
+            self._bekleyen.clear()
+        bitis = time.monotonic() + timeout
+        while time.monotonic() < bitis and self.durum()["suren"]:
+            time.sleep(0.05)
+        self._hizli.shutdown(wait=False, cancel_futures=True)
+        self._yavas.shutdown(wait=False, cancel_futures=True)
+
+    # --- lanes and caps -------------------------------------------------------------------------
+    def _serit_ve_sinir(self, endpoint_id: int) -> tuple[str, int]:
+        serit = self._serit.get(endpoint_id, BILINMIYOR)
+        if serit == BILINMIYOR:
+            return HIZLI, 1
+        if serit == YAVAS:
+            if self._zaman_asimi.get(endpoint_id, 0) >= settings.WEBHOOK_CIRCUIT_TIMEOUTS:
+                return YAVAS, 1
+            return YAVAS, settings.WEBHOOK_SLOW_ENDPOINT_CONCURRENCY
+        return HIZLI, settings.WEBHOOK_ENDPOINT_CONCURRENCY
+
+    def _baslat(self, endpoint_id: int) -> None:
+        """Start as many of the endpoint's waiting deliveries as its cap allows."""
+        while True:
+            with self._kilit:
+                kuyruk = self._bekleyen.get(endpoint_id)
+                if not kuyruk or self._dur.is_set():
+                    if kuyruk is not None and not kuyruk:
+                        del self._bekleyen[endpoint_id]
+                    return
+                serit, sinir = self._serit_ve_sinir(endpoint_id)
+                if self._suren.get(endpoint_id, 0) >= sinir:
+                    return  # the attempt that finishes next starts the next one
+                jeton = semafor_al(_semafor_anahtari(endpoint_id), sinir, _yer_suresi())
+                if jeton is None:  # other processes hold the endpoint's places: look again shortly
+                    heapq.heappush(self._ertelenen, (time.monotonic() + settings.WEBHOOK_SEMAPHORE_RETRY_SECONDS,
+                                                     endpoint_id))
+                    self._uyan.set()
+                    return
+                teslimat_id = kuyruk.popleft()
+                self._suren[endpoint_id] = self._suren.get(endpoint_id, 0) + 1
+            havuz = self._yavas if serit == YAVAS else self._hizli
+            try:
+                havuz.submit(self._calistir, teslimat_id, endpoint_id, jeton)
+            except RuntimeError:  # shut down meanwhile
+                self._bitti(teslimat_id, endpoint_id, jeton)
+                return
+
+    def _calistir(self, teslimat_id: int, endpoint_id: int, jeton: str) -> None:
+        baslangic = time.monotonic()
+        teslimat = None
+        try:
+            close_old_connections()
+            teslimat = self._dene(teslimat_id)
+            if teslimat is not None:
+                self._olc(endpoint_id, teslimat, time.monotonic() - baslangic)
+                self._sonra(teslimat)
+        except Exception:
+            logger.exception("Webhook teslimatı #%s denenemedi", teslimat_id)
+            connection.close()  # whatever state it is in, the next attempt starts clean
+        finally:
+            self._bitti(teslimat_id, endpoint_id, jeton)
+
+    def _olc(self, endpoint_id: int, teslimat, sure: float) -> None:
+        zaman_asimi = teslimat.son_durum_kodu is None and teslimat.son_hata.startswith("Zaman aşımı")
+        with self._kilit:
+            if sure > settings.WEBHOOK_SLOW_SECONDS or zaman_asimi:
+                self._serit[endpoint_id] = YAVAS
+            else:
+                self._serit[endpoint_id] = HIZLI
+            if zaman_asimi:
+                self._zaman_asimi[endpoint_id] = self._zaman_asimi.get(endpoint_id, 0) + 1
+            else:
+                self._zaman_asimi.pop(endpoint_id, None)
+
+    def _bitti(self, teslimat_id: int, endpoint_id: int, jeton: str) -> None:
+        semafor_birak(_semafor_anahtari(endpoint_id), jeton)
+        with self._kilit:
+            self._bilinen.discard(teslimat_id)
+            self._suren[endpoint_id] -= 1
+            if not self._suren[endpoint_id]:
+                del self._suren[endpoint_id]
+        self._baslat(endpoint_id)
+
+    def _zamanla(self) -> None:
+        """Retries endpoints whose shared places were all taken by other processes."""
+        while not self._dur.is_set():
+            with self._kilit:
+                simdi = time.monotonic()
+                hazir = []
+                while self._ertelenen and self._ertelenen[0][0] <= simdi:
+                    hazir.append(heapq.heappop(self._ertelenen)[1])
+                bekle = (self._ertelenen[0][0] - simdi) if self._ertelenen else 1.0
+            for endpoint_id in set(hazir):
+                self._baslat(endpoint_id)
+            self._uyan.wait(timeout=max(0.01, min(bekle, 1.0)))
+            self._uyan.clear()
+
+
+def _semafor_anahtari(endpoint_id: int) -> str:
+    return f"webhook:endpoint:{endpoint_id}:suren"
+
+
+def _yer_suresi() -> float:
+    # A place outlives the longest attempt (connect + answer) by a margin; a dead holder's expires.
+    return settings.WEBHOOK_TIMEOUT_SECONDS + settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS + 30
+
+
+_havuz: TeslimatHavuzu | None = None
+_havuz_pid: int | None = None
+_havuz_kilidi = threading.Lock()
+
+
+def havuz(dene, sonra) -> TeslimatHavuzu:
+    """This process's pool (a forked worker child builds its own)."""
+    global _havuz, _havuz_pid
+    with _havuz_kilidi:
+        if _havuz is None or _havuz_pid != os.getpid():
+            _havuz, _havuz_pid = TeslimatHavuzu(dene, sonra), os.getpid()
+        return _havuz
+
+
+def durdur(timeout: float) -> None:
+    global _havuz
+    with _havuz_kilidi:
+        h, _havuz = (_havuz, None) if _havuz_pid == os.getpid() else (None, _havuz)
+    if h is not None:
+        h.durdur(timeout)
