@@ -95,7 +95,7 @@ def _bekle(url, proc):
             return
         except requests.RequestException:
             if proc.poll() is not None:
-                raise SystemExit(f"sunucu başlamadı: {url}")
+                raise SystemExit(f"sunucu başlamadı: {url}") from None
             time.sleep(0.1)
     raise SystemExit(f"sunucu başlamadı: {url}")
 
