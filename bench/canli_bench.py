@@ -14,7 +14,7 @@ Usage:
     .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json]
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_canli_bench; dropped
-and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/15; flushed).
+and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/5; flushed).
 """
 import argparse
 import asyncio
@@ -167,7 +167,7 @@ def main():
     ap.add_argument("--json")
     args = ap.parse_args()
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     env = _ortam(db_url, redis_url)
     subprocess.run([PY, "-c", "import redis,sys; redis.Redis.from_url(sys.argv[1]).flushdb()", redis_url], check=True)
     musteri = _veritabani_hazirla(db_url, env)
