@@ -7,11 +7,13 @@ serializers as the REST answers (chat's `oturum_verisi`, `widget_oturum_verisi`,
 tickets' `TicketSerializer`), from the rows as they are right after the commit: a frame and a REST
 read of the same object are equal.
 """
+import asyncio
 import json
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from chat import selectors as chat_selectors
 from chat.api.serializers import mesaj_verisi, oturum_verisi, widget_oturum_verisi
@@ -116,11 +118,32 @@ def dagit(olay: YayinlananOlay) -> None:
         gruba_gonder(str(olay.id), gonderimler)
 
 
+_dongu: asyncio.AbstractEventLoop | None = None
+_dongu_kilidi = threading.Lock()
+
+
+def _yayin_dongusu() -> asyncio.AbstractEventLoop:
+    """One event loop per process, in a daemon thread, for publishing from sync code: the Redis
+    layer keeps its connection there, instead of a new loop and connection per event (which
+    `async_to_sync` would cost: tens of ms on a busy machine). Started on first use, so a forking
+    server (gunicorn) starts it in each worker."""
+    global _dongu
+    with _dongu_kilidi:
+        if _dongu is None or _dongu.is_closed():
+            _dongu = asyncio.new_event_loop()
+            threading.Thread(target=_dongu.run_forever, name="canli-yayin", daemon=True).start()
+        return _dongu
+
+
 def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
     """Send from sync code (a service's after-commit hook). A dead channel layer (Redis down) is
     logged, never raised: the change is saved and clients re-read it by polling."""
     try:
-        async_to_sync(agruba_gonder)(olay_id, gonderimler)
+        if isinstance(get_channel_layer(), InMemoryChannelLayer):
+            # `make run`: the sockets' queues live on the server's own loop; go there.
+            async_to_sync(agruba_gonder)(olay_id, gonderimler)
+        else:
+            asyncio.run_coroutine_threadsafe(agruba_gonder(olay_id, gonderimler), _yayin_dongusu()).result(timeout=5)
     except Exception:
         logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", olay_id, exc_info=True)
 

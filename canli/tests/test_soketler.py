@@ -195,8 +195,8 @@ def test_widget_soketi_reddedilenler(ortam, canli_sunucu):
     assert kod == 4429 and gelen[-1]["data"]["kod"] == "LIMIT_ASILDI"
 
     sel = widget_soketi(canli_sunucu, ortam.musteri_a, "z")
-    for _ in range(12):
-        sel.gonder("yaziyor", {"oturum_id": 1})
+    for _ in range(30):  # 3x CANLI_MAKS_CERCEVE_SANIYE, sent at once (frames needing no query)
+        sel.gonder("ping")
     gelen, kod = sel.kapanis()
     assert kod == 4429
 

@@ -1,0 +1,208 @@
+#!/usr/bin/env python
+"""Socket fan-out benchmark (issue 14): latency from a REST write to the frame on N open sockets,
+and memory per open socket. Not a test; the numbers go to docs/performance.md.
+
+Set-up as in production: REST on gunicorn (`supportdesk.wsgi`, sync workers), sockets on one or two
+uvicorn processes (`supportdesk.asgi`), Redis as channel layer, PostgreSQL. One tenant, one
+operator holding N operator sockets (spread evenly over the socket processes), one visitor with a
+waiting chat. Each round the visitor posts a message (`POST /widget/chat/message`); every socket
+receives the `mesaj` frame. Latency per socket = frame arrival - the moment the REST request was
+sent (so it includes the REST call itself: commit, after-commit fan-out, Redis, the socket
+process). Memory: the socket processes' RSS before and after opening the sockets, divided by N.
+
+Usage:
+    .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json]
+
+Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_canli_bench; dropped
+and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/5; flushed).
+"""
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+from websockets.asyncio.client import connect
+
+KOK = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+
+def _ortam(db_url, redis_url, **ek):
+    return {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""), "LANG": "C.UTF-8",
+            "DEBUG": "false", "SECRET_KEY": "bench-" + "x" * 50, "SECURE_SSL_REDIRECT": "false",
+            "DATABASE_URL": db_url, "REDIS_URL": redis_url, "WIDGET_RATE_LIMIT": "100000/s",
+            "CANLI_MAKS_SOKET_OPERATOR": "100000", "CANLI_KIMLIK_SURESI": "120", "ALLOWED_HOSTS": "127.0.0.1", "LOG_LEVEL": "WARNING", **ek}
+
+
+def _komut(args, env):
+    return subprocess.run([PY, "manage.py", *args], cwd=KOK, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def _veritabani_hazirla(db_url, env):
+    p = urlsplit(db_url)
+    ad = p.path.lstrip("/")
+    yonetim = p._replace(path="/postgres").geturl()
+    subprocess.run([PY, "-c", (
+        "import psycopg,sys; c=psycopg.connect(sys.argv[1], autocommit=True);"
+        "c.execute(f'DROP DATABASE IF EXISTS {sys.argv[2]} WITH (FORCE)'); c.execute(f'CREATE DATABASE {sys.argv[2]}')"
+    ), yonetim, ad], check=True)
+    _komut(["migrate", "--noinput"], env)
+    musteri = json.loads(_komut(["musteri_olustur", "--firma-adi", "Bench", "--json"], env))
+    _komut(["operator_olustur", "--email", "bench@example.com", "--sifre", "Bench-2026!x", "--musteri",
+            str(musteri["id"]), "--json"], env)
+    return musteri
+
+
+def _soket():
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0))
+    s.listen(1024)
+    return s
+
+
+def _rss_kb(pid) -> int:
+    toplam = 0
+    for p in [pid, *_cocuklar(pid)]:
+        try:
+            for satir in Path(f"/proc/{p}/status").read_text().splitlines():
+                if satir.startswith("VmRSS:"):
+                    toplam += int(satir.split()[1])
+        except FileNotFoundError:
+            pass
+    return toplam
+
+
+def _cocuklar(pid):
+    try:
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def _bekle(url, proc):
+    for _ in range(300):
+        try:
+            requests.get(url, timeout=1)
+            return
+        except requests.RequestException:
+            if proc.poll() is not None:
+                raise SystemExit(f"sunucu başlamadı: {url}") from None
+            time.sleep(0.1)
+    raise SystemExit(f"sunucu başlamadı: {url}")
+
+
+async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
+    oturum = requests.post(f"{rest_url}/api/v1/widget/chat/start", headers={"X-API-Key": musteri["api_key"]},
+                           json={"ziyaretci_id": "bench-z"}, timeout=10).json()["data"]["oturum"]
+    rss_once = sum(_rss_kb(p) for p in uv_pids)
+    varis: dict[int, list[float]] = {}
+    hazir = asyncio.Event()
+    soketler = []
+
+    async def ac(i):
+        ws = await connect(ws_urls[i % len(ws_urls)] + "/ws/v1/operator/", open_timeout=30, max_size=2**20)
+        await ws.send(json.dumps({"tip": "kimlik", "data": {"token": token}}))
+        while json.loads(await ws.recv())["tip"] != "hazir":
+            pass
+        soketler.append(ws)
+        return ws
+
+    async def oku(ws):
+        async for metin in ws:
+            cerceve = json.loads(metin)
+            if cerceve["tip"] == "mesaj" and cerceve["data"]["mesaj"]["icerik"].startswith("bench-"):
+                varis.setdefault(int(cerceve["data"]["mesaj"]["icerik"][6:]), []).append(time.perf_counter())
+
+    for parti in range(0, args.soket, 50):
+        await asyncio.gather(*(ac(i) for i in range(parti, min(parti + 50, args.soket))))
+    okuyucular = [asyncio.create_task(oku(ws)) for ws in soketler]
+    await asyncio.sleep(2)
+    rss_sonra = sum(_rss_kb(p) for p in uv_pids)
+    hazir.set()
+
+    gecikmeler, eksik = [], 0
+    oturum_basliklari = {"X-API-Key": musteri["api_key"]}
+    for tur in range(args.tur):
+        govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"bench-{tur}"}
+        t0 = time.perf_counter()
+        res = await asyncio.to_thread(requests.post, f"{rest_url}/api/v1/widget/chat/message",
+                                      headers=oturum_basliklari, json=govde, timeout=10)
+        assert res.status_code == 201, res.text
+        bitis = time.perf_counter() + 5
+        while len(varis.get(tur, [])) < args.soket and time.perf_counter() < bitis:
+            await asyncio.sleep(0.005)
+        gelen = varis.get(tur, [])
+        eksik += args.soket - len(gelen)
+        gecikmeler += [(t - t0) * 1000 for t in gelen]
+        await asyncio.sleep(0.2)
+    for g in okuyucular:
+        g.cancel()
+    for ws in soketler:
+        await ws.close()
+    gecikmeler.sort()
+    return {
+        "soket": args.soket, "surec": args.surec, "tur": args.tur, "kayip_cerceve": eksik,
+        "p50_ms": round(statistics.median(gecikmeler), 1),
+        "p99_ms": round(gecikmeler[int(len(gecikmeler) * 0.99) - 1], 1),
+        "max_ms": round(gecikmeler[-1], 1),
+        "rss_kb_once": rss_once, "rss_kb_sonra": rss_sonra,
+        "kb_soket_basina": round((rss_sonra - rss_once) / args.soket, 1),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--soket", type=int, default=500)
+    ap.add_argument("--surec", type=int, default=1)
+    ap.add_argument("--tur", type=int, default=30)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
+    env = _ortam(db_url, redis_url)
+    subprocess.run([PY, "-c", "import redis,sys; redis.Redis.from_url(sys.argv[1]).flushdb()", redis_url], check=True)
+    musteri = _veritabani_hazirla(db_url, env)
+
+    surecler = []
+    try:
+        rest_soket = _soket()
+        gunicorn = subprocess.Popen([PY, "-m", "gunicorn", "supportdesk.wsgi", "-w", "2", "--bind",
+                                     f"fd://{rest_soket.fileno()}"], cwd=KOK, env=env,
+                                    pass_fds=(rest_soket.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        surecler.append(gunicorn)
+        rest_url = f"http://127.0.0.1:{rest_soket.getsockname()[1]}"
+        ws_urls, uv_pids = [], []
+        for _ in range(args.surec):
+            s = _soket()
+            uv = subprocess.Popen([PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(s.fileno()),
+                                   "--lifespan", "off", "--log-level", "warning"], cwd=KOK, env=env,
+                                  pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            surecler.append(uv)
+            ws_urls.append(f"ws://127.0.0.1:{s.getsockname()[1]}")
+            uv_pids.append(uv.pid)
+            _bekle(f"http://127.0.0.1:{s.getsockname()[1]}/api/v1/saglik", uv)
+        _bekle(f"{rest_url}/api/v1/saglik", gunicorn)
+        token = requests.post(f"{rest_url}/api/v1/auth/login", json={"email": "bench@example.com", "sifre": "Bench-2026!x"},
+                              timeout=10).json()["data"]["token"]
+        sonuc = asyncio.run(_olc(args, rest_url, ws_urls, musteri, token, uv_pids))
+    finally:
+        for p in surecler:
+            p.terminate()
+        for p in surecler:
+            p.wait(timeout=20)
+    print(json.dumps(sonuc, ensure_ascii=False))
+    if args.json:
+        Path(args.json).write_text(json.dumps(sonuc, ensure_ascii=False, indent=2))
+
+
+if __name__ == "__main__":
+    main()
