@@ -35,6 +35,9 @@ class _PortalLimiti:
         pencere_iade(self._fis)
         self._fis = None
 
+    def kaydet(self) -> None:
+        """Nothing left to do: `izin_var` counted the attempt already (kept for callers of the old API)."""
+
     def bekleme_saniye(self) -> int:
         return max(1, math.ceil(self._bekleme))
 

@@ -16,7 +16,8 @@ pool and returns, so a worker slot is never held idle while a receiver takes its
 
 Nothing here is the only copy of anything: the delivery row stays due in the outbox until an
 attempt is recorded, leases (`teslimat.teslimat_dene`) keep two processes from sending the same
-attempt, and the beat sweep re-queues whatever a dead process was holding. Within an endpoint,
+attempt, and the beat sweep re-queues whatever a dead process was holding (a live one refreshes
+`kuyruga_alinma` of what it holds every half sweep grace, so the sweep leaves that alone). Within an endpoint,
 waiting deliveries start in the order they reached this process, up to the cap at once: order is
 still not promised (docs/webhooks.md).
 """
@@ -39,10 +40,12 @@ HIZLI, YAVAS, BILINMIYOR = "hizli", "yavas", "bilinmiyor"
 
 
 class TeslimatHavuzu:
-    def __init__(self, dene, sonra):
+    def __init__(self, dene, sonra, tazele):
         """`dene(teslimat_id)`: one attempt, returns the Teslimat or None; `sonra(teslimat)`: what to
-        do with a delivery left waiting (queue its retry)."""
-        self._dene, self._sonra = dene, sonra
+        do with a delivery left waiting (queue its retry); `tazele(ids)`: mark deliveries waiting
+        here as queued, so the sweep leaves them alone while this process is alive."""
+        self._dene, self._sonra, self._tazele = dene, sonra, tazele
+        self._son_tazeleme = time.monotonic()
         self._kilit = threading.Lock()
         self._bekleyen: dict[int, deque[int]] = {}  # endpoint -> deliveries waiting here
         self._bilinen: set[int] = set()  # deliveries waiting or running here
@@ -174,8 +177,28 @@ class TeslimatHavuzu:
                 bekle = (self._ertelenen[0][0] - simdi) if self._ertelenen else 1.0
             for endpoint_id in set(hazir):
                 self._baslat(endpoint_id)
-            self._uyan.wait(timeout=max(0.01, min(bekle, 1.0)))
+            self._bekleyenleri_tazele()
+            self._uyan.wait(timeout=max(0.01, min(bekle, 0.5)))
             self._uyan.clear()
+
+
+    def _bekleyenleri_tazele(self) -> None:
+        """Every half sweep grace: the deliveries waiting in a line here are still held (one UPDATE),
+        so the sweep does not queue them again and again while an endpoint is slow; a dead
+        process stops refreshing and the sweep takes them over."""
+        if time.monotonic() - self._son_tazeleme < settings.WEBHOOK_SWEEP_GRACE_SECONDS / 2:
+            return
+        self._son_tazeleme = time.monotonic()
+        with self._kilit:
+            ids = [i for kuyruk in self._bekleyen.values() for i in kuyruk]
+        if not ids:
+            return
+        try:
+            close_old_connections()
+            self._tazele(ids)
+        except Exception:
+            logger.exception("Bekleyen webhook teslimatları tazelenemedi")
+            connection.close()
 
 
 def _semafor_anahtari(endpoint_id: int) -> str:
@@ -192,12 +215,12 @@ _havuz_pid: int | None = None
 _havuz_kilidi = threading.Lock()
 
 
-def havuz(dene, sonra) -> TeslimatHavuzu:
+def havuz(dene, sonra, tazele) -> TeslimatHavuzu:
     """This process's pool (a forked worker child builds its own)."""
     global _havuz, _havuz_pid
     with _havuz_kilidi:
         if _havuz is None or _havuz_pid != os.getpid():
-            _havuz, _havuz_pid = TeslimatHavuzu(dene, sonra), os.getpid()
+            _havuz, _havuz_pid = TeslimatHavuzu(dene, sonra, tazele), os.getpid()
         return _havuz
 
 

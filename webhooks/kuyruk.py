@@ -60,11 +60,16 @@ def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
         endpoint_id = Teslimat.objects.filter(pk=teslimat_id).values_list("endpoint_id", flat=True).first()
         if endpoint_id is None:
             return
-    havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al).ekle(teslimat_id, endpoint_id)
+    havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
 
 
 def _dene(teslimat_id: int) -> Teslimat | None:
     return teslimat_dene(teslimat_id=teslimat_id)
+
+
+def _bekleyenleri_tazele(teslimat_idleri: list[int]) -> None:
+    Teslimat.objects.filter(pk__in=teslimat_idleri, durum=Teslimat.Durum.BEKLIYOR).update(
+        kuyruga_alinma=timezone.now())
 
 
 def sonraki_denemeyi_kuyruga_al(teslimat: Teslimat) -> None:

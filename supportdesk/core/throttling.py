@@ -240,6 +240,9 @@ class LoginThrottle(_PencereThrottle):
         pencere_iade(getattr(self, "_fis", None))
         self._fis = None
 
+    def basarisiz_kaydet(self) -> None:
+        """Nothing left to do: `allow_request` counted the attempt already (kept for callers of the old API)."""
+
 
 def giris_limit_anahtari(ident: str, email) -> str:
     """The login limit's key, per client IP and e-mail (CONTRACT 9), shared by `/auth/login` and the

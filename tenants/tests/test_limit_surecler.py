@@ -18,7 +18,7 @@ LOGIN = "/api/v1/auth/login"
 @pytest.fixture(scope="module")
 def sunucular(tmp_path_factory, django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        ortam = surec_ortami(WIDGET_RATE_LIMIT="30/min", LOGIN_RATE_LIMIT="30/min")
+        ortam = surec_ortami(WIDGET_RATE_LIMIT="30/min", LOGIN_RATE_LIMIT="30/min", PORTAL_RATE_LIMIT="30/min")
     tmp = tmp_path_factory.mktemp("gunicorn")
     with gunicorn_sureci(ortam, tmp / "a.log") as a, gunicorn_sureci(ortam, tmp / "b.log") as b:
         for adres in (a, b):  # loaded and connected before any burst
@@ -26,8 +26,9 @@ def sunucular(tmp_path_factory, django_db_setup, django_db_blocker):
         yield a, b
 
 
-def ayni_anda(adresler: list[str], n: int, istek) -> list[int]:
-    """n requests released at once, spread over the servers in turn; their status codes."""
+def ayni_anda(adresler: list[str], n: int, istek, hazirla=None) -> list[int]:
+    """n requests released at once, spread over the servers in turn; their status codes.
+    `hazirla(session, address)` runs before the release (a form page for its CSRF token)."""
     if time.time() % 60 > 57:  # never straddle a minute boundary (the previous window would weigh in)
         time.sleep(60 - time.time() % 60 + 0.1)
     engel = threading.Barrier(n)
@@ -35,6 +36,8 @@ def ayni_anda(adresler: list[str], n: int, istek) -> list[int]:
 
     def calis(i):
         oturum = requests.Session()
+        if hazirla is not None:
+            hazirla(oturum, adresler[i % len(adresler)])
         engel.wait()
         kodlar.append(istek(oturum, adresler[i % len(adresler)]).status_code)
 
@@ -82,3 +85,27 @@ def test_successful_logins_do_not_spend_the_budget_under_a_burst(sunucular, must
     kodlar = ayni_anda(list(sunucular), 40, lambda oturum, adres: oturum.post(
         adres + LOGIN, json={"email": user.email, "sifre": "yanlis"}, timeout=30))
     assert sorted(kodlar) == [401] * 30 + [429] * 10
+
+
+def csrf_al(yol):
+    def hazirla(oturum, adres):
+        assert oturum.get(adres + yol, timeout=30).status_code == 200
+    return hazirla
+
+
+def portal_post(yol, veri):
+    return lambda oturum, adres: oturum.post(adres + yol, data={**veri, "csrfmiddlewaretoken": oturum.cookies["csrftoken"]},
+                                             timeout=30)
+
+
+def test_40_simultaneous_wrong_passwords_on_the_portal_form_get_exactly_30_tries(sunucular, musteri):
+    user = operator_yap(musteri)
+    kodlar = ayni_anda(list(sunucular), 40, portal_post("/portal/giris", {"email": user.email, "sifre": "yanlis"}),
+                       csrf_al("/portal/giris"))
+    assert sorted(kodlar) == [200] * 30 + [429] * 10  # 200: the form again, "wrong password"
+
+
+def test_40_simultaneous_portal_sign_ups_at_30_per_min_get_exactly_30_tries(sunucular):
+    kodlar = ayni_anda(list(sunucular), 40, portal_post("/portal/kayit", {"email": "eksik@example.com"}),
+                       csrf_al("/portal/kayit"))
+    assert sorted(kodlar) == [200] * 30 + [429] * 10  # 200: the form again, with its errors

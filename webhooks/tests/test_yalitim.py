@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 from django.conf import settings
 
+from supportdesk.celery import app as celery_app
 from supportdesk.core.olaylar import olay_yayinla
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.receiver import WebhookAlici
@@ -16,6 +17,15 @@ from webhooks.models import Teslimat
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 WORKER_EK_AYARLARI = {"WEBHOOK_TIMEOUT_SECONDS": "6", "WEBHOOK_MAX_ATTEMPTS": "2"}
+
+
+@pytest.fixture(autouse=True)
+def _kuyruk_baglantisi(_hizli_ayarlar):
+    """The autouse cache.clear() empties the Redis database the broker shares, bindings included;
+    this process declared the queue in an earlier test and will not again, so its messages would go
+    to kombu's dead-letter queue and only the sweep (seconds later) would deliver. Declare again."""
+    with celery_app.connection_for_write() as baglanti:
+        celery_app.amqp.queues[celery_app.conf.task_default_queue].bind(baglanti.default_channel).declare()
 
 
 def gecikmeler(alici: WebhookAlici, n: int, timeout: float) -> list[float]:
