@@ -2,13 +2,15 @@
 whitelist that guards widget calls. The tenant-resolving base views use them (`tenants.api.temel`)."""
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthFailed
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 
-from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz
+from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 
 from .models import IptalEdilenToken
 from .origin import origin_izinli
@@ -28,8 +30,7 @@ class OperatorJWTAuthentication(JWTAuthentication):
         if result is None:
             return None
         user, token = result
-        if not user.is_active or IptalEdilenToken.objects.filter(jti=token.get("jti", "")).exists():
-            raise GecersizToken()
+        _iptal_kontrol(user, token)
         return user, token
 
     def get_raw_token(self, header: bytes):
@@ -38,6 +39,65 @@ class OperatorJWTAuthentication(JWTAuthentication):
         if parts and parts[0].lower() == b"bearer":
             parts[0] = b"Bearer"
         return super().get_raw_token(b" ".join(parts))
+
+
+def _iptal_kontrol(user, token) -> None:
+    # A socket ticket (`ana_jti`, minted by the console from its cookie token) dies with the
+    # token it was minted from: logging out revokes both with one row. One query either way.
+    jtiler = [token.get("jti", ""), *([token["ana_jti"]] if token.get("ana_jti") else [])]
+    if not user.is_active or IptalEdilenToken.objects.filter(jti__in=jtiler).exists():
+        raise GecersizToken()
+
+
+# --- the operator console's cookie (CONTRACT 12) ----------------------------------------------
+PANEL_CEREZI = "sd_operator"
+PANEL_CEREZ_YOLU = "/api/v1/"
+CSRF_BASLIGI = "HTTP_X_CSRF_TOKEN"
+CSRF_HATASI = "CSRF doğrulaması başarısız: X-CSRF-Token başlığı eksik ya da yanlış."
+
+
+def panel_csrf_degeri(jti: str) -> str:
+    """The double-submit value of a cookie token: derived from its id with the server's key, so
+    it needs no storage and dies with the token. Not a credential by itself."""
+    return salted_hmac("supportdesk.panel.csrf", jti, secret=settings.SECRET_KEY, algorithm="sha256").hexdigest()
+
+
+def panel_cerezi_yaz(response, *, token: str, request) -> None:
+    """HttpOnly (no script of the page reads it), SameSite=Strict (no other site's request
+    carries it), scoped to the API's path, Secure behind HTTPS, living as long as the token."""
+    response.set_cookie(
+        PANEL_CEREZI, token, max_age=int(settings.SIMPLE_JWT["ACCESS_TOKEN_LIFETIME"].total_seconds()),
+        path=PANEL_CEREZ_YOLU, httponly=True, samesite="Strict", secure=request.is_secure(),
+    )
+
+
+def panel_cerezi_sil(response) -> None:
+    response.delete_cookie(PANEL_CEREZI, path=PANEL_CEREZ_YOLU, samesite="Strict")
+
+
+class PanelCerezAuthentication(JWTAuthentication):
+    """The operator console's credential: the same JWT as a bearer token, in the HttpOnly
+    cookie set by `POST /panel/giris`. A state-changing call must also carry `X-CSRF-Token`
+    (a header no other origin may send: it is not in CORS_ALLOW_HEADERS, and its value is
+    bound to the token). Tried after the bearer header, so API clients are unaffected."""
+
+    hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"
+
+    def authenticate(self, request):
+        raw = request.COOKIES.get(PANEL_CEREZI)
+        if not raw:
+            return None
+        try:
+            token = self.get_validated_token(raw.encode())
+            user = self.get_user(token)
+        except (InvalidToken, TokenError, JWTAuthFailed):
+            raise GecersizToken() from None
+        _iptal_kontrol(user, token)
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            gelen = request.META.get(CSRF_BASLIGI, "")
+            if not constant_time_compare(gelen, panel_csrf_degeri(token.get("jti", ""))):
+                raise Yetkisiz(CSRF_HATASI)
+        return user, token
 
 
 @dataclass(frozen=True)

@@ -8,5 +8,6 @@ urlpatterns = [
     path("operator/tenants", views.TenantListView.as_view(), name="operator-tenants"),
     path("operator/tenants/sira", views.TenantSiraView.as_view(), name="operator-tenants-sira"),
     path("operator/tenants/<int:musteri_id>/sessize", views.TenantSessizeView.as_view(), name="operator-tenants-sessize"),
+    path("operator/tenants/<int:musteri_id>/operatorler", views.TenantUyeleriView.as_view(), name="operator-tenants-uyeler"),
     path("operator/status", views.OperatorDurumView.as_view(), name="operator-status"),
 ]

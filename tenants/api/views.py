@@ -12,7 +12,7 @@ from supportdesk.core.views import AcikAPIView
 
 from .. import services
 from ..models import Kullanici
-from ..selectors import birincil_musteri_id, uyelik_list
+from ..selectors import birincil_musteri_id, uye_list, uyelik_list
 from . import serializers as s
 from .temel import OperatorAPIView
 
@@ -100,6 +100,15 @@ class TenantSessizeView(OperatorAPIView):
         musteriler = _musteriler(uyelik_list(kullanici=request.user))
         # The changed tab, and the whole list as `PUT .../sira` and `GET /operator/tenants` give it.
         return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id), "musteriler": musteriler})
+
+
+class TenantUyeleriView(OperatorAPIView):
+    @extend_schema(summary="Projenin operatörleri (aktarma hedefleri); projeniz değilse 404",
+                   responses={200: inline_serializer("TenantUyeleri", {"operatorler": s.UyeSerializer(many=True)}),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def get(self, request, musteri_id: int):
+        uyeler = uye_list(kullanici=request.user, musteri_id=musteri_id)
+        return basarili({"operatorler": s.UyeSerializer(uyeler, many=True).data})
 
 
 class OperatorDurumSerializer(serializers.Serializer):
