@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/v1/", include("supportdesk.api_urls")),
     path("admin/", admin.site.urls),
     path("portal/", include("portal.urls")),
+    path("panel/", include("panel.urls")),
     path("", include("portal.root_urls")),
 ]
 

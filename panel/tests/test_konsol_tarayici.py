@@ -1,0 +1,289 @@
+"""The operator console at /panel/ in headless Chromium against the live service (issue 15).
+
+Visitors act over the REST API; operators through the page. `PANEL_EKRAN_KAYDET=1` also writes
+the screenshots to docs/screenshots/ (a plain run leaves the tree clean)."""
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from rest_framework.test import APIClient
+
+from dosyalar.tests.yardimci import png_bayt
+from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
+from supportdesk.testing.fixtures import operator_yap, widget_client
+
+from .conftest import CHROMIUM
+
+EKRAN_DIZINI = Path(django_settings.BASE_DIR) / "docs" / "screenshots"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
+    pytest.mark.django_db(transaction=True),
+]
+
+# Records what the page would ring and pop up, so "no sound, no notification" is observable.
+BILDIRIM_KAYDI = """
+window.__bildirimler = []; window.__sesler = 0;
+class SahteBildirim { constructor(t, o) { window.__bildirimler.push([t, (o || {}).body]); } }
+SahteBildirim.permission = "granted";
+SahteBildirim.requestPermission = async () => "granted";
+window.Notification = SahteBildirim;
+class SahteSes {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return { frequency: {}, connect: (x) => x, start: () => { window.__sesler += 1; }, stop() {} }; }
+  createGain() { return { gain: {}, connect: (x) => x }; }
+}
+window.AudioContext = SahteSes;
+"""
+
+
+def ok(res, status=(200, 201)):
+    assert res.status_code in status, res.content
+    return res.json()["data"]
+
+
+def sohbet_baslat(musteri, ziyaretci_id, ad="Ayşe Yılmaz", mesaj="Merhaba, faturam hakkında bir sorum var."):
+    w = widget_client(musteri)
+    oturum = ok(w.post("/api/v1/widget/chat/start", {"ziyaretci_id": ziyaretci_id, "ad": ad, "mesaj": mesaj},
+                       format="json"))["oturum"]
+    return w, oturum
+
+
+def ziyaretci_mesajlari(w, ziyaretci_id, oturum_id):
+    return ok(w.get("/api/v1/widget/chat/messages", {"ziyaretci_id": ziyaretci_id, "oturum_id": oturum_id}))["mesajlar"]
+
+
+def bekle(kosul, sure=10.0):
+    son = time.monotonic() + sure
+    while time.monotonic() < son:
+        if kosul():
+            return
+        time.sleep(0.1)
+    assert kosul()
+
+
+class Konsol:
+    def __init__(self, tarayici, url, tmp_path, viewport=(1280, 800)):
+        self.context = tarayici.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="tr-TR")
+        self.context.set_default_timeout(10_000)
+        self.context.add_init_script(BILDIRIM_KAYDI)
+        self.page = self.context.new_page()
+        self.hatalar: list[str] = []
+        self.page.on("pageerror", lambda e: self.hatalar.append(str(e)))
+        self.url = url
+        self.tmp_path = tmp_path
+
+    def giris(self, user):
+        self.page.goto(self.url)
+        self.page.get_by_label("E-posta").fill(user.email)
+        self.page.get_by_label("Şifre").fill(TEST_SIFRE)
+        self.page.get_by_role("button", name="Giriş yap").click()
+        self.page.get_by_role("tab", name=re.compile("Tümü")).wait_for()
+        return self
+
+    def satir(self, oturum_id):
+        return self.page.locator(f'.satir[data-id="{oturum_id}"]')
+
+    def ekran(self, ad):
+        self.page.screenshot(path=str(self.tmp_path / ad))
+        if os.environ.get("PANEL_EKRAN_KAYDET") == "1":
+            EKRAN_DIZINI.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(EKRAN_DIZINI / ad))
+
+    def bildirimler(self):
+        return self.page.evaluate("window.__bildirimler")
+
+    def kapat(self):
+        assert not self.hatalar, self.hatalar
+        self.context.close()
+
+
+@pytest.fixture
+def ortam(live_server, tarayici, tmp_path):
+    a = MusteriFactory(firma_adi="Anadolu Yazılım", renk_primary="#2563EB")
+    b = MusteriFactory(firma_adi="Boğaziçi Market", renk_primary="#DB2777")
+    ben = operator_yap(a, b, email="ben@ornek.com")
+    meslektas = operator_yap(a, email="meslektas@ornek.com")
+    konsollar = []
+
+    class Ortam:
+        def konsol(self, user, viewport=(1280, 800)):
+            k = Konsol(tarayici, f"{live_server.url}/panel/", tmp_path, viewport).giris(user)
+            konsollar.append(k)
+            return k
+
+    o = Ortam()
+    o.a, o.b, o.ben, o.meslektas, o.live_server = a, b, ben, meslektas, live_server
+    yield o
+    for k in konsollar:
+        k.kapat()
+
+
+# --- must show -----------------------------------------------------------------------------
+def test_bir_vardiya_giris_kabul_yanit_aktarim_kapatma(ortam):
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    w, oturum = sohbet_baslat(ortam.a, "z-vardiya")
+    basla = time.monotonic()
+    k.satir(oturum["id"]).wait_for(timeout=2000)   # within 2 s, no reload
+    assert time.monotonic() - basla <= 2.0
+    assert "Anadolu Yazılım" in k.satir(oturum["id"]).inner_text()
+    assert re.search(r"bekliyor", k.satir(oturum["id"]).inner_text())
+    page.locator(f'.satir[data-id="{oturum["id"]}"]').get_by_role("button", name=re.compile("Kabul et")).click()
+    page.locator("#aktifler").locator(f'.satir[data-id="{oturum["id"]}"]').wait_for()
+    log = page.get_by_role("log")
+    log.get_by_text("Merhaba, faturam hakkında bir sorum var.").wait_for()
+
+    yazi = page.locator("#yazi")
+    yazi.fill("Merhaba Ayşe Hanım,")
+    yazi.press("Shift+Enter")
+    yazi.type("hemen bakıyorum.")
+    yazi.press("Enter")
+    log.get_by_text(re.compile("hemen bakıyorum")).wait_for()
+    assert yazi.input_value() == ""
+    bekle(lambda: any(m["icerik"] == "Merhaba Ayşe Hanım,\nhemen bakıyorum." for m in
+                      ziyaretci_mesajlari(w, "z-vardiya", oturum["id"])))
+
+    ok(w.post("/api/v1/widget/chat/message", {"ziyaretci_id": "z-vardiya", "oturum_id": oturum["id"],
+                                              "icerik": "Teşekkürler, fatura no 1234."}, format="json"))
+    log.get_by_text("Teşekkürler, fatura no 1234.").wait_for()
+    k.ekran("panel-masaustu.png")
+
+    # Transfer to the colleague: it leaves this console and appears in the colleague's.
+    k2 = ortam.konsol(ortam.meslektas)
+    page.get_by_role("button", name="Aktar", exact=True).click()
+    assert "meslektas@ornek.com" in page.get_by_label("Hedef").inner_text()
+    page.get_by_label("Hedef").select_option(str(ortam.meslektas.id))
+    page.get_by_role("dialog").get_by_role("button", name="Aktar").click()
+    k.satir(oturum["id"]).wait_for(state="detached")
+    k2.page.locator("#aktifler").locator(f'.satir[data-id="{oturum["id"]}"]').wait_for()
+
+    # The colleague closes it.
+    k2.satir(oturum["id"]).locator(".satir-ac").click()
+    k2.page.get_by_role("button", name="Kapat", exact=True).click()
+    k2.page.get_by_role("dialog").get_by_role("button", name="Evet").click()
+    k2.satir(oturum["id"]).wait_for(state="detached")
+    assert ziyaretci_mesajlari(w, "z-vardiya", oturum["id"])[-1]["gonderen"] == "sistem"
+    assert ok(w.get("/api/v1/widget/chat/messages", {"ziyaretci_id": "z-vardiya", "oturum_id": oturum["id"]}))[
+        "oturum"]["durum"] == "kapandi"
+
+
+def test_meslektasin_kabul_ettigi_sohbet_kuyruktan_hemen_kalkar(ortam):
+    k = ortam.konsol(ortam.ben)
+    _, oturum = sohbet_baslat(ortam.a, "z-yaris")
+    k.satir(oturum["id"]).wait_for()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Bearer " + ok(client.post(
+        "/api/v1/auth/login", {"email": ortam.meslektas.email, "sifre": TEST_SIFRE}, format="json"))["token"])
+    ok(client.post(f"/api/v1/operator/chat/{oturum['id']}/accept"))
+    basla = time.monotonic()
+    k.satir(oturum["id"]).wait_for(state="detached", timeout=2000)
+    assert time.monotonic() - basla <= 2.0
+
+
+def test_sessizdeki_proje_bildirim_ve_ses_vermez_ama_gorunur(ortam):
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    page.get_by_role("button", name="Boğaziçi Market: sessize al").click()
+    page.get_by_role("button", name="Boğaziçi Market: sesi aç").wait_for()
+    _, sessiz = sohbet_baslat(ortam.b, "z-sessiz")
+    k.satir(sessiz["id"]).wait_for()
+    page.wait_for_timeout(300)
+    assert k.bildirimler() == [] and page.evaluate("window.__sesler") == 0
+    _, sesli = sohbet_baslat(ortam.a, "z-sesli", ad="Mehmet")
+    k.satir(sesli["id"]).wait_for()
+    bekle(lambda: len(k.bildirimler()) == 1)
+    [(baslik, govde)] = k.bildirimler()
+    assert baslik == "Yeni sohbet · Anadolu Yazılım" and govde == "Mehmet"
+    assert page.evaluate("window.__sesler") == 1
+    assert re.match(r"^\(\d+\) Operatör konsolu$", page.title())
+
+
+def test_sekme_sirasi_surukle_birak_yenilemeden_sonra_kalir(ortam):
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    adlar = lambda: page.locator(".sekme .ad").all_inner_texts()  # noqa: E731
+    assert adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"]
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira") and r.status == 200):
+        page.locator(f'.sekme-kap[data-id="{ortam.b.id}"]').drag_to(page.locator(f'.sekme-kap[data-id="{ortam.a.id}"]'))
+    assert adlar() == ["Tümü", "Boğaziçi Market", "Anadolu Yazılım"]
+    page.reload()
+    page.get_by_role("tab", name=re.compile("Tümü")).wait_for()
+    page.locator(".sekme .ad").nth(2).wait_for()
+    assert adlar() == ["Tümü", "Boğaziçi Market", "Anadolu Yazılım"]
+    # The keyboard way too (Alt+→ on the focused tab).
+    page.locator(f"#sekme-{ortam.b.id}").focus()
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira")):
+        page.keyboard.press("Alt+ArrowRight")
+    bekle(lambda: adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"])
+
+
+def test_html_mesaj_metin_olarak_gorunur_calismaz(ortam):
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    kotu = '<img src=x onerror="window.__xss=1"><b>kalın</b>'
+    _, oturum = sohbet_baslat(ortam.a, "z-xss", ad='<script>window.__xss=2</script>', mesaj=kotu)
+    k.satir(oturum["id"]).locator(".satir-ac").click()
+    page.get_by_role("log").get_by_text(kotu).wait_for()
+    assert page.evaluate("window.__xss") is None
+    assert page.get_by_role("log").locator("img").count() == 0 and page.locator(".mesajlar b").count() == 0
+    assert page.locator(".sohbet-baslik h2").inner_text() == "<script>window.__xss=2</script>"
+
+
+def test_baglam_paneli_banner_ve_kritik_depolama_kirmizi_serit(ortam):
+    w = widget_client(ortam.a)
+    ok(w.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-baglam", "ad": "Ayşe", "email": "ayse@example.com",
+                                                  "paket": "Pro", "kontor": 120, "ekstra": {
+                                                      "depolama_kullanilan_gb": 45.5, "depolama_toplam_gb": 50}},
+              format="json"))
+    ok(w.post("/api/v1/context/page-info", {"ziyaretci_id": "z-baglam", "url": "https://magaza.example/fatura",
+                                              "baslik": "Faturalarım"}, format="json"))
+    ok(w.post("/api/v1/context/error-log", {"ziyaretci_id": "z-baglam", "mesaj": "TypeError: x is undefined",
+                                              "kaynak": "app.js", "satir": 42}, format="json"))
+    ok(w.post("/api/v1/context/screenshot", {"ziyaretci_id": "z-baglam", "gorsel": ("ekran.png", png_bayt())},
+              format="multipart") if False else w.post(
+        "/api/v1/context/screenshot", {"ziyaretci_id": "z-baglam", "gorsel": _dosya("ekran.png", png_bayt())},
+        format="multipart"))
+    _, oturum = sohbet_baslat(ortam.a, "z-baglam")
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    k.satir(oturum["id"]).locator(".satir-ac").click()
+    serit = page.locator(".kritik-serit")
+    serit.wait_for()
+    assert serit.get_attribute("role") == "alert"
+    assert "⚠️ " in serit.inner_text() and "45.5 / 50 GB (%91)" in serit.inner_text()
+    renk = serit.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert renk == "rgb(185, 28, 28)"
+    banner = page.locator(".banner li")
+    assert [b.get_attribute("data-tip") for b in banner.all()] == ["paket", "kontor", "depolama"]
+    assert "💾" not in page.locator(".banner").inner_text()
+    baglam = page.locator(".baglam")
+    for metin in ("Faturalarım", "TypeError: x is undefined", "app.js:42", "ayse@example.com", "Pro"):
+        assert metin in baglam.inner_text(), metin
+    assert baglam.locator(".ekranlar img").count() == 1
+    k.ekran("panel-baglam.png")
+
+
+def _dosya(ad, icerik):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(ad, icerik, content_type="image/png")
+
+
+def test_telefon_gorunumu_yatay_kaydirma_yok(ortam):
+    _, oturum = sohbet_baslat(ortam.a, "z-telefon", mesaj="Telefon görünümünden merhaba, uzun bir mesaj " * 4)
+    k = ortam.konsol(ortam.ben, viewport=(390, 844))
+    page = k.page
+    k.satir(oturum["id"]).wait_for()
+    genislik = lambda: page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")  # noqa: E731
+    sw, cw = genislik()
+    assert sw <= cw == 390
+    k.ekran("panel-telefon-liste.png")
+    k.satir(oturum["id"]).get_by_role("button", name=re.compile("Kabul et")).click()
+    page.get_by_role("log").get_by_text(re.compile("Telefon görünümünden")).first.wait_for()
+    sw, cw = genislik()
+    assert sw <= cw
+    k.ekran("panel-telefon-sohbet.png")
