@@ -71,6 +71,7 @@ export const M = {
   yanitYaz: "Yanıtınız…",
   yanitla: "Yanıtla",
   durumDegistir: "Durum",
+  talepSuzgeci: "Talep durumu süzgeci",
   durumuda: "Yanıtla birlikte durum",
   degistirme: "Değiştirme",
   pano: "Pano",

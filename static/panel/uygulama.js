@@ -744,7 +744,7 @@ async function talepleriYenile() {
   try { veri = await api.talepler(S.talepDurum, S.secilenMusteri || undefined); } catch { return; }
   S.talepler = veri.ticketlar;
   if (S.gorunum !== "talep") return;
-  const filtre = h("select", { id: "talep-durum", "aria-label": M.durumDegistir, onchange: () => { S.talepDurum = filtre.value; talepleriYenile(); } },
+  const filtre = h("select", { id: "talep-durum", "aria-label": M.talepSuzgeci, onchange: () => { S.talepDurum = filtre.value; talepleriYenile(); } },
     Object.entries(M.talepDurumlari).map(([k, v]) => h("option", { value: k, text: v, selected: k === S.talepDurum })));
   bosalt(el.liste, h("h2", { text: M.talepler }), filtre,
     S.talepler.length ? h("ul", { class: "satirlar", id: "talepler" }, S.talepler.map((t) => {
