@@ -10,6 +10,9 @@ def _hizli_ayarlar(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
     from django.core.cache import cache
 
+    from supportdesk.core import varlik
+
     cache.clear()
+    varlik.sifirla()
     yield
     cache.clear()

@@ -5,6 +5,7 @@ from datetime import timedelta
 from django.db.models import Avg, Case, Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, When
 from django.utils import timezone
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, id_coz
 from tenants.models import Kullanici
@@ -12,6 +13,15 @@ from tenants.models import Kullanici
 from .models import HazirYanit, Mesaj, Oturum
 
 CEVRIMICI_DURUMLAR = (Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
+
+
+def cevrimici_operatorler():
+    """Operators that count as online (CONTRACT 11, "Presence"): status `cevrimici` or `mesgul`,
+    active, and reachable now (an open operator socket, or a REST call within the window). When
+    the presence store cannot be read, the stored status alone decides."""
+    qs = Kullanici.objects.filter(durum__in=CEVRIMICI_DURUMLAR, is_active=True)
+    ulasilabilir = varlik.ulasilabilir_idler()
+    return qs if ulasilabilir is None else qs.filter(id__in=sorted(ulasilabilir))
 # `sira_no` counts at most this many chats ahead: a visitor deep in a long queue costs one short
 # index range scan, not a count of everyone ahead (a deeper place reads as SIRA_NO_SINIRI).
 SIRA_NO_SINIRI = 100
@@ -34,11 +44,7 @@ def _kuyruk_bilgisi(qs: QuerySet[Oturum]) -> QuerySet[Oturum]:
     ).order_by().values("id")[: SIRA_NO_SINIRI - 1]
     return qs.annotate(
         _sira_no=Case(When(durum=Oturum.Durum.BEKLIYOR, then=_Say(onde) + 1), default=None),
-        _cevrimici_operator=Exists(
-            Kullanici.objects.filter(
-                uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR, is_active=True
-            )
-        ),
+        _cevrimici_operator=Exists(cevrimici_operatorler().filter(uyelikler__musteri_id=OuterRef("musteri_id"))),
     )
 
 
@@ -66,6 +72,22 @@ def ziyaretci_acik_oturum(*, musteri, ziyaretci_id: str, kuyruk_bilgisi: bool = 
 
 def ziyaretci_oturum_var(*, musteri, ziyaretci_id: str, oturum_id) -> bool:
     return Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(pk=id_coz(oturum_id)).exists()
+
+
+def oturum_yayin_icin(*, oturum_id: int) -> Oturum | None:
+    """A chat as it is now, with `sira_no` and `cevrimici_operator` (the socket fan-out reads it
+    after the commit that changed it; the caller already knows it may be told)."""
+    return _kuyruk_bilgisi(Oturum.objects.filter(pk=oturum_id)).first()
+
+
+def arkadaki_bekleyenler(*, oturum: Oturum) -> list[Oturum]:
+    """The waiting chats of the tenant queued behind `oturum` (whose places change when it enters
+    or leaves the queue), with their queue info; at most SIRA_NO_SINIRI of them."""
+    qs = Oturum.objects.kapsamda([oturum.musteri_id]).filter(
+        Q(baslangic__gt=oturum.baslangic) | Q(baslangic=oturum.baslangic, id__gt=oturum.id),
+        durum=Oturum.Durum.BEKLIYOR,
+    ).exclude(pk=oturum.pk).order_by("baslangic", "id")
+    return list(_kuyruk_bilgisi(qs)[:SIRA_NO_SINIRI])
 
 
 def oturum_get(*, musteri_idleri: list[int], oturum_id, kilitle: bool = False) -> Oturum:
@@ -121,9 +143,7 @@ def sira_no(*, oturum: Oturum) -> int | None:
 def cevrimici_operator_var(*, musteri_id: int, oturum: Oturum | None = None) -> bool:
     if oturum is not None and hasattr(oturum, "_cevrimici_operator"):
         return oturum._cevrimici_operator
-    return Kullanici.objects.filter(
-        uyelikler__musteri_id=musteri_id, durum__in=CEVRIMICI_DURUMLAR, is_active=True
-    ).exists()
+    return cevrimici_operatorler().filter(uyelikler__musteri_id=musteri_id).exists()
 
 
 def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
@@ -180,15 +200,13 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
     }
     cevrimici = {
         r["uyelikler__musteri_id"]: r["n"]
-        for r in Kullanici.objects.filter(
-            uyelikler__musteri_id__in=musteri_idleri, durum__in=CEVRIMICI_DURUMLAR, is_active=True
-        )
+        for r in cevrimici_operatorler().filter(uyelikler__musteri_id__in=musteri_idleri)
         .values("uyelikler__musteri_id")
         .annotate(n=Count("id", distinct=True))
         .order_by()
     }
     toplam_cevrimici = (
-        Kullanici.objects.filter(uyelikler__musteri_id__in=musteri_idleri, durum__in=CEVRIMICI_DURUMLAR, is_active=True)
+        cevrimici_operatorler().filter(uyelikler__musteri_id__in=musteri_idleri)
         .distinct()
         .count()
     )

@@ -4,7 +4,8 @@ Race safety (PostgreSQL): a move first locks what it depends on, always in the s
 (the operator's membership row, then the chat row), so two racing moves serialise instead of
 both passing a stale check, and never deadlock. Accept also guards with a conditional UPDATE
 (`WHERE durum = 'bekliyor'`): of two racing accepts exactly one changes a row.
-Events go to the outbox (`olay_yayinla`) inside the same transaction.
+Events go to the outbox (`olay_yayinla`) inside the same transaction; the sockets' events
+(CONTRACT 11) go out after commit (`anlik_yayinla`), from here and nowhere else.
 """
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -15,7 +16,7 @@ from django.utils import timezone
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 from tenants.models import Uyelik
 
 from . import selectors
@@ -98,17 +99,30 @@ def _okunmamis(gonderen: str):
     return F("okunmamis")
 
 
-def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None) -> Mesaj:
+def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, yayinla: bool = True) -> Mesaj:
     mesaj = Mesaj.objects.create(
         musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
     )
     Oturum.objects.filter(pk=oturum.pk).update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(gonderen))
+    if yayinla:
+        _mesaj_yayinla(mesaj)
     return mesaj
+
+
+def _mesaj_yayinla(mesaj: Mesaj) -> None:
+    anlik_yayinla(musteri_id=mesaj.musteri_id, olay="mesaj", veri={"mesaj": mesaj})
+
+
+def _oturum_yayinla(oturum: Oturum, *, olay: str = "chat_guncellendi", sira_degisti: bool = False) -> None:
+    # `sira_degisti`: the chat entered or left the queue, so the places (`sira_no`) of the chats
+    # waiting behind it changed too (CONTRACT 11: the widget hears of every change).
+    anlik_yayinla(musteri_id=oturum.musteri_id, olay=olay, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
 
 
 def _kapat(*, oturum: Oturum, kapatan: str) -> Oturum:
     if not oturum.acik:
         raise DurumCakismasi("Sohbet zaten kapanmış.")
+    bekliyordu = oturum.durum == Oturum.Durum.BEKLIYOR
     simdi = timezone.now()
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
     oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
@@ -119,6 +133,7 @@ def _kapat(*, oturum: Oturum, kapatan: str) -> Oturum:
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
     })
+    _oturum_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
 
 
@@ -163,12 +178,17 @@ def chat_baslat(
                     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
                 mevcut = _yeniden_oku(oturum)
             return mevcut, False
+        ilk = None
         if mesaj:
-            _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
+            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, yayinla=False)
             oturum = _yeniden_oku(oturum)
         olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
         })
+        # The operators hear of the chat before its first message.
+        _oturum_yayinla(oturum, olay="chat_yeni")
+        if ilk is not None:
+            _mesaj_yayinla(ilk)
     return oturum, True
 
 
@@ -192,9 +212,11 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
                 raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
             raise Bulunamadi()
-        return Mesaj.objects.create(
+        mesaj = Mesaj.objects.create(
             musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
         )
+        _mesaj_yayinla(mesaj)
+        return mesaj
 
 
 def _ek_bul(*, musteri, ziyaretci_id: str, ek_id):
@@ -225,6 +247,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
             _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
         oturum.puan, oturum.puan_yorumu, oturum.puan_zamani = puan, yorum, timezone.now()
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
+        _oturum_yayinla(oturum)
         olay_yayinla(musteri_id=oturum.musteri_id, olay="memnuniyet_puan", veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
         })
@@ -265,6 +288,7 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         )
         if degisen != 1:
             raise DurumCakismasi("Sohbet başka bir temsilci tarafından kabul edildi.")
+        _oturum_yayinla(oturum, sira_degisti=True)
         return _yeniden_oku(oturum)
 
 
@@ -291,6 +315,7 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
             metin = SISTEM_METINLERI["aktarildi"]
         oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
+        _oturum_yayinla(oturum, sira_degisti=hedef is None)
         return _yeniden_oku(oturum)
 
 

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "supportdesk.core",
     "tenants",
     "webhooks",
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
     "widget",
     "panel",
     "portal",
+    "canli",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +72,8 @@ SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
 
 ROOT_URLCONF = "supportdesk.urls"
 WSGI_APPLICATION = "supportdesk.wsgi.application"
+# Sockets (CONTRACT 11): `supportdesk.asgi` serves /ws/ (and, in development, everything).
+ASGI_APPLICATION = "supportdesk.asgi.application"
 
 TEMPLATES = [
     {
@@ -229,6 +233,32 @@ CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/v1/.*$"
 CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with"]
 CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
+
+# --- Real-time sockets (CONTRACT 11) ----------------------------------------------------------
+# Fan-out crosses processes through Redis pub/sub when REDIS_URL is set; in memory without it.
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [env("CHANNEL_LAYER_URL", default=REDIS_URL)]},
+    }}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Presence (supportdesk/core/varlik.py): an open socket is live this long unless refreshed (every
+# third of it); a closed one keeps its operator from being swept offline for the closing window;
+# a REST-only client stays reachable for the REST window after each authenticated call.
+CANLI_SOKET_TTL = env.float("CANLI_SOKET_TTL", default=30)
+CANLI_KAPANIS_PENCERESI = env.float("CANLI_KAPANIS_PENCERESI", default=60)
+CANLI_REST_PENCERESI = env.float("CANLI_REST_PENCERESI", default=90)
+# Every socket process sweeps unreachable operators to `cevrimdisi` this often.
+CANLI_TARAMA_ARALIGI = env.float("CANLI_TARAMA_ARALIGI", default=10)
+# An operator socket re-checks its token this often (logout, deactivation: closed within 5 s).
+CANLI_TOKEN_KONTROL_ARALIGI = env.float("CANLI_TOKEN_KONTROL_ARALIGI", default=4)
+# The first frame (`kimlik`) must arrive within this many seconds.
+CANLI_KIMLIK_SURESI = env.float("CANLI_KIMLIK_SURESI", default=10)
+CANLI_MAKS_SOKET_ZIYARETCI = env.int("CANLI_MAKS_SOKET_ZIYARETCI", default=5)
+CANLI_MAKS_SOKET_OPERATOR = env.int("CANLI_MAKS_SOKET_OPERATOR", default=10)
+CANLI_MAKS_CERCEVE_BAYT = env.int("CANLI_MAKS_CERCEVE_BAYT", default=4096)
+CANLI_MAKS_CERCEVE_SANIYE = env.int("CANLI_MAKS_CERCEVE_SANIYE", default=10)
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -10,6 +10,7 @@ from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthFailed
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 
 from .models import IptalEdilenToken
@@ -23,14 +24,16 @@ class OperatorJWTAuthentication(JWTAuthentication):
     hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"  # for the OpenAPI schema
 
     def authenticate(self, request):
-        try:
-            result = super().authenticate(request)
-        except (InvalidToken, TokenError, JWTAuthFailed):
-            raise GecersizToken() from None
-        if result is None:
+        header = self.get_header(request)
+        if header is None:
             return None
-        user, token = result
-        _iptal_kontrol(user, token)
+        raw = self.get_raw_token(header)
+        if raw is None:
+            return None
+        user, token = operator_tokeni_dogrula(raw)
+        _rest_icin(token)
+        # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
+        varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
 
     def get_raw_token(self, header: bytes):
@@ -41,19 +44,38 @@ class OperatorJWTAuthentication(JWTAuthentication):
         return super().get_raw_token(b" ".join(parts))
 
 
-def _iptal_kontrol(user, token) -> None:
-    # A socket ticket (`ana_jti`, minted by the console from its cookie token) dies with the
-    # token it was minted from: logging out revokes both with one row. One query either way.
+def operator_tokeni_dogrula(ham_token) -> tuple:
+    """(user, token) of a bearer token, or GecersizToken: bad, expired, revoked by logout, or of
+    a deleted or inactive user. REST (each request) and the operator socket (at `kimlik` and
+    every CANLI_TOKEN_KONTROL_ARALIGI seconds after) both decide through this one function.
+
+    A console socket ticket (`ana_jti`, see `panel.api.oturum`) dies with the token it was
+    minted from: logging out revokes both with one row. One query either way."""
+    dogrulayici = OperatorJWTAuthentication()
+    try:
+        token = dogrulayici.get_validated_token(ham_token)
+        user = dogrulayici.get_user(token)
+    except (InvalidToken, TokenError, JWTAuthFailed):
+        raise GecersizToken() from None
     jtiler = [token.get("jti", ""), *([token["ana_jti"]] if token.get("ana_jti") else [])]
     if not user.is_active or IptalEdilenToken.objects.filter(jti__in=jtiler).exists():
         raise GecersizToken()
+    return user, token
 
 
-# --- the operator console's cookie (CONTRACT 12) ----------------------------------------------
+# --- the operator console's cookie and socket ticket (CONTRACT 12) ------------------------------
 PANEL_CEREZI = "sd_operator"
 PANEL_CEREZ_YOLU = "/api/v1/"
 CSRF_BASLIGI = "HTTP_X_CSRF_TOKEN"
 CSRF_HATASI = "CSRF doğrulaması başarısız: X-CSRF-Token başlığı eksik ya da yanlış."
+SOKET_AMACI = "soket"
+
+
+def _rest_icin(token) -> None:
+    # A socket ticket opens the operator socket only; REST refuses it (it is the one token the
+    # console's scripts hold, so it must not be worth more than a push stream).
+    if token.get("amac") == SOKET_AMACI:
+        raise GecersizToken()
 
 
 def panel_csrf_degeri(jti: str) -> str:
@@ -75,7 +97,7 @@ def panel_cerezi_sil(response) -> None:
     response.delete_cookie(PANEL_CEREZI, path=PANEL_CEREZ_YOLU, samesite="Strict")
 
 
-class PanelCerezAuthentication(JWTAuthentication):
+class PanelCerezAuthentication(BaseAuthentication):
     """The operator console's credential: the same JWT as a bearer token, in the HttpOnly
     cookie set by `POST /panel/giris`. A state-changing call must also carry `X-CSRF-Token`
     (a header no other origin may send: it is not in CORS_ALLOW_HEADERS, and its value is
@@ -87,17 +109,17 @@ class PanelCerezAuthentication(JWTAuthentication):
         raw = request.COOKIES.get(PANEL_CEREZI)
         if not raw:
             return None
-        try:
-            token = self.get_validated_token(raw.encode())
-            user = self.get_user(token)
-        except (InvalidToken, TokenError, JWTAuthFailed):
-            raise GecersizToken() from None
-        _iptal_kontrol(user, token)
+        user, token = operator_tokeni_dogrula(raw.encode())
+        _rest_icin(token)
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             gelen = request.META.get(CSRF_BASLIGI, "")
             if not constant_time_compare(gelen, panel_csrf_degeri(token.get("jti", ""))):
                 raise Yetkisiz(CSRF_HATASI)
+        varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="api"'
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from supportdesk.core.exceptions import GecersizIstek
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
@@ -157,6 +157,8 @@ def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
     kullanici.durum = durum
     if degisti and durum == Kullanici.Durum.CEVRIMDISI:
         _cevrimdisi_olaylari(kullanici=kullanici)
+    if degisti:
+        _durum_yayinla(kullanici)
     return kullanici
 
 
@@ -168,9 +170,36 @@ def operator_cikis_yapti(*, kullanici: Kullanici) -> None:
     it emits even when the status already was `cevrimdisi`: the tenant's systems learn that this
     operator's session ended, whatever status was shown before.
     """
-    Kullanici.objects.filter(pk=kullanici.pk).update(durum=Kullanici.Durum.CEVRIMDISI)
+    degisti = Kullanici.objects.filter(pk=kullanici.pk).exclude(durum=Kullanici.Durum.CEVRIMDISI).update(
+        durum=Kullanici.Durum.CEVRIMDISI
+    )
     kullanici.durum = Kullanici.Durum.CEVRIMDISI
     _cevrimdisi_olaylari(kullanici=kullanici)
+    if degisti:
+        _durum_yayinla(kullanici)
+
+
+@transaction.atomic
+def operator_erisilemez_yap(*, kullanici_id: int) -> bool:
+    """Presence (CONTRACT 11): an operator no longer reachable becomes `cevrimdisi`, once.
+
+    The conditional UPDATE makes two sweeping processes agree: only the one that changes the row
+    emits `operator_cevrimdisi` per tenant and the `operator_durumu` frame. Returns whether it did.
+    """
+    degisti = Kullanici.objects.filter(
+        pk=kullanici_id, durum__in=(Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
+    ).update(durum=Kullanici.Durum.CEVRIMDISI)
+    if not degisti:
+        return False
+    kullanici = Kullanici.objects.get(pk=kullanici_id)
+    _cevrimdisi_olaylari(kullanici=kullanici)
+    _durum_yayinla(kullanici)
+    return True
+
+
+def _durum_yayinla(kullanici: Kullanici) -> None:
+    # The subscriber names the operator's tenants after commit (`musteri_idleri` of the frame).
+    anlik_yayinla(musteri_id=None, olay="operator_durumu", veri={"operator_id": kullanici.pk, "durum": kullanici.durum})
 
 
 def _cevrimdisi_olaylari(*, kullanici: Kullanici) -> None:

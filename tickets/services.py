@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 
 from .models import Ticket, TicketYanit
 
@@ -28,6 +28,7 @@ def ticket_olustur(
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
             "konu": konu, "oncelik": oncelik,
         })
+        _ticket_yayinla(ticket, olay="ticket_yeni")
     return ticket
 
 
@@ -41,6 +42,7 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
             kilitli.durum = Ticket.Durum.ACIK
         kilitli.guncellenme = yanit.zaman
         kilitli.save(update_fields=["durum", "guncellenme"])
+        _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
 
@@ -58,6 +60,7 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
         if durum is not None:
             _durum_degistir(kilitli, durum=durum, operator=operator)
         kilitli.save(update_fields=["durum", "guncellenme"])
+        _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
 
@@ -69,6 +72,7 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
         _durum_degistir(kilitli, durum=durum, operator=operator)
         kilitli.guncellenme = timezone.now()
         kilitli.save(update_fields=["durum", "guncellenme"])
+        _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return ticket
 
@@ -102,3 +106,8 @@ def _yanit_ekle(ticket: Ticket, *, gonderen: str, icerik: str, operator=None, ek
 def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
     ticket.durum, ticket.guncellenme = kilitli.durum, kilitli.guncellenme
 
+
+
+def _ticket_yayinla(ticket: Ticket, *, olay: str = "ticket_guncellendi") -> None:
+    # The socket event (CONTRACT 11) carries the ticket as committed; sent after commit.
+    anlik_yayinla(musteri_id=ticket.musteri_id, olay=olay, veri={"ticket": ticket})

@@ -3,8 +3,11 @@ token travels in an HttpOnly, SameSite=Strict cookie scoped to `/api/v1/` that n
 page can read, so an injected script cannot carry it off; it survives a reload because the
 browser keeps it. State-changing calls with the cookie carry `X-CSRF-Token` (see
 `tenants.kimlik.PanelCerezAuthentication`). The socket needs the token itself in its first
-frame (CONTRACT 11), so the console asks for a short-lived socket ticket just before it connects."""
-from datetime import UTC, datetime, timedelta
+frame (CONTRACT 11), so the console asks for a socket ticket just before it connects: a JWT that
+opens the operator socket only (REST refuses it), revoked with the cookie's token at logout, and
+expiring with it (the socket re-checks its token every few seconds, so a shorter life would
+close a healthy socket)."""
+from datetime import UTC, datetime
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -15,9 +18,7 @@ from tenants import services as tenant_services
 from tenants.api import serializers as ts
 from tenants.api.temel import OperatorAPIView
 from tenants.api.views import GirisView, operator_verisi
-from tenants.kimlik import panel_cerezi_sil, panel_cerezi_yaz, panel_csrf_degeri
-
-SOKET_BILETI_OMRU = timedelta(seconds=60)
+from tenants.kimlik import SOKET_AMACI, panel_cerezi_sil, panel_cerezi_yaz, panel_csrf_degeri
 
 PANEL_OTURUMU = inline_serializer("PanelOturumu", {
     "operator": ts.OperatorSerializer(), "csrf": serializers.CharField(help_text="X-CSRF-Token başlığının değeri."),
@@ -71,16 +72,18 @@ class PanelCikisView(OperatorAPIView):
 
 class SoketBiletiView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör soketi için kısa ömürlü token (60 sn; `kimlik` çerçevesinde gönderilir)",
+        summary="Operatör soketi bileti (`kimlik` çerçevesinde gönderilir; REST'te geçmez, çıkışla ölür)",
         request=None,
         responses={201: inline_serializer("SoketBileti", {
             "token": serializers.CharField(), "gecerlilik_saniye": serializers.IntegerField()})},
     )
     def post(self, request):
         bilet = AccessToken.for_user(request.user)
-        bilet.set_exp(lifetime=SOKET_BILETI_OMRU)
+        bilet["exp"] = request.auth["exp"]
+        bilet["amac"] = SOKET_AMACI
         # Revoking the token it came from (logout) revokes the ticket too (`tenants.kimlik`).
-        bilet["ana_jti"] = request.auth.get("ana_jti") or request.auth["jti"]
-        yanit = basarili({"token": str(bilet), "gecerlilik_saniye": int(SOKET_BILETI_OMRU.total_seconds())}, status=201)
+        bilet["ana_jti"] = request.auth["jti"]
+        kalan = max(0, int(request.auth["exp"] - datetime.now(tz=UTC).timestamp()))
+        yanit = basarili({"token": str(bilet), "gecerlilik_saniye": kalan}, status=201)
         yanit["Cache-Control"] = "no-store"
         return yanit

@@ -12,6 +12,12 @@ never to core (which knows no domain app):
 
 Both get the same `YayinlananOlay`; its `id` is the event's identity everywhere (the webhook's
 `X-Webhook-Id`).
+
+A second kind of event, `anlik_yayinla`, is for the sockets only (CONTRACT 11: a new message, an
+accept, a status change...): nothing is written for it, no webhook ever sees it, and it goes only
+to the handlers registered with `anlik_alici_kaydet`, after commit, in commit order. Its `veri`
+may hold the model objects as the service committed them (it never leaves the process); the
+subscriber (the `canli` app) turns them into frames with the REST serializers.
 """
 import logging
 import uuid
@@ -34,6 +40,16 @@ OLAYLAR = (
     "operator_cevrimdisi",
 )
 
+# CONTRACT 11: the socket-only events. Never in OLAYLAR, so never in the outbox or a webhook.
+ANLIK_OLAYLAR = (
+    "chat_yeni",
+    "chat_guncellendi",
+    "mesaj",
+    "ticket_yeni",
+    "ticket_guncellendi",
+    "operator_durumu",
+)
+
 
 @dataclass(frozen=True)
 class YayinlananOlay:
@@ -50,6 +66,7 @@ Alici = Callable[[YayinlananOlay], None]
 
 _alicilar: list[Alici] = []
 _commit_sonrasi: list[Alici] = []
+_anlik: list[Alici] = []
 
 
 def alici_kaydet(fonksiyon: Alici) -> Alici:
@@ -68,9 +85,16 @@ def commit_sonrasi_kaydet(fonksiyon: Alici) -> Alici:
     return fonksiyon
 
 
+def anlik_alici_kaydet(fonksiyon: Alici) -> Alici:
+    """Run `fonksiyon(olay)` for each socket-only event (`anlik_yayinla`), after commit."""
+    if fonksiyon not in _anlik:
+        _anlik.append(fonksiyon)
+    return fonksiyon
+
+
 def kaydi_sil(fonksiyon: Alici) -> None:
-    """Unregister `fonksiyon` from both lists (tests)."""
-    for liste in (_alicilar, _commit_sonrasi):
+    """Unregister `fonksiyon` from every list (tests)."""
+    for liste in (_alicilar, _commit_sonrasi, _anlik):
         if fonksiyon in liste:
             liste.remove(fonksiyon)
 
@@ -111,3 +135,19 @@ def _commit_sonrasi_calistir(kayit: YayinlananOlay, fonksiyonlar: tuple[Alici, .
             fonksiyon(kayit)
         except Exception:
             logger.exception("Olay %s (%s) commit sonrası işlenemedi: %s", kayit.id, kayit.olay, fonksiyon)
+
+
+def anlik_yayinla(*, musteri_id: int | None, olay: str, veri: dict) -> None:
+    """Publish a socket-only event (ANLIK_OLAYLAR) once the caller's transaction commits.
+
+    Nothing is stored: a client that misses it re-reads through REST (`sonra=`). With no handler
+    registered (no socket app installed) it costs nothing. `musteri_id` is None for an event of
+    several tenants (`operator_durumu` names them in `veri`).
+    """
+    if olay not in ANLIK_OLAYLAR:
+        raise ValueError(f"Bilinmeyen anlık olay: {olay}")
+    fonksiyonlar = tuple(_anlik)
+    if not fonksiyonlar:
+        return
+    kayit = YayinlananOlay(musteri_id=musteri_id, olay=olay, veri=veri)
+    transaction.on_commit(lambda: _commit_sonrasi_calistir(kayit, fonksiyonlar))

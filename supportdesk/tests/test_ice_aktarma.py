@@ -18,6 +18,7 @@ KATMANLAR = {
     "tickets": 3,
     "knowledge": 3,
     "context": 4,  # the visitor across channels: reads chats and tickets
+    "canli": 4,  # the sockets: frames of chats, tickets and operators' status
     "widget": 5,  # compositions over the features
     "panel": 5,
     "portal": 5,

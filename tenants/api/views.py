@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers
 from rest_framework_simplejwt.tokens import AccessToken
 
+from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizGiris
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle
@@ -58,6 +59,7 @@ class GirisView(AcikAPIView):
                 throttle.basarisiz_kaydet()
             raise GecersizGiris()
         token = AccessToken.for_user(kullanici)
+        varlik.rest_cagrisi(kullanici_id=kullanici.pk)  # presence (CONTRACT 11): it just proved who it is
         return basarili({"token": str(token), "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
 

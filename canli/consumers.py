@@ -1,0 +1,245 @@
+"""The two sockets of CONTRACT 11. They only push: REST stays the only way to write.
+
+Both accept the WebSocket first, so that a refusal can say why: one `hata` frame, then the close
+code (4401 credentials, 4403 origin or identity, 4429 limits). Frames from the channel layer
+(`canli.yayin`) arrive as `cerceve` messages holding the finished JSON text; one event sent to two
+groups a socket is in (an operator of two tenants) is delivered once.
+"""
+import asyncio
+import json
+import time
+import uuid
+from collections import deque
+from urllib.parse import parse_qsl
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from supportdesk.core import varlik
+
+from . import gruplar, kimlik, yayin
+from .kimlik import Ret
+from .varlik_tarama import taramayi_baslat
+
+YAZIYOR_ARALIGI = 2.0  # at most one `yaziyor` per chat every 2 s (CONTRACT 11)
+
+
+class _Soket(AsyncWebsocketConsumer):
+    kimlik_beklenir = True
+
+    async def connect(self):
+        self.soket_id = uuid.uuid4().hex
+        self.gruplar: list[str] = []
+        self.gorulen: deque[str] = deque(maxlen=512)
+        self.cerceve_zamanlari: deque[float] = deque()
+        self.yaziyor_son: dict[int, float] = {}
+        self.hazir = False
+        self.kapaniyor = False
+        self.gorevler: list[asyncio.Task] = []
+        taramayi_baslat()
+        await self.accept()
+        try:
+            await self.baglaninca()
+        except Ret as ret:
+            await self.reddet(ret)
+            return
+        if not self.hazir:
+            self.gorevler.append(asyncio.create_task(self._kimlik_zaman_asimi()))
+
+    async def baglaninca(self):
+        raise NotImplementedError
+
+    async def kimlik_gelince(self, data: dict):
+        raise NotImplementedError
+
+    async def istemci_cercevesi(self, tip: str, data: dict):
+        raise NotImplementedError
+
+    async def _kimlik_zaman_asimi(self):
+        await asyncio.sleep(settings.CANLI_KIMLIK_SURESI)
+        if not self.hazir and not self.kapaniyor:
+            await self.reddet(Ret(4401, "KIMLIK_GEREKLI", "Kimlik çerçevesi zamanında gelmedi."))
+
+    async def reddet(self, ret: Ret):
+        if self.kapaniyor:
+            return
+        self.kapaniyor = True
+        await self.gonder("hata", {"kod": ret.kod, "mesaj": ret.mesaj})
+        await self.close(code=ret.kapanis)
+
+    async def gonder(self, tip: str, data: dict):
+        await self.send(text_data=yayin.cerceve_metni(tip, data))
+
+    async def gruplara_katil(self, adlar: list[str]):
+        for ad in adlar:
+            await self.channel_layer.group_add(ad, self.channel_name)
+            self.gruplar.append(ad)
+
+    # --- frames from the client -----------------------------------------------------------
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.kapaniyor:
+            return
+        boyut = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        simdi = time.monotonic()
+        self.cerceve_zamanlari.append(simdi)
+        while self.cerceve_zamanlari and self.cerceve_zamanlari[0] <= simdi - 1:
+            self.cerceve_zamanlari.popleft()
+        if boyut > settings.CANLI_MAKS_CERCEVE_BAYT:
+            return await self.reddet(Ret(4429, "LIMIT_ASILDI", "Çerçeve çok büyük."))
+        if len(self.cerceve_zamanlari) > settings.CANLI_MAKS_CERCEVE_SANIYE:
+            return await self.reddet(Ret(4429, "LIMIT_ASILDI", "Saniyede çok fazla çerçeve."))
+        try:
+            cerceve = json.loads(text_data) if text_data is not None else None
+        except ValueError:
+            cerceve = None
+        if not isinstance(cerceve, dict) or not isinstance(cerceve.get("tip"), str) \
+                or not isinstance(cerceve.get("data", {}), dict):
+            return await self.gecersiz("Çerçeve {\"tip\", \"data\"} biçiminde bir JSON nesnesi olmalı.")
+        tip, data = cerceve["tip"], cerceve.get("data") or {}
+        try:
+            if tip == "kimlik" and not self.hazir:
+                await self.kimlik_gelince(data)
+            elif self.hazir and tip in ("yaziyor", "okundu"):
+                await self.istemci_cercevesi(tip, data)
+            else:
+                await self.gecersiz("Bilinmeyen ya da beklenmeyen çerçeve.")
+        except Ret as ret:
+            await self.reddet(ret)
+
+    async def gecersiz(self, mesaj: str):
+        await self.gonder("hata", {"kod": "GECERSIZ_ISTEK", "mesaj": mesaj})
+
+    def _yaziyor_izinli(self, oturum_id: int) -> bool:
+        simdi = time.monotonic()
+        if simdi - self.yaziyor_son.get(oturum_id, -YAZIYOR_ARALIGI) < YAZIYOR_ARALIGI:
+            return False
+        self.yaziyor_son[oturum_id] = simdi
+        return True
+
+    async def isaret_gonder(self, tip: str, data: dict, oturum, hedefler: list[str]):
+        """Relay the client's `yaziyor` / `okundu` for a chat it may see to the other side."""
+        if oturum is None:
+            return await self.gecersiz("Sohbet bulunamadı.")
+        veri = {"oturum_id": oturum.id}
+        if tip == "okundu":
+            mesaj_id = data.get("mesaj_id")
+            if isinstance(mesaj_id, bool) or not isinstance(mesaj_id, int) or mesaj_id < 1:
+                return await self.gecersiz("mesaj_id pozitif bir tam sayı olmalı.")
+            veri["mesaj_id"] = mesaj_id
+        elif not self._yaziyor_izinli(oturum.id):
+            return
+        await yayin.agruba_gonder(uuid.uuid4().hex, [(g, tip, veri) for g in hedefler])
+
+    # --- frames from the channel layer ----------------------------------------------------
+    async def cerceve(self, olay: dict):
+        if self.kapaniyor or olay["olay_id"] in self.gorulen:
+            return
+        self.gorulen.append(olay["olay_id"])
+        await self.send(text_data=olay["metin"])
+
+    async def disconnect(self, code):
+        self.kapaniyor = True
+        for gorev in self.gorevler:
+            gorev.cancel()
+        for ad in self.gruplar:
+            await self.channel_layer.group_discard(ad, self.channel_name)
+        if self.hazir:
+            await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+
+    async def _yasat(self):
+        """Keep this socket counted (limits, presence) while it is open; re-check what it needs."""
+        aralik = max(0.2, varlik.soket_ttl() / 3)
+        while not self.kapaniyor:
+            await asyncio.sleep(aralik)
+            await database_sync_to_async(varlik.soket_yenile)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+
+    async def say_ve_hazirla(self, anahtar, sinir: int):
+        self.varlik_anahtari = anahtar
+        if not await database_sync_to_async(varlik.soket_ac)(anahtar=anahtar, soket_id=self.soket_id, sinir=sinir):
+            raise Ret(4429, "LIMIT_ASILDI", "Açık bağlantı sınırına ulaşıldı.")
+        self.hazir = True
+        self.gorevler.append(asyncio.create_task(self._yasat()))
+
+
+class WidgetSoketi(_Soket):
+    """`/ws/v1/widget/?api_key=…&ziyaretci_id=…` (CONTRACT 11, "Widget socket")."""
+
+    async def baglaninca(self):
+        sorgu = _sorgu(self.scope)
+        origin = _baslik(self.scope, b"origin")
+        ip = (self.scope.get("client") or ["?"])[0]
+        self.musteri = await database_sync_to_async(kimlik.widget_musterisi)(
+            api_key=sorgu.get("api_key", ""), origin=origin, ip=ip
+        )
+        self.ziyaretci_id = kimlik.ziyaretci_kimligi(sorgu.get("ziyaretci_id"))
+        try:
+            await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
+                musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=None
+            )
+        except Ret:
+            return  # a bound visitor: its token comes in the `kimlik` frame within the time allowed
+        await self._hazirla()
+
+    async def kimlik_gelince(self, data: dict):
+        token = data.get("ziyaretci_token")
+        await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
+            musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=token if isinstance(token, str) else None
+        )
+        await self._hazirla()
+
+    async def _hazirla(self):
+        await self.say_ve_hazirla(varlik.ziyaretci_anahtari(self.musteri.pk, self.ziyaretci_id),
+                                  settings.CANLI_MAKS_SOKET_ZIYARETCI)
+        await self.gruplara_katil([gruplar.ziyaretci(self.musteri.pk, self.ziyaretci_id)])
+
+    async def istemci_cercevesi(self, tip: str, data: dict):
+        oturum = await database_sync_to_async(kimlik.ziyaretci_oturumu)(
+            musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, oturum_id=data.get("oturum_id")
+        )
+        hedefler = yayin.operator_gruplari(oturum) if oturum is not None else []
+        await self.isaret_gonder(tip, data, oturum, hedefler)
+
+
+class OperatorSoketi(_Soket):
+    """`/ws/v1/operator/`: first frame `kimlik {"token"}` (CONTRACT 11, "Operator socket")."""
+
+    async def baglaninca(self):
+        return None  # everything waits for the `kimlik` frame
+
+    async def kimlik_gelince(self, data: dict):
+        token = data.get("token")
+        kullanici_id, musteri_idleri, _ = await database_sync_to_async(kimlik.operator_kimligi)(token)
+        self.token, self.kullanici_id, self.musteri_idleri = token, kullanici_id, musteri_idleri
+        await self.say_ve_hazirla(kullanici_id, settings.CANLI_MAKS_SOKET_OPERATOR)
+        await self.gruplara_katil([gruplar.operator_kullanici(kullanici_id),
+                                   *(gruplar.operator_musteri(m) for m in musteri_idleri)])
+        self.gorevler.append(asyncio.create_task(self._token_denetle()))
+        await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
+
+    async def _token_denetle(self):
+        # Logout, deactivation (and whatever else REST refuses a token for) closes the socket
+        # within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request.
+        while not self.kapaniyor:
+            await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
+            if not await database_sync_to_async(kimlik.token_hala_gecerli)(self.token):
+                await self.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
+                return
+
+    async def istemci_cercevesi(self, tip: str, data: dict):
+        oturum = await database_sync_to_async(kimlik.operator_oturumu)(
+            musteri_idleri=self.musteri_idleri, oturum_id=data.get("oturum_id")
+        )
+        hedefler = [gruplar.ziyaretci(oturum.musteri_id, oturum.ziyaretci_id)] if oturum is not None else []
+        await self.isaret_gonder(tip, data, oturum, hedefler)
+
+
+def _sorgu(scope) -> dict[str, str]:
+    return dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+
+
+def _baslik(scope, ad: bytes) -> str | None:
+    for anahtar, deger in scope.get("headers", []):
+        if anahtar == ad:
+            return deger.decode("latin-1")
+    return None

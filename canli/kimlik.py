@@ -1,0 +1,92 @@
+"""Who may open a socket: the same checks as a REST call, run from the socket process (sync code,
+called through `database_sync_to_async`)."""
+from django.conf import settings
+
+from chat.models import Oturum
+from supportdesk.core.girdi import id_coz, ziyaretci_id_dogrula
+from supportdesk.core.throttling import oran_coz, pencere_kontrol
+from tenants.kimlik import operator_tokeni_dogrula
+from tenants.origin import origin_izinli
+from tenants.selectors import kullanici_musteri_idleri, musteri_api_key_ile
+
+
+class Ret(Exception):
+    """A refusal: one `hata` frame, then the close code (CONTRACT 11)."""
+
+    def __init__(self, kapanis: int, kod: str, mesaj: str):
+        super().__init__(mesaj)
+        self.kapanis, self.kod, self.mesaj = kapanis, kod, mesaj
+
+
+def widget_musterisi(*, api_key: str, origin: str | None, ip: str):
+    """The tenant of a widget socket, checked as a REST widget call is (key, origin whitelist,
+    the widget rate limit at connect time)."""
+    api_key = (api_key or "").strip()
+    musteri = None
+    if api_key and len(api_key) <= 128 and api_key.isprintable():
+        musteri = musteri_api_key_ile(api_key=api_key)
+    if musteri is None:
+        raise Ret(4401, "GECERSIZ_API_ANAHTARI", "API anahtarı geçersiz.")
+    if not origin_izinli(musteri.izinli_originler, origin, None):
+        raise Ret(4403, "ORIGIN_IZINSIZ", "Bu site için widget izni yok.")
+    oran = oran_coz(settings.WIDGET_RATE_LIMIT)
+    # The same budget as the REST widget calls of this key and address (WidgetThrottle's key).
+    if oran is not None and not pencere_kontrol(f"throttle:widget:{musteri.pk}:{ip}", oran)[0]:
+        raise Ret(4429, "LIMIT_ASILDI", "Çok fazla istek; biraz sonra tekrar deneyin.")
+    return musteri
+
+
+def ziyaretci_kimligi(ham) -> str:
+    try:
+        return ziyaretci_id_dogrula(ham)
+    except Exception:  # noqa: BLE001  (GecersizIstek of any shape: an identity refusal)
+        raise Ret(4403, "GECERSIZ_ISTEK", "ziyaretci_id geçersiz.") from None
+
+
+def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) -> None:
+    """CONTRACT 2a for the widget socket: a bound visitor needs its token (`kimlik` frame).
+
+    H-13A CALL SITE: once `tenants/ziyaretci.py::ziyaretci_erisimi_dogrula` exists (branch h-13a),
+    call it here and turn its `ZiyaretciTokenGerekli` into
+    `Ret(4403, "ZIYARETCI_TOKEN_GEREKLI", ...)`. Until then no visitor is bound, so every visitor
+    passes, as every REST widget call does today.
+    """
+    return None
+
+
+def operator_kimligi(token) -> tuple[int, list[int], str]:
+    """(user id, tenant ids, token id) of a `kimlik` frame's JWT; 4401 when REST would say 401."""
+    if not isinstance(token, str) or not token or len(token) > 4096:
+        raise Ret(4401, "GECERSIZ_TOKEN", "Token geçersiz.")
+    try:
+        user, dogrulanmis = operator_tokeni_dogrula(token)
+    except Exception:  # noqa: BLE001  (GecersizToken)
+        raise Ret(4401, "GECERSIZ_TOKEN", "Token geçersiz, süresi dolmuş ya da oturum kapatılmış.") from None
+    return user.pk, kullanici_musteri_idleri(kullanici=user), dogrulanmis.get("jti", "")
+
+
+def token_hala_gecerli(token: str) -> bool:
+    try:
+        operator_tokeni_dogrula(token)
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+def ziyaretci_oturumu(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum | None:
+    """A chat of this visitor (for its `yaziyor` / `okundu` frames), else None."""
+    try:
+        pk = id_coz(oturum_id)
+    except Exception:  # noqa: BLE001
+        return None
+    return Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(pk=pk).only(
+        "id", "musteri_id", "ziyaretci_id", "durum", "operator_id").first()
+
+
+def operator_oturumu(*, musteri_idleri: list[int], oturum_id) -> Oturum | None:
+    try:
+        pk = id_coz(oturum_id)
+    except Exception:  # noqa: BLE001
+        return None
+    return Oturum.objects.kapsamda(musteri_idleri).filter(pk=pk).only(
+        "id", "musteri_id", "ziyaretci_id", "durum", "operator_id").first()

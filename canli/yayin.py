@@ -1,0 +1,131 @@
+"""The socket fan-out (CONTRACT 11): turns each socket-only event into frames for the groups that
+may see it, once its transaction has committed.
+
+Registered with `supportdesk.core.olaylar.anlik_alici_kaydet` (CanliConfig.ready), so it runs in
+the process and thread that committed, in commit order. `data` is built by the same functions and
+serializers as the REST answers (chat's `oturum_verisi`, `widget_oturum_verisi`, `mesaj_verisi`,
+tickets' `TicketSerializer`), from the rows as they are right after the commit: a frame and a REST
+read of the same object are equal.
+"""
+import json
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from chat import selectors as chat_selectors
+from chat.api.serializers import mesaj_verisi, oturum_verisi, widget_oturum_verisi
+from chat.models import Oturum
+from supportdesk.core.olaylar import YayinlananOlay
+from tenants.models import Kullanici
+from tenants.selectors import kullanici_musteri_idleri
+from tickets.api.serializers import TicketSerializer
+
+from . import gruplar
+
+logger = logging.getLogger("supportdesk.canli")
+
+Gonderim = tuple[str, str, dict]  # (group, frame type, data)
+
+
+def cerceve_metni(tip: str, data: dict) -> str:
+    return json.dumps({"tip": tip, "data": data}, ensure_ascii=False, separators=(",", ":"))
+
+
+def _widget_oturum(oturum: Oturum) -> dict:
+    return widget_oturum_verisi(
+        oturum,
+        sira_no=chat_selectors.sira_no(oturum=oturum),
+        cevrimici_operator=chat_selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id, oturum=oturum),
+    )
+
+
+def _ziyaretci_grubu(oturum: Oturum) -> str:
+    return gruplar.ziyaretci(oturum.musteri_id, oturum.ziyaretci_id)
+
+
+def operator_gruplari(oturum: Oturum) -> list[str]:
+    """Who among operators follows this chat: every member while it waits, else its operator."""
+    if oturum.durum == Oturum.Durum.BEKLIYOR or oturum.operator_id is None:
+        return [gruplar.operator_musteri(oturum.musteri_id)]
+    return [gruplar.operator_kullanici(oturum.operator_id)]
+
+
+def _chat_yeni(olay: YayinlananOlay) -> list[Gonderim]:
+    oturum = chat_selectors.oturum_yayin_icin(oturum_id=olay.veri["oturum_id"])
+    if oturum is None:
+        return []
+    return [(gruplar.operator_musteri(oturum.musteri_id), "chat_yeni", {"oturum": oturum_verisi(oturum)})]
+
+
+def _chat_guncellendi(olay: YayinlananOlay) -> list[Gonderim]:
+    oturum = chat_selectors.oturum_yayin_icin(oturum_id=olay.veri["oturum_id"])
+    if oturum is None:
+        return []
+    # Every member's queue (a chat taken by a colleague leaves it), and the visitor's tabs.
+    sonuc = [
+        (gruplar.operator_musteri(oturum.musteri_id), "chat_guncellendi", {"oturum": oturum_verisi(oturum)}),
+        (_ziyaretci_grubu(oturum), "oturum", {"oturum": _widget_oturum(oturum)}),
+    ]
+    if olay.veri.get("sira_degisti"):
+        for arkadaki in chat_selectors.arkadaki_bekleyenler(oturum=oturum):
+            sonuc.append((_ziyaretci_grubu(arkadaki), "oturum", {"oturum": _widget_oturum(arkadaki)}))
+    return sonuc
+
+
+def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
+    mesaj = olay.veri["mesaj"]
+    oturum = Oturum.objects.only("id", "musteri_id", "ziyaretci_id", "durum", "operator_id").filter(
+        pk=mesaj.oturum_id
+    ).first()
+    if oturum is None:
+        return []
+    veri = mesaj_verisi(mesaj)
+    sonuc = [(_ziyaretci_grubu(oturum), "mesaj", {"mesaj": veri})]
+    sonuc += [(g, "mesaj", {"mesaj": veri, "musteri_id": oturum.musteri_id}) for g in operator_gruplari(oturum)]
+    return sonuc
+
+
+def _ticket(olay: YayinlananOlay) -> list[Gonderim]:
+    ticket = olay.veri["ticket"]
+    return [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": TicketSerializer(ticket).data})]
+
+
+def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
+    kullanici = Kullanici(pk=olay.veri["operator_id"])
+    musteri_idleri = kullanici_musteri_idleri(kullanici=kullanici)
+    data = {"operator_id": kullanici.pk, "durum": olay.veri["durum"], "musteri_idleri": musteri_idleri}
+    # A colleague in two of these tenants is in both groups; its socket drops the repeat (same event id).
+    return [(gruplar.operator_musteri(m), "operator_durumu", data) for m in musteri_idleri]
+
+
+_CEVIRICILER = {
+    "chat_yeni": _chat_yeni,
+    "chat_guncellendi": _chat_guncellendi,
+    "mesaj": _mesaj,
+    "ticket_yeni": _ticket,
+    "ticket_guncellendi": _ticket,
+    "operator_durumu": _operator_durumu,
+}
+
+
+def dagit(olay: YayinlananOlay) -> None:
+    """After-commit handler of every socket-only event."""
+    gonderimler = _CEVIRICILER[olay.olay](olay)
+    if gonderimler:
+        gruba_gonder(str(olay.id), gonderimler)
+
+
+def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
+    """Send from sync code (a service's after-commit hook). A dead channel layer (Redis down) is
+    logged, never raised: the change is saved and clients re-read it by polling."""
+    try:
+        async_to_sync(agruba_gonder)(olay_id, gonderimler)
+    except Exception:
+        logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", olay_id, exc_info=True)
+
+
+async def agruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
+    katman = get_channel_layer()
+    for grup, tip, data in gonderimler:
+        await katman.group_send(grup, {"type": "cerceve", "olay_id": olay_id, "metin": cerceve_metni(tip, data)})

@@ -1,0 +1,20 @@
+"""ASGI entry point: the sockets of CONTRACT 11 under /ws/, and Django's HTTP.
+
+Production runs it for /ws/ only (uvicorn or daphne beside gunicorn, which keeps REST on
+`supportdesk.wsgi`); development (`make run`) serves everything from it on one port.
+"""
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "supportdesk.settings")
+django_http = get_asgi_application()  # sets Django up before the consumers are imported
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from canli.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_http,
+    "websocket": URLRouter(websocket_urlpatterns),
+})
