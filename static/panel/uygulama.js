@@ -206,12 +206,10 @@ function soketOlayi(tip, d) {
     if (m.oturum_id === S.acikSohbet) {
       mesajlariYenile(m.oturum_id);
     } else if (o) {
-      o.son_mesaj = m.icerik.slice(0, 100);
-      if (m.gonderen === "ziyaretci") {
-        o.okunmamis = (o.okunmamis || 0) + 1;
-        uyar(M.yeniMesaj(musteriAdi(o.musteri_id)), m.icerik, o.musteri_id);
-      }
-      listeyiCiz();
+      // Counts and previews come from REST (the chat's own first message is in `chat_yeni`
+      // already); a waiting chat rang when it arrived, so only a chat of mine rings again.
+      if (m.gonderen === "ziyaretci" && o.durum === "aktif") uyar(M.yeniMesaj(musteriAdi(o.musteri_id)), m.icerik, o.musteri_id);
+      listeGecikmeli();
     }
   } else if (tip === "yaziyor") {
     clearTimeout(S.yaziyor.get(d.oturum_id));
@@ -229,6 +227,9 @@ function soketOlayi(tip, d) {
     panoGecikmeli();
   }
 }
+
+let listeZamani = null;
+function listeGecikmeli() { clearTimeout(listeZamani); listeZamani = setTimeout(() => sohbetleriYenile().catch(() => {}), 300); }
 
 let panoZamani = null;
 function panoGecikmeli() { clearTimeout(panoZamani); panoZamani = setTimeout(panoYenile, 800); }
@@ -318,7 +319,8 @@ async function durumAyarla(durum) {
 async function sohbetleriYenile() {
   const veri = await api.sohbetler();
   const yeni = new Map(veri.oturumlar.map((o) => [o.id, o]));
-  if (!S.ilkYukleme) {
+  // While the socket is live its frames ring; a REST read then only brings counts up to date.
+  if (!S.ilkYukleme && !S.soketAcik) {
     for (const [id, o] of yeni) {
       const eski = S.sohbetler.get(id);
       if (!eski && o.durum === "bekliyor") uyar(M.yeniSohbet(musteriAdi(o.musteri_id)), o.ziyaretci_adi, o.musteri_id);
