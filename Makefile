@@ -20,6 +20,7 @@ run: install
 	$(DEV_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEV_ENV) $(BIN)/python manage.py demo_verisi
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
+	@echo "Operatör konsolu: http://$(HOST):$(PORT)/panel/  (demo operatörleriyle giriş: yukarıdaki e-posta ve şifre)"
 	$(DEV_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not

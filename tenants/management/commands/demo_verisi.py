@@ -62,4 +62,5 @@ class Command(ProvisionCommand):
         lines = ["Demo verisi hazır."]
         lines += [f"  operatör {u['email']} / {DEMO_SIFRE} projeler {u['musteri_idleri']}" for u in result["operatorler"]]
         lines += [f"  proje #{m['id']} {m['firma_adi']} widget anahtarı {m['api_key']}" for m in result["musteriler"]]
+        lines.append("  operatör konsolu: /panel/ (bu operatörlerle giriş yapın)")
         return result, "\n".join(lines)
