@@ -40,6 +40,26 @@ window.AudioContext = SahteSes;
 """
 
 
+# WCAG 2.x contrast of every visible element that holds text itself, against the first opaque
+# background up its ancestors (AA: 4.5:1; 3:1 for large or bold large text is not used here).
+KONTRAST = """() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = (c) => { const [r, g, b] = c.map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const zemin = (el) => { for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); } return [255, 255, 255]; };
+  const kotu = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (!el.checkVisibility() || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const [a, b] = [lum(rgb(getComputedStyle(el).color).slice(0, 3)), lum(zemin(el))].sort((x, y) => y - x);
+    const oran = (a + 0.05) / (b + 0.05);
+    if (oran < 4.5) kotu.push([el.tagName, el.className, el.textContent.slice(0, 30), oran.toFixed(2)]);
+  }
+  return kotu;
+}"""
+
+
 def ok(res, status=(200, 201)):
     assert res.status_code in status, res.content
     return res.json()["data"]
@@ -267,6 +287,12 @@ def test_baglam_paneli_banner_ve_kritik_depolama_kirmizi_serit(ortam):
     for metin in ("Faturalarım", "TypeError: x is undefined", "app.js:42", "ayse@example.com", "Pro"):
         assert metin in baglam.inner_text(), metin
     assert baglam.locator(".ekranlar img").count() == 1
+    assert page.evaluate(KONTRAST) == []
+    # The check itself sees a pale text when there is one.
+    page.evaluate("() => { const s = document.createElement('span'); s.textContent = 'soluk'; s.style.color = '#bbbbbb';"
+                  " document.querySelector('.baglam').append(s); }")
+    assert [x[2] for x in page.evaluate(KONTRAST)] == ["soluk"]
+    page.locator(".baglam span", has_text="soluk").evaluate("e => e.remove()")
     k.ekran("panel-baglam.png")
 
 
@@ -289,6 +315,7 @@ def test_telefon_gorunumu_yatay_kaydirma_yok(ortam):
     page.get_by_role("log").get_by_text(re.compile("Telefon görünümünden")).first.wait_for()
     sw, cw = genislik()
     assert sw <= cw
+    assert page.evaluate(KONTRAST) == []
     k.ekran("panel-telefon-sohbet.png")
 
 

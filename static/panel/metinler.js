@@ -52,6 +52,7 @@ export const M = {
   meslektas: "Meslektaş",
   ek: "Ek",
   baglam: "Ziyaretçi bağlamı",
+  baglamKisa: "Bağlam",
   baglamYok: "Bağlam bilgisi yok.",
   kritik: "Kritik",
   dogrulandi: "Kimlik doğrulandı",

@@ -6,6 +6,7 @@ import { M } from "./metinler.js";
 import { OperatorSoketi } from "./soket.js";
 
 const YOKLAMA_MS = 1000;
+const DURUM_ANAHTARI = "supportdesk:panel:durum";
 const S = {
   operator: null,
   musteriler: [],
@@ -53,6 +54,10 @@ async function oturumAc(veri) {
   S.oturumVar = true;
   el.govde.hidden = false;
   sekmeleriCiz();
+  // Opening the console puts the operator at the status it last chose here (online the first time).
+  const durum = localStorage.getItem(DURUM_ANAHTARI) || "cevrimici";
+  el.durum.value = durum;
+  durumAyarla(durum);
   await tamYenile();
   if (!soket) {
     soket = new OperatorSoketi({ biletAl: api.soketBileti, olay: soketOlayi, durum: soketDurumu });
@@ -136,7 +141,7 @@ function iskeletKur() {
   const telNav = h("nav", { class: "telefon-nav" },
     h("button", { type: "button", onclick: () => bolme("liste"), text: M.listeye }),
     h("button", { type: "button", onclick: () => bolme("orta"), text: M.sohbet }),
-    h("button", { type: "button", onclick: () => bolme("baglam"), text: M.baglam }));
+    h("button", { type: "button", onclick: () => bolme("baglam"), text: M.baglamKisa }));
   el.govde = h("div", { class: "govde", hidden: true }, ust, el.baglanti, el.sekmeler, el.main, telNav);
   el.giris = h("dialog", { class: "giris-dialog", "aria-label": M.girisBaslik });
   el.giris.addEventListener("cancel", (e) => e.preventDefault());
@@ -255,7 +260,7 @@ function sekmeleriCiz() {
     h("span", { class: "sayi", "aria-label": M.bekleyenEtiket(sayi), text: String(sayi), dataset: { sifir: sayi ? "0" : "1" } })),
     ek ? h("button", { type: "button", class: "sessiz", "aria-pressed": String(ek.sessiz),
       "aria-label": ek.sessiz ? M.sesiAc(ad) : M.sessizeAl(ad), title: ek.sessiz ? M.sesiAc(ad) : M.sessizeAl(ad),
-      onclick: () => sessizeAl(id, !ek.sessiz), text: ek.sessiz ? "🔕" : "🔔" }) : null);
+      onclick: () => sessizeAl(id, !ek.sessiz), text: "♪" }) : null);
   bosalt(el.sekmeler, sekme(0, M.tumu, toplam, null),
     S.musteriler.map((m) => {
       const kap = sekme(m.id, m.firma_adi, bekleyenSayisi(m.id), { renk: m.renk_primary, sessiz: m.sessize_alindi });
@@ -312,6 +317,7 @@ async function panoYenile() {
 }
 
 async function durumAyarla(durum) {
+  try { localStorage.setItem(DURUM_ANAHTARI, durum); } catch { /* storage blocked */ }
   try { await api.durum(durum); } catch { /* the select shows what was chosen; the next event corrects it */ }
 }
 
@@ -376,7 +382,7 @@ function sohbetSatiri(o) {
         h("span", { class: "satir-ust" },
           h("span", { class: "ziyaretci", text: o.ziyaretci_adi || o.ziyaretci_id }),
           o.okunmamis ? h("span", { class: "rozet", "aria-label": M.okunmamis(o.okunmamis), text: String(o.okunmamis) }) : null),
-        h("span", { class: "proje", text: m.firma_adi || "" }, m.sessize_alindi ? " 🔕" : ""),
+        h("span", { class: "proje", text: m.firma_adi || "" }, m.sessize_alindi ? h("span", { class: "sessiz-isaret", text: " ♪" }) : null),
         h("span", { class: "onizleme", text: o.son_mesaj || "" }),
         o.durum === "bekliyor" ? h("span", { class: "bekleme", text: M.bekliyor(beklemeSuresi(o.baslangic)) }) : null)),
     o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil kucuk", onclick: () => kabulEt(o.id), text: M.kabulEt,
@@ -513,7 +519,7 @@ async function sohbetAc(id) {
     h("form", { class: "yazma", onsubmit: (e) => { e.preventDefault(); mesajGonder(); } },
       el.hazir, el.yazi,
       h("div", { class: "yazma-dugmeler" },
-        h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "f", onclick: () => el.dosya.click(), text: `📎 ${M.dosyaEkle}` }),
+        h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "f", onclick: () => el.dosya.click(), text: `+ ${M.dosyaEkle}` }),
         h("button", { type: "submit", class: "birincil", text: M.gonder }))));
   sohbetBasligiCiz();
   S.mesajlar.set(id, new Map());
@@ -797,7 +803,7 @@ async function talepAc(id) {
         talepAc(t.id);
       } catch (err) { if (err.status !== 401) el.bildirim.textContent = err.message; }
     } }, yanit, el.talepEkListe, h("div", { class: "yazma-dugmeler" }, ekDurum,
-      h("button", { type: "button", class: "ikincil", onclick: () => el.dosya.click(), text: `📎 ${M.dosyaEkle}` }),
+      h("button", { type: "button", class: "ikincil", onclick: () => el.dosya.click(), text: `+ ${M.dosyaEkle}` }),
       h("button", { type: "submit", class: "birincil", text: M.yanitla }))));
   bolme("orta");
 }
