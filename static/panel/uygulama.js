@@ -132,8 +132,10 @@ function iskeletKur() {
   el.sekmeler = h("div", { class: "sekmeler", role: "tablist", "aria-label": M.projeler });
   el.liste = h("div", { class: "liste-icerik" });
   el.gorunumSec = h("div", { class: "gorunum-sec", role: "group" },
-    h("button", { type: "button", "data-gorunum": "sohbet", onclick: () => gorunumDegistir("sohbet"), text: M.sohbetler }),
-    h("button", { type: "button", "data-gorunum": "talep", onclick: () => gorunumDegistir("talep"), text: M.talepler }));
+    h("button", { type: "button", "data-gorunum": "sohbet", "aria-pressed": "true", "aria-keyshortcuts": "c",
+      onclick: () => gorunumDegistir("sohbet"), text: M.sohbetler }),
+    h("button", { type: "button", "data-gorunum": "talep", "aria-pressed": "false", "aria-keyshortcuts": "v",
+      onclick: () => gorunumDegistir("talep"), text: M.talepler }));
   el.orta = h("section", { class: "orta", "aria-label": M.sohbet });
   el.baglam = h("aside", { class: "baglam", "aria-label": M.baglam });
   el.main = h("main", { class: "bolmeler", "data-bolme": "liste" },
