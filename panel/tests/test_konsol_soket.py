@@ -113,5 +113,34 @@ def test_gercek_soketle_canli_konsol(asgi_sunucu, tarayici):
          {"ziyaretci_id": "z-canli", "oturum_id": o1["id"], "icerik": "Soketten cevap"}, widget)
     page.get_by_role("log").get_by_text("Soketten cevap").wait_for(timeout=2000)
     assert page.get_by_role("log").get_by_text("Soketten cevap").count() == 1
+
+    # Transfer to the colleague's live console, who closes it: both by frames.
+    c2 = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    c2.set_default_timeout(10_000)
+    p2 = c2.new_page()
+    p2.on("pageerror", lambda e: hatalar.append(str(e)))
+    p2.goto(f"{asgi_sunucu}/panel/")
+    p2.get_by_label("E-posta").fill(meslektas.email)
+    p2.get_by_label("Şifre").fill(TEST_SIFRE)
+    p2.get_by_role("button", name="Giriş yap").click()
+    p2.locator(".mod", has_text="Canlı").wait_for()
+    page.get_by_role("button", name="Aktar", exact=True).click()
+    page.get_by_label("Hedef").select_option(str(meslektas.id))
+    page.get_by_role("dialog").get_by_role("button", name="Aktar").click()
+    page.locator(f'.satir[data-id="{o1["id"]}"]').wait_for(state="detached", timeout=2000)
+    p2.locator("#aktifler").locator(f'.satir[data-id="{o1["id"]}"]').wait_for(timeout=2000)
+    p2.locator(f'.satir[data-id="{o1["id"]}"] .satir-ac').click()
+    p2.get_by_role("button", name="Kapat", exact=True).click()
+    p2.get_by_role("dialog").get_by_role("button", name="Evet").click()
+    p2.locator(f'.satir[data-id="{o1["id"]}"]').wait_for(state="detached")
+    assert http(asgi_sunucu, "GET", f"/api/v1/widget/chat/messages?ziyaretci_id=z-canli&oturum_id={o1['id']}",
+                None, widget)["oturum"]["durum"] == "kapandi"
+
+    # The cookie token revoked elsewhere: the server closes the socket opened with its ticket
+    # (4401), the reconnect's ticket request is refused, and the login form comes back.
+    [cerez] = [c for c in context.cookies() if c["name"] == "sd_operator"]
+    http(asgi_sunucu, "POST", "/api/v1/auth/logout", None, {"Authorization": f"Bearer {cerez['value']}"})
+    page.get_by_text("Oturumunuzun süresi doldu").wait_for(timeout=15_000)
     assert not hatalar, hatalar
+    c2.close()
     context.close()
