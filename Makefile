@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEV_ENV := DEBUG=true
 
-.PHONY: install run test browser worker beat lint bench clean
+.PHONY: install run test browser worker beat lint bench bench-canli clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ run: install
 	$(DEV_ENV) $(BIN)/python manage.py demo_verisi
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
 	@echo "Operatör konsolu: http://$(HOST):$(PORT)/panel/  (demo operatörleriyle giriş: yukarıdaki e-posta ve şifre)"
-	$(DEV_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(DEV_ENV) $(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --reload --reload-include '*.html' --lifespan off
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not
 # download its own browser here).

@@ -183,10 +183,24 @@ class WidgetSoketi(_Soket):
 
     async def kimlik_gelince(self, data: dict):
         token = data.get("ziyaretci_token")
+        self.token = token if isinstance(token, str) and len(token) <= 4096 else None
         await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
-            musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=token if isinstance(token, str) else None
+            musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=self.token
         )
         await self._hazirla()
+        # The portal can revoke a visitor's tokens: re-checked like an operator's token.
+        self.gorevler.append(asyncio.create_task(self._token_denetle()))
+
+    async def _token_denetle(self):
+        while not self.kapaniyor:
+            await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
+            try:
+                await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
+                    musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=self.token
+                )
+            except Ret as ret:
+                await self.reddet(ret)
+                return
 
     async def _hazirla(self):
         await self.say_ve_hazirla(varlik.ziyaretci_anahtari(self.musteri.pk, self.ziyaretci_id),

@@ -5,6 +5,7 @@ from django.conf import settings
 from chat.models import Oturum
 from supportdesk.core.girdi import id_coz, ziyaretci_id_dogrula
 from supportdesk.core.throttling import oran_coz, pencere_kontrol
+from tenants import ziyaretci
 from tenants.kimlik import operator_tokeni_dogrula
 from tenants.origin import origin_izinli
 from tenants.selectors import kullanici_musteri_idleri, musteri_api_key_ile
@@ -44,14 +45,13 @@ def ziyaretci_kimligi(ham) -> str:
 
 
 def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) -> None:
-    """CONTRACT 2a for the widget socket: a bound visitor needs its token (`kimlik` frame).
-
-    H-13A CALL SITE: once `tenants/ziyaretci.py::ziyaretci_erisimi_dogrula` exists (branch h-13a),
-    call it here and turn its `ZiyaretciTokenGerekli` into
-    `Ret(4403, "ZIYARETCI_TOKEN_GEREKLI", ...)`. Until then no visitor is bound, so every visitor
-    passes, as every REST widget call does today.
-    """
-    return None
+    """CONTRACT 2a for the widget socket, through the same check as every REST widget call: a
+    bound visitor (or any visitor of a tenant with `kimlik_dogrulama_zorunlu`) needs its token,
+    sent in the `kimlik` frame; refused with 4403 (CONTRACT 11: origin and identity)."""
+    try:
+        ziyaretci.ziyaretci_erisimi_dogrula(musteri=musteri, ziyaretci_id=ziyaretci_id, token=token)
+    except ziyaretci.ZiyaretciTokenGerekli:
+        raise Ret(4403, "ZIYARETCI_TOKEN_GEREKLI", "Bu ziyaretçi için geçerli bir ziyaretçi tokenı gerekli.") from None
 
 
 def operator_kimligi(token) -> tuple[int, list[int], str]:

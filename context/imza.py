@@ -2,13 +2,22 @@
 
 HMAC-SHA256 keyed with the tenant's `api_secret` over ``f"{ziyaretci_id}|{email}|{timestamp}"``
 (`email` is "" when absent), as a hex digest; the timestamp within +-300 s of server time.
+
+Hardened beyond spec 5.3 (CONTRACT 2a): a signed `ziyaretci_id` or `email` holding `|` is refused
+(400), so no two messages sign alike; and one signature is accepted for one body (`imza_kullan`).
 """
 import hashlib
 import hmac
+import json
 import re
 import time
+from datetime import UTC, datetime
+
+from django.utils import timezone
 
 from supportdesk.core.exceptions import GecersizImza, GecersizIstek
+
+from .models import ImzaKullanimi
 
 TOLERANS_SANIYE = 300  # spec 5.3 and 8
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -42,6 +51,10 @@ def imza_dogrula(*, api_secret: str, ziyaretci_id: str, email: str | None, times
     """
     if not isinstance(signature, str):
         raise GecersizIstek(alanlar={"signature": "Onaltılık HMAC-SHA256 özeti metni olmalı."})
+    ayrac = {ad: "İmzalı kimlikte '|' karakteri bulunamaz." for ad, deger in (("ziyaretci_id", ziyaretci_id), ("email", email))
+             if isinstance(deger, str) and "|" in deger}
+    if ayrac:
+        raise GecersizIstek(alanlar=ayrac)
     ts = _timestamp_metni(timestamp)
     if ts is None or not _HEX64.fullmatch(signature):
         raise GecersizImza()
@@ -52,3 +65,30 @@ def imza_dogrula(*, api_secret: str, ziyaretci_id: str, email: str | None, times
     beklenen = imza_hesapla(api_secret=api_secret, ziyaretci_id=ziyaretci_id, email=email or "", timestamp=ts)
     if not hmac.compare_digest(beklenen, signature.lower()):
         raise GecersizImza()
+
+
+def _govde_ozeti(govde) -> str:
+    metin = json.dumps(govde, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(metin.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def imza_kullan(*, musteri, amac: str, signature: str, timestamp, govde) -> None:
+    """Accept a verified signature for this body only: the same signature again with any field
+    changed is `GecersizImza` (401); an identical repeat passes, and so answers as the first did.
+
+    Call inside the transaction that stores what the signature vouches for: if that rolls back,
+    the signature was never used. The record lives until the timestamp leaves its window (after
+    that `imza_dogrula` refuses the signature anyway). It is a row with a unique key rather than
+    a cache entry: a cache may evict it, restart empty or be down, and each of those would let a
+    changed body through; a database that is down refuses the call, which is the safe side.
+    """
+    ozet = _govde_ozeti(govde)
+    bitis = datetime.fromtimestamp(int(_timestamp_metni(timestamp)) + TOLERANS_SANIYE + 1, tz=UTC)
+    kayit, yeni = ImzaKullanimi.objects.get_or_create(
+        musteri=musteri, amac=amac, imza=signature.lower(), defaults={"govde_ozeti": ozet, "bitis": bitis}
+    )
+    if not yeni and not hmac.compare_digest(kayit.govde_ozeti, ozet):
+        raise GecersizImza()
+    if yeni:
+        # Expired records are useless: keep the table small on the way.
+        ImzaKullanimi.objects.filter(bitis__lt=timezone.now()).delete()

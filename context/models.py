@@ -111,3 +111,25 @@ class EkranGoruntusu(_ZiyaretciKaydi):
 
     def __str__(self):
         return self.gorsel.name
+
+
+class ImzaKullanimi(models.Model):
+    """A signature of spec 5.3 that was accepted, with the body it was accepted for (CONTRACT 2a):
+    the same signature with another body is refused until the timestamp leaves its window.
+
+    Kept in the database, not in the cache: the guarantee must not depend on a store that may
+    evict, restart empty or be unreachable (see `imza.imza_kullan`)."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    amac = models.CharField("amaç", max_length=16)  # which call: one signature may open init and customer-info
+    imza = models.CharField("imza", max_length=64)
+    govde_ozeti = models.CharField("gövde özeti", max_length=64)
+    bitis = models.DateTimeField("geçerlilik sonu", db_index=True)
+
+    class Meta:
+        verbose_name = "kullanılmış imza"
+        verbose_name_plural = "kullanılmış imzalar"
+        constraints = [models.UniqueConstraint(fields=["musteri", "amac", "imza"], name="imza_kullanimi_tekil")]
+
+    def __str__(self):
+        return f"{self.amac} {self.imza[:12]}… @ {self.musteri_id}"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek, ImzaGerekli
 from tenants.models import Musteri
 
-from .imza import imza_dogrula
+from .imza import imza_dogrula, imza_kullan
 from .models import SAKLANAN_KAYIT, EkranGoruntusu, HataKaydi, SayfaGoruntuleme, Ziyaretci
 from .validators import ekstra_hatalari, sayi_mi
 
@@ -71,6 +71,10 @@ def ziyaretci_profil_kaydet(
         imza_dogrula(api_secret=musteri.api_secret, ziyaretci_id=ziyaretci_id, email=profil.get("email") or "",
                      timestamp=timestamp, signature=signature, simdi=simdi)
         profil = {**profil, "email": profil.get("email") or ""}
+        # One signature, one body (CONTRACT 2a), compared by what it would store: `email` absent
+        # and null sign and store alike, so they are one body; any other field changed is not.
+        imza_kullan(musteri=musteri, amac="profil", signature=signature, timestamp=timestamp,
+                    govde={"ziyaretci_id": ziyaretci_id, "timestamp": str(timestamp), **profil})
     elif musteri.kimlik_dogrulama_zorunlu:
         raise ImzaGerekli()
 

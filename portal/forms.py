@@ -97,6 +97,19 @@ class OriginForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
 
 
+class ZiyaretciTokenIptalForm(forms.Form):
+    ziyaretci_id = forms.CharField(
+        label="Ziyaretçi kimliği", max_length=128,
+        widget=forms.TextInput(attrs={"placeholder": "ör. u-1842", "autocomplete": "off"}),
+    )
+
+    def clean_ziyaretci_id(self):
+        deger = self.cleaned_data["ziyaretci_id"]
+        if not deger.isprintable():
+            raise forms.ValidationError("Yalnızca yazdırılabilir karakterler girin.")
+        return deger
+
+
 class KimlikDogrulamaForm(forms.Form):
     kimlik_dogrulama_zorunlu = forms.BooleanField(required=False)
 

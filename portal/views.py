@@ -18,6 +18,7 @@ from django.views import View
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
 from tenants.selectors import uyelik_list
 from tenants.services import musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
+from tenants.ziyaretci import ziyaretci_tokenlari_iptal_et
 
 from . import forms, selectors, services
 from .limit import GirisLimiti, KayitLimiti
@@ -280,6 +281,7 @@ class WidgetAyarView(PortalView):
 
     def _sayfa(self, status=200, gizli_goster=False, **context):
         context.setdefault("origin_form", forms.OriginForm())
+        context.setdefault("token_iptal_form", forms.ZiyaretciTokenIptalForm())
         return self.sayfa("portal/widget.html", status=status, musteri=self.musteri,
                           gomme_kodu=gomme_kodu(self.request, self.musteri), gizli_goster=gizli_goster, **context)
 
@@ -291,7 +293,8 @@ class WidgetAyarView(PortalView):
             return self._sayfa(status=400)
         return handler(request)
 
-    ISLEMLER = ("origin_ekle", "origin_sil", "anahtar_yenile", "gizli_yenile", "gizli_goster", "kimlik_dogrulama")
+    ISLEMLER = ("origin_ekle", "origin_sil", "anahtar_yenile", "gizli_yenile", "gizli_goster", "kimlik_dogrulama",
+                "ziyaretci_token_iptal")
 
     def _origin_ekle(self, request):
         form = forms.OriginForm(request.POST)
@@ -327,6 +330,17 @@ class WidgetAyarView(PortalView):
         zorunlu = bool(form.cleaned_data.get("kimlik_dogrulama_zorunlu"))
         services.musteri_kimlik_dogrulama_ayarla(musteri=self.musteri, zorunlu=zorunlu)
         messages.success(request, "İmzalı kimlik zorunlu." if zorunlu else "İmzasız müşteri bilgisi de kabul ediliyor.")
+        return redirect("portal:widget")
+
+
+    def _ziyaretci_token_iptal(self, request):
+        form = forms.ZiyaretciTokenIptalForm(request.POST)
+        if not form.is_valid():
+            return self._sayfa(token_iptal_form=form)
+        ziyaretci_id = form.cleaned_data["ziyaretci_id"]
+        ziyaretci_tokenlari_iptal_et(musteri=self.musteri, ziyaretci_id=ziyaretci_id)
+        messages.success(request, f"{ziyaretci_id} ziyaretçisinin tüm anahtarları iptal edildi. "
+                                  "Yeniden erişmesi için sitenizin imzalı kimliği gerekir.")
         return redirect("portal:widget")
 
 

@@ -231,7 +231,9 @@ SPECTACULAR_SETTINGS = {
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_URLS_REGEX = r"^/api/v1/.*$"
-CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with"]
+CORS_ALLOW_HEADERS = [
+    "accept", "authorization", "content-type", "x-api-key", "x-request-id", "x-requested-with", "x-ziyaretci-token",
+]
 CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
 
 # --- Real-time sockets (CONTRACT 11) ----------------------------------------------------------

@@ -86,6 +86,9 @@ class Musteri(models.Model):
     kimlik_dogrulama_zorunlu = models.BooleanField("imzalı kimlik zorunlu", default=False)
     trial_bitis = models.DateTimeField("deneme bitişi", null=True, blank=True)
     aktif = models.BooleanField("aktif", default=True)
+    # Set once the first visitor is bound (CONTRACT 2a): until then no widget call of the tenant
+    # needs the per-visitor lookup, so sites that never ask for visitor tokens pay nothing for them.
+    bagli_ziyaretci_var = models.BooleanField("bağlı ziyaretçisi var", default=False, editable=False)
     olusturan = models.ForeignKey(
         Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="olusturdugu_musteriler"
     )
@@ -142,3 +145,23 @@ class IptalEdilenToken(models.Model):
 
     def __str__(self):
         return self.jti
+
+
+class ZiyaretciKimligi(models.Model):
+    """A visitor that holds tokens (CONTRACT 2a): once a row exists the visitor is *bound*, and
+    every call for it must carry a token of the current `nesil`. Revoking all of its tokens is one
+    increment of `nesil` (tokens name the generation they were issued in)."""
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ziyaretci_kimlikleri")
+    ziyaretci_id = models.CharField("ziyaretçi kimliği", max_length=128)
+    nesil = models.PositiveIntegerField("token nesli", default=1)
+    olusturulma = models.DateTimeField("bağlanma", default=timezone.now)
+    guncellenme = models.DateTimeField("son değişiklik", auto_now=True)
+
+    class Meta:
+        verbose_name = "bağlı ziyaretçi"
+        verbose_name_plural = "bağlı ziyaretçiler"
+        constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="ziyaretci_kimligi_tekil")]
+
+    def __str__(self):
+        return f"{self.ziyaretci_id} @ {self.musteri_id} (nesil {self.nesil})"

@@ -39,7 +39,10 @@ class MusteriBilgisiView(WidgetAPIView):
                    401: OpenApiResponse(description="GECERSIZ_IMZA, IMZA_GEREKLI, KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI")},
     )
     def post(self, request):
-        ziyaretci_id = self.ziyaretci_id()
+        # A signed call needs no visitor token: the tenant's server, which signs, holds none; an
+        # unsigned one on a tenant that requires signatures is refused by the service (IMZA_GEREKLI).
+        imzali = hasattr(request.data, "get") and request.data.get("signature") is not None
+        ziyaretci_id = self.ziyaretci_id(token_denetle=not imzali and not self.musteri.kimlik_dogrulama_zorunlu)
         alanlar = _dogrula(s.ProfilGirdiSerializer, request.data)
         ziyaretci, _ = services.ziyaretci_profil_kaydet(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, profil=dict(alanlar),

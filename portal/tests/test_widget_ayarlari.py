@@ -191,3 +191,21 @@ def test_dashboard_shows_key_and_exact_embed_snippet(sahip, musteri):
     assert 'data-kopyala="gomme-kodu"' in html
     assert musteri.api_secret not in html
     assert 'data-test="bugunku-sohbet"' in html and 'data-test="acik-ticket"' in html
+
+
+def test_owner_revokes_all_tokens_of_a_visitor(sahip, musteri):
+    # CONTRACT 2a: the portal can revoke all of a visitor's tokens.
+    client = widget_client(musteri)
+    token = client.post(INIT, {"ziyaretci_id": "u-1842", "token_iste": True}, format="json").json()["data"]["ziyaretci_token"]
+    client.credentials(HTTP_X_API_KEY=musteri.api_key, HTTP_X_ZIYARETCI_TOKEN=token)
+    assert client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}).status_code == 200
+    assert "ziyaretci_token_iptal" in sahip.get(WIDGET).content.decode()
+    assert sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": "u-1842"}).status_code == 302
+    hata(client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    res = sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": ""})
+    assert res.status_code == 200 and "alan-hata" in res.content.decode()
+
+
+def test_an_operator_cannot_revoke_visitor_tokens(musteri):
+    t = giris_yapmis(operator_yap(musteri, rol="operator"))
+    assert t.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": "u-1842"}).status_code == 403

@@ -1,7 +1,8 @@
 /*! SupportDesk widget: one file, no dependencies, no build step.
  * <script src="https://HOST/static/widget/widget.js" data-api-key="pk_..." async></script>
  * Optional: data-ziyaretci-id (the site's own visitor id), data-api-url (default: this
- * script's origin + /api/v1). Public API: window.SupportDesk.identify({...}), open(), close().
+ * script's origin + /api/v1); data-timestamp, data-signature, data-email (the site's server
+ * signs the visitor, spec 5.3, so that a second device gets its token). Public API: window.SupportDesk.identify({...}), open(), close().
  */
 (() => {
   "use strict";
@@ -101,10 +102,14 @@
     return "z_" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   };
   let ziyaretciId = (ayar.ziyaretciId || "").trim().slice(0, 128);
-  if (!ziyaretciId) {
-    ziyaretciId = depo.al(onek + "ziyaretci") || rastgeleId();
-    depo.yaz(onek + "ziyaretci", ziyaretciId);
-  }
+  const siteKimligi = Boolean(ziyaretciId);
+  const yeniKimlik = (id) => { ziyaretciId = id; depo.yaz(onek + "ziyaretci", id); };
+  if (!siteKimligi) yeniKimlik(depo.al(onek + "ziyaretci") || rastgeleId());
+  // CONTRACT 2a: the visitor's token (its key to its own chats), kept per widget key and visitor.
+  let token = "";
+  const tokenYaz = (t) => { token = t || ""; depo.yaz(`${onek}token:${ziyaretciId}`, token); };
+  const tokenOku = () => { token = depo.al(`${onek}token:${ziyaretciId}`) || ""; };
+  tokenOku();
 
   const S = {
     durdu: false,
@@ -145,6 +150,7 @@
     if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", M.kullanilamaz);
     let url = API + yol;
     const basliklar = { "X-API-Key": API_KEY, Accept: "application/json" };
+    if (token) basliklar["X-Ziyaretci-Token"] = token;
     const secenek = { method: yontem, headers: basliklar, credentials: "omit", mode: "cors" };
     if (yontem === "GET") {
       url += "?" + new URLSearchParams({ ziyaretci_id: ziyaretciId, ...(sorgu || {}) });
@@ -1039,11 +1045,28 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   // --- start ----------------------------------------------------------------------------------
+  // Ask for a token (CONTRACT 2a), with the site's signature when the tag carries one
+  // (data-timestamp, data-signature, data-email: spec 5.3, signed on the site's server).
+  async function initIste(tekrar) {
+    const imza = ayar.signature ? { timestamp: ayar.timestamp, signature: ayar.signature, email: ayar.email || "" } : {};
+    try {
+      return await api("POST", "/widget/init", { token_iste: true, ...imza });
+    } catch (err) {
+      if (err.kod !== "ZIYARETCI_TOKEN_GEREKLI") throw err;
+      tokenYaz("");
+      // Our own random id whose token is gone (revoked): start afresh as a new visitor, once.
+      if (!siteKimligi && !tekrar) { yeniKimlik(rastgeleId()); tokenOku(); return initIste(true); }
+      // A site-given id with data and no signature: work unbound, as before.
+      return api("POST", "/widget/init", {});
+    }
+  }
+
   async function basla() {
     if (!API_KEY) return durdur();
     let d;
     try {
-      d = await api("POST", "/widget/init", {});
+      d = await initIste(false);
+      if (d.ziyaretci_token) tokenYaz(d.ziyaretci_token);
     } catch (err) {
       if (!S.durdu) {
         uyariGoster(err.message);

@@ -77,4 +77,5 @@ def _webhook_yerel_isci_kapali(settings):
     settings.WEBHOOK_LOCAL_WORKER = False
 
 
+from .canli_sunucu import canli_sunucu, canli_sunucu_baslat  # noqa: E402,F401  (socket tests)
 from .celery_worker import celery_worker_sureci  # noqa: E402,F401  (fixture for webhook/event tests)

@@ -57,3 +57,7 @@ class SessizeSerializer(serializers.Serializer):
 
 class WidgetInitSerializer(serializers.Serializer):
     ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
+    token_iste = StrictBooleanField(required=False, help_text="Ziyaretçi token'ı iste (CONTRACT 2a).")
+    email = serializers.CharField(required=False, allow_blank=True, help_text="İmzalı kimlikte imzalanan e-posta.")
+    timestamp = serializers.IntegerField(required=False, help_text="Unix saniyesi (spec 5.3).")
+    signature = serializers.CharField(required=False, help_text="HMAC-SHA256(api_secret, ziyaretci_id|email|timestamp).")

@@ -10,6 +10,7 @@ from supportdesk.core.views import TemelAPIView
 
 from ..kimlik import OperatorJWTAuthentication, OriginIzinli, PanelCerezAuthentication, WidgetAnahtarAuthentication
 from ..selectors import kullanici_musteri_idleri
+from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
 
 
 class OperatorAPIView(TemelAPIView):
@@ -35,8 +36,20 @@ class WidgetAPIView(TemelAPIView):
     def musteri(self):
         return self.request.auth
 
-    def ziyaretci_id(self) -> str:
-        """Every widget call names its visitor: JSON body for POST, query string for GET."""
+    @property
+    def ziyaretci_token(self) -> str | None:
+        return self.request.META.get(TOKEN_BASLIGI) or None
+
+    def ziyaretci_id(self, *, token_denetle: bool = True) -> str:
+        """Every widget call names its visitor: JSON body for POST, query string for GET.
+
+        And may act for it only with its token when the visitor is bound (CONTRACT 2a): checked
+        here, before the view reads or stores anything. `token_denetle=False` is for the two
+        calls that prove identity otherwise: a signed customer-info and widget/init.
+        """
         source = self.request.query_params if self.request.method == "GET" else self.request.data
         value = source.get("ziyaretci_id") if hasattr(source, "get") else None
-        return ziyaretci_id_dogrula(value)
+        ziyaretci_id = ziyaretci_id_dogrula(value)
+        if token_denetle:
+            ziyaretci_erisimi_dogrula(musteri=self.musteri, ziyaretci_id=ziyaretci_id, token=self.ziyaretci_token)
+        return ziyaretci_id

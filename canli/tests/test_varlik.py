@@ -1,0 +1,114 @@
+"""Presence and fan-out across processes (CONTRACT 11): two uvicorn processes on one Redis, a killed
+process, a closed socket's window, and REST with Redis down. Windows are the short ones of
+supportdesk.testing.canli_sunucu.CANLI_AYARLARI (socket TTL 1.5 s, closing window 1 s, sweep 0.3 s)."""
+import os
+import time
+
+import pytest
+
+from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.fixtures import operator_yap
+from tenants.models import Kullanici
+from webhooks.models import Olay
+
+from .yardimci import Rest, Soket, giris, operator_soketi, widget_soketi
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _redis_gerekli():
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("İki süreç arası yayın ve varlık REDIS_URL ister (CI her zaman verir).")
+
+
+def _cevrimici_operator(widget, ziyaretci_id="z-v") -> bool:
+    return widget.post("widget/init", {"ziyaretci_id": ziyaretci_id}, 200)["cevrimici_operator"]
+
+
+def test_iki_surec_bir_redis_ve_oldurulen_surec(canli_sunucu_baslat):
+    _redis_gerekli()
+    a_sureci, b_sureci = canli_sunucu_baslat(), canli_sunucu_baslat()
+    musteri, diger = MusteriFactory(), MusteriFactory()
+    op1, op2 = operator_yap(musteri, diger), operator_yap(musteri)
+    t1, t2 = giris(a_sureci, op1), giris(a_sureci, op2)
+
+    # op1's socket and the visitor's socket live in process B; everything is written through A
+    s1, _ = operator_soketi(b_sureci, t1)
+    s2, _ = operator_soketi(a_sureci, t2)
+    ziyaretci = widget_soketi(b_sureci, musteri, "z1")
+    Rest(a_sureci, token=t1).post("operator/status", {"durum": "cevrimici"}, 200)
+    assert s2.bekle("operator_durumu")["durum"] == "cevrimici"
+    widget = Rest(a_sureci, api_key=musteri.api_key)
+    oturum = widget.post("widget/chat/start", {"ziyaretci_id": "z1"}, 201)["oturum"]
+    assert s1.bekle("chat_yeni")["oturum"]["id"] == oturum["id"]
+    Rest(a_sureci, token=t2).post(f"operator/chat/{oturum['id']}/accept", beklenen=200)
+    cevap = Rest(a_sureci, token=t2).post(f"operator/chat/{oturum['id']}/message", {"icerik": "Merhaba"}, 201)["mesaj"]
+    assert ziyaretci.bekle("mesaj") == {"mesaj": cevap}
+    time.sleep(1.5)  # past the REST window: op1 is online only through its socket in B
+    assert _cevrimici_operator(widget) is True
+
+    # B dies without closing anything: op1 goes `cevrimdisi` once the socket's TTL and the
+    # closing window have passed (1.5 + 1 s, plus a sweep), told to colleagues and to webhooks
+    b_sureci.oldur()
+    basla = time.monotonic()
+    durum = s2.bekle("operator_durumu", sure=6)
+    assert durum == {"operator_id": op1.id, "durum": "cevrimdisi", "musteri_idleri": durum["musteri_idleri"]}
+    assert sorted(durum["musteri_idleri"]) == sorted([musteri.id, diger.id])
+    assert time.monotonic() - basla < 5
+    assert Kullanici.objects.get(pk=op1.pk).durum == "cevrimdisi"
+    assert sorted(Olay.objects.filter(olay="operator_cevrimdisi").values_list("musteri_id", flat=True)) == \
+        sorted([musteri.id, diger.id])
+    assert _cevrimici_operator(widget) is False
+    assert s2.sessiz(1) == []  # once, not once per sweep
+    s2.kapat()
+
+
+def test_son_soket_kapaninca_pencere_sonunda_cevrimdisi(canli_sunucu):
+    musteri = MusteriFactory()
+    op1, op2 = operator_yap(musteri), operator_yap(musteri)
+    t1, t2 = giris(canli_sunucu, op1), giris(canli_sunucu, op2)
+    s1, _ = operator_soketi(canli_sunucu, t1)
+    s2, _ = operator_soketi(canli_sunucu, t2)
+    Rest(canli_sunucu, token=t1).post("operator/status", {"durum": "mesgul"}, 200)
+    assert s2.bekle("operator_durumu")["durum"] == "mesgul"
+    widget = Rest(canli_sunucu, api_key=musteri.api_key)
+    time.sleep(1.2)  # the REST window (1 s) has passed; the socket alone keeps op1 online
+    assert _cevrimici_operator(widget) is True
+    assert Kullanici.objects.get(pk=op1.pk).durum == "mesgul"
+
+    s1.kapat()
+    kapanis = time.monotonic()
+    assert s2.bekle("operator_durumu", sure=4) == {"operator_id": op1.id, "durum": "cevrimdisi",
+                                                   "musteri_idleri": [musteri.id]}
+    assert time.monotonic() - kapanis >= 0.9  # not before the closing window (1 s)
+    assert Kullanici.objects.get(pk=op1.pk).durum == "cevrimdisi"
+    assert Olay.objects.filter(olay="operator_cevrimdisi", musteri_id=musteri.id).count() == 1
+    assert _cevrimici_operator(widget) is False
+    s2.kapat()
+
+
+def test_operator_basina_soket_siniri(canli_sunucu_baslat):
+    sunucu = canli_sunucu_baslat(CANLI_MAKS_SOKET_OPERATOR="2")
+    op = operator_yap(MusteriFactory())
+    token = giris(sunucu, op)
+    acik = [operator_soketi(sunucu, token)[0] for _ in range(2)]
+    fazla = Soket(f"{sunucu.ws_url}/ws/v1/operator/")
+    fazla.gonder("kimlik", {"token": token})
+    gelen, kod = fazla.kapanis()
+    assert kod == 4429 and gelen[0]["data"]["kod"] == "LIMIT_ASILDI"
+    for s in acik:
+        s.kapat()
+
+
+def test_redis_yokken_rest_cevap_verir_soket_reddedilir(canli_sunucu_baslat):
+    # Nothing listens on port 1: cache, channel layer and broker are all down.
+    sunucu = canli_sunucu_baslat(REDIS_URL="redis://127.0.0.1:1/0", CELERY_TASK_ALWAYS_EAGER="true")
+    musteri = MusteriFactory()
+    widget = Rest(sunucu, api_key=musteri.api_key)
+    oturum = widget.post("widget/chat/start", {"ziyaretci_id": "z1", "mesaj": "Merhaba"}, 201)["oturum"]
+    widget.post("widget/chat/message", {"ziyaretci_id": "z1", "oturum_id": oturum["id"], "icerik": "Hâlâ?"}, 201)
+    okunan = widget.get("widget/chat/messages", ziyaretci_id="z1", oturum_id=oturum["id"], sonra=0)
+    assert [m["icerik"] for m in okunan["mesajlar"]] == ["Merhaba", "Hâlâ?"]
+    op = operator_yap(musteri)
+    token = giris(sunucu, op)
+    assert Rest(sunucu, token=token).get("operator/chats")["oturumlar"][0]["id"] == oturum["id"]

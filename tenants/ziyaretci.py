@@ -1,0 +1,174 @@
+"""Visitor tokens (CONTRACT 2a): knowing a visitor's id is not enough to read its chats.
+
+A visitor that asked for a token is *bound* (a `ZiyaretciKimligi` row). From then on every widget
+call, context call and widget socket for it must carry a token of its current generation
+(`nesil`); revoking all of its tokens is one increment of that number. Tokens are opaque to the
+client: `django.core.signing` over (tenant, visitor, generation, a random nonce), keyed with the
+server's SECRET_KEY and a salt of their own, so they cannot be guessed or forged, and the
+signature is compared in constant time.
+
+`ziyaretci_erisimi_dogrula` is the one check: the REST base view (`WidgetAPIView`) and the widget
+socket call it before reading or storing anything. It costs no query on the hot path: the
+visitor's generation (0 for "not bound") is cached in the shared cache and invalidated on every
+write here; an unreachable cache is skipped (the database answers).
+"""
+import hashlib
+import hmac
+import logging
+import secrets
+
+from django.core import signing
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from supportdesk.core import mesajlar
+from supportdesk.core.exceptions import ApiHatasi
+
+from .models import Musteri, ZiyaretciKimligi
+
+logger = logging.getLogger("supportdesk.tenants")
+
+TOKEN_BASLIGI = "HTTP_X_ZIYARETCI_TOKEN"  # request.META name of `X-Ziyaretci-Token`
+_TUZ = "supportdesk.ziyaretci-token"
+_ONBELLEK_SURE = 3600  # a safety net only: every write invalidates at once
+_TOKEN_MAX = 512
+
+
+class ZiyaretciTokenGerekli(ApiHatasi):
+    """A bound visitor's call without its token, or with a wrong one (401, CONTRACT 1 and 2a)."""
+
+    status_code, kod, mesaj = 401, "ZIYARETCI_TOKEN_GEREKLI", mesajlar.ZIYARETCI_TOKEN_GEREKLI
+
+
+def _anahtar(musteri_id: int, ziyaretci_id: str) -> str:
+    ozet = hashlib.sha256(ziyaretci_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return f"ziyaretci:nesil:{musteri_id}:{ozet}"
+
+
+def ziyaretci_nesli(*, musteri_id: int, ziyaretci_id: str) -> int:
+    """The visitor's token generation; 0 when it is not bound. Cached (see the module's doc)."""
+    anahtar = _anahtar(musteri_id, ziyaretci_id)
+    try:
+        nesil = cache.get(anahtar)
+    except Exception:
+        logger.warning("Ziyaretçi önbelleği okunamadı.", exc_info=True)
+        return _nesil_oku(musteri_id, ziyaretci_id)
+    if nesil is not None:
+        return nesil
+    nesil = _nesil_oku(musteri_id, ziyaretci_id)
+    try:
+        cache.set(anahtar, nesil, _ONBELLEK_SURE)
+    except Exception:
+        logger.warning("Ziyaretçi önbelleğe yazılamadı.", exc_info=True)
+    return nesil
+
+
+def _nesil_oku(musteri_id: int, ziyaretci_id: str) -> int:
+    nesil = (
+        ZiyaretciKimligi.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id)
+        .values_list("nesil", flat=True)
+        .first()
+    )
+    return nesil or 0
+
+
+def _unut(musteri_id: int, ziyaretci_id: str) -> None:
+    # Before and again after the commit, so a request racing the write cannot cache the old value.
+    anahtar = _anahtar(musteri_id, ziyaretci_id)
+
+    def sil():
+        try:
+            cache.delete(anahtar)
+        except Exception:
+            logger.warning("Ziyaretçi önbelleği temizlenemedi.", exc_info=True)
+
+    sil()
+    transaction.on_commit(sil)
+
+
+def _baglandi(musteri: Musteri, ziyaretci_id: str) -> None:
+    _unut(musteri.id, ziyaretci_id)
+    if not musteri.bagli_ziyaretci_var:
+        # save(), not update(): the tenant cache (tenants.onbellek) is invalidated on save.
+        musteri.bagli_ziyaretci_var = True
+        musteri.save(update_fields=["bagli_ziyaretci_var"])
+
+
+def _token_uret(*, musteri_id: int, ziyaretci_id: str, nesil: int) -> str:
+    # The nonce makes every issued token distinct (one per device), though all share a generation.
+    return signing.dumps({"m": musteri_id, "z": ziyaretci_id, "n": nesil, "r": secrets.token_urlsafe(9)}, salt=_TUZ)
+
+
+def _token_gecerli(token, *, musteri_id: int, ziyaretci_id: str, nesil: int) -> bool:
+    if not isinstance(token, str) or not token or len(token) > _TOKEN_MAX:
+        return False
+    try:
+        veri = signing.loads(token, salt=_TUZ)  # the signature is compared in constant time
+    except signing.BadSignature:
+        return False
+    if not isinstance(veri, dict):
+        return False
+    ayni_ziyaretci = hmac.compare_digest(
+        str(veri.get("z", "")).encode("utf-8", "surrogatepass"), ziyaretci_id.encode("utf-8", "surrogatepass")
+    )
+    return ayni_ziyaretci and veri.get("m") == musteri_id and veri.get("n") == nesil
+
+
+def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) -> None:
+    """Raise `ZiyaretciTokenGerekli` unless this call may act for the visitor (CONTRACT 2a).
+
+    A bound visitor needs a valid token of its current generation; a tenant with
+    `kimlik_dogrulama_zorunlu` refuses every visitor without one; any other visitor passes (it
+    never asked for a token: clients of v1.6 and server-side integrations work as before).
+    """
+    nesil = ziyaretci_nesli(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id) if musteri.bagli_ziyaretci_var else 0
+    if nesil == 0:
+        if musteri.kimlik_dogrulama_zorunlu:
+            raise ZiyaretciTokenGerekli()
+        return
+    if not _token_gecerli(token, musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=nesil):
+        raise ZiyaretciTokenGerekli()
+
+
+def ziyaretci_token_gecerli_mi(*, musteri, ziyaretci_id: str, token: str | None) -> bool:
+    """Whether `token` is a valid token of this (bound) visitor."""
+    nesil = ziyaretci_nesli(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id) if musteri.bagli_ziyaretci_var else 0
+    return nesil > 0 and _token_gecerli(token, musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=nesil)
+
+
+def ziyaretci_bagli_mi(*, musteri, ziyaretci_id: str) -> bool:
+    return musteri.bagli_ziyaretci_var and ziyaretci_nesli(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id) > 0
+
+
+@transaction.atomic
+def ziyaretci_token_ver(*, musteri: Musteri, ziyaretci_id: str, imzali: bool) -> str:
+    """Bind the visitor (when it is not yet) and issue a token (CONTRACT 2a).
+
+    `imzali`: the call carried a valid signature of the tenant's server, so a bound visitor gets a
+    further token (a second device). Unsigned, only the call that creates the binding gets one:
+    of two racing first calls, one binds and the other is refused. The caller has checked that an
+    unsigned visitor has no data yet.
+    """
+    if musteri.kimlik_dogrulama_zorunlu and not imzali:
+        raise ZiyaretciTokenGerekli()
+    kimlik, yeni = ZiyaretciKimligi.objects.get_or_create(musteri=musteri, ziyaretci_id=ziyaretci_id)
+    if not yeni and not imzali:
+        raise ZiyaretciTokenGerekli()
+    if yeni:
+        _baglandi(musteri, ziyaretci_id)
+    return _token_uret(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=kimlik.nesil)
+
+
+@transaction.atomic
+def ziyaretci_tokenlari_iptal_et(*, musteri: Musteri, ziyaretci_id: str) -> ZiyaretciKimligi:
+    """Revoke every token of the visitor at once (the portal's button). The visitor stays bound:
+    from now on only a signed init (its site vouching for it) gives it a token again."""
+    kimlik, yeni = ZiyaretciKimligi.objects.get_or_create(musteri=musteri, ziyaretci_id=ziyaretci_id,
+                                                         defaults={"nesil": 2})
+    if not yeni:
+        ZiyaretciKimligi.objects.filter(pk=kimlik.pk).update(nesil=F("nesil") + 1, guncellenme=timezone.now())
+        kimlik.refresh_from_db(fields=["nesil"])
+    _baglandi(musteri, ziyaretci_id)
+    return kimlik
