@@ -160,7 +160,7 @@ def test_unsigned_write_clears_the_verified_flag(widget, musteri):
     assert (z.identity_dogrulandi, z.dogrulama_zamani) == (False, None)
     assert (z.email, z.kontor, z.paket) == ("saldirgan@ornek.com", 999, "Pro")
     # A later signed call verifies again (a new signature: one signature is good for one body).
-    assert ok(gonder(widget, imzali(musteri, kayma=-1)))["data"]["profil"]["identity_dogrulandi"] is True
+    assert ok(gonder(widget, imzali(musteri, kayma=1)))["data"]["profil"]["identity_dogrulandi"] is True
 
 
 def test_signed_call_stores_the_signed_email(widget, musteri):
