@@ -32,6 +32,7 @@ run: install $(ENV_FILE)
 	@$(BIN)/python manage.py eposta_adresi
 	@echo "Giden e-postalar $(CURDIR)/tmp/eposta/ klasörüne yazılır (EMAIL_URL ile SMTP'ye gönderilir)."
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
+	@echo "Operatör konsolu: http://$(HOST):$(PORT)/panel/  (demo operatörleriyle giriş: yukarıdaki e-posta ve şifre)"
 	$(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --reload --reload-include '*.html' --lifespan off
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from dosyalar.selectors import dosya_get
+from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
@@ -400,13 +400,16 @@ def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> O
         return _yeniden_oku(_kapat(oturum=oturum, kapatan=Oturum.Kapatan.OPERATOR))
 
 
-def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_id, icerik) -> Mesaj:
+def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None) -> Mesaj:
     icerik = icerik_dogrula(icerik)
     with transaction.atomic():
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        # The operator's own upload of the chat's tenant (the console's `POST /operator/upload`).
+        ek = None if ek_id is None else operator_dosya_list_by_ids(
+            musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
         if not oturum.acik:
             raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
-        mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici)
+        mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         bildirim_yayinla("chat_operator_mesaji", mesaj_id=mesaj.id)
         return mesaj
 

@@ -1,5 +1,6 @@
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -44,10 +45,16 @@ def _gelen_iliskiler(model) -> list:
 
 
 class Dosya(models.Model):
-    """A visitor's upload (CONTRACT 5). Attachable by id only by the same visitor of the same tenant."""
+    """A visitor's upload (CONTRACT 5). Attachable by id only by the same visitor of the same tenant.
+    An operator's upload (the console) has `yukleyen` set and an empty `ziyaretci_id`, which no
+    visitor id can be, and is attachable only by that operator within that tenant."""
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="dosyalar", db_index=True)
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
+    ziyaretci_id = models.CharField("ziyaretçi", max_length=128, blank=True)
+    yukleyen = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name="yükleyen operatör",
+    )
     dosya = models.FileField("dosya", upload_to=dosya_yolu, max_length=255)
     ad = models.CharField("ad", max_length=255)
     boyut = models.PositiveBigIntegerField("boyut (bayt)")

@@ -28,3 +28,16 @@ def dosya_list_by_ids(*, musteri, ziyaretci_id: str, dosya_idleri: list[int]) ->
     if len(bulunan) != len(istenen):
         raise Bulunamadi(EK_BULUNAMADI)
     return [bulunan[i] for i in istenen]
+
+
+def operator_dosya_list_by_ids(*, musteri_id: int, kullanici, dosya_idleri: list[int]) -> list[Dosya]:
+    """The operator's own uploads in that tenant, in the given order, or 404 when any is not
+    (a visitor's upload, a colleague's, another tenant's: the same answer)."""
+    istenen = list(dict.fromkeys(dosya_idleri))
+    if not all(gecerli_id_mi(i) for i in istenen):
+        raise Bulunamadi(EK_BULUNAMADI)
+    qs = Dosya.objects.kapsamda([musteri_id]).filter(yukleyen=kullanici, ziyaretci_id="", pk__in=istenen)
+    bulunan = {d.pk: d for d in qs}
+    if len(bulunan) != len(istenen):
+        raise Bulunamadi(EK_BULUNAMADI)
+    return [bulunan[i] for i in istenen]

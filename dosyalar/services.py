@@ -20,8 +20,10 @@ logger = logging.getLogger("supportdesk.dosyalar")
 AD_MAX = 255
 
 
-def dosya_yukle(*, musteri: Musteri, ziyaretci_id: str, dosya: File, ad: str | None = None) -> Dosya:
-    """Store a visitor's upload through the storage API after checking size and content type.
+def dosya_yukle(*, musteri: Musteri, ziyaretci_id: str, dosya: File, ad: str | None = None,
+                yukleyen=None) -> Dosya:
+    """Store an upload through the storage API after checking size and content type: a
+    visitor's (`ziyaretci_id`) or an operator's (`yukleyen`, with `ziyaretci_id` empty).
     `ad` is the name shown back (defaults to the file's own name, reduced to its last part)."""
     boyut = dosya.size
     if boyut is None or boyut > EN_BUYUK_BOYUT:
@@ -32,7 +34,8 @@ def dosya_yukle(*, musteri: Musteri, ziyaretci_id: str, dosya: File, ad: str | N
     if mime_tipi is None:
         raise DesteklenmeyenDosya()
     ad = _dosya_adi(ad if ad is not None else getattr(dosya, "name", ""))
-    kayit = Dosya(musteri=musteri, ziyaretci_id=ziyaretci_id, ad=ad, boyut=boyut, mime_tipi=mime_tipi)
+    kayit = Dosya(musteri=musteri, ziyaretci_id=ziyaretci_id, ad=ad, boyut=boyut, mime_tipi=mime_tipi,
+                  yukleyen=yukleyen)
     # The storage write happens in save(); if the row then fails, the stored file is removed so
     # nothing is left behind on error.
     try:

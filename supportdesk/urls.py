@@ -11,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("portal/", include("portal.urls")),
     path("eposta/", include("eposta.urls")),
+    path("panel/", include("panel.urls")),
     path("", include("portal.root_urls")),
 ]
 

@@ -12,6 +12,8 @@ the user row the request loads anyway: no extra query. The sockets of CONTRACT 1
 import hmac
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework_simplejwt.authentication import JWTAuthentication
@@ -20,7 +22,7 @@ from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
 from supportdesk.core import varlik
-from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz
+from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
 
 from .models import IptalEdilenToken, Kullanici
@@ -57,6 +59,7 @@ class OperatorJWTAuthentication(JWTAuthentication):
         if raw is None:
             return None
         user, token = operator_tokeni_dogrula(raw)
+        _rest_icin(token)
         # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
         varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
@@ -81,12 +84,15 @@ class OperatorJWTAuthentication(JWTAuthentication):
 
 
 def _gecerli_mi(user, token):
+    # A console socket ticket (`ana_jti`, see `panel.api.oturum`) dies with the token it was
+    # minted from: logging out revokes both with one row.
     damga = token.get(SIFRE_DAMGASI)
+    jtiler = [token.get("jti", ""), *([token["ana_jti"]] if token.get("ana_jti") else [])]
     if (
         not user.is_active
         or not isinstance(damga, str)
         or not hmac.compare_digest(damga, _sifre_damgasi(user))
-        or IptalEdilenToken.objects.filter(jti=token.get("jti", "")).exists()
+        or IptalEdilenToken.objects.filter(jti__in=jtiler).exists()
     ):
         raise GecersizToken()
     return user, token
@@ -104,6 +110,65 @@ def operator_tokeni_dogrula(ham_token: str) -> tuple[Kullanici, AccessToken]:
     except (InvalidToken, TokenError, JWTAuthFailed):
         raise GecersizToken() from None
     return _gecerli_mi(user, token)
+
+
+# --- the operator console's cookie and socket ticket (CONTRACT 12) ------------------------------
+PANEL_CEREZI = "sd_operator"
+PANEL_CEREZ_YOLU = "/api/v1/"
+CSRF_BASLIGI = "HTTP_X_CSRF_TOKEN"
+CSRF_HATASI = "CSRF doğrulaması başarısız: X-CSRF-Token başlığı eksik ya da yanlış."
+SOKET_AMACI = "soket"
+
+
+def _rest_icin(token) -> None:
+    # A socket ticket opens the operator socket only; REST refuses it (it is the one token the
+    # console's scripts hold, so it must not be worth more than a push stream).
+    if token.get("amac") == SOKET_AMACI:
+        raise GecersizToken()
+
+
+def panel_csrf_degeri(jti: str) -> str:
+    """The double-submit value of a cookie token: derived from its id with the server's key, so
+    it needs no storage and dies with the token. Not a credential by itself."""
+    return salted_hmac("supportdesk.panel.csrf", jti, secret=settings.SECRET_KEY, algorithm="sha256").hexdigest()
+
+
+def panel_cerezi_yaz(response, *, token: str, request) -> None:
+    """HttpOnly (no script of the page reads it), SameSite=Strict (no other site's request
+    carries it), scoped to the API's path, Secure behind HTTPS, living as long as the token."""
+    response.set_cookie(
+        PANEL_CEREZI, token, max_age=int(settings.SIMPLE_JWT["ACCESS_TOKEN_LIFETIME"].total_seconds()),
+        path=PANEL_CEREZ_YOLU, httponly=True, samesite="Strict", secure=request.is_secure(),
+    )
+
+
+def panel_cerezi_sil(response) -> None:
+    response.delete_cookie(PANEL_CEREZI, path=PANEL_CEREZ_YOLU, samesite="Strict")
+
+
+class PanelCerezAuthentication(BaseAuthentication):
+    """The operator console's credential: the same JWT as a bearer token, in the HttpOnly
+    cookie set by `POST /panel/giris`. A state-changing call must also carry `X-CSRF-Token`
+    (a header no other origin may send: it is not in CORS_ALLOW_HEADERS, and its value is
+    bound to the token). Tried after the bearer header, so API clients are unaffected."""
+
+    hata_kodlari_401 = "KIMLIK_GEREKLI, GECERSIZ_TOKEN"
+
+    def authenticate(self, request):
+        raw = request.COOKIES.get(PANEL_CEREZI)
+        if not raw:
+            return None
+        user, token = operator_tokeni_dogrula(raw.encode())
+        _rest_icin(token)
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            gelen = request.META.get(CSRF_BASLIGI, "")
+            if not constant_time_compare(gelen, panel_csrf_degeri(token.get("jti", ""))):
+                raise Yetkisiz(CSRF_HATASI)
+        varlik.rest_cagrisi(kullanici_id=user.pk)
+        return user, token
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="api"'
 
 
 @dataclass(frozen=True)

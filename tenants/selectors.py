@@ -25,6 +25,13 @@ def uyelik_get(*, kullanici: Kullanici, musteri_id: int) -> Uyelik:
         raise Bulunamadi() from None
 
 
+def uye_list(*, kullanici: Kullanici, musteri_id: int) -> QuerySet[Uyelik]:
+    """The members of one tenant of the caller (transfer targets); 404 for a tenant not its."""
+    uyelik_get(kullanici=kullanici, musteri_id=musteri_id)
+    return (Uyelik.objects.filter(musteri_id=musteri_id, kullanici__is_active=True)
+            .select_related("kullanici").order_by("kullanici__email"))
+
+
 def kullanici_musteri_idleri(*, kullanici: Kullanici) -> list[int]:
     return list(uyelik_list(kullanici=kullanici).values_list("musteri_id", flat=True))
 

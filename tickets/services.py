@@ -3,7 +3,7 @@ inside the same transaction (CONTRACT 4, 7). Attachments are uploads of the `dos
 from django.db import transaction
 from django.utils import timezone
 
-from dosyalar.selectors import dosya_list_by_ids
+from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
@@ -48,11 +48,15 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
     return yanit
 
 
-def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str | None = None) -> TicketYanit:
-    """An operator's reply leaves the status as it is unless `durum` is given (CONTRACT 4)."""
+def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str | None = None,
+                            ek_idleri: list[int] | None = None) -> TicketYanit:
+    """An operator's reply leaves the status as it is unless `durum` is given (CONTRACT 4).
+    Attachments are the operator's own uploads in the ticket's tenant (404 for any other)."""
+    ekler = operator_dosya_list_by_ids(musteri_id=ticket.musteri_id, kullanici=operator, dosya_idleri=ek_idleri or [])
     with transaction.atomic():
         kilitli = _kilitle(ticket)
-        yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=operator)
+        yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=operator,
+                            ekler=ekler)
         bildirim_yayinla("ticket_operator_yaniti", yanit_id=yanit.id)
         kilitli.guncellenme = yanit.zaman
         if durum is not None:

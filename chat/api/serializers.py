@@ -153,13 +153,8 @@ class PuanSerializer(WidgetOturumIstekSerializer):
 
 class OperatorMesajSerializer(serializers.Serializer):
     icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1-5000 karakter düz metin.")
-
-    def validate(self, attrs):
-        # Operators have no upload endpoint, so an `ek_id` here can only name a visitor's file;
-        # refuse it rather than drop it silently (the operator would think it was sent).
-        if self.initial_data.get("ek_id") is not None:
-            raise serializers.ValidationError({"ek_id": "Operatör mesajına dosya eklenemez."})
-        return attrs
+    ek_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
+                               help_text="`POST /operator/upload` ile sizin yüklediğiniz, sohbetin projesindeki dosya.")
 
 
 class AktarSerializer(serializers.Serializer):

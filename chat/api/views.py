@@ -226,7 +226,8 @@ class OperatorChatMesajView(OperatorAPIView):
     def post(self, request, oturum_id: int):
         veri = _dogrula(s.OperatorMesajSerializer, request.data)
         mesaj = services.chat_operator_mesaj_gonder(
-            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"]
+            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
+            ek_id=veri.get("ek_id"),
         )
         return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 

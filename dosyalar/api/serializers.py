@@ -32,3 +32,8 @@ def dosya_verisi(dosya, *, request=None) -> dict:
 class YuklemeSerializer(serializers.Serializer):
     ziyaretci_id = serializers.CharField(max_length=ZIYARETCI_ID_MAX)
     dosya = serializers.FileField()
+
+
+class OperatorYuklemeSerializer(serializers.Serializer):
+    musteri_id = serializers.IntegerField()
+    dosya = serializers.FileField()

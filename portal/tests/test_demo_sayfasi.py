@@ -17,6 +17,8 @@ def test_demo_sayfasi_ilk_demo_projesinin_anahtariyla_widgeti_yukler(client, set
     assert "/static/widget/widget.js" in html
     assert ilk.api_secret not in html
     assert "all: unset" not in html
+    # The operator side: a link to the console, never a password on the page (issue 15).
+    assert 'href="/panel/"' in html and "Destek2026!" not in html
 
 
 def test_demo_sayfasi_dusmanca_css_secenegi(client, settings):

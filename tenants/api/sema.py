@@ -16,3 +16,12 @@ class WidgetKeyScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+
+
+class PanelCerezScheme(OpenApiAuthenticationExtension):
+    target_class = "tenants.kimlik.PanelCerezAuthentication"
+    name = "PanelCerezi"
+
+    def get_security_definition(self, auto_schema):
+        # The operator console's HttpOnly cookie (`POST /panel/giris`); unsafe methods add X-CSRF-Token.
+        return {"type": "apiKey", "in": "cookie", "name": "sd_operator"}

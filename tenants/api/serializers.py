@@ -31,6 +31,16 @@ class OperatorSerializer(serializers.Serializer):
     musteriler = UyelikSerializer(many=True)
 
 
+class UyeSerializer(serializers.Serializer):
+    """A member of a tenant as a colleague sees it (the console's transfer list)."""
+
+    id = serializers.IntegerField(source="kullanici_id")
+    email = serializers.EmailField(source="kullanici.email")
+    ad = serializers.CharField(source="kullanici.ad")
+    durum = serializers.CharField(source="kullanici.durum", help_text="cevrimici | mesgul | cevrimdisi")
+    rol = serializers.CharField()
+
+
 class GirisYanitiSerializer(serializers.Serializer):
     token = serializers.CharField()
     token_tipi = serializers.CharField(default="Bearer")

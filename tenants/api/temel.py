@@ -8,7 +8,7 @@ from supportdesk.core.girdi import ziyaretci_id_dogrula
 from supportdesk.core.throttling import WidgetThrottle
 from supportdesk.core.views import TemelAPIView
 
-from ..kimlik import OperatorJWTAuthentication, OriginIzinli, WidgetAnahtarAuthentication
+from ..kimlik import OperatorJWTAuthentication, OriginIzinli, PanelCerezAuthentication, WidgetAnahtarAuthentication
 from ..selectors import kullanici_musteri_idleri
 from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
 
@@ -16,7 +16,8 @@ from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
 class OperatorAPIView(TemelAPIView):
     """Bearer-token endpoints. `self.musteri_idleri` is the caller's tenants, for query scoping."""
 
-    authentication_classes = [OperatorJWTAuthentication]
+    # The bearer header first; the console's HttpOnly cookie only when there is none (CONTRACT 12).
+    authentication_classes = [OperatorJWTAuthentication, PanelCerezAuthentication]
     permission_classes = [IsAuthenticated]
 
     @cached_property

@@ -13,7 +13,7 @@ from supportdesk.core.views import AcikAPIView
 from .. import services
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
-from ..selectors import birincil_musteri_id, uyelik_get, uyelik_list
+from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
 from . import serializers as s
 from .temel import OperatorAPIView
 
@@ -133,6 +133,15 @@ class TenantEpostaBildirimiView(OperatorAPIView):
         uyelik = services.uyelik_eposta_bildirimi_ayarla(
             kullanici=request.user, musteri_id=musteri_id, acik=ser.validated_data["eposta_bildirimi"])
         return basarili(_eposta_bildirimi_yaniti(uyelik))
+
+
+class TenantUyeleriView(OperatorAPIView):
+    @extend_schema(summary="Projenin operatörleri (aktarma hedefleri); projeniz değilse 404",
+                   responses={200: inline_serializer("TenantUyeleri", {"operatorler": s.UyeSerializer(many=True)}),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def get(self, request, musteri_id: int):
+        uyeler = uye_list(kullanici=request.user, musteri_id=musteri_id)
+        return basarili({"operatorler": s.UyeSerializer(uyeler, many=True).data})
 
 
 class OperatorDurumSerializer(serializers.Serializer):

@@ -67,6 +67,7 @@ class ZiyaretciYanitSerializer(serializers.Serializer):
 
 class OperatorYanitSerializer(serializers.Serializer):
     icerik = StrictCharField(max_length=20000)
+    ek_idleri = EkIdleriField(help_text="`POST /operator/upload` ile sizin yüklediğiniz, talebin projesindeki dosyalar.")
     durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False, allow_null=True)
 
 

@@ -130,7 +130,8 @@ class OperatorTicketReplyView(OperatorAPIView):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.OperatorYanitSerializer, request.data)
         yanit = services.ticket_operator_yanitla(
-            ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"))
+            ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"),
+            ek_idleri=veri.get("ek_idleri"))
         return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
                          "ticket": s.TicketSerializer(ticket).data}, status=201)
 

@@ -64,4 +64,5 @@ class Command(ProvisionCommand):
         lines += [f"  {Uyelik.Rol(rol).label.lower():9} {u['email']} / {DEMO_SIFRE} projeler {u['musteri_idleri']}"
                   for u, (_, _, rol, _) in zip(result["operatorler"], DEMO_OPERATORLER, strict=True)]
         lines += [f"  proje #{m['id']} {m['firma_adi']} widget anahtarı {m['api_key']}" for m in result["musteriler"]]
+        lines.append("  operatör konsolu: /panel/ (bu operatörlerle giriş yapın)")
         return result, "\n".join(lines)

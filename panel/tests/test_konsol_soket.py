@@ -1,0 +1,149 @@
+"""The console over the real operator socket of issue 14 (`canli`), served with HTTP by one ASGI
+server (uvicorn on an ephemeral port), as `make run` serves it. The visitor's side goes over HTTP
+and the widget socket of the same server, so every frame comes from a real commit."""
+import json
+import os
+import re
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
+from supportdesk.testing.fixtures import operator_yap
+
+from .conftest import CHROMIUM
+from .test_konsol_tarayici import BILDIRIM_KAYDI, bekle
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def asgi_sunucu(transactional_db):
+    import uvicorn
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    from canli.routing import websocket_urlpatterns
+
+    uygulama = ProtocolTypeRouter({
+        "http": ASGIStaticFilesHandler(get_asgi_application()),
+        "websocket": URLRouter(websocket_urlpatterns),
+    })
+    sunucu = uvicorn.Server(uvicorn.Config(uygulama, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
+    is_parcacigi = threading.Thread(target=sunucu.run, daemon=True)
+    is_parcacigi.start()
+    bekle(lambda: sunucu.started, sure=15)
+    port = sunucu.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    sunucu.should_exit = True
+    is_parcacigi.join(10)
+
+
+def http(taban, yontem, yol, govde=None, basliklar=None):
+    istek = urllib.request.Request(taban + yol, method=yontem, data=None if govde is None else json.dumps(govde).encode(),
+                                   headers={"Content-Type": "application/json", **(basliklar or {})})
+    with urllib.request.urlopen(istek, timeout=10) as yanit:
+        return json.loads(yanit.read())["data"]
+
+
+def test_gercek_soketle_canli_konsol(asgi_sunucu, tarayici):
+    from websockets.sync.client import connect
+
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, email="ben@ornek.com")
+    meslektas = operator_yap(a, email="meslektas@ornek.com")
+    widget = {"X-API-Key": a.api_key}
+
+    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    context.add_init_script(BILDIRIM_KAYDI)
+    page = context.new_page()
+    hatalar = []
+    page.on("pageerror", lambda e: hatalar.append(str(e)))
+    page.goto(f"{asgi_sunucu}/panel/")
+    page.get_by_label("E-posta").fill(ben.email)
+    page.get_by_label("Şifre").fill(TEST_SIFRE)
+    page.get_by_role("button", name="Giriş yap").click()
+    page.locator(".mod", has_text="Canlı").wait_for()
+
+    # A new chat arrives by its frame (polling is off while the socket is live).
+    o1 = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start",
+              {"ziyaretci_id": "z-canli", "ad": "Ayşe", "mesaj": "Canlı merhaba"}, widget)["oturum"]
+    page.locator(f'.satir[data-id="{o1["id"]}"]').wait_for(timeout=2000)
+    bekle(lambda: len(page.evaluate("window.__bildirimler")) == 1)
+
+    # A colleague's accept removes another chat from this queue at once.
+    o2 = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-canli-2", "ad": "Can"}, widget)["oturum"]
+    page.locator(f'.satir[data-id="{o2["id"]}"]').wait_for(timeout=2000)
+    token = http(asgi_sunucu, "POST", "/api/v1/auth/login", {"email": meslektas.email, "sifre": TEST_SIFRE})["token"]
+    http(asgi_sunucu, "POST", f"/api/v1/operator/chat/{o2['id']}/accept", None, {"Authorization": f"Bearer {token}"})
+    page.locator(f'.satir[data-id="{o2["id"]}"]').wait_for(state="detached", timeout=2000)
+
+    # Accept, then typing and read marks both ways through the widget socket.
+    page.locator(f'.satir[data-id="{o1["id"]}"]').get_by_role("button", name=re.compile("Kabul et")).click()
+    page.get_by_role("log").get_by_text("Canlı merhaba").wait_for()
+    ws_url = asgi_sunucu.replace("http", "ws") + f"/ws/v1/widget/?api_key={a.api_key}&ziyaretci_id=z-canli"
+    with connect(ws_url, origin=asgi_sunucu, open_timeout=10) as ziyaretci:
+        page.locator("#yazi").type("Merhaba Ayşe")
+        gelen = []
+        son = time.monotonic() + 15
+        while time.monotonic() < son and not any(c["tip"] == "yaziyor" for c in gelen):
+            try:
+                gelen.append(json.loads(ziyaretci.recv(timeout=2.2)))
+            except TimeoutError:
+                # The widget socket joins its group just after the handshake (it has no `hazir`);
+                # type on, and the console sends `yaziyor` again (at most once in 2 s).
+                page.locator("#yazi").press("Space")
+                page.locator("#yazi").press("Backspace")
+        assert {"tip": "yaziyor", "data": {"oturum_id": o1["id"]}} in gelen, gelen
+        ziyaretci.send(json.dumps({"tip": "yaziyor", "data": {"oturum_id": o1["id"]}}))
+        page.get_by_text("yazıyor…").wait_for()
+        page.locator("#yazi").press("Enter")
+        page.locator(".mesaj.operator").get_by_text("Merhaba Ayşe").wait_for()
+        mesaj_id = int(page.locator(".mesaj.operator").last.get_attribute("data-id"))
+        ziyaretci.send(json.dumps({"tip": "okundu", "data": {"oturum_id": o1["id"], "mesaj_id": mesaj_id}}))
+        page.locator(".mesaj.operator .okundu-isaret", has_text="Okundu").wait_for()
+
+    # The visitor's answer comes by the socket's `mesaj` frame.
+    http(asgi_sunucu, "POST", "/api/v1/widget/chat/message",
+         {"ziyaretci_id": "z-canli", "oturum_id": o1["id"], "icerik": "Soketten cevap"}, widget)
+    page.get_by_role("log").get_by_text("Soketten cevap").wait_for(timeout=2000)
+    assert page.get_by_role("log").get_by_text("Soketten cevap").count() == 1
+
+    # Transfer to the colleague's live console, who closes it: both by frames.
+    c2 = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    c2.set_default_timeout(10_000)
+    p2 = c2.new_page()
+    p2.on("pageerror", lambda e: hatalar.append(str(e)))
+    p2.goto(f"{asgi_sunucu}/panel/")
+    p2.get_by_label("E-posta").fill(meslektas.email)
+    p2.get_by_label("Şifre").fill(TEST_SIFRE)
+    p2.get_by_role("button", name="Giriş yap").click()
+    p2.locator(".mod", has_text="Canlı").wait_for()
+    page.get_by_role("button", name="Aktar", exact=True).click()
+    page.get_by_label("Hedef").select_option(str(meslektas.id))
+    page.get_by_role("dialog").get_by_role("button", name="Aktar").click()
+    page.locator(f'.satir[data-id="{o1["id"]}"]').wait_for(state="detached", timeout=2000)
+    p2.locator("#aktifler").locator(f'.satir[data-id="{o1["id"]}"]').wait_for(timeout=2000)
+    p2.locator(f'.satir[data-id="{o1["id"]}"] .satir-ac').click()
+    p2.get_by_role("button", name="Kapat", exact=True).click()
+    p2.get_by_role("dialog").get_by_role("button", name="Evet").click()
+    p2.locator(f'.satir[data-id="{o1["id"]}"]').wait_for(state="detached")
+    assert http(asgi_sunucu, "GET", f"/api/v1/widget/chat/messages?ziyaretci_id=z-canli&oturum_id={o1['id']}",
+                None, widget)["oturum"]["durum"] == "kapandi"
+
+    # The cookie token revoked elsewhere: the server closes the socket opened with its ticket
+    # (4401), the reconnect's ticket request is refused, and the login form comes back.
+    [cerez] = [c for c in context.cookies() if c["name"] == "sd_operator"]
+    http(asgi_sunucu, "POST", "/api/v1/auth/logout", None, {"Authorization": f"Bearer {cerez['value']}"})
+    page.get_by_text("Oturumunuzun süresi doldu").wait_for(timeout=15_000)
+    assert not hatalar, hatalar
+    c2.close()
+    context.close()

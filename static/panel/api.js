@@ -1,0 +1,84 @@
+// A thin client of the public REST API (/api/v1). The token lives in an HttpOnly cookie that no
+// script reads; unsafe calls carry the CSRF value the server derived from that token.
+const TABAN = "/api/v1";
+let csrf = "";
+const dinleyiciler = { oturumDustu: () => {}, baglanti: () => {} };
+
+export class ApiHatasi extends Error {
+  constructor(status, hata) {
+    super((hata && hata.mesaj) || String(status));
+    this.status = status;
+    this.kod = hata && hata.kod;
+    this.alanlar = (hata && hata.alanlar) || {};
+  }
+}
+
+export function ayarla({ csrfDegeri, oturumDustu, baglanti } = {}) {
+  if (csrfDegeri !== undefined) csrf = csrfDegeri;
+  if (oturumDustu) dinleyiciler.oturumDustu = oturumDustu;
+  if (baglanti) dinleyiciler.baglanti = baglanti;
+}
+
+export async function istek(yontem, yol, { govde, sorgu, form, sessiz401 } = {}) {
+  let url = TABAN + yol;
+  if (sorgu) {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries(sorgu)) if (v !== undefined && v !== null && v !== "") p.set(k, v);
+    const s = p.toString();
+    if (s) url += "?" + s;
+  }
+  const basliklar = { Accept: "application/json" };
+  if (yontem !== "GET") basliklar["X-CSRF-Token"] = csrf;
+  let body;
+  if (form) body = form;
+  else if (govde !== undefined) { body = JSON.stringify(govde); basliklar["Content-Type"] = "application/json"; }
+  let yanit;
+  try {
+    yanit = await fetch(url, { method: yontem, headers: basliklar, body, credentials: "same-origin", cache: "no-store" });
+  } catch (e) {
+    dinleyiciler.baglanti(false);
+    throw new ApiHatasi(0, { kod: "BAGLANTI_YOK", mesaj: e.message });
+  }
+  dinleyiciler.baglanti(yanit.status < 502 || yanit.status > 504);
+  let veri = null;
+  try { veri = await yanit.json(); } catch { veri = null; }
+  if (!yanit.ok || !veri || veri.basarili !== true) {
+    const hata = new ApiHatasi(yanit.status, veri && veri.hata);
+    if (yanit.status === 401 && !sessiz401) dinleyiciler.oturumDustu();
+    throw hata;
+  }
+  return veri.data;
+}
+
+export const api = {
+  giris: (email, sifre) => istek("POST", "/panel/giris", { govde: { email, sifre }, sessiz401: true }),
+  oturum: () => istek("GET", "/panel/oturum", { sessiz401: true }),
+  cikis: () => istek("POST", "/panel/cikis"),
+  soketBileti: () => istek("POST", "/panel/soket-bileti"),
+  tenants: () => istek("GET", "/operator/tenants"),
+  sira: (order) => istek("PUT", "/operator/tenants/sira", { govde: { order } }),
+  sessize: (id, sessize) => istek("PUT", `/operator/tenants/${id}/sessize`, { govde: { sessize } }),
+  uyeler: (id) => istek("GET", `/operator/tenants/${id}/operatorler`),
+  dashboard: () => istek("GET", "/operator/dashboard"),
+  sohbetler: () => istek("GET", "/operator/chats", { sorgu: { limit: 200 } }),
+  mesajlar: (id, sonra) => istek("GET", `/operator/chat/${id}/messages`, { sorgu: { sonra, limit: 200 } }),
+  mesajGonder: (id, icerik, ek_id) => istek("POST", `/operator/chat/${id}/message`, { govde: ek_id ? { icerik, ek_id } : { icerik } }),
+  kabul: (id) => istek("POST", `/operator/chat/${id}/accept`),
+  aktar: (id, operator_id) => istek("POST", `/operator/chat/${id}/transfer`, { govde: { operator_id } }),
+  kapat: (id) => istek("POST", `/operator/chat/${id}/close`),
+  hazirYanitlar: (musteri_id, q) => istek("GET", "/operator/canned-responses", { sorgu: { musteri_id, q, limit: 20 } }),
+  baglam: (ziyaretci_id, musteri_id) =>
+    istek("GET", `/operator/context/${encodeURIComponent(ziyaretci_id)}`, { sorgu: { musteri_id } }),
+  talepler: (durum, musteri_id) => istek("GET", "/operator/tickets", { sorgu: { durum, musteri_id, limit: 100 } }),
+  talep: (id) => istek("GET", `/operator/ticket/${id}`),
+  talepYanitla: (id, icerik, ek_idleri, durum) =>
+    istek("POST", `/operator/ticket/${id}/reply`, { govde: { icerik, ek_idleri, ...(durum ? { durum } : {}) } }),
+  talepDurum: (id, durum) => istek("PUT", `/operator/ticket/${id}/status`, { govde: { durum } }),
+  durum: (durum) => istek("POST", "/operator/status", { govde: { durum } }),
+  yukle: (musteri_id, dosya) => {
+    const f = new FormData();
+    f.append("musteri_id", String(musteri_id));
+    f.append("dosya", dosya);
+    return istek("POST", "/operator/upload", { form: f });
+  },
+};
