@@ -39,7 +39,8 @@ def _ortam(db_url, redis_url, **ek):
     return {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""), "LANG": "C.UTF-8",
             "DEBUG": "false", "SECRET_KEY": "bench-" + "x" * 50, "SECURE_SSL_REDIRECT": "false",
             "DATABASE_URL": db_url, "REDIS_URL": redis_url, "WIDGET_RATE_LIMIT": "100000/s",
-            "CANLI_MAKS_SOKET_OPERATOR": "100000", "CANLI_KIMLIK_SURESI": "120", "ALLOWED_HOSTS": "127.0.0.1", "LOG_LEVEL": "WARNING", **ek}
+            "CANLI_MAKS_SOKET_OPERATOR": "100000", "CANLI_KIMLIK_SURESI": "120", "ALLOWED_HOSTS": "127.0.0.1",
+            "LOG_LEVEL": "WARNING", **ek}
 
 
 def _komut(args, env):
