@@ -47,11 +47,12 @@ def ziyaretci_kimligi(ham) -> str:
 def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) -> None:
     """CONTRACT 2a for the widget socket, through the same check as every REST widget call: a
     bound visitor (or any visitor of a tenant with `kimlik_dogrulama_zorunlu`) needs its token,
-    sent in the `kimlik` frame; refused with 4403 (CONTRACT 11: origin and identity)."""
+    sent in the `kimlik` frame; refused with 4401 as REST refuses it with 401 (issue 14: "a bound
+    visitor without its token 4401"; 4403 stays for the origin and a malformed visitor id)."""
     try:
         ziyaretci.ziyaretci_erisimi_dogrula(musteri=musteri, ziyaretci_id=ziyaretci_id, token=token)
     except ziyaretci.ZiyaretciTokenGerekli:
-        raise Ret(4403, "ZIYARETCI_TOKEN_GEREKLI", "Bu ziyaretçi için geçerli bir ziyaretçi tokenı gerekli.") from None
+        raise Ret(4401, "ZIYARETCI_TOKEN_GEREKLI", "Bu ziyaretçi için geçerli bir ziyaretçi tokenı gerekli.") from None
 
 
 def operator_kimligi(token) -> tuple[int, list[int], str]:

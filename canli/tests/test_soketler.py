@@ -223,7 +223,7 @@ def test_bagli_ziyaretci_tokenini_kimlik_cercevesinde_gonderir(ortam, canli_sunu
     yanlis = Soket(yol)
     yanlis.gonder("kimlik", {"ziyaretci_token": token + "x"})
     gelen, kod = yanlis.kapanis()
-    assert kod == 4403 and gelen[0]["data"]["kod"] == "ZIYARETCI_TOKEN_GEREKLI"
+    assert kod == 4401 and gelen[0]["data"]["kod"] == "ZIYARETCI_TOKEN_GEREKLI"
 
     dogru = Soket(yol)
     dogru.gonder("kimlik", {"ziyaretci_token": token})
