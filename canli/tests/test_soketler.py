@@ -70,6 +70,25 @@ def test_cikis_yapilan_token_soketi_5_sn_icinde_kapanir(ortam):
     assert kod == 4401 and gelen[-1]["tip"] == "hata"
 
 
+def test_sifre_degisince_soket_5_sn_icinde_kapanir(ortam):
+    # Any path that changes the password (here the model, as the admin and the reset do) kills the
+    # user's tokens (issue 13), and the open socket's periodic re-check closes it.
+    s, _ = operator_soketi(ortam.sunucu, ortam.token["a2"])
+    kullanici = ortam.op["a2"]
+    kullanici.set_password("Yepyeni-Sifre-2026!")
+    kullanici.save()
+    gelen, kod = s.kapanis(sure=5)
+    assert kod == 4401 and gelen[-1]["data"]["kod"] == "GECERSIZ_TOKEN"
+
+
+def test_sessize_alinan_projenin_olaylari_yine_gelir(ortam):
+    # Muting is the client's (CONTRACT 11): the socket still carries the muted tenant's events.
+    ortam.rest["a2"].post(f"operator/tenants/{ortam.musteri_a.id}/sessize", {"sessize": True}, 200, yontem="PUT")
+    s, _ = operator_soketi(ortam.sunucu, ortam.token["a2"])
+    oturum = ortam.widget_a.post("widget/chat/start", {"ziyaretci_id": "z9", "mesaj": "Merhaba"}, 201)["oturum"]
+    assert s.bekle("chat_yeni", kosul=lambda d: d["oturum"]["id"] == oturum["id"])["oturum"]["musteri_id"] == ortam.musteri_a.id
+
+
 # --- the chat's life, on both sockets ----------------------------------------------------------
 def test_sohbet_yasami_operator_ve_widget_cerceveleri_rest_ile_ayni(ortam):
     a1, _ = operator_soketi(ortam.sunucu, ortam.token["a1"])
