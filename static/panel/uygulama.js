@@ -253,6 +253,8 @@ function bekleyenSayisi(id) {
 }
 
 function sekmeleriCiz() {
+  // Redrawn on every refresh: the focused tab keeps the focus (keyboard users, Alt+←/→).
+  const odakta = el.sekmeler.contains(document.activeElement) ? document.activeElement.id : "";
   const toplam = S.musteriler.reduce((t, m) => t + bekleyenSayisi(m.id), 0);
   const sekme = (id, ad, sayi, ek) => h("div", { class: "sekme-kap", dataset: { id: String(id) } },
     h("button", { type: "button", role: "tab", class: "sekme", id: `sekme-${id}`, "aria-selected": String(S.secilenMusteri === id),
@@ -279,6 +281,8 @@ function sekmeleriCiz() {
       return kap;
     }));
   for (const r of el.sekmeler.querySelectorAll(".renk")) r.style.background = r.dataset.renk;
+  const odak = odakta && document.getElementById(odakta);
+  if (odak) odak.focus();
 }
 
 async function sekmeTasi(id, hedef) {
