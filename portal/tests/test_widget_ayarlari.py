@@ -199,7 +199,11 @@ def test_owner_revokes_all_tokens_of_a_visitor(sahip, musteri):
     token = client.post(INIT, {"ziyaretci_id": "u-1842", "token_iste": True}, format="json").json()["data"]["ziyaretci_token"]
     client.credentials(HTTP_X_API_KEY=musteri.api_key, HTTP_X_ZIYARETCI_TOKEN=token)
     assert client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}).status_code == 200
-    assert "ziyaretci_token_iptal" in sahip.get(WIDGET).content.decode()
+    sayfa = sahip.get(WIDGET).content.decode()
+    assert "ziyaretci_token_iptal" in sayfa
+    # One revoke form, in the page's body; the title is text (a merge once put the section in it).
+    assert sayfa.count('id="ziyaretci-tokenlari"') == 1
+    assert "<section" not in sayfa.split("<title>", 1)[1].split("</title>", 1)[0]
     assert sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": "u-1842"}).status_code == 302
     hata(client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}), 401, "ZIYARETCI_TOKEN_GEREKLI")
     res = sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": ""})
