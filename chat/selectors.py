@@ -2,12 +2,26 @@
 operator's tenants (`musteri_idleri`), starting from the models' `ziyaretcinin` / `kapsamda`."""
 from datetime import timedelta
 
-from django.db.models import Avg, Case, Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, When
+from django.db.models import (
+    Avg,
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    When,
+    prefetch_related_objects,
+)
 from django.utils import timezone
 
 from supportdesk.core import varlik
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, id_coz
+from supportdesk.core.hazir_sorgu import HazirSorgu
 from tenants.models import Kullanici
 
 from .models import HazirYanit, Mesaj, Oturum
@@ -15,13 +29,19 @@ from .models import HazirYanit, Mesaj, Oturum
 CEVRIMICI_DURUMLAR = (Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
 
 
-def cevrimici_operatorler():
+_OKU = object()  # "read the presence store now"
+
+
+def cevrimici_operatorler(ulasilabilir=_OKU):
     """Operators that count as online (CONTRACT 11, "Presence"): status `cevrimici` or `mesgul`,
     active, and reachable now (an open operator socket, or a REST call within the window). When
-    the presence store cannot be read, the stored status alone decides."""
+    the presence store cannot be read (`ulasilabilir` None), the stored status alone decides."""
+    if ulasilabilir is _OKU:
+        ulasilabilir = varlik.ulasilabilir_idler()
     qs = Kullanici.objects.filter(durum__in=CEVRIMICI_DURUMLAR, is_active=True)
-    ulasilabilir = varlik.ulasilabilir_idler()
-    return qs if ulasilabilir is None else qs.filter(id__in=sorted(ulasilabilir))
+    if ulasilabilir is None:
+        return qs
+    return qs.filter(id__herhangi=ulasilabilir if isinstance(ulasilabilir, list) else sorted(ulasilabilir))
 # `sira_no` counts at most this many chats ahead: a visitor deep in a long queue costs one short
 # index range scan, not a count of everyone ahead (a deeper place reads as SIRA_NO_SINIRI).
 SIRA_NO_SINIRI = 100
@@ -35,7 +55,7 @@ class _Say(Subquery):
     output_field = IntegerField()
 
 
-def _kuyruk_bilgisi(qs: QuerySet[Oturum]) -> QuerySet[Oturum]:
+def _kuyruk_bilgisi(qs: QuerySet[Oturum], ulasilabilir=_OKU) -> QuerySet[Oturum]:
     """Annotate `_sira_no` (place in the tenant's queue while waiting, else null) and
     `_cevrimici_operator` (any member online or busy), in the same statement as the chat."""
     onde = Oturum.objects.filter(
@@ -45,8 +65,20 @@ def _kuyruk_bilgisi(qs: QuerySet[Oturum]) -> QuerySet[Oturum]:
     ).order_by().values("id")[: SIRA_NO_SINIRI - 1]
     return qs.annotate(
         _sira_no=Case(When(durum=Oturum.Durum.BEKLIYOR, then=_Say(onde) + 1), default=None),
-        _cevrimici_operator=Exists(cevrimici_operatorler().filter(uyelikler__musteri_id=OuterRef("musteri_id"))),
+        _cevrimici_operator=Exists(
+            cevrimici_operatorler(ulasilabilir).filter(uyelikler__musteri_id=OuterRef("musteri_id"))
+        ),
     )
+
+
+# The widget's poll reads its chat with queue info on every call: built and compiled once per
+# process (supportdesk.core.hazir_sorgu), run with the request's values.
+_ZIYARETCI_OTURUMU = HazirSorgu(
+    lambda musteri_id, ziyaretci_id, oturum_id, ulasilabilir: _kuyruk_bilgisi(
+        Oturum.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id, pk=oturum_id), ulasilabilir
+    ),
+    parametreler={"musteri_id": int, "ziyaretci_id": str, "oturum_id": int, "ulasilabilir": list},
+)
 
 
 # --- sessions ------------------------------------------------------------------------------
@@ -56,10 +88,17 @@ def ziyaretci_oturum_get(*, musteri, ziyaretci_id: str, oturum_id, kuyruk_bilgis
     `kuyruk_bilgisi` adds `sira_no` and `cevrimici_operator` in the same query (the widget's
     poll path).
     """
-    qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
-    if kuyruk_bilgisi:
-        qs = _kuyruk_bilgisi(qs)
-    oturum = qs.filter(pk=id_coz(oturum_id)).first()
+    oturum_id = id_coz(oturum_id)
+    ulasilabilir = varlik.ulasilabilir_idler() if kuyruk_bilgisi else None
+    if ulasilabilir is not None:
+        satirlar = _ZIYARETCI_OTURUMU(musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id,
+                                      ulasilabilir=sorted(ulasilabilir))
+        oturum = satirlar[0] if satirlar else None
+    else:
+        qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
+        if kuyruk_bilgisi:
+            qs = _kuyruk_bilgisi(qs, None)
+        oturum = qs.filter(pk=oturum_id).first()
     if oturum is None:
         raise Bulunamadi()
     return oturum
@@ -214,14 +253,21 @@ def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
 # --- messages ------------------------------------------------------------------------------
 def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
     """Up to `adet` messages of a chat already resolved within its scope, `id > sonra`, oldest
-    first, each with its attachment (`ek`) and its operator's display name (`_operator_adi`)
-    joined: one query on the `(oturum, id)` index, whatever the number of operators."""
+    first, each with its operator's display name (`_operator_adi`) joined: one query on the
+    `(oturum, id)` index, whatever the number of operators, and a second for the attachments
+    (`ek`) only when a message of the page has one."""
     if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
-    return list(
-        Mesaj.objects.filter(oturum_id=oturum.pk, id__gt=sonra).select_related("ek")
-        .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet]
-    )
+    mesajlar = _MESAJ_SAYFASI(oturum_id=oturum.pk, sonra=sonra, adet=adet)
+    prefetch_related_objects(mesajlar, "ek")  # no query when no message has an attachment
+    return mesajlar
+
+
+_MESAJ_SAYFASI = HazirSorgu(
+    lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra)
+    .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],
+    parametreler={"oturum_id": int, "sonra": int},
+)
 
 
 # --- canned responses ----------------------------------------------------------------------

@@ -1,0 +1,121 @@
+#!/usr/bin/env python
+"""In-process profile of the hot paths (issue 12), next to the bare views, on the data the last
+`bench/chat_bench.py` run left behind (its database and Redis are kept after the run).
+
+Each request goes through Django's WSGI handler called directly (no socket, no gunicorn), with
+the served checkout's settings at their production defaults plus `WIDGET_RATE_LIMIT=100000/s`, as
+in the benchmark. Prints the median time per request of each path over `--kez` requests, best of
+`--tur` rounds, then (with `--profil PATH`) a cProfile of that path sorted by own time.
+
+    BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/sd_hot_bench BENCH_REDIS_URL=redis://127.0.0.1:6379/2 \
+        .venv/bin/python bench/profil.py [--kez 500] [--tur 5] [--profil yoklama] [--satir 30]
+
+A diagnosis tool, not the benchmark: it says where the time of one request goes, not what a
+loaded server does.
+"""
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import sys
+import time
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--kez", type=int, default=500)
+    p.add_argument("--tur", type=int, default=5)
+    p.add_argument("--profil", default="")
+    p.add_argument("--satir", type=int, default=30)
+    args = p.parse_args()
+
+    os.environ.update({
+        "DEBUG": "false", "SECRET_KEY": "bench-profil-" + "x" * 40, "SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_hot_bench"),
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2"),
+        "WIDGET_RATE_LIMIT": "100000/s", "DJANGO_SETTINGS_MODULE": "taban.settings",
+    })
+    sys.path[:0] = [str(REPO), str(BENCH_DIR)]
+    import django
+    django.setup()
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connection
+
+    from chat.models import Mesaj, Oturum
+    from tenants.models import Musteri
+
+    musteri = Musteri.objects.get(firma_adi="Bench Widget")
+    oturum = Oturum.objects.filter(musteri=musteri, ziyaretci_id="bench-0").get()
+    son = Mesaj.objects.filter(oturum=oturum).order_by("-id").values_list("id", flat=True).first()
+    with connection.cursor() as c:
+        c.execute("SELECT min(id) FROM bench_taban")
+        taban_id = c.fetchone()[0]
+    anahtar = musteri.api_key
+    handler = WSGIHandler()
+
+    def environ(method, path, query="", govde=b"", basliklar=None):
+        e = {
+            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000", "REMOTE_ADDR": "127.0.0.1", "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(govde), "CONTENT_LENGTH": str(len(govde)), "HTTP_HOST": "127.0.0.1:8000",
+        }
+        if govde:
+            e["CONTENT_TYPE"] = "application/json"
+        e.update(basliklar or {})
+        return e
+
+    mesaj_govde = json.dumps({"ziyaretci_id": "bench-0", "oturum_id": oturum.id, "icerik": "Siparişim nerede?"}).encode()
+    yollar = {
+        "bos_okuma": lambda: environ("GET", "/bench/bos-okuma", f"id={taban_id}"),
+        "yoklama": lambda: environ("GET", "/api/v1/widget/chat/messages",
+                                   f"ziyaretci_id=bench-0&oturum_id={oturum.id}&sonra={10**12}",
+                                   basliklar={"HTTP_X_API_KEY": anahtar}),
+        "bos_kayit": lambda: environ("POST", "/bench/bos-kayit", govde=b'{"icerik": "Merhaba"}'),
+        "chat_mesaj": lambda: environ("POST", "/api/v1/widget/chat/message", govde=mesaj_govde,
+                                      basliklar={"HTTP_X_API_KEY": anahtar}),
+    }
+    beklenen = {"bos_okuma": "200", "yoklama": "200", "bos_kayit": "201", "chat_mesaj": "201"}
+    del son
+
+    def istek(ad):
+        durum = []
+        govde = b"".join(handler(yollar[ad](), lambda s, h, *a: durum.append(s)))
+        if not durum[0].startswith(beklenen[ad]):
+            raise SystemExit(f"{ad}: {durum[0]} {govde[:300]!r}")
+
+    for ad in yollar:
+        for _ in range(50):
+            istek(ad)
+    sonuc = {}
+    for ad in yollar:
+        en_iyi = None
+        for _ in range(args.tur):
+            t0 = time.perf_counter()
+            for _ in range(args.kez):
+                istek(ad)
+            gecen = (time.perf_counter() - t0) / args.kez * 1000
+            en_iyi = gecen if en_iyi is None else min(en_iyi, gecen)
+        sonuc[ad] = en_iyi
+        print(f"{ad:12s} {en_iyi:.3f} ms/request (best of {args.tur} x {args.kez})")
+    print(f"yoklama / bos_okuma = {sonuc['yoklama'] / sonuc['bos_okuma']:.2f}x time; "
+          f"chat_mesaj / bos_kayit = {sonuc['chat_mesaj'] / sonuc['bos_kayit']:.2f}x time")
+    if args.profil:
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(args.kez):
+            istek(args.profil)
+        pr.disable()
+        s = pstats.Stats(pr)
+        s.sort_stats("tottime").print_stats(args.satir)
+        s.sort_stats("cumulative").print_stats(args.satir * 2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
