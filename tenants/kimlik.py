@@ -24,7 +24,9 @@ from rest_framework_simplejwt.tokens import AccessToken
 from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
+from supportdesk.core.throttling import WidgetThrottle, oran_coz, pencere_oku, widget_limit_anahtari
 
+from . import onbellek
 from .models import IptalEdilenToken, Kullanici
 from .origin import origin_izinli
 from .selectors import musteri_api_key_ile
@@ -193,13 +195,49 @@ class WidgetAnahtarAuthentication(BaseAuthentication):
             raise KimlikGerekli()
         if len(key) > 128 or not key.isprintable():
             raise GecersizApiAnahtari()  # no key of ours looks like that; never ask the database
-        musteri = musteri_api_key_ile(api_key=key)
+        on = getattr(request, "on_okuma", None)
+        if on is not None:
+            musteri = musteri_api_key_ile(api_key=key, nesil=on.degerler[0], nesil_okundu=True)
+        else:
+            musteri = musteri_api_key_ile(api_key=key)
         if musteri is None:
             raise GecersizApiAnahtari()
         return WidgetIstemci(musteri=musteri), musteri
 
     def authenticate_header(self, request):
         return 'ApiKey realm="widget"'
+
+
+def widget_on_okuma(request, *, varlik_gerekli: bool):
+    """A widget request's first and, on the hot paths, only Redis round trip (issue 12): the rate
+    limit of this key and address (counted when allowed, as `WidgetThrottle` would), the tenant
+    cache's generation (`tenants.onbellek`), and, when the view needs it, who is reachable now
+    (`supportdesk.core.varlik`). Stored on the request (`on_okuma`) for the authentication and the
+    throttle, which use it instead of asking Redis again.
+
+    Only when this process already holds the key's tenant (the limit's key names the tenant), and
+    only with Redis; otherwise nothing happens here and each part reads on its own as before.
+    Returns the presence read's context token (for `varlik.istek_okumasi_bitir`), or None.
+    A request counted here that then fails authentication or the origin check still counts:
+    the limit is per key and address, so that only spends the caller's own budget.
+    """
+    key = request.META.get("HTTP_X_API_KEY", "").strip()
+    musteri = onbellek.yerel(key) if key else None
+    nesil_anahtari = onbellek.nesil_redis_anahtari()
+    if musteri is None or nesil_anahtari is None:
+        return None
+    kumeler = varlik.ulasilabilir_kumeleri() if varlik_gerekli else None
+    on = pencere_oku(
+        widget_limit_anahtari(musteri.pk, WidgetThrottle().get_ident(request)),
+        oran_coz(settings.WIDGET_RATE_LIMIT),
+        degerler=[nesil_anahtari],
+        kumeler=kumeler[0] if kumeler else (),
+        en_dusuk=kumeler[1] if kumeler else "-inf",
+    )
+    if on is None:
+        return None
+    request.on_okuma = on
+    return varlik.istek_okumasi_ayarla(on.kumeler) if kumeler else None
 
 
 class OriginIzinli(BasePermission):

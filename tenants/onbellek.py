@@ -1,46 +1,115 @@
 """The tenant-by-widget-key cache: every widget and context call resolves `X-API-Key` to its tenant,
-and the tenant rarely changes, so it is read from the shared cache (Redis in production, so every
-process sees an invalidation at once) instead of compiling and running a query per request.
+and the tenant rarely changes, so no request should compile and run a query for it.
 
-Invalidation is on the write path, whichever it is (services, the portal, the admin): any save or
-delete of a `Musteri` drops the entries of its old and new key, before and again after the commit,
-so a request racing the write cannot put the old row back for long. A `QuerySet.update()` of
-`Musteri` bypasses this: the code base has none, and must not add one without calling `unut`.
-A cache that cannot be reached is skipped (the database answers), never an error.
+Two levels, both checked against one *generation* (`NESIL`, a random number in the shared cache):
+- this process's memory: `api_key -> (generation, tenant, when)`, used only while the generation
+  it was read under is still the current one, and for at most `YEREL_SURE` seconds;
+- the shared cache (Redis in production): `api_key -> (generation, tenant)`, likewise.
+
+Every change to a tenant (any save or delete of a `Musteri`, whichever write path: services, the
+portal, the admin) drops the shared entries of its old and new key and sets a new generation,
+before and again after the commit. A widget request reads the generation in the same Redis round
+trip as its rate limit (`tenants.kimlik.widget_on_okuma`), so every process sees any change on
+its very next request at no extra cost; an entry read before a change (a request racing the
+write) carries the old generation and is never used again. A `QuerySet.update()` of `Musteri`
+bypasses this: the code base has none, and must not add one without calling `unut`.
+
+A cache that cannot be reached is skipped (the database answers), never an error; a generation
+change made while Redis was down reaches the memories when Redis is back only through
+`YEREL_SURE`, which bounds how long a rotated key can outlive an outage.
 """
 import hashlib
 import logging
+import secrets
+import time
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from .models import Musteri
 
 logger = logging.getLogger("supportdesk.tenants")
-SURE = 3600  # a safety net only: every change invalidates at once
+SURE = 3600  # shared entries: a safety net only, every change invalidates at once
+YEREL_SURE = 60.0
+NESIL = "musteri:nesil"
+_yerel: dict[str, tuple[int, Musteri, float]] = {}
+_YEREL_EN_COK = 10_000
 
 
 def _anahtar(api_key: str) -> str:
     return "musteri:anahtar:" + hashlib.sha256(api_key.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
-def musteri_getir(api_key: str, yukle) -> Musteri | None:
-    """The active tenant of `api_key` from the cache, else from `yukle()` (then cached)."""
+def nesil_redis_anahtari() -> str | None:
+    """The generation's raw Redis key (for reads batched with the rate limit), or None without Redis."""
+    varsayilan = caches["default"]
+    return varsayilan.make_and_validate_key(NESIL) if isinstance(varsayilan, RedisCache) else None
+
+
+def yerel(api_key: str) -> Musteri | None:
+    """This process's copy of the tenant of `api_key`, whatever its generation (the caller checks
+    it with `musteri_getir(..., nesil=)` in the same request); None when there is none or it is old."""
+    kayit = _yerel.get(api_key)
+    if kayit is None or time.monotonic() - kayit[2] > YEREL_SURE:
+        return None
+    return kayit[1]
+
+
+def _yerel_yaz(api_key: str, nesil, musteri: Musteri | None) -> None:
+    if musteri is None or nesil is None:
+        _yerel.pop(api_key, None)
+        return
+    if len(_yerel) >= _YEREL_EN_COK:
+        _yerel.clear()
+    _yerel[api_key] = (nesil, musteri, time.monotonic())
+
+
+def _yeni_nesil() -> int:
+    # An integer: Django's Redis cache stores ints as plain digits, so a Lua GET reads the same value.
+    return secrets.randbits(62) + 1
+
+
+def _coz(deger):
+    return int(deger) if isinstance(deger, bytes) else deger
+
+
+def musteri_getir(api_key: str, yukle, *, nesil=None, nesil_okundu: bool = False) -> Musteri | None:
+    """The active tenant of `api_key`, else None; `yukle()` reads it from the database.
+
+    `nesil_okundu`: the caller read the current generation (`nesil`, None when unset) in this
+    request already; this process's copy is then used when it has that generation, at no cost.
+    """
+    if nesil_okundu:
+        nesil = _coz(nesil)
+        kayit = _yerel.get(api_key)
+        if nesil is not None and kayit is not None and kayit[0] == nesil and time.monotonic() - kayit[2] <= YEREL_SURE:
+            return kayit[1]
     anahtar = _anahtar(api_key)
     try:
-        musteri = cache.get(anahtar)
+        if nesil_okundu:
+            paylasilan = cache.get(anahtar)
+        else:
+            okunan = cache.get_many([NESIL, anahtar])
+            nesil, paylasilan = okunan.get(NESIL), okunan.get(anahtar)
+        if nesil is None:
+            cache.add(NESIL, _yeni_nesil(), None)
+            nesil = cache.get(NESIL)
     except Exception:
         logger.warning("Proje önbelleği okunamadı.", exc_info=True)
+        _yerel.pop(api_key, None)
         return yukle()
-    if musteri is not None:
-        return musteri
-    musteri = yukle()
-    if musteri is not None:
-        try:
-            cache.set(anahtar, musteri, SURE)
-        except Exception:
-            logger.warning("Proje önbelleğe yazılamadı.", exc_info=True)
+    if isinstance(paylasilan, tuple) and len(paylasilan) == 2 and paylasilan[0] == nesil:
+        musteri = paylasilan[1]
+    else:
+        musteri = yukle()
+        if musteri is not None:
+            try:
+                cache.set(anahtar, (nesil, musteri), SURE)
+            except Exception:
+                logger.warning("Proje önbelleğe yazılamadı.", exc_info=True)
+    _yerel_yaz(api_key, nesil, musteri)
     return musteri
 
 
@@ -50,8 +119,11 @@ def unut(*api_keys: str) -> None:
         return
 
     def sil():
+        for k in api_keys:
+            _yerel.pop(k, None)
         try:
             cache.delete_many(anahtarlar)
+            cache.set(NESIL, _yeni_nesil(), None)
         except Exception:
             logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
 

@@ -36,10 +36,13 @@ def kullanici_musteri_idleri(*, kullanici: Kullanici) -> list[int]:
     return list(uyelik_list(kullanici=kullanici).values_list("musteri_id", flat=True))
 
 
-def musteri_api_key_ile(*, api_key: str) -> Musteri | None:
+def musteri_api_key_ile(*, api_key: str, nesil=None, nesil_okundu: bool = False) -> Musteri | None:
+    """The active tenant of a widget key (cached: tenants.onbellek); `nesil` is the cache's
+    generation when the caller has read it in this request already."""
     if not api_key or len(api_key) > 64:
         return None
-    return musteri_getir(api_key, lambda: Musteri.objects.filter(api_key=api_key, aktif=True).first())
+    return musteri_getir(api_key, lambda: Musteri.objects.filter(api_key=api_key, aktif=True).first(),
+                         nesil=nesil, nesil_okundu=nesil_okundu)
 
 
 def birincil_musteri_id(*, kullanici: Kullanici, uyelikler: list[Uyelik]) -> int | None:

@@ -81,6 +81,8 @@ SAYFA_PARAMETRELERI = [
 
 # --- widget --------------------------------------------------------------------------------
 class WidgetChatBaslatView(WidgetAPIView):
+    varlik_gerekli = True
+
     @extend_schema(
         summary="Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)",
         request=s.ChatBaslatSerializer,
@@ -114,6 +116,8 @@ class WidgetChatMesajView(WidgetAPIView):
 
 
 class WidgetChatMesajlarView(WidgetAPIView):
+    varlik_gerekli = True
+
     @extend_schema(
         summary="Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer",
         parameters=[

@@ -22,6 +22,7 @@ import logging
 import math
 import threading
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
@@ -30,17 +31,27 @@ from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 logger = logging.getLogger("supportdesk.limit")
 
-# KEYS: current window, previous window. ARGV: limit, weight of the previous window, ttl, count it?
+# KEYS: current window, previous window, then ARGV[5] keys to GET and ARGV[6] sorted sets to read
+# from score ARGV[7] up (other modules' reads on the same request: one round trip for all).
+# ARGV: limit, weight of the previous window, ttl, count it?, #GETs, #sets, lowest score.
 _LUA = """
 local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
 local prev = tonumber(redis.call('GET', KEYS[2]) or '0')
-local limit = tonumber(ARGV[1])
-if prev * tonumber(ARGV[2]) + cur >= limit then return {0, cur, prev} end
-if ARGV[4] == '1' then
+local izin = 1
+if prev * tonumber(ARGV[2]) + cur >= tonumber(ARGV[1]) then
+  izin = 0
+elseif ARGV[4] == '1' then
   cur = redis.call('INCR', KEYS[1])
   if cur == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3])) end
 end
-return {1, cur, prev}
+local n = tonumber(ARGV[5] or '0')
+local okunan = {}
+for i = 1, n do okunan[i] = redis.call('GET', KEYS[2 + i]) end
+local kumeler = {}
+for j = 1, tonumber(ARGV[6] or '0') do
+  kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + j], ARGV[7], '+inf')
+end
+return {izin, cur, prev, okunan, kumeler}
 """
 # KEYS: the window a reservation was counted in. Never below zero.
 _IADE_LUA = """
@@ -103,9 +114,9 @@ def pencere_ayir(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tu
     try:
         if isinstance(cache, RedisCache):
             _redis(cache)
-            izin, cur, prev = cache._limit_betik(
+            izin, cur, prev, _, _ = cache._limit_betik(
                 keys=[cache.make_and_validate_key(guncel), cache.make_and_validate_key(onceki)],
-                args=[sayi, repr(agirlik), sure * 2, "1" if say else "0"],
+                args=[sayi, repr(agirlik), sure * 2, "1" if say else "0", 0, 0, ""],
             )
         else:
             with _yerel_kilit:
@@ -120,6 +131,41 @@ def pencere_ayir(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tu
     if izin:
         return True, 0.0, guncel if say else None
     return False, _bekleme(sayi, cur, prev, agirlik, kalan, sure), None
+
+
+@dataclass
+class OnOkuma:
+    """`pencere_oku`'s answer: the limit's verdict for `anahtar`, and the other reads."""
+
+    anahtar: str
+    izin: bool
+    bekleme: float
+    degerler: list  # GET of each key asked (bytes or None)
+    kumeler: list[list[bytes]]  # members of each sorted set asked, from the lowest score up
+
+
+def pencere_oku(anahtar: str, oran: tuple[int, int] | None, *, degerler=(), kumeler=(),
+                en_dusuk: str = "-inf") -> OnOkuma | None:
+    """`pencere_kontrol` (the request counted when allowed) and, in the same Redis round trip,
+    GETs of `degerler` and the members of the sorted sets `kumeler` scored from `en_dusuk` up
+    (raw Redis keys, not cache keys). None when the cache is not Redis or cannot be reached
+    (the limit then fails open as usual, and callers read what they need their own way)."""
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        return None
+    sayi, sure = oran or (2**53, 1)
+    guncel, onceki, agirlik, kalan = _pencereler(anahtar, sure, time.time())
+    try:
+        _redis(cache)
+        izin, cur, prev, okunan, kume = cache._limit_betik(
+            keys=[cache.make_and_validate_key(guncel), cache.make_and_validate_key(onceki), *degerler, *kumeler],
+            args=[sayi, repr(agirlik), sure * 2, "1" if oran else "0", len(degerler), len(kumeler), en_dusuk],
+        )
+    except Exception:  # noqa: BLE001
+        _acik_gecis()
+        return None
+    bekleme = 0.0 if izin else _bekleme(sayi, cur, prev, agirlik, kalan, sure)
+    return OnOkuma(anahtar=anahtar, izin=bool(izin), bekleme=bekleme, degerler=list(okunan), kumeler=list(kume))
 
 
 def pencere_iade(fis: str | None) -> None:
@@ -195,7 +241,13 @@ class _PencereThrottle(BaseThrottle):
         oran = self.oran()
         if oran is None:
             return True
-        izin, self._bekleme = pencere_kontrol(self.anahtar(request, view), oran)
+        anahtar = self.anahtar(request, view)
+        # Checked already in this request's first round trip (tenants.kimlik.widget_on_okuma)?
+        on = getattr(request, "on_okuma", None)
+        if on is not None and on.anahtar == anahtar:
+            self._bekleme = on.bekleme
+            return on.izin
+        izin, self._bekleme = pencere_kontrol(anahtar, oran)
         return izin
 
     def wait(self):
@@ -208,7 +260,11 @@ class WidgetThrottle(_PencereThrottle):
     setting_name = "WIDGET_RATE_LIMIT"
 
     def anahtar(self, request, view):
-        return f"throttle:widget:{request.auth.pk}:{self.get_ident(request)}"
+        return widget_limit_anahtari(request.auth.pk, self.get_ident(request))
+
+
+def widget_limit_anahtari(musteri_id: int, ident: str) -> str:
+    return f"throttle:widget:{musteri_id}:{ident}"
 
 
 class LoginThrottle(_PencereThrottle):

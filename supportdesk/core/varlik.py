@@ -19,6 +19,7 @@ import hashlib
 import logging
 import threading
 import time
+from contextvars import ContextVar
 
 from django.conf import settings
 from django.core.cache import caches
@@ -190,9 +191,34 @@ def rest_cagrisi(*, kullanici_id: int) -> None:
         logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
 
 
+_istek_okumasi: ContextVar[set[int] | None] = ContextVar("varlik_istek_okumasi", default=None)
+
+
+def ulasilabilir_kumeleri() -> tuple[list[str], str] | None:
+    """The sorted sets `ulasilabilir_idler` reads and the lowest live score, for a caller that
+    batches the read into a round trip of its own (`istek_okumasi_ayarla`); None without Redis."""
+    if _redis() is None:
+        return None
+    return [SOKETLI, REST], f"({time.time()!r}"
+
+
+def istek_okumasi_ayarla(kumeler: list[list[bytes]] | None):
+    """This request's read of the sets of `ulasilabilir_kumeleri` (made in its first round trip):
+    `ulasilabilir_idler` answers from it until `istek_okumasi_bitir(token)`."""
+    ids = None if kumeler is None else {int(k) for kume in kumeler for k in kume}
+    return _istek_okumasi.set(ids)
+
+
+def istek_okumasi_bitir(token) -> None:
+    _istek_okumasi.reset(token)
+
+
 def ulasilabilir_idler() -> set[int] | None:
     """Every reachable operator's id; None when the store cannot be read (callers then trust the
     stored status alone)."""
+    okunmus = _istek_okumasi.get()
+    if okunmus is not None:
+        return okunmus
     simdi = time.time()
     try:
         istemci = _redis()

@@ -4,11 +4,18 @@ from functools import cached_property
 
 from rest_framework.permissions import IsAuthenticated
 
+from supportdesk.core import varlik
 from supportdesk.core.girdi import ziyaretci_id_dogrula
 from supportdesk.core.throttling import WidgetThrottle
 from supportdesk.core.views import TemelAPIView
 
-from ..kimlik import OperatorJWTAuthentication, OriginIzinli, PanelCerezAuthentication, WidgetAnahtarAuthentication
+from ..kimlik import (
+    OperatorJWTAuthentication,
+    OriginIzinli,
+    PanelCerezAuthentication,
+    WidgetAnahtarAuthentication,
+    widget_on_okuma,
+)
 from ..selectors import kullanici_musteri_idleri
 from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
 
@@ -31,6 +38,23 @@ class WidgetAPIView(TemelAPIView):
     authentication_classes = [WidgetAnahtarAuthentication]
     permission_classes = [OriginIzinli]
     throttle_classes = [WidgetThrottle]
+    # Views that read operators' presence (queue info, "operators online") get it in the
+    # request's first Redis round trip, with the rate limit (kimlik.widget_on_okuma).
+    varlik_gerekli = False
+
+    def initial(self, request, *args, **kwargs):
+        if WidgetThrottle in self.throttle_classes:
+            self._varlik_jetonu = widget_on_okuma(request, varlik_gerekli=self.varlik_gerekli)
+        super().initial(request, *args, **kwargs)
+
+    def dispatch(self, request, *args, **kwargs):
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            jeton = getattr(self, "_varlik_jetonu", None)
+            if jeton is not None:
+                self._varlik_jetonu = None
+                varlik.istek_okumasi_bitir(jeton)
 
     @property
     def musteri(self):

@@ -50,6 +50,8 @@ def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
 
 
 class WidgetInitView(WidgetAPIView):
+    varlik_gerekli = True
+
     @extend_schema(
         summary="Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti",
         request=s.WidgetInitSerializer,

@@ -1,0 +1,67 @@
+"""Redis round trips of the widget's hot paths (issue 12), counted by the Redis server itself
+(`MONITOR`): once the process holds the tenant, an idle poll makes exactly one (its rate limit,
+the tenant cache's generation and who is online, in one script), and a visitor's message one
+plus the socket fan-out's publish. Skipped without REDIS_URL (CI has it)."""
+import os
+import uuid
+
+import pytest
+import redis
+
+from chat.models import Oturum
+
+from .yardimci import W_MESAJ, W_MESAJLAR, baslat, ok, widget_client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sayac():
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("Redis gidiş sayısı gerçek bir Redis ister (REDIS_URL).")
+    istemci = redis.Redis.from_url(url)
+    isaretci = redis.Redis.from_url(url)  # its own connection, open before the count starts
+    isaretci.ping()
+    db = istemci.connection_pool.connection_kwargs.get("db", 0)
+
+    def say(islem) -> list[str]:
+        """The commands sent to our Redis database by clients (not the ones a script runs) while
+        `islem()` runs."""
+        isaret = f"sayac-{uuid.uuid4().hex}"
+        with istemci.monitor() as m:
+            islem()
+            isaretci.echo(isaret)
+            komutlar = []
+            for olay in m.listen():
+                komut = olay["command"]
+                if isaret in komut:
+                    return komutlar
+                if olay.get("db") == db and olay.get("client_type") != "lua":
+                    komutlar.append(komut.split(" ", 1)[0].upper())
+        return komutlar
+
+    return say
+
+
+def test_an_idle_poll_is_one_redis_round_trip(musteri, sayac):
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    sorgu = {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": 10**9}
+    ok(widget.get(W_MESAJLAR, sorgu))  # the tenant is now in this process's memory
+    yanitlar = []
+    komutlar = sayac(lambda: yanitlar.append(ok(widget.get(W_MESAJLAR, sorgu))))
+    assert komutlar == ["EVALSHA"], komutlar
+    assert yanitlar[0]["mesajlar"] == [] and yanitlar[0]["sira_no"] == 1
+    assert yanitlar[0]["cevrimici_operator"] is False
+
+
+def test_a_visitor_message_is_one_round_trip_plus_the_socket_publish(musteri, sayac):
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ilk"}, format="json"), 201)
+    komutlar = sayac(lambda: ok(widget.post(
+        W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ikinci"}, format="json"), 201))
+    assert komutlar.count("EVALSHA") == 1, komutlar
+    assert [k for k in komutlar if k not in ("EVALSHA", "PUBLISH")] == [], komutlar
+    assert Oturum.objects.get(pk=o["id"]).son_mesaj == "ikinci"
