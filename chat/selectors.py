@@ -72,27 +72,48 @@ def _kuyruk_bilgisi(qs: QuerySet[Oturum], ulasilabilir=_OKU) -> QuerySet[Oturum]
 
 
 # The widget's poll reads its chat with queue info on every call: built and compiled once per
-# process (supportdesk.core.hazir_sorgu), run with the request's values.
-_ZIYARETCI_OTURUMU = HazirSorgu(
-    lambda musteri_id, ziyaretci_id, oturum_id, ulasilabilir: _kuyruk_bilgisi(
+# process (supportdesk.core.hazir_sorgu), run with the request's values. With `sonra` (a poll
+# asking for messages after an id) the same statement also says whether there is any
+# (`_yeni_mesaj`), so an idle poll, the most common request of all, is this one statement.
+def _ziyaretci_oturumu(musteri_id, ziyaretci_id, oturum_id, ulasilabilir, sonra=None):
+    qs = _kuyruk_bilgisi(
         Oturum.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id, pk=oturum_id), ulasilabilir
-    ),
+    )
+    if sonra is not None:
+        qs = qs.annotate(_yeni_mesaj=Exists(Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__gt=sonra)))
+    return qs
+
+
+_ZIYARETCI_OTURUMU = HazirSorgu(
+    _ziyaretci_oturumu,
     parametreler={"musteri_id": int, "ziyaretci_id": str, "oturum_id": int, "ulasilabilir": list},
+)
+_ZIYARETCI_OTURUMU_YENI = HazirSorgu(
+    _ziyaretci_oturumu,
+    parametreler={"musteri_id": int, "ziyaretci_id": str, "oturum_id": int, "ulasilabilir": list, "sonra": int},
 )
 
 
 # --- sessions ------------------------------------------------------------------------------
-def ziyaretci_oturum_get(*, musteri, ziyaretci_id: str, oturum_id, kuyruk_bilgisi: bool = False) -> Oturum:
+def ziyaretci_oturum_get(*, musteri, ziyaretci_id: str, oturum_id, kuyruk_bilgisi: bool = False,
+                         yeni_mesaj_sonra: int | None = None) -> Oturum:
     """A chat of this visitor of this tenant; the same 404 for missing and someone else's.
 
     `kuyruk_bilgisi` adds `sira_no` and `cevrimici_operator` in the same query (the widget's
-    poll path).
+    poll path); `yeni_mesaj_sonra` also whether any message has an id above it, which
+    `mesaj_sayfasi` then trusts (no second query when there is none).
     """
     oturum_id = id_coz(oturum_id)
     ulasilabilir = varlik.ulasilabilir_idler() if kuyruk_bilgisi else None
     if ulasilabilir is not None:
-        satirlar = _ZIYARETCI_OTURUMU(musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id,
-                                      ulasilabilir=sorted(ulasilabilir))
+        degerler = {"musteri_id": musteri.pk, "ziyaretci_id": ziyaretci_id, "oturum_id": oturum_id,
+                    "ulasilabilir": sorted(ulasilabilir)}
+        if yeni_mesaj_sonra is not None and 0 <= yeni_mesaj_sonra < ID_MAX:
+            satirlar = _ZIYARETCI_OTURUMU_YENI(**degerler, sonra=yeni_mesaj_sonra)
+            for oturum in satirlar:
+                oturum._yeni_mesaj_esigi = yeni_mesaj_sonra
+        else:
+            satirlar = _ZIYARETCI_OTURUMU(**degerler)
         oturum = satirlar[0] if satirlar else None
     else:
         qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
@@ -258,6 +279,8 @@ def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
     (`ek`) only when a message of the page has one."""
     if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
+    if getattr(oturum, "_yeni_mesaj_esigi", None) == sonra and not oturum._yeni_mesaj:
+        return []  # the chat's own statement found none (ziyaretci_oturum_get)
     mesajlar = _MESAJ_SAYFASI(oturum_id=oturum.pk, sonra=sonra, adet=adet)
     prefetch_related_objects(mesajlar, "ek")  # no query when no message has an attachment
     return mesajlar

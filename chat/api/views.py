@@ -137,11 +137,22 @@ class WidgetChatMesajlarView(WidgetAPIView):
         veri = _dogrula(s.WidgetOturumIstekSerializer, {"ziyaretci_id": ziyaretci_id,
                                                           "oturum_id": _tam_sayi(request.query_params.get("oturum_id"))})
         oturum = selectors.ziyaretci_oturum_get(
-            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], kuyruk_bilgisi=True
+            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], kuyruk_bilgisi=True,
+            yeni_mesaj_sonra=_yoklama_esigi(request.query_params),
         )
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         ziyaretci_goruldu(oturum_id=oturum.id)
         return basarili(_widget_oturum_yaniti(oturum, mesajlar=mesajlar, sonraki=sonraki))
+
+
+def _yoklama_esigi(params) -> int | None:
+    """The `sonra` of a plain poll (digits, no cursor), read before validation so the chat's own
+    statement can tell whether anything is newer; None for anything else, which then takes the
+    ordinary path (validated, and the page read by its own query)."""
+    sonra = params.get("sonra")
+    if isinstance(sonra, str) and sonra.isdigit() and not (params.get("cursor") or params.get("sonraki")):
+        return int(sonra)
+    return None
 
 
 def _tam_sayi(value):
