@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -22,7 +22,7 @@ from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 from tenants.models import Uyelik
 
-from . import selectors
+from . import selectors, sorgular
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
 
 AD_MAX = 100
@@ -203,30 +203,39 @@ def chat_baslat(
 
 
 def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik, ek_id=None) -> Mesaj:
-    """A visitor's message: the widget's hot write path, two statements.
+    """A visitor's message: the widget's hot write path, one statement on PostgreSQL.
 
-    One conditional UPDATE checks scope and state, takes the chat's row lock (so a racing close
-    waits, or wins and leaves nothing to update) and writes preview and unread count; then the
-    INSERT. Only when nothing was updated does a read tell "closed" (409) from "not yours" (404).
+    The conditional UPDATE checks scope and state, takes the chat's row lock (so a racing close
+    waits, or wins and leaves nothing to update) and writes preview and unread count; the INSERT
+    happens only when it matched (chat.sorgular, one statement; elsewhere the same two steps in a
+    transaction). Only when nothing was updated does a read tell "closed" (409) from "not yours"
+    (404).
     """
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
-    with transaction.atomic():
+    if connection.vendor == "postgresql":
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
-        degisen = (
-            Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
-            .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
-            .update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(Mesaj.Gonderen.ZIYARETCI))
+        mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
+        yazildi = sorgular.ziyaretci_mesaji_yaz(
+            mesaj=mesaj, ziyaretci_id=ziyaretci_id, onizleme=_onizleme(icerik), durumlar=Oturum.ACIK_DURUMLAR
         )
-        if not degisen:
-            if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
-                raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
-            raise Bulunamadi()
-        mesaj = Mesaj.objects.create(
-            musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
-        )
-        _mesaj_yayinla(mesaj)
-        return mesaj
+    else:
+        with transaction.atomic():
+            ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
+            yazildi = (
+                Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
+                .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
+                .update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(Mesaj.Gonderen.ZIYARETCI))
+            )
+            mesaj = Mesaj.objects.create(
+                musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
+            ) if yazildi else None
+    if not yazildi:
+        if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
+            raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+        raise Bulunamadi()
+    _mesaj_yayinla(mesaj)
+    return mesaj
 
 
 def _ek_bul(*, musteri, ziyaretci_id: str, ek_id):

@@ -1,0 +1,51 @@
+"""The chat statements the ORM cannot write (issue 12): PostgreSQL only, each with its own test
+(chat/tests/test_sorgular.py); callers keep an ORM path for other databases.
+
+Table, column and type names come from the models' `_meta`, and values are prepared by the
+fields themselves (`get_db_prep_save`), so a model change reaches these statements as it reaches
+the ORM's; the SQL text is built once per process.
+"""
+from functools import cache
+
+from django.db import connection
+
+from .models import Mesaj, Oturum
+
+
+@cache
+def _ziyaretci_mesaji_sql() -> tuple[str, tuple]:
+    q = connection.ops.quote_name
+    o = {ad: q(Oturum._meta.get_field(ad).column) for ad in ("id", "musteri", "ziyaretci_id", "durum",
+                                                              "son_mesaj", "okunmamis")}
+    alanlar = tuple(f for f in Mesaj._meta.concrete_fields if not f.primary_key)
+    kolonlar = ", ".join(q(f.column) for f in alanlar)
+    degerler = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in alanlar)
+    # Only identifiers from the models' _meta are formatted in; every value is a parameter.
+    sql = (
+        f"WITH o AS (UPDATE {q(Oturum._meta.db_table)} "  # noqa: S608
+        f"SET {o['son_mesaj']} = %s, {o['okunmamis']} = {o['okunmamis']} + 1 "
+        f"WHERE {o['id']} = %s AND {o['musteri']} = %s AND {o['ziyaretci_id']} = %s AND {o['durum']} = ANY(%s) "
+        f"RETURNING 1) "
+        f"INSERT INTO {q(Mesaj._meta.db_table)} ({kolonlar}) SELECT {degerler} FROM o "
+        f"RETURNING {q(Mesaj._meta.pk.column)}"
+    )
+    return sql, alanlar
+
+
+def ziyaretci_mesaji_yaz(*, mesaj: Mesaj, ziyaretci_id: str, onizleme: str, durumlar) -> bool:
+    """One statement, atomic on its own: the visitor's chat (`mesaj.oturum_id` of
+    `mesaj.musteri_id`, in one of `durumlar`) gets the preview and one more unread message, under
+    its row lock (a racing close waits, or wins and leaves nothing to update), and only when it
+    matched is `mesaj` (unsaved) inserted. True when written, with `mesaj.pk` set."""
+    sql, alanlar = _ziyaretci_mesaji_sql()
+    params = [onizleme, mesaj.oturum_id, mesaj.musteri_id, ziyaretci_id, list(durumlar)]
+    params += [f.get_db_prep_save(f.pre_save(mesaj, True), connection) for f in alanlar]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        satir = cursor.fetchone()
+    if satir is None:
+        return False
+    mesaj.pk = satir[0]
+    mesaj._state.adding = False
+    mesaj._state.db = connection.alias
+    return True
