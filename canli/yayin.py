@@ -77,7 +77,8 @@ def _chat_guncellendi(olay: YayinlananOlay) -> list[Gonderim]:
 
 def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
     mesaj = olay.veri["mesaj"]
-    oturum = Oturum.objects.only("id", "musteri_id", "ziyaretci_id", "durum", "operator_id").filter(
+    # The writer may tell who follows the chat (chat.services: the visitor's one-statement write).
+    oturum = olay.veri.get("oturum") or Oturum.objects.only("id", "musteri_id", "ziyaretci_id", "durum", "operator_id").filter(
         pk=mesaj.oturum_id
     ).first()
     if oturum is None:

@@ -119,8 +119,11 @@ def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek
     return mesaj
 
 
-def _mesaj_yayinla(mesaj: Mesaj) -> None:
-    anlik_yayinla(musteri_id=mesaj.musteri_id, olay="mesaj", veri={"mesaj": mesaj})
+def _mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
+    # `oturum`: the chat's id, tenant, visitor, state and operator as the write left them, when the
+    # writer knows them (the fan-out then reads nothing); only those fields are set.
+    veri = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
+    anlik_yayinla(musteri_id=mesaj.musteri_id, olay="mesaj", veri=veri)
 
 
 def _oturum_yayinla(oturum: Oturum, *, olay: str = "chat_guncellendi", sira_degisti: bool = False) -> None:
@@ -213,12 +216,18 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     """
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
+    yonlendirme = None
     if connection.vendor == "postgresql":
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
         mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
         yazildi = sorgular.ziyaretci_mesaji_yaz(
             mesaj=mesaj, ziyaretci_id=ziyaretci_id, onizleme=_onizleme(icerik), durumlar=Oturum.ACIK_DURUMLAR
         )
+        if yazildi:
+            # Who follows the chat, as the statement left it: the fan-out needs no read of its own.
+            durum, operator_id = yazildi
+            yonlendirme = Oturum(pk=oturum_id, musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, durum=durum,
+                                 operator_id=operator_id)
     else:
         with transaction.atomic():
             ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
@@ -234,7 +243,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
         if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
             raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
         raise Bulunamadi()
-    _mesaj_yayinla(mesaj)
+    _mesaj_yayinla(mesaj, oturum=yonlendirme)
     return mesaj
 
 

@@ -16,7 +16,7 @@ from .models import Mesaj, Oturum
 def _ziyaretci_mesaji_sql() -> tuple[str, tuple]:
     q = connection.ops.quote_name
     o = {ad: q(Oturum._meta.get_field(ad).column) for ad in ("id", "musteri", "ziyaretci_id", "durum",
-                                                              "son_mesaj", "okunmamis")}
+                                                              "operator", "son_mesaj", "okunmamis")}
     alanlar = tuple(f for f in Mesaj._meta.concrete_fields if not f.primary_key)
     kolonlar = ", ".join(q(f.column) for f in alanlar)
     degerler = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in alanlar)
@@ -25,18 +25,20 @@ def _ziyaretci_mesaji_sql() -> tuple[str, tuple]:
         f"WITH o AS (UPDATE {q(Oturum._meta.db_table)} "  # noqa: S608
         f"SET {o['son_mesaj']} = %s, {o['okunmamis']} = {o['okunmamis']} + 1 "
         f"WHERE {o['id']} = %s AND {o['musteri']} = %s AND {o['ziyaretci_id']} = %s AND {o['durum']} = ANY(%s) "
-        f"RETURNING 1) "
-        f"INSERT INTO {q(Mesaj._meta.db_table)} ({kolonlar}) SELECT {degerler} FROM o "
-        f"RETURNING {q(Mesaj._meta.pk.column)}"
+        f"RETURNING {o['durum']}, {o['operator']}), "
+        f"m AS (INSERT INTO {q(Mesaj._meta.db_table)} ({kolonlar}) SELECT {degerler} FROM o "
+        f"RETURNING {q(Mesaj._meta.pk.column)}) "
+        f"SELECT m.{q(Mesaj._meta.pk.column)}, o.{o['durum']}, o.{o['operator']} FROM m, o"
     )
     return sql, alanlar
 
 
-def ziyaretci_mesaji_yaz(*, mesaj: Mesaj, ziyaretci_id: str, onizleme: str, durumlar) -> bool:
+def ziyaretci_mesaji_yaz(*, mesaj: Mesaj, ziyaretci_id: str, onizleme: str, durumlar) -> tuple[str, int | None] | None:
     """One statement, atomic on its own: the visitor's chat (`mesaj.oturum_id` of
     `mesaj.musteri_id`, in one of `durumlar`) gets the preview and one more unread message, under
     its row lock (a racing close waits, or wins and leaves nothing to update), and only when it
-    matched is `mesaj` (unsaved) inserted. True when written, with `mesaj.pk` set."""
+    matched is `mesaj` (unsaved) inserted. Returns the chat's state and operator as the statement
+    left them (who is to hear of the message), with `mesaj.pk` set; None when nothing was written."""
     sql, alanlar = _ziyaretci_mesaji_sql()
     params = [onizleme, mesaj.oturum_id, mesaj.musteri_id, ziyaretci_id, list(durumlar)]
     params += [f.get_db_prep_save(f.pre_save(mesaj, True), connection) for f in alanlar]
@@ -44,8 +46,8 @@ def ziyaretci_mesaji_yaz(*, mesaj: Mesaj, ziyaretci_id: str, onizleme: str, duru
         cursor.execute(sql, params)
         satir = cursor.fetchone()
     if satir is None:
-        return False
+        return None
     mesaj.pk = satir[0]
     mesaj._state.adding = False
     mesaj._state.db = connection.alias
-    return True
+    return satir[1], satir[2]
