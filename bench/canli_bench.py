@@ -9,6 +9,9 @@ waiting chat. Each round the visitor posts a message (`POST /widget/chat/message
 receives the `mesaj` frame. Latency per socket = frame arrival - the moment the REST request was
 sent (so it includes the REST call itself: commit, after-commit fan-out, Redis, the socket
 process). Memory: the socket processes' RSS before and after opening the sockets, divided by N.
+CPU: the socket processes' CPU time (user + system, /proc) over the rounds, divided by the rounds:
+the server-side cost of one event fanned out to N sockets, which depends far less on the machine's
+load than the latencies do (same for the gunicorn workers per REST write, and this client).
 
 Usage:
     .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json]
@@ -89,6 +92,18 @@ def _cocuklar(pid):
         return []
 
 
+def _cpu_ms(pid) -> float:
+    """User + system CPU time of a process and its children that are still alive, in ms."""
+    toplam = 0
+    for p in [pid, *_cocuklar(pid)]:
+        try:
+            alanlar = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        toplam += int(alanlar[11]) + int(alanlar[12])  # utime, stime (fields 14, 15)
+    return toplam * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def _bekle(url, proc):
     for _ in range(300):
         try:
@@ -101,7 +116,7 @@ def _bekle(url, proc):
     raise SystemExit(f"sunucu başlamadı: {url}")
 
 
-async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
+async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     oturum = requests.post(f"{rest_url}/api/v1/widget/chat/start", headers={"X-API-Key": musteri["api_key"]},
                            json={"ziyaretci_id": "bench-z"}, timeout=10).json()["data"]["oturum"]
     rss_once = sum(_rss_kb(p) for p in uv_pids)
@@ -131,6 +146,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
     hazir.set()
 
     gecikmeler, eksik = [], 0
+    cpu_once = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     oturum_basliklari = {"X-API-Key": musteri["api_key"]}
     for tur in range(args.tur):
         govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"bench-{tur}"}
@@ -145,6 +161,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
         eksik += args.soket - len(gelen)
         gecikmeler += [(t - t0) * 1000 for t in gelen]
         await asyncio.sleep(0.2)
+    cpu_sonra = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     for g in okuyucular:
         g.cancel()
     for ws in soketler:
@@ -157,6 +174,11 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
         "max_ms": round(gecikmeler[-1], 1),
         "rss_kb_once": rss_once, "rss_kb_sonra": rss_sonra,
         "kb_soket_basina": round((rss_sonra - rss_once) / args.soket, 1),
+        # CPU per event (includes the 0.2 s pauses' idle ticks, pings and presence refreshes: small)
+        "soket_cpu_ms_olay_basina": round((cpu_sonra[0] - cpu_once[0]) / args.tur, 1),
+        "rest_cpu_ms_olay_basina": round((cpu_sonra[1] - cpu_once[1]) / args.tur, 1),
+        "istemci_cpu_ms_olay_basina": round((cpu_sonra[2] - cpu_once[2]) * 1000 / args.tur, 1),
+        "yuk_ortalamasi": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -170,6 +192,7 @@ def main():
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     env = _ortam(db_url, redis_url)
+    yuk_basta = [round(x, 2) for x in os.getloadavg()]
     subprocess.run([PY, "-c", "import redis,sys; redis.Redis.from_url(sys.argv[1]).flushdb()", redis_url], check=True)
     musteri = _veritabani_hazirla(db_url, env)
 
@@ -194,12 +217,13 @@ def main():
         _bekle(f"{rest_url}/api/v1/saglik", gunicorn)
         token = requests.post(f"{rest_url}/api/v1/auth/login", json={"email": "bench@example.com", "sifre": "Bench-2026!x"},
                               timeout=10).json()["data"]["token"]
-        sonuc = asyncio.run(_olc(args, rest_url, ws_urls, musteri, token, uv_pids))
+        sonuc = asyncio.run(_olc(args, rest_url, ws_urls, musteri, token, uv_pids, gunicorn.pid))
     finally:
         for p in surecler:
             p.terminate()
         for p in surecler:
             p.wait(timeout=20)
+    sonuc["yuk_ortalamasi_basta"] = yuk_basta
     print(json.dumps(sonuc, ensure_ascii=False))
     if args.json:
         Path(args.json).write_text(json.dumps(sonuc, ensure_ascii=False, indent=2))
