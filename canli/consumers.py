@@ -132,6 +132,18 @@ class _Soket(AsyncWebsocketConsumer):
         await yayin.agruba_gonder(uuid.uuid4().hex, [(g, tip, veri) for g in hedefler])
 
     # --- frames from the channel layer ----------------------------------------------------
+    async def dispatch(self, message):
+        # Channels runs `close_old_connections` in the shared sync thread before every handler.
+        # A `cerceve` touches no database, and that hop per socket per event (all sockets queued
+        # behind one thread, and behind the sockets' own token and presence checks) was most of
+        # the fan-out's latency at 500 sockets. Client frames and the connection's lifecycle keep
+        # Channels' path; every database call here goes through `database_sync_to_async`, which
+        # closes old connections itself.
+        if message.get("type") == "cerceve":
+            await self.cerceve(message)
+        else:
+            await super().dispatch(message)
+
     async def cerceve(self, olay: dict):
         if self.kapaniyor or olay["olay_id"] in self.gorulen:
             return
