@@ -14,7 +14,10 @@ the server-side cost of one event fanned out to N sockets, which depends far les
 load than the latencies do (same for the gunicorn workers per REST write, and this client).
 
 Usage:
-    .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json]
+    .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json] [--deflate]
+
+The socket processes run as README's production command does: `--ws-per-message-deflate false`
+(`--deflate` turns it back on to measure what compression costs).
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_canli_bench; dropped
 and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/5; flushed).
@@ -143,10 +146,16 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     okuyucular = [asyncio.create_task(oku(ws)) for ws in soketler]
     await asyncio.sleep(2)
     rss_sonra = sum(_rss_kb(p) for p in uv_pids)
+    # The open sockets' own cost while nothing happens (pings, token and presence checks), to
+    # take off the rounds' CPU time: what remains is the events' fan-out.
+    bos_basi, bos_t0 = sum(_cpu_ms(p) for p in uv_pids), time.perf_counter()
+    await asyncio.sleep(5)
+    bos_ms_saniye = (sum(_cpu_ms(p) for p in uv_pids) - bos_basi) / (time.perf_counter() - bos_t0)
     hazir.set()
 
     gecikmeler, eksik = [], 0
     cpu_once = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
+    turlar_t0 = time.perf_counter()
     oturum_basliklari = {"X-API-Key": musteri["api_key"]}
     for tur in range(args.tur):
         govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"bench-{tur}"}
@@ -162,6 +171,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         gecikmeler += [(t - t0) * 1000 for t in gelen]
         await asyncio.sleep(0.2)
     cpu_sonra = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
+    turlar_suresi = time.perf_counter() - turlar_t0
     for g in okuyucular:
         g.cancel()
     for ws in soketler:
@@ -176,6 +186,8 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         "kb_soket_basina": round((rss_sonra - rss_once) / args.soket, 1),
         # CPU per event (includes the 0.2 s pauses' idle ticks, pings and presence refreshes: small)
         "soket_cpu_ms_olay_basina": round((cpu_sonra[0] - cpu_once[0]) / args.tur, 1),
+        "soket_bosta_cpu_ms_saniye": round(bos_ms_saniye, 1),
+        "soket_cpu_ms_olay_basina_net": round((cpu_sonra[0] - cpu_once[0] - bos_ms_saniye * turlar_suresi) / args.tur, 1),
         "rest_cpu_ms_olay_basina": round((cpu_sonra[1] - cpu_once[1]) / args.tur, 1),
         "istemci_cpu_ms_olay_basina": round((cpu_sonra[2] - cpu_once[2]) * 1000 / args.tur, 1),
         "yuk_ortalamasi": [round(x, 2) for x in os.getloadavg()],
@@ -188,6 +200,8 @@ def main():
     ap.add_argument("--surec", type=int, default=1)
     ap.add_argument("--tur", type=int, default=30)
     ap.add_argument("--json")
+    ap.add_argument("--deflate", action="store_true",
+                    help="permessage-deflate on (uvicorn's default; README's command turns it off)")
     args = ap.parse_args()
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
@@ -208,7 +222,8 @@ def main():
         for _ in range(args.surec):
             s = _soket()
             uv = subprocess.Popen([PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(s.fileno()),
-                                   "--lifespan", "off", "--log-level", "warning"], cwd=KOK, env=env,
+                                   "--lifespan", "off", "--log-level", "warning",
+                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=env,
                                   pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             surecler.append(uv)
             ws_urls.append(f"ws://127.0.0.1:{s.getsockname()[1]}")
@@ -224,6 +239,7 @@ def main():
         for p in surecler:
             p.wait(timeout=20)
     sonuc["yuk_ortalamasi_basta"] = yuk_basta
+    sonuc["deflate"] = args.deflate
     print(json.dumps(sonuc, ensure_ascii=False))
     if args.json:
         Path(args.json).write_text(json.dumps(sonuc, ensure_ascii=False, indent=2))
