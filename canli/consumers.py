@@ -7,8 +7,10 @@ groups a socket is in (an operator of two tenants) is delivered once.
 """
 import asyncio
 import json
+import logging
 import time
 import uuid
+import weakref
 from collections import deque
 from urllib.parse import parse_qsl
 
@@ -21,6 +23,8 @@ from supportdesk.core import varlik
 from . import gruplar, kimlik, yayin
 from .kimlik import Ret
 from .varlik_tarama import taramayi_baslat
+
+logger = logging.getLogger("supportdesk.canli")
 
 YAZIYOR_ARALIGI = 2.0  # at most one `yaziyor` per chat every 2 s (CONTRACT 11)
 
@@ -240,17 +244,13 @@ class OperatorSoketi(_Soket):
         await self.say_ve_hazirla(kullanici_id, settings.CANLI_MAKS_SOKET_OPERATOR)
         await self.gruplara_katil([gruplar.operator_kullanici(kullanici_id),
                                    *(gruplar.operator_musteri(m) for m in musteri_idleri)])
-        self.gorevler.append(asyncio.create_task(self._token_denetle()))
+        _token_bekcisi().ekle(self)
         await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
 
-    async def _token_denetle(self):
-        # Logout, deactivation (and whatever else REST refuses a token for) closes the socket
-        # within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request.
-        while not self.kapaniyor:
-            await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
-            if not await database_sync_to_async(kimlik.token_hala_gecerli)(self.token):
-                await self.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
-                return
+    async def disconnect(self, code):
+        if getattr(self, "token", None) is not None:
+            _token_bekcisi().cikar(self)
+        await super().disconnect(code)
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(kimlik.operator_oturumu)(
@@ -258,6 +258,61 @@ class OperatorSoketi(_Soket):
         )
         hedefler = [gruplar.ziyaretci(oturum.musteri_id, oturum.ziyaretci_id)] if oturum is not None else []
         await self.isaret_gonder(tip, data, oturum, hedefler)
+
+
+class _TokenBekcisi:
+    """Logout, deactivation (and whatever else REST refuses a token for) closes an operator
+    socket within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request, run
+    once per token and process each interval however many of this process's sockets hold that
+    token (an operator's tabs; 500 sockets of one token were 125 checks a second, each a trip to
+    the shared sync thread that the sockets' other work queues behind)."""
+
+    def __init__(self):
+        self.soketler: dict[str, set[OperatorSoketi]] = {}
+        self.gorevler: dict[str, asyncio.Task] = {}
+
+    def ekle(self, soket: "OperatorSoketi") -> None:
+        self.soketler.setdefault(soket.token, set()).add(soket)
+        if soket.token not in self.gorevler:
+            self.gorevler[soket.token] = asyncio.create_task(self._denetle(soket.token))
+
+    def cikar(self, soket: "OperatorSoketi") -> None:
+        kume = self.soketler.get(soket.token)
+        if kume is None:
+            return
+        kume.discard(soket)
+        if not kume:
+            del self.soketler[soket.token]
+            self.gorevler.pop(soket.token).cancel()
+
+    async def _denetle(self, token: str) -> None:
+        while True:
+            await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
+            try:
+                if not await database_sync_to_async(kimlik.token_hala_gecerli)(token):
+                    break
+            except Exception:
+                logger.warning("Operatör tokenı denetlenemedi; sonraki aralıkta yeniden denenecek.", exc_info=True)
+        # Refused: forget the token first, so the sockets' own closing does not cancel this task.
+        kume = self.soketler.pop(token, set())
+        self.gorevler.pop(token, None)
+        for soket in kume:
+            try:
+                await soket.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
+            except Exception:  # a socket that went away meanwhile; the others still close
+                logger.debug("Soket kapatılamadı.", exc_info=True)
+
+
+_bekciler: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _TokenBekcisi]" = weakref.WeakKeyDictionary()
+
+
+def _token_bekcisi() -> _TokenBekcisi:
+    """This event loop's watcher (one per socket process; tasks cannot cross loops)."""
+    dongu = asyncio.get_running_loop()
+    bekci = _bekciler.get(dongu)
+    if bekci is None:
+        bekci = _bekciler[dongu] = _TokenBekcisi()
+    return bekci
 
 
 def _sorgu(scope) -> dict[str, str]:
