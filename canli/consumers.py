@@ -27,6 +27,7 @@ from .varlik_tarama import taramayi_baslat
 logger = logging.getLogger("supportdesk.canli")
 
 YAZIYOR_ARALIGI = 2.0  # at most one `yaziyor` per chat every 2 s (CONTRACT 11)
+GORULEN_SINIRI = 512  # event ids a socket remembers to drop the repeat of an event sent to two of its groups
 
 
 class _Soket(AsyncWebsocketConsumer):
@@ -35,7 +36,7 @@ class _Soket(AsyncWebsocketConsumer):
     async def connect(self):
         self.soket_id = uuid.uuid4().hex
         self.gruplar: list[str] = []
-        self.gorulen: deque[str] = deque(maxlen=512)
+        self.gorulen: dict[str, None] = {}  # the last GORULEN_SINIRI event ids, oldest first
         self.cerceve_zamanlari: deque[float] = deque()
         self.yaziyor_son: dict[int, float] = {}
         self.hazir = False
@@ -149,9 +150,12 @@ class _Soket(AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def cerceve(self, olay: dict):
-        if self.kapaniyor or olay["olay_id"] in self.gorulen:
+        olay_id = olay["olay_id"]
+        if self.kapaniyor or olay_id in self.gorulen:
             return
-        self.gorulen.append(olay["olay_id"])
+        self.gorulen[olay_id] = None  # a dict: O(1) look-up (a full deque was a 512-item scan per frame)
+        if len(self.gorulen) > GORULEN_SINIRI:
+            del self.gorulen[next(iter(self.gorulen))]
         await self.send(text_data=olay["metin"])
 
     async def disconnect(self, code):
