@@ -46,7 +46,10 @@ def _ortam(db_url, redis_url, **ek):
             "DEBUG": "false", "SECRET_KEY": "bench-" + "x" * 50, "SECURE_SSL_REDIRECT": "false",
             "DATABASE_URL": db_url, "REDIS_URL": redis_url, "WIDGET_RATE_LIMIT": "100000/s",
             "CANLI_MAKS_SOKET_OPERATOR": "100000", "CANLI_KIMLIK_SURESI": "120", "ALLOWED_HOSTS": "127.0.0.1",
-            "LOG_LEVEL": "WARNING", **ek}
+            "LOG_LEVEL": "WARNING",
+            # pub/sub channels are global to the Redis server: a private prefix per run, so another
+            # run (or anyone's test server) with the same tenant ids cannot add to these sockets' work
+            "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}", **ek}
 
 
 def _komut(args, env):
