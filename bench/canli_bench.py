@@ -156,7 +156,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     bos_ms_saniye = (sum(_cpu_ms(p) for p in uv_pids) - bos_basi) / (time.perf_counter() - bos_t0)
     hazir.set()
 
-    gecikmeler, eksik, rest_sureleri = [], 0, []
+    gecikmeler, eksik, rest_sureleri, tur_maks = [], 0, [], []
     cpu_once = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     turlar_t0 = time.perf_counter()
     oturum_basliklari = {"X-API-Key": musteri["api_key"]}
@@ -173,6 +173,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         gelen = varis.get(tur, [])
         eksik += args.soket - len(gelen)
         gecikmeler += [(t - t0) * 1000 for t in gelen]
+        tur_maks.append(round(max(((t - t0) * 1000 for t in gelen), default=0), 1))
         await asyncio.sleep(0.2)
     cpu_sonra = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     turlar_suresi = time.perf_counter() - turlar_t0
@@ -189,6 +190,9 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         # the REST call alone (request sent -> answer read; the frames may arrive before it ends)
         "rest_p50_ms": round(statistics.median(rest_sureleri), 1),
         "rest_max_ms": round(max(rest_sureleri), 1),
+        # per round: the REST call, and the last frame's latency (a slow round is usually its REST call)
+        "turlar_rest_ms": [round(x, 1) for x in rest_sureleri],
+        "turlar_son_cerceve_ms": tur_maks,
         "rss_kb_once": rss_once, "rss_kb_sonra": rss_sonra,
         "kb_soket_basina": round((rss_sonra - rss_once) / args.soket, 1),
         # CPU per event (includes the 0.2 s pauses' idle ticks, pings and presence refreshes: small)
