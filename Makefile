@@ -57,6 +57,11 @@ beat: install
 bench: install
 	$(BIN)/python bench/chat_bench.py
 
+# Socket fan-out benchmark (issue 14): 500 operator sockets on one, then two uvicorn processes.
+bench-canli: install
+	$(BIN)/python bench/canli_bench.py --soket 500 --surec 1 --tur 30
+	$(BIN)/python bench/canli_bench.py --soket 500 --surec 2 --tur 30
+
 lint: install
 	$(BIN)/ruff check .
 

@@ -9,9 +9,15 @@ waiting chat. Each round the visitor posts a message (`POST /widget/chat/message
 receives the `mesaj` frame. Latency per socket = frame arrival - the moment the REST request was
 sent (so it includes the REST call itself: commit, after-commit fan-out, Redis, the socket
 process). Memory: the socket processes' RSS before and after opening the sockets, divided by N.
+CPU: the socket processes' CPU time (user + system, /proc) over the rounds, divided by the rounds:
+the server-side cost of one event fanned out to N sockets, which depends far less on the machine's
+load than the latencies do (same for the gunicorn workers per REST write, and this client).
 
 Usage:
-    .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json]
+    .venv/bin/python bench/canli_bench.py [--soket 500] [--surec 1] [--tur 30] [--json out.json] [--deflate] [--isinma 0]
+
+The socket processes run as README's production command does: `--ws-per-message-deflate false`
+(`--deflate` turns it back on to measure what compression costs).
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_canli_bench; dropped
 and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/5; flushed).
@@ -40,7 +46,10 @@ def _ortam(db_url, redis_url, **ek):
             "DEBUG": "false", "SECRET_KEY": "bench-" + "x" * 50, "SECURE_SSL_REDIRECT": "false",
             "DATABASE_URL": db_url, "REDIS_URL": redis_url, "WIDGET_RATE_LIMIT": "100000/s",
             "CANLI_MAKS_SOKET_OPERATOR": "100000", "CANLI_KIMLIK_SURESI": "120", "ALLOWED_HOSTS": "127.0.0.1",
-            "LOG_LEVEL": "WARNING", **ek}
+            "LOG_LEVEL": "WARNING",
+            # pub/sub channels are global to the Redis server: a private prefix per run, so another
+            # run (or anyone's test server) with the same tenant ids cannot add to these sockets' work
+            "CHANNEL_LAYER_PREFIX": f"bench{os.getpid()}", **ek}
 
 
 def _komut(args, env):
@@ -89,6 +98,18 @@ def _cocuklar(pid):
         return []
 
 
+def _cpu_ms(pid) -> float:
+    """User + system CPU time of a process and its children that are still alive, in ms."""
+    toplam = 0
+    for p in [pid, *_cocuklar(pid)]:
+        try:
+            alanlar = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        toplam += int(alanlar[11]) + int(alanlar[12])  # utime, stime (fields 14, 15)
+    return toplam * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def _bekle(url, proc):
     for _ in range(300):
         try:
@@ -101,7 +122,7 @@ def _bekle(url, proc):
     raise SystemExit(f"sunucu başlamadı: {url}")
 
 
-async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
+async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     oturum = requests.post(f"{rest_url}/api/v1/widget/chat/start", headers={"X-API-Key": musteri["api_key"]},
                            json={"ziyaretci_id": "bench-z"}, timeout=10).json()["data"]["oturum"]
     rss_once = sum(_rss_kb(p) for p in uv_pids)
@@ -128,9 +149,24 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
     okuyucular = [asyncio.create_task(oku(ws)) for ws in soketler]
     await asyncio.sleep(2)
     rss_sonra = sum(_rss_kb(p) for p in uv_pids)
+    # The open sockets' own cost while nothing happens (pings, token and presence checks), to
+    # take off the rounds' CPU time: what remains is the events' fan-out.
+    bos_basi, bos_t0 = sum(_cpu_ms(p) for p in uv_pids), time.perf_counter()
+    await asyncio.sleep(5)
+    bos_ms_saniye = (sum(_cpu_ms(p) for p in uv_pids) - bos_basi) / (time.perf_counter() - bos_t0)
     hazir.set()
 
-    gecikmeler, eksik = [], 0
+    # Optional warm-up rounds (--isinma), sent and awaited like the others but not counted: the
+    # first rounds after the sockets open are the slowest (first use of code paths and buffers).
+    for tur in range(-args.isinma, 0):
+        govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"isinma{tur}"}
+        res = await asyncio.to_thread(requests.post, f"{rest_url}/api/v1/widget/chat/message",
+                                      headers={"X-API-Key": musteri["api_key"]}, json=govde, timeout=10)
+        assert res.status_code == 201, res.text
+        await asyncio.sleep(0.3)
+    gecikmeler, eksik, rest_sureleri, tur_maks = [], 0, [], []
+    cpu_once = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
+    turlar_t0 = time.perf_counter()
     oturum_basliklari = {"X-API-Key": musteri["api_key"]}
     for tur in range(args.tur):
         govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"bench-{tur}"}
@@ -138,13 +174,17 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
         res = await asyncio.to_thread(requests.post, f"{rest_url}/api/v1/widget/chat/message",
                                       headers=oturum_basliklari, json=govde, timeout=10)
         assert res.status_code == 201, res.text
+        rest_sureleri.append((time.perf_counter() - t0) * 1000)
         bitis = time.perf_counter() + 5
         while len(varis.get(tur, [])) < args.soket and time.perf_counter() < bitis:
             await asyncio.sleep(0.005)
         gelen = varis.get(tur, [])
         eksik += args.soket - len(gelen)
         gecikmeler += [(t - t0) * 1000 for t in gelen]
+        tur_maks.append(round(max(((t - t0) * 1000 for t in gelen), default=0), 1))
         await asyncio.sleep(0.2)
+    cpu_sonra = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
+    turlar_suresi = time.perf_counter() - turlar_t0
     for g in okuyucular:
         g.cancel()
     for ws in soketler:
@@ -155,8 +195,21 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids):
         "p50_ms": round(statistics.median(gecikmeler), 1),
         "p99_ms": round(gecikmeler[int(len(gecikmeler) * 0.99) - 1], 1),
         "max_ms": round(gecikmeler[-1], 1),
+        # the REST call alone (request sent -> answer read; the frames may arrive before it ends)
+        "rest_p50_ms": round(statistics.median(rest_sureleri), 1),
+        "rest_max_ms": round(max(rest_sureleri), 1),
+        # per round: the REST call, and the last frame's latency (a slow round is usually its REST call)
+        "turlar_rest_ms": [round(x, 1) for x in rest_sureleri],
+        "turlar_son_cerceve_ms": tur_maks,
         "rss_kb_once": rss_once, "rss_kb_sonra": rss_sonra,
         "kb_soket_basina": round((rss_sonra - rss_once) / args.soket, 1),
+        # CPU per event (includes the 0.2 s pauses' idle ticks, pings and presence refreshes: small)
+        "soket_cpu_ms_olay_basina": round((cpu_sonra[0] - cpu_once[0]) / args.tur, 1),
+        "soket_bosta_cpu_ms_saniye": round(bos_ms_saniye, 1),
+        "soket_cpu_ms_olay_basina_net": round((cpu_sonra[0] - cpu_once[0] - bos_ms_saniye * turlar_suresi) / args.tur, 1),
+        "rest_cpu_ms_olay_basina": round((cpu_sonra[1] - cpu_once[1]) / args.tur, 1),
+        "istemci_cpu_ms_olay_basina": round((cpu_sonra[2] - cpu_once[2]) * 1000 / args.tur, 1),
+        "yuk_ortalamasi": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -166,10 +219,14 @@ def main():
     ap.add_argument("--surec", type=int, default=1)
     ap.add_argument("--tur", type=int, default=30)
     ap.add_argument("--json")
+    ap.add_argument("--isinma", type=int, default=0, help="uncounted warm-up rounds first (default 0)")
+    ap.add_argument("--deflate", action="store_true",
+                    help="permessage-deflate on (uvicorn's default; README's command turns it off)")
     args = ap.parse_args()
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     env = _ortam(db_url, redis_url)
+    yuk_basta = [round(x, 2) for x in os.getloadavg()]
     subprocess.run([PY, "-c", "import redis,sys; redis.Redis.from_url(sys.argv[1]).flushdb()", redis_url], check=True)
     musteri = _veritabani_hazirla(db_url, env)
 
@@ -185,7 +242,8 @@ def main():
         for _ in range(args.surec):
             s = _soket()
             uv = subprocess.Popen([PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(s.fileno()),
-                                   "--lifespan", "off", "--log-level", "warning"], cwd=KOK, env=env,
+                                   "--lifespan", "off", "--log-level", "warning",
+                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=env,
                                   pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             surecler.append(uv)
             ws_urls.append(f"ws://127.0.0.1:{s.getsockname()[1]}")
@@ -194,12 +252,15 @@ def main():
         _bekle(f"{rest_url}/api/v1/saglik", gunicorn)
         token = requests.post(f"{rest_url}/api/v1/auth/login", json={"email": "bench@example.com", "sifre": "Bench-2026!x"},
                               timeout=10).json()["data"]["token"]
-        sonuc = asyncio.run(_olc(args, rest_url, ws_urls, musteri, token, uv_pids))
+        sonuc = asyncio.run(_olc(args, rest_url, ws_urls, musteri, token, uv_pids, gunicorn.pid))
     finally:
         for p in surecler:
             p.terminate()
         for p in surecler:
             p.wait(timeout=20)
+    sonuc["yuk_ortalamasi_basta"] = yuk_basta
+    sonuc["deflate"] = args.deflate
+    sonuc["isinma"] = args.isinma
     print(json.dumps(sonuc, ensure_ascii=False))
     if args.json:
         Path(args.json).write_text(json.dumps(sonuc, ensure_ascii=False, indent=2))

@@ -7,8 +7,10 @@ groups a socket is in (an operator of two tenants) is delivered once.
 """
 import asyncio
 import json
+import logging
 import time
 import uuid
+import weakref
 from collections import deque
 from urllib.parse import parse_qsl
 
@@ -22,7 +24,10 @@ from . import gruplar, kimlik, yayin
 from .kimlik import Ret
 from .varlik_tarama import taramayi_baslat
 
+logger = logging.getLogger("supportdesk.canli")
+
 YAZIYOR_ARALIGI = 2.0  # at most one `yaziyor` per chat every 2 s (CONTRACT 11)
+GORULEN_SINIRI = 512  # event ids a socket remembers to drop the repeat of an event sent to two of its groups
 
 
 class _Soket(AsyncWebsocketConsumer):
@@ -31,7 +36,7 @@ class _Soket(AsyncWebsocketConsumer):
     async def connect(self):
         self.soket_id = uuid.uuid4().hex
         self.gruplar: list[str] = []
-        self.gorulen: deque[str] = deque(maxlen=512)
+        self.gorulen: dict[str, None] = {}  # the last GORULEN_SINIRI event ids, oldest first
         self.cerceve_zamanlari: deque[float] = deque()
         self.yaziyor_son: dict[int, float] = {}
         self.hazir = False
@@ -132,10 +137,25 @@ class _Soket(AsyncWebsocketConsumer):
         await yayin.agruba_gonder(uuid.uuid4().hex, [(g, tip, veri) for g in hedefler])
 
     # --- frames from the channel layer ----------------------------------------------------
+    async def dispatch(self, message):
+        # Channels runs `close_old_connections` in the shared sync thread before every handler.
+        # A `cerceve` touches no database, and that hop per socket per event (all sockets queued
+        # behind one thread, and behind the sockets' own token and presence checks) was most of
+        # the fan-out's latency at 500 sockets. Client frames and the connection's lifecycle keep
+        # Channels' path; every database call here goes through `database_sync_to_async`, which
+        # closes old connections itself.
+        if message.get("type") == "cerceve":
+            await self.cerceve(message)
+        else:
+            await super().dispatch(message)
+
     async def cerceve(self, olay: dict):
-        if self.kapaniyor or olay["olay_id"] in self.gorulen:
+        olay_id = olay["olay_id"]
+        if self.kapaniyor or olay_id in self.gorulen:
             return
-        self.gorulen.append(olay["olay_id"])
+        self.gorulen[olay_id] = None  # a dict: O(1) look-up (a full deque was a 512-item scan per frame)
+        if len(self.gorulen) > GORULEN_SINIRI:
+            del self.gorulen[next(iter(self.gorulen))]
         await self.send(text_data=olay["metin"])
 
     async def disconnect(self, code):
@@ -228,17 +248,13 @@ class OperatorSoketi(_Soket):
         await self.say_ve_hazirla(kullanici_id, settings.CANLI_MAKS_SOKET_OPERATOR)
         await self.gruplara_katil([gruplar.operator_kullanici(kullanici_id),
                                    *(gruplar.operator_musteri(m) for m in musteri_idleri)])
-        self.gorevler.append(asyncio.create_task(self._token_denetle()))
+        _token_bekcisi().ekle(self)
         await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
 
-    async def _token_denetle(self):
-        # Logout, deactivation (and whatever else REST refuses a token for) closes the socket
-        # within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request.
-        while not self.kapaniyor:
-            await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
-            if not await database_sync_to_async(kimlik.token_hala_gecerli)(self.token):
-                await self.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
-                return
+    async def disconnect(self, code):
+        if getattr(self, "token", None) is not None:
+            _token_bekcisi().cikar(self)
+        await super().disconnect(code)
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(kimlik.operator_oturumu)(
@@ -246,6 +262,61 @@ class OperatorSoketi(_Soket):
         )
         hedefler = [gruplar.ziyaretci(oturum.musteri_id, oturum.ziyaretci_id)] if oturum is not None else []
         await self.isaret_gonder(tip, data, oturum, hedefler)
+
+
+class _TokenBekcisi:
+    """Logout, deactivation (and whatever else REST refuses a token for) closes an operator
+    socket within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request, run
+    once per token and process each interval however many of this process's sockets hold that
+    token (an operator's tabs; 500 sockets of one token were 125 checks a second, each a trip to
+    the shared sync thread that the sockets' other work queues behind)."""
+
+    def __init__(self):
+        self.soketler: dict[str, set[OperatorSoketi]] = {}
+        self.gorevler: dict[str, asyncio.Task] = {}
+
+    def ekle(self, soket: "OperatorSoketi") -> None:
+        self.soketler.setdefault(soket.token, set()).add(soket)
+        if soket.token not in self.gorevler:
+            self.gorevler[soket.token] = asyncio.create_task(self._denetle(soket.token))
+
+    def cikar(self, soket: "OperatorSoketi") -> None:
+        kume = self.soketler.get(soket.token)
+        if kume is None:
+            return
+        kume.discard(soket)
+        if not kume:
+            del self.soketler[soket.token]
+            self.gorevler.pop(soket.token).cancel()
+
+    async def _denetle(self, token: str) -> None:
+        while True:
+            await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
+            try:
+                if not await database_sync_to_async(kimlik.token_hala_gecerli)(token):
+                    break
+            except Exception:
+                logger.warning("Operatör tokenı denetlenemedi; sonraki aralıkta yeniden denenecek.", exc_info=True)
+        # Refused: forget the token first, so the sockets' own closing does not cancel this task.
+        kume = self.soketler.pop(token, set())
+        self.gorevler.pop(token, None)
+        for soket in kume:
+            try:
+                await soket.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
+            except Exception:  # a socket that went away meanwhile; the others still close
+                logger.debug("Soket kapatılamadı.", exc_info=True)
+
+
+_bekciler: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _TokenBekcisi]" = weakref.WeakKeyDictionary()
+
+
+def _token_bekcisi() -> _TokenBekcisi:
+    """This event loop's watcher (one per socket process; tasks cannot cross loops)."""
+    dongu = asyncio.get_running_loop()
+    bekci = _bekciler.get(dongu)
+    if bekci is None:
+        bekci = _bekciler[dongu] = _TokenBekcisi()
+    return bekci
 
 
 def _sorgu(scope) -> dict[str, str]:

@@ -8,6 +8,7 @@ DEBUG=true and a random key; a deployment has no such file (it is git-ignored).
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -275,9 +276,14 @@ CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
 # --- Real-time sockets (CONTRACT 11) ----------------------------------------------------------
 # Fan-out crosses processes through Redis pub/sub when REDIS_URL is set; in memory without it.
 if REDIS_URL:
+    _kanal_url = env("CHANNEL_LAYER_URL", default=REDIS_URL)
+    # Pub/sub channels belong to the Redis server, not to a database number: two deployments (or
+    # test runs) on one server, each with its own database, heard each other's frames (same
+    # tenant ids, same group names). The prefix carries the database number to keep them apart.
+    _kanal_db = parse_qs(urlsplit(_kanal_url).query).get("db", [urlsplit(_kanal_url).path.strip("/") or "0"])[0]
     CHANNEL_LAYERS = {"default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [env("CHANNEL_LAYER_URL", default=REDIS_URL)]},
+        "CONFIG": {"hosts": [_kanal_url], "prefix": env("CHANNEL_LAYER_PREFIX", default=f"asgi{_kanal_db}")},
     }}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -70,6 +70,21 @@ def test_cikis_yapilan_token_soketi_5_sn_icinde_kapanir(ortam):
     assert kod == 4401 and gelen[-1]["tip"] == "hata"
 
 
+def test_cikis_ayni_tokenin_tum_soketlerini_kapatir_baska_oturumu_degil(ortam):
+    # The token is re-checked once per token and process (canli.consumers._TokenBekcisi): every
+    # socket of the logged-out token closes; the same operator's socket of another login stays.
+    ayni_1, _ = operator_soketi(ortam.sunucu, ortam.token["a2"])
+    ayni_2, _ = operator_soketi(ortam.sunucu, ortam.token["a2"])
+    baska, _ = operator_soketi(ortam.sunucu, giris(ortam.sunucu, ortam.op["a2"]))
+    ortam.rest["a2"].istek("POST", "auth/logout", 200)
+    for s in (ayni_1, ayni_2):
+        gelen, kod = s.kapanis(sure=5)
+        assert kod == 4401 and gelen[-1]["data"]["kod"] == "GECERSIZ_TOKEN"
+    oturum = ortam.widget_a.post("widget/chat/start", {"ziyaretci_id": "z-bekci", "mesaj": "Merhaba"}, 201)["oturum"]
+    assert baska.bekle("chat_yeni", kosul=lambda d: d["oturum"]["id"] == oturum["id"])
+    baska.kapat()
+
+
 def test_sifre_degisince_soket_5_sn_icinde_kapanir(ortam):
     # Any path that changes the password (here the model, as the admin and the reset do) kills the
     # user's tokens (issue 13), and the open socket's periodic re-check closes it.

@@ -87,6 +87,28 @@ def test_son_soket_kapaninca_pencere_sonunda_cevrimdisi(canli_sunucu):
     s2.kapat()
 
 
+def test_ayni_redis_sunucusunda_baska_veritabani_cerceveleri_duymaz(canli_sunucu_baslat):
+    # Pub/sub channels belong to the Redis server, not to a database: a deployment (or a parallel
+    # test run) on another database of the same server used to receive these frames (same group
+    # names). The channel layer's prefix carries the database number (settings.CHANNEL_LAYERS).
+    _redis_gerekli()
+    url = os.environ["REDIS_URL"].rstrip("/")
+    taban, _, db = url.rpartition("/")
+    baska_url = f"{taban}/{(int(db) + 1) % 16 if db.isdigit() else 1}"
+    a_sureci, baska = canli_sunucu_baslat(), canli_sunucu_baslat(REDIS_URL=baska_url)
+    musteri = MusteriFactory()
+    op = operator_yap(musteri)
+    token = giris(a_sureci, op)
+    duyan, _ = operator_soketi(a_sureci, token)
+    duymayan, _ = operator_soketi(baska, token)
+    widget = Rest(a_sureci, api_key=musteri.api_key)
+    oturum = widget.post("widget/chat/start", {"ziyaretci_id": "z-db", "mesaj": "Merhaba"}, 201)["oturum"]
+    assert duyan.bekle("chat_yeni")["oturum"]["id"] == oturum["id"]
+    assert [c for c in duymayan.sessiz(1.0) if c["tip"] != "operator_durumu"] == []
+    duyan.kapat()
+    duymayan.kapat()
+
+
 def test_operator_basina_soket_siniri(canli_sunucu_baslat):
     sunucu = canli_sunucu_baslat(CANLI_MAKS_SOKET_OPERATOR="2")
     op = operator_yap(MusteriFactory())
