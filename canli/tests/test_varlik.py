@@ -134,3 +134,18 @@ def test_redis_yokken_rest_cevap_verir_soket_reddedilir(canli_sunucu_baslat):
     op = operator_yap(musteri)
     token = giris(sunucu, op)
     assert Rest(sunucu, token=token).get("operator/chats")["oturumlar"][0]["id"] == oturum["id"]
+
+
+def test_widget_soketi_baglanirken_widget_limitini_rest_ile_paylasir(canli_sunucu_baslat):
+    # CONTRACT 11 / issue 14: the widget socket is subject to the widget rate limit at connect time,
+    # the same budget as the REST widget calls of this key and address (per hour: no window edge).
+    sunucu = canli_sunucu_baslat(WIDGET_RATE_LIMIT="3/hour")
+    musteri = MusteriFactory()
+    widget = Rest(sunucu, api_key=musteri.api_key)
+    for _ in range(2):
+        widget.post("widget/init", {"ziyaretci_id": "z-l"}, 200)
+    ilk = widget_soketi(sunucu, musteri, "z-l")  # the third call of the budget: a socket
+    gelen, kod = Soket(f"{sunucu.ws_url}/ws/v1/widget/?api_key={musteri.api_key}&ziyaretci_id=z-l").kapanis()
+    assert kod == 4429 and gelen[0]["data"]["kod"] == "LIMIT_ASILDI"
+    widget.post("widget/init", {"ziyaretci_id": "z-l"}, 429)  # and REST is out of budget too
+    ilk.kapat()
