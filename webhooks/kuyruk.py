@@ -19,7 +19,7 @@ from supportdesk.celery import app as celery_app
 
 from . import havuz, yerel
 from .models import Teslimat
-from .teslimat import bos_kilit, teslimat_dene
+from .teslimat import TopluSonuc, bos_kilit, teslimat_dene, teslimatlari_dene
 
 logger = logging.getLogger("supportdesk.webhooks")
 
@@ -63,8 +63,8 @@ def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
     havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
 
 
-def _dene(teslimat_id: int) -> Teslimat | None:
-    return teslimat_dene(teslimat_id=teslimat_id)
+def _dene(teslimat_idleri: list[int], oturum, devam) -> TopluSonuc:
+    return teslimatlari_dene(teslimat_idleri, oturum=oturum, devam=devam)
 
 
 def _bekleyenleri_tazele(teslimat_idleri: list[int]) -> None:
