@@ -53,6 +53,8 @@ class TeslimatHavuzu:
         self._kilit = threading.Lock()
         self._bekleyen: dict[int, deque[int]] = {}  # endpoint -> deliveries waiting here
         self._bilinen: set[int] = set()  # deliveries waiting or running here
+        self._varis: dict[int, float] = {}  # delivery -> when it reached this pool (monotonic)
+        self._planli: set[int] = set()  # endpoints with a look again in `_ertelenen`
         self._suren: dict[int, int] = {}  # endpoint -> attempts running here
         self._serit: dict[int, str] = {}  # endpoint -> lane of its last attempt
         self._zaman_asimi: dict[int, int] = {}  # endpoint -> timeouts running
@@ -75,6 +77,7 @@ class TeslimatHavuzu:
             if len(self._bilinen) >= settings.WEBHOOK_WORKER_BACKLOG_MAX:
                 return False
             self._bilinen.add(teslimat_id)
+            self._varis[teslimat_id] = time.monotonic()
             self._bekleyen.setdefault(endpoint_id, deque()).append(teslimat_id)
         self._baslat(endpoint_id)
         return True
@@ -91,6 +94,7 @@ class TeslimatHavuzu:
         self._uyan.set()
         with self._kilit:
             self._bekleyen.clear()
+            self._varis.clear()
         bitis = time.monotonic() + timeout
         while time.monotonic() < bitis and self.durum()["suren"]:
             time.sleep(0.05)
@@ -121,15 +125,21 @@ class TeslimatHavuzu:
                         del self._bekleyen[endpoint_id]
                     return
                 serit, sinir, parti = self._serit_ve_sinir(endpoint_id)
-                bos = sinir - self._suren.get(endpoint_id, 0)
-                if bos <= 0:
+                suren = self._suren.get(endpoint_id, 0)
+                if suren >= sinir:
                     return  # the attempt that finishes next starts the next one
+                if suren and len(kuyruk) < parti:
+                    # The endpoint has a thread already: a short line waits for it to finish (it then
+                    # takes the line as one batch) or for WEBHOOK_BATCH_WAIT_SECONDS, whichever first.
+                    zaman = self._varis.get(kuyruk[0], 0.0) + settings.WEBHOOK_BATCH_WAIT_SECONDS
+                    if zaman > time.monotonic():
+                        self._sonra_bak(endpoint_id, zaman)
+                        return
                 jeton = semafor_al(_semafor_anahtari(endpoint_id), sinir, _yer_suresi())
                 if jeton is None:  # other processes hold the endpoint's places: look again shortly
-                    heapq.heappush(self._ertelenen, (time.monotonic() + settings.WEBHOOK_SEMAPHORE_RETRY_SECONDS,
-                                                     endpoint_id))
-                    self._uyan.set()
+                    self._sonra_bak(endpoint_id, time.monotonic() + settings.WEBHOOK_SEMAPHORE_RETRY_SECONDS)
                     return
+                bos = sinir - suren
                 adet = max(1, min(parti, -(-len(kuyruk) // bos)))
                 teslimat_idleri = [kuyruk.popleft() for _ in range(adet)]
                 self._suren[endpoint_id] = self._suren.get(endpoint_id, 0) + 1
@@ -139,6 +149,13 @@ class TeslimatHavuzu:
             except RuntimeError:  # shut down meanwhile
                 self._bitti(teslimat_idleri, endpoint_id, jeton)
                 return
+
+    def _sonra_bak(self, endpoint_id: int, zaman: float) -> None:
+        """Run `_baslat(endpoint_id)` again at `zaman` (called with the lock held)."""
+        if endpoint_id not in self._planli:
+            self._planli.add(endpoint_id)
+            heapq.heappush(self._ertelenen, (zaman, endpoint_id))
+            self._uyan.set()
 
     def _calistir(self, teslimat_idleri: list[int], endpoint_id: int, jeton: str) -> None:
         geri: list[int] = []
@@ -185,6 +202,7 @@ class TeslimatHavuzu:
                 geri = ()
             for teslimat_id in set(teslimat_idleri) - set(geri):
                 self._bilinen.discard(teslimat_id)
+                self._varis.pop(teslimat_id, None)
             self._suren[endpoint_id] -= 1
             if not self._suren[endpoint_id]:
                 del self._suren[endpoint_id]
@@ -198,6 +216,7 @@ class TeslimatHavuzu:
                 hazir = []
                 while self._ertelenen and self._ertelenen[0][0] <= simdi:
                     hazir.append(heapq.heappop(self._ertelenen)[1])
+                    self._planli.discard(hazir[-1])
                 bekle = (self._ertelenen[0][0] - simdi) if self._ertelenen else 1.0
             for endpoint_id in set(hazir):
                 self._baslat(endpoint_id)
