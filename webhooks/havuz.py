@@ -55,6 +55,7 @@ class TeslimatHavuzu:
         self._bilinen: set[int] = set()  # deliveries waiting or running here
         self._varis: dict[int, float] = {}  # delivery -> when it reached this pool (monotonic)
         self._planli: set[int] = set()  # endpoints with a look again in `_ertelenen`
+        self._son_baslama: dict[int, float] = {}  # endpoint -> when its last batch started here
         self._suren: dict[int, int] = {}  # endpoint -> attempts running here
         self._serit: dict[int, str] = {}  # endpoint -> lane of its last attempt
         self._zaman_asimi: dict[int, int] = {}  # endpoint -> timeouts running
@@ -128,10 +129,11 @@ class TeslimatHavuzu:
                 suren = self._suren.get(endpoint_id, 0)
                 if suren >= sinir:
                     return  # the attempt that finishes next starts the next one
-                if suren and len(kuyruk) < parti:
-                    # The endpoint has a thread already: a short line waits for it to finish (it then
-                    # takes the line as one batch) or for WEBHOOK_BATCH_WAIT_SECONDS, whichever first.
-                    zaman = self._varis.get(kuyruk[0], 0.0) + settings.WEBHOOK_BATCH_WAIT_SECONDS
+                if len(kuyruk) < parti:
+                    # A fast endpoint's batches start at most every WEBHOOK_BATCH_WAIT_SECONDS here
+                    # unless a full batch is waiting: a busy endpoint's deliveries gather into
+                    # batches, an idle one's first delivery starts at once.
+                    zaman = self._son_baslama.get(endpoint_id, 0.0) + settings.WEBHOOK_BATCH_WAIT_SECONDS
                     if zaman > time.monotonic():
                         self._sonra_bak(endpoint_id, zaman)
                         return
@@ -139,9 +141,10 @@ class TeslimatHavuzu:
                 if jeton is None:  # other processes hold the endpoint's places: look again shortly
                     self._sonra_bak(endpoint_id, time.monotonic() + settings.WEBHOOK_SEMAPHORE_RETRY_SECONDS)
                     return
-                bos = sinir - suren
-                adet = max(1, min(parti, -(-len(kuyruk) // bos)))
+                # A short line goes as one batch; a long one is shared out among the free places.
+                adet = len(kuyruk) if len(kuyruk) < parti else min(parti, -(-len(kuyruk) // (sinir - suren)))
                 teslimat_idleri = [kuyruk.popleft() for _ in range(adet)]
+                self._son_baslama[endpoint_id] = time.monotonic()
                 self._suren[endpoint_id] = self._suren.get(endpoint_id, 0) + 1
             havuz = self._yavas if serit == YAVAS else self._hizli
             try:

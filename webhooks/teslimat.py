@@ -123,7 +123,9 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
 
     The batch stops early, giving the rest back, after an attempt slower than
     `WEBHOOK_SLOW_SECONDS` or a timeout (so the caller can move the endpoint to its slow lane),
-    when `devam()` says so (shutting down), or when the lease could not cover one more attempt.
+    once it has run for `WEBHOOK_SLOW_SECONDS` in all (the rest can go out side by side on the
+    endpoint's other places instead of queueing behind this thread), when `devam()` says so
+    (shutting down), or when the lease could not cover one more attempt.
     """
     sonuc = TopluSonuc()
     ids = list(dict.fromkeys(teslimat_idleri))
@@ -131,7 +133,8 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
         return sonuc
     simdi = timezone.now()
     kira = _kilit_suresi()
-    kira_sonu = time.monotonic() + kira.total_seconds()
+    baslangic = time.monotonic()
+    kira_sonu = baslangic + kira.total_seconds()
     alinan = teslimatlari_kirala(ids, simdi=simdi, kilit_bitis=simdi + kira)
     if not alinan:
         return sonuc
@@ -139,7 +142,8 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
     teslimatlar = [sirali[i] for i in ids if i in sirali]  # the order they were given in
     sonuclar: list[tuple[Teslimat, dict]] = []
     for n, teslimat in enumerate(teslimatlar):
-        if n and (not devam() or time.monotonic() + _deneme_ust_siniri() + 10 > kira_sonu):
+        if n and (not devam() or time.monotonic() + _deneme_ust_siniri() + 10 > kira_sonu
+                  or time.monotonic() - baslangic > settings.WEBHOOK_SLOW_SECONDS):
             sonuc.geri = [t.pk for t in teslimatlar[n:]]
             break
         if not teslimat.endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
