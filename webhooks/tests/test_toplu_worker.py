@@ -2,14 +2,16 @@
 attempted in batches, and every event still arrives exactly once, signed, logged once."""
 import time
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from supportdesk.celery import app as celery_app
 from supportdesk.core.olaylar import olay_yayinla
 from webhooks.endpointler import webhook_endpoint_olustur
-from webhooks.models import Teslimat, TeslimatDenemesi
+from webhooks.models import Olay, Teslimat, TeslimatDenemesi
 
 from .test_worker import imza_dogru
 
@@ -42,3 +44,23 @@ def test_bir_uc_noktaya_300_olay_partilerle_her_biri_bir_kez(celery_worker_surec
     print(f"\n300 teslimat {len(partiler)} partide; en büyüğü {max(partiler.values())} "
           f"(sınır {settings.WEBHOOK_BATCH_MAX})")
     assert len(partiler) < 300 and max(partiler.values()) <= settings.WEBHOOK_BATCH_MAX
+
+
+def test_coklu_uc_nokta_ve_supurme_tek_mesajda_her_biri_bir_kez(celery_worker_sureci, webhook_alici, musteri):
+    # An event with 3 endpoints is one broker message (webhooks.teslimatlar_gonder) for its 3
+    # deliveries; so is what the sweep finds (up to 100 a message). Each arrives exactly once.
+    endpointler = [webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres(f"/{ad}")) for ad in "abc"]
+    for i in range(10):
+        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"sira": i})
+    # Written but never queued (as if the broker had been down at commit): the worker's beat sweep
+    # finds the 15 and queues them in one message.
+    eski = timezone.now() - timedelta(minutes=5)
+    for i in range(10, 15):
+        olay = Olay.objects.create(musteri=musteri, olay="chat_kapandi", zaman=eski, veri={"sira": i})
+        Teslimat.objects.bulk_create([Teslimat(musteri=musteri, olay=olay, endpoint=e, sonraki_deneme=eski)
+                                      for e in endpointler])
+    istekler = webhook_alici.bekle(45, timeout=30)
+    assert webhook_alici.sessiz_mi(1.5)  # three sweeps later, nothing more
+    for ad in "abc":
+        assert sorted(i.json()["veri"]["sira"] for i in istekler if i.path == f"/{ad}") == list(range(15))
+    assert len({(i.path, i.headers["x-webhook-id"]) for i in istekler}) == 45
