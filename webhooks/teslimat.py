@@ -23,7 +23,7 @@ from django.utils import timezone
 from .hedef import HedefIzinsiz, hedef_kontrol
 from .hedef import oturum as hedef_oturumu
 from .models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint
-from .sorgular import teslimatlari_kirala
+from .sorgular import teslimatlari_kirala_oku
 
 logger = logging.getLogger("supportdesk.webhooks")
 
@@ -115,8 +115,8 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
     """Attempt several deliveries of one endpoint, one after another (the worker pool's path): the
     same attempt as `teslimat_dene`, with the database work done once for all of them.
 
-    Claimed and read in 2 queries (`UPDATE ... RETURNING id` with the conditions of
-    `teslimat_dene`, then one read with event and endpoint); the requests go out one by one with
+    Claimed and read with event and endpoint in one statement on PostgreSQL (`sorgular`: the
+    conditions of `teslimat_dene`; two elsewhere); the requests go out one by one with
     no transaction open; the results are logged in one transaction (one `INSERT` of the attempts,
     one `UPDATE` per status code of the successful ones, the failed ones as `teslimat_dene` logs
     them). The ones not due, finished, gone or claimed by someone else are skipped.
@@ -135,10 +135,9 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
     kira = _kilit_suresi()
     baslangic = time.monotonic()
     kira_sonu = baslangic + kira.total_seconds()
-    alinan = teslimatlari_kirala(ids, simdi=simdi, kilit_bitis=simdi + kira)
-    if not alinan:
+    sirali = {t.pk: t for t in teslimatlari_kirala_oku(ids, simdi=simdi, kilit_bitis=simdi + kira)}
+    if not sirali:
         return sonuc
-    sirali = {t.pk: t for t in Teslimat.objects.select_related("olay", "endpoint").filter(pk__in=alinan)}
     teslimatlar = [sirali[i] for i in ids if i in sirali]  # the order they were given in
     sonuclar: list[tuple[Teslimat, dict]] = []
     for n, teslimat in enumerate(teslimatlar):

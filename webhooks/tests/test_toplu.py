@@ -9,7 +9,7 @@ from django.utils import timezone
 from supportdesk.core.olaylar import olay_yayinla
 from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint
-from webhooks.sorgular import teslimatlari_kirala
+from webhooks.sorgular import teslimatlari_kirala, teslimatlari_kirala_oku
 from webhooks.teslimat import teslimatlari_dene
 
 from .test_teslimat import dogrula
@@ -26,9 +26,9 @@ def olaylar(musteri, n: int) -> list[int]:
 def test_yirmi_teslimat_alti_sorguda_her_biri_bir_kez_imzali(webhook_alici, musteri, django_assert_num_queries):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     ids = olaylar(musteri, 20)
-    # Claim (UPDATE ... RETURNING), read with event and endpoint, INSERT the 20 attempts, one UPDATE
-    # of the 20 deliveries; and SAVEPOINT/RELEASE (the test runs in a transaction). The same for 1 or 100.
-    with django_assert_num_queries(6):
+    # Claim and read with event and endpoint (one statement), INSERT the 20 attempts, one UPDATE of
+    # the 20 deliveries; and SAVEPOINT/RELEASE (the test runs in a transaction). The same for 1 or 100.
+    with django_assert_num_queries(5):
         sonuc = teslimatlari_dene(ids)
     assert [t.pk for t, _ in sonuc.denenen] == ids and sonuc.geri == []
     istekler = webhook_alici.bekle(20)
@@ -65,6 +65,26 @@ def test_kiralama_sorgusu_yalnizca_alinanlari_dondurur(musteri, webhook_alici):
     assert teslimatlari_kirala([a, b, c], simdi=simdi, kilit_bitis=bitis) == set()  # all leased now
     assert Teslimat.objects.get(pk=a).kilit_bitis == bitis
     assert teslimatlari_kirala([], simdi=simdi, kilit_bitis=bitis) == set()
+
+
+def test_kiralayip_okuma_sorgusu_orm_ile_ayni_nesneleri_verir(musteri, webhook_alici, django_assert_num_queries):
+    ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres(), olaylar=["chat_kapandi"])
+    WebhookEndpoint.objects.filter(pk=ep.pk).update(hata_baslangici=timezone.now())
+    olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"ş": [1, {"ğ": None}], "n": 2.5})
+    a, b = olaylar(musteri, 1)
+    Teslimat.objects.filter(pk=b).update(kilit_bitis=timezone.now() + timedelta(seconds=30))
+    simdi, bitis = timezone.now(), timezone.now() + timedelta(minutes=2)
+    with django_assert_num_queries(1):
+        [t] = teslimatlari_kirala_oku([a, b], simdi=simdi, kilit_bitis=bitis)
+        olay, endpoint = t.olay, t.endpoint  # loaded: no query
+    orm = Teslimat.objects.select_related("olay", "endpoint").get(pk=a)
+    assert t.kilit_bitis == orm.kilit_bitis == bitis
+    for nesne, beklenen in ((t, orm), (olay, orm.olay), (endpoint, orm.endpoint)):
+        for alan in type(beklenen)._meta.concrete_fields:
+            assert getattr(nesne, alan.attname) == getattr(beklenen, alan.attname), alan.name
+    assert olay.veri == {"ş": [1, {"ğ": None}], "n": 2.5} and endpoint.olaylar == ["chat_kapandi"]
+    assert not t._state.adding and t._state.db == "default"
+    assert teslimatlari_kirala_oku([a, b], simdi=simdi, kilit_bitis=bitis) == []  # both leased now
 
 
 def test_hatalar_tek_tek_yeniden_denenir_seri_sirayla_islenir(webhook_alici, musteri):
