@@ -140,29 +140,35 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
         return sonuc
     teslimatlar = [sirali[i] for i in ids if i in sirali]  # the order they were given in
     sonuclar: list[tuple[Teslimat, dict]] = []
-    for n, teslimat in enumerate(teslimatlar):
-        if n and (not devam() or time.monotonic() + _deneme_ust_siniri() + 10 > kira_sonu
-                  or time.monotonic() - baslangic > settings.WEBHOOK_SLOW_SECONDS):
-            sonuc.geri = [t.pk for t in teslimatlar[n:]]
-            break
-        if not teslimat.endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
-            sonuc.denenen.append((_bitir(teslimat, Teslimat.Durum.BASARISIZ, hata="Uç nokta devre dışı; gönderilmedi."),
-                                  0.0))
-            continue
-        basla = time.monotonic()
-        yanit = _http_gonder(teslimat.endpoint, teslimat.olay, oturum)
-        sure = time.monotonic() - basla
-        sonuclar.append((teslimat, yanit))
-        sonuc.denenen.append((teslimat, sure))
-        if sure > settings.WEBHOOK_SLOW_SECONDS or (yanit["durum_kodu"] is None and
-                                                    yanit["hata"].startswith("Zaman aşımı")):
-            sonuc.geri = [t.pk for t in teslimatlar[n + 1:]]
-            break
-    if sonuc.geri:
-        Teslimat.objects.filter(pk__in=sonuc.geri, kilit_bitis=simdi + kira).update(kilit_bitis=None)
-    if sonuclar:
-        kaydedilmeyen = {t.pk for t, _ in sonuclar} - _toplu_kaydet_israrla(sonuclar)
-        sonuc.denenen = [(t, s) for t, s in sonuc.denenen if t.pk not in kaydedilmeyen]
+    islenen = 0  # teslimatlar[:islenen] were attempted or finished
+    try:
+        for teslimat in teslimatlar:
+            if islenen and (not devam() or time.monotonic() + _deneme_ust_siniri() + 10 > kira_sonu
+                            or time.monotonic() - baslangic > settings.WEBHOOK_SLOW_SECONDS):
+                break
+            if not teslimat.endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
+                sonuc.denenen.append((_bitir(teslimat, Teslimat.Durum.BASARISIZ,
+                                             hata="Uç nokta devre dışı; gönderilmedi."), 0.0))
+                islenen += 1
+                continue
+            basla = time.monotonic()
+            yanit = _http_gonder(teslimat.endpoint, teslimat.olay, oturum)
+            sure = time.monotonic() - basla
+            sonuclar.append((teslimat, yanit))
+            sonuc.denenen.append((teslimat, sure))
+            islenen += 1
+            if sure > settings.WEBHOOK_SLOW_SECONDS or (yanit["durum_kodu"] is None and
+                                                        yanit["hata"].startswith("Zaman aşımı")):
+                break
+    finally:
+        # Also when something unexpected was raised: what went out is logged (not sent again when
+        # the lease runs out) and the rest is due again at once.
+        sonuc.geri = [t.pk for t in teslimatlar[islenen:]]
+        if sonuc.geri:
+            Teslimat.objects.filter(pk__in=sonuc.geri, kilit_bitis=simdi + kira).update(kilit_bitis=None)
+        if sonuclar:
+            kaydedilmeyen = {t.pk for t, _ in sonuclar} - _toplu_kaydet_israrla(sonuclar)
+            sonuc.denenen = [(t, s) for t, s in sonuc.denenen if t.pk not in kaydedilmeyen]
     return sonuc
 
 

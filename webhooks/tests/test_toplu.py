@@ -185,3 +185,25 @@ def test_parti_yavas_saniyesini_asinca_kalanlar_geri_verilir(webhook_alici, must
     sonuc = teslimatlari_dene(ids)
     assert [t.pk for t, _ in sonuc.denenen] == ids[:2] and sonuc.geri == ids[2:]
     assert Teslimat.objects.filter(pk__in=ids[2:], kilit_bitis__isnull=True).count() == 3
+
+
+def test_beklenmedik_hata_gidenleri_kaydeder_kalanlari_birakir(webhook_alici, musteri, monkeypatch):
+    # Something unexpected raised mid-batch: the request that went out is logged (never sent again
+    # when its lease runs out) and the ones not attempted are due again at once.
+    from webhooks import teslimat as teslimat_modulu
+
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
+    ids = olaylar(musteri, 3)
+    gercek, cagri = teslimat_modulu._http_gonder, []
+
+    def ikincide_patla(endpoint, olay, oturum=None):
+        cagri.append(1)
+        if len(cagri) == 2:
+            raise RuntimeError("beklenmedik")
+        return gercek(endpoint, olay, oturum)
+    monkeypatch.setattr(teslimat_modulu, "_http_gonder", ikincide_patla)
+    with pytest.raises(RuntimeError):
+        teslimatlari_dene(ids)
+    durum = dict(Teslimat.objects.values_list("id", "durum"))
+    assert durum[ids[0]] == "teslim_edildi" and TeslimatDenemesi.objects.count() == 1
+    assert Teslimat.objects.filter(pk__in=ids[1:], durum="bekliyor", kilit_bitis__isnull=True).count() == 2
