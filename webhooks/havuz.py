@@ -12,7 +12,12 @@ pool and returns, so a worker slot is never held idle while a receiver takes its
   each), so slow receivers only compete with each other. An endpoint not seen yet gets one attempt
   at a time until its first answer says which lane it belongs to; one that has timed out
   `WEBHOOK_CIRCUIT_TIMEOUTS` times running gets one at a time in the slow lane (a half-open circuit
-  breaker: its own deliveries wait, nobody else's) until an attempt succeeds quickly again.
+  breaker: its own deliveries wait, nobody else's) until an attempt succeeds quickly again;
+- in the fast lane, sends a busy endpoint's waiting deliveries in batches (up to
+  `WEBHOOK_BATCH_MAX` one after another on one place, one claim and one log for them all:
+  `teslimat.teslimatlari_dene`); its next batch starts at most `WEBHOOK_BATCH_WAIT_SECONDS` after
+  the last one unless a full batch waits, so deliveries gather under load and an idle endpoint's
+  first one still starts at once.
 
 Nothing here is the only copy of anything: the delivery row stays due in the outbox until an
 attempt is recorded, leases (`teslimat.teslimat_dene`) keep two processes from sending the same
