@@ -91,7 +91,10 @@ def main():
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=repo, env=ortam, check=True)
 
     os.environ.update(ortam)
-    sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]  # the checkout measured, not the cwd
+    # The checkout measured, not the cwd: something in the Celery/Django start-up puts the working
+    # directory back on sys.path, so the publisher ran the cwd's webhooks code with --repo elsewhere.
+    os.chdir(repo)
+    sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
     sys.path.insert(0, str(repo))
     import django
 
