@@ -2,7 +2,9 @@
 """Webhook delivery benchmark (issue 18), run by hand; see docs/performance.md.
 
   P5        1,000 events to one fast receiver, one Celery worker: seconds from the first event to
-            the last delivery, events per second (goal: 10 s in all).
+            the last delivery, events per second (goal: 10 s in all); the worker's CPU time per
+            delivery (all its processes, from /proc: less sensitive to a loaded machine than seconds)
+            and the load average when it ended.
   yavas10   1,000 events over 20 endpoints (20 tenants, 50 events each), 2 of them (10 %) answering
             after 2 s: delivery delay (event's `zaman` -> arrival at the receiver) of the 18 fast
             endpoints, p50 / p99 / max. The slow ones are not waited for (about 50 s at 2 at a time).
@@ -46,6 +48,23 @@ def yuzdelik(g: list[float], p: float) -> float:
     return g[min(len(g) - 1, max(0, int(round(p / 100 * len(g))) - 1))]
 
 
+def grup_cpu_s(pgid: int) -> float:
+    """CPU seconds (user + system) used so far by the live processes of process group `pgid` (the
+    worker: its main process and pool children), from /proc."""
+    tik = os.sysconf("SC_CLK_TCK")
+    toplam = 0
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            alanlar = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(alanlar[2]) == pgid:  # fields after the name: state ppid pgrp ... utime(12) stime(13)
+            toplam += int(alanlar[11]) + int(alanlar[12])
+    return toplam / tik
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repo", default=str(Path(__file__).resolve().parent.parent))
@@ -72,7 +91,10 @@ def main():
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=repo, env=ortam, check=True)
 
     os.environ.update(ortam)
-    sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]  # the checkout measured, not the cwd
+    # The checkout measured, not the cwd: something in the Celery/Django start-up puts the working
+    # directory back on sys.path, so the publisher ran the cwd's webhooks code with --repo elsewhere.
+    os.chdir(repo)
+    sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
     sys.path.insert(0, str(repo))
     import django
 
@@ -124,9 +146,11 @@ def main():
             with WebhookAlici() as alici:
                 m = MusteriFactory()
                 webhook_endpoint_olustur(musteri=m, url=alici.adres("/p5"))
+                cpu0, bench_cpu0 = grup_cpu_s(worker.pid), time.process_time()
                 t0 = time.time()
                 yayin = yayinla([(m.id, i) for i in range(a.olay)])
                 istekler = alici.bekle(a.olay, timeout=300)
+                worker_cpu, bench_cpu = grup_cpu_s(worker.pid) - cpu0, time.process_time() - bench_cpu0
                 zamanlar = sorted(i.zaman for i in istekler)
                 toplam = zamanlar[-1] - t0
                 kimlikler = [i.headers["x-webhook-id"] for i in istekler]
@@ -135,10 +159,15 @@ def main():
                                "yayin_s": round(yayin, 2), "son_yayindan_son_teslimata_s": round(zamanlar[-1] - t0 - yayin, 2),
                                "gecikme_p50_ms": round(yuzdelik(gecikme, 50) * 1000),
                                "gecikme_p99_ms": round(yuzdelik(gecikme, 99) * 1000),
-                               "tekrar": len(kimlikler) - len(set(kimlikler))}
+                               "tekrar": len(kimlikler) - len(set(kimlikler)),
+                               "worker_cpu_ms_teslimat": round(worker_cpu * 1000 / a.olay, 2),
+                               "bench_cpu_ms_olay": round(bench_cpu * 1000 / a.olay, 2),
+                               "yuk": [round(x, 2) for x in os.getloadavg()]}
                 print(f"P5: {a.olay} olay, ilk olaydan son teslimata {toplam:.2f} s ({a.olay / toplam:.0f} olay/s); "
                       f"yayın {yayin:.2f} s; gecikme p50 {sonuc['P5']['gecikme_p50_ms']} ms, p99 "
-                      f"{sonuc['P5']['gecikme_p99_ms']} ms; yinelenen {sonuc['P5']['tekrar']}", flush=True)
+                      f"{sonuc['P5']['gecikme_p99_ms']} ms; yinelenen {sonuc['P5']['tekrar']}; worker CPU "
+                      f"{sonuc['P5']['worker_cpu_ms_teslimat']} ms/teslimat, yayıncı+alıcı CPU "
+                      f"{sonuc['P5']['bench_cpu_ms_olay']} ms/olay; yük {sonuc['P5']['yuk']}", flush=True)
 
         # --- 10 % slow endpoints -----------------------------------------------------------------
         n_uc, n_yavas = 20, 2
@@ -159,7 +188,8 @@ def main():
             sonuc["yavas10"] = {"hiz": a.hiz, "hizli_teslimat": len(hizli), "p50_ms": round(yuzdelik(hizli, 50) * 1000),
                                 "p99_ms": round(yuzdelik(hizli, 99) * 1000), "max_ms": round(max(hizli) * 1000),
                                 "ort_ms": round(statistics.mean(hizli) * 1000), "yayin_s": round(yayin, 2),
-                                "hizli_son_teslimat_s": round(time.time() - t0, 2), "yavas_o_ana_dek": yavas_gelen}
+                                "hizli_son_teslimat_s": round(time.time() - t0, 2), "yavas_o_ana_dek": yavas_gelen,
+                                "yuk": [round(x, 2) for x in os.getloadavg()]}
             print(f"%10 yavaş (2 s): hızlı uç noktaların {len(hizli)} teslimatı: p50 {sonuc['yavas10']['p50_ms']} ms, "
                   f"p99 {sonuc['yavas10']['p99_ms']} ms, en çok {sonuc['yavas10']['max_ms']} ms; yayın {yayin:.2f} s; "
                   f"o ana dek yavaşlara ulaşan {yavas_gelen}/{2 * a.olay // n_uc}", flush=True)

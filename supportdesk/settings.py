@@ -359,6 +359,12 @@ WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=16)
 WEBHOOK_SLOW_LANE_THREADS = env.int("WEBHOOK_SLOW_LANE_THREADS", default=8)
 WEBHOOK_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_ENDPOINT_CONCURRENCY", default=8)
 WEBHOOK_SLOW_ENDPOINT_CONCURRENCY = env.int("WEBHOOK_SLOW_ENDPOINT_CONCURRENCY", default=2)
+# A fast endpoint's waiting deliveries are attempted up to this many in a row by one thread, with
+# one claim and one log (transaction) for them all.
+WEBHOOK_BATCH_MAX = env.int("WEBHOOK_BATCH_MAX", default=20)
+# ...and while one of its threads is running, a short line waits at most this long for it (then
+# another thread starts): under load the batches grow by themselves, at no cost when idle.
+WEBHOOK_BATCH_WAIT_SECONDS = env.float("WEBHOOK_BATCH_WAIT_SECONDS", default=0.05)
 # An attempt longer than this (or a timeout) moves its endpoint to the slow lane until it is fast again.
 WEBHOOK_SLOW_SECONDS = env.float("WEBHOOK_SLOW_SECONDS", default=1)
 # After this many timeouts running, one attempt at a time (half-open circuit breaker).

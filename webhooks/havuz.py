@@ -12,7 +12,12 @@ pool and returns, so a worker slot is never held idle while a receiver takes its
   each), so slow receivers only compete with each other. An endpoint not seen yet gets one attempt
   at a time until its first answer says which lane it belongs to; one that has timed out
   `WEBHOOK_CIRCUIT_TIMEOUTS` times running gets one at a time in the slow lane (a half-open circuit
-  breaker: its own deliveries wait, nobody else's) until an attempt succeeds quickly again.
+  breaker: its own deliveries wait, nobody else's) until an attempt succeeds quickly again;
+- in the fast lane, sends a busy endpoint's waiting deliveries in batches (up to
+  `WEBHOOK_BATCH_MAX` one after another on one place, one claim and one log for them all:
+  `teslimat.teslimatlari_dene`); its next batch starts at most `WEBHOOK_BATCH_WAIT_SECONDS` after
+  the last one unless a full batch waits, so deliveries gather under load and an idle endpoint's
+  first one still starts at once.
 
 Nothing here is the only copy of anything: the delivery row stays due in the outbox until an
 attempt is recorded, leases (`teslimat.teslimat_dene`) keep two processes from sending the same
@@ -34,6 +39,8 @@ from django.db import close_old_connections, connection
 
 from supportdesk.core.semafor import semafor_al, semafor_birak
 
+from .hedef import oturum as hedef_oturumu
+
 logger = logging.getLogger("supportdesk.webhooks")
 
 HIZLI, YAVAS, BILINMIYOR = "hizli", "yavas", "bilinmiyor"
@@ -41,14 +48,19 @@ HIZLI, YAVAS, BILINMIYOR = "hizli", "yavas", "bilinmiyor"
 
 class TeslimatHavuzu:
     def __init__(self, dene, sonra, tazele):
-        """`dene(teslimat_id)`: one attempt, returns the Teslimat or None; `sonra(teslimat)`: what to
-        do with a delivery left waiting (queue its retry); `tazele(ids)`: mark deliveries waiting
-        here as queued, so the sweep leaves them alone while this process is alive."""
+        """`dene(teslimat_idleri, oturum, devam)`: attempts of one endpoint's deliveries one after
+        another, returns a `teslimat.TopluSonuc` (`oturum`: the thread's HTTP session; `devam()`:
+        False once the pool is stopping); `sonra(teslimat)`: what to do with a delivery left waiting
+        (queue its retry); `tazele(ids)`: mark deliveries waiting here as queued, so the sweep
+        leaves them alone while this process is alive."""
         self._dene, self._sonra, self._tazele = dene, sonra, tazele
         self._son_tazeleme = time.monotonic()
         self._kilit = threading.Lock()
         self._bekleyen: dict[int, deque[int]] = {}  # endpoint -> deliveries waiting here
         self._bilinen: set[int] = set()  # deliveries waiting or running here
+        self._varis: dict[int, float] = {}  # delivery -> when it reached this pool (monotonic)
+        self._planli: set[int] = set()  # endpoints with a look again in `_ertelenen`
+        self._son_baslama: dict[int, float] = {}  # endpoint -> when its last batch started here
         self._suren: dict[int, int] = {}  # endpoint -> attempts running here
         self._serit: dict[int, str] = {}  # endpoint -> lane of its last attempt
         self._zaman_asimi: dict[int, int] = {}  # endpoint -> timeouts running
@@ -57,6 +69,7 @@ class TeslimatHavuzu:
         self._yavas = ThreadPoolExecutor(settings.WEBHOOK_SLOW_LANE_THREADS, thread_name_prefix="webhook-yavas")
         self._dur = threading.Event()
         self._uyan = threading.Event()
+        self._yerel = threading.local()  # each thread's HTTP session
         self._zamanlayici = threading.Thread(target=self._zamanla, name="webhook-havuz-zamanlayici", daemon=True)
         self._zamanlayici.start()
 
@@ -70,6 +83,7 @@ class TeslimatHavuzu:
             if len(self._bilinen) >= settings.WEBHOOK_WORKER_BACKLOG_MAX:
                 return False
             self._bilinen.add(teslimat_id)
+            self._varis[teslimat_id] = time.monotonic()
             self._bekleyen.setdefault(endpoint_id, deque()).append(teslimat_id)
         self._baslat(endpoint_id)
         return True
@@ -86,6 +100,7 @@ class TeslimatHavuzu:
         self._uyan.set()
         with self._kilit:
             self._bekleyen.clear()
+            self._varis.clear()
         bitis = time.monotonic() + timeout
         while time.monotonic() < bitis and self.durum()["suren"]:
             time.sleep(0.05)
@@ -93,18 +108,21 @@ class TeslimatHavuzu:
         self._yavas.shutdown(wait=False, cancel_futures=True)
 
     # --- lanes and caps -------------------------------------------------------------------------
-    def _serit_ve_sinir(self, endpoint_id: int) -> tuple[str, int]:
+    def _serit_ve_sinir(self, endpoint_id: int) -> tuple[str, int, int]:
+        """(lane, cap of attempts at once, most deliveries one thread attempts in a row)."""
         serit = self._serit.get(endpoint_id, BILINMIYOR)
         if serit == BILINMIYOR:
-            return HIZLI, 1
+            return HIZLI, 1, 1
         if serit == YAVAS:
             if self._zaman_asimi.get(endpoint_id, 0) >= settings.WEBHOOK_CIRCUIT_TIMEOUTS:
-                return YAVAS, 1
-            return YAVAS, settings.WEBHOOK_SLOW_ENDPOINT_CONCURRENCY
-        return HIZLI, settings.WEBHOOK_ENDPOINT_CONCURRENCY
+                return YAVAS, 1, 1
+            return YAVAS, settings.WEBHOOK_SLOW_ENDPOINT_CONCURRENCY, 1
+        return HIZLI, settings.WEBHOOK_ENDPOINT_CONCURRENCY, settings.WEBHOOK_BATCH_MAX
 
     def _baslat(self, endpoint_id: int) -> None:
-        """Start as many of the endpoint's waiting deliveries as its cap allows."""
+        """Start as many of the endpoint's waiting deliveries as its cap allows. A fast endpoint's
+        line is shared out among its free places, up to WEBHOOK_BATCH_MAX deliveries a thread (one
+        claim and one log for them all, `teslimat.teslimatlari_dene`); others get one a thread."""
         while True:
             with self._kilit:
                 kuyruk = self._bekleyen.get(endpoint_id)
@@ -112,38 +130,62 @@ class TeslimatHavuzu:
                     if kuyruk is not None and not kuyruk:
                         del self._bekleyen[endpoint_id]
                     return
-                serit, sinir = self._serit_ve_sinir(endpoint_id)
-                if self._suren.get(endpoint_id, 0) >= sinir:
+                serit, sinir, parti = self._serit_ve_sinir(endpoint_id)
+                suren = self._suren.get(endpoint_id, 0)
+                if suren >= sinir:
                     return  # the attempt that finishes next starts the next one
+                if len(kuyruk) < parti:
+                    # A fast endpoint's batches start at most every WEBHOOK_BATCH_WAIT_SECONDS here
+                    # unless a full batch is waiting: a busy endpoint's deliveries gather into
+                    # batches, an idle one's first delivery starts at once.
+                    zaman = self._son_baslama.get(endpoint_id, 0.0) + settings.WEBHOOK_BATCH_WAIT_SECONDS
+                    if zaman > time.monotonic():
+                        self._sonra_bak(endpoint_id, zaman)
+                        return
                 jeton = semafor_al(_semafor_anahtari(endpoint_id), sinir, _yer_suresi())
                 if jeton is None:  # other processes hold the endpoint's places: look again shortly
-                    heapq.heappush(self._ertelenen, (time.monotonic() + settings.WEBHOOK_SEMAPHORE_RETRY_SECONDS,
-                                                     endpoint_id))
-                    self._uyan.set()
+                    self._sonra_bak(endpoint_id, time.monotonic() + settings.WEBHOOK_SEMAPHORE_RETRY_SECONDS)
                     return
-                teslimat_id = kuyruk.popleft()
+                # A short line goes as one batch; a long one is shared out among the free places.
+                adet = len(kuyruk) if len(kuyruk) < parti else min(parti, -(-len(kuyruk) // (sinir - suren)))
+                teslimat_idleri = [kuyruk.popleft() for _ in range(adet)]
+                self._son_baslama[endpoint_id] = time.monotonic()
                 self._suren[endpoint_id] = self._suren.get(endpoint_id, 0) + 1
             havuz = self._yavas if serit == YAVAS else self._hizli
             try:
-                havuz.submit(self._calistir, teslimat_id, endpoint_id, jeton)
+                havuz.submit(self._calistir, teslimat_idleri, endpoint_id, jeton)
             except RuntimeError:  # shut down meanwhile
-                self._bitti(teslimat_id, endpoint_id, jeton)
+                self._bitti(teslimat_idleri, endpoint_id, jeton)
                 return
 
-    def _calistir(self, teslimat_id: int, endpoint_id: int, jeton: str) -> None:
-        baslangic = time.monotonic()
-        teslimat = None
+    def _sonra_bak(self, endpoint_id: int, zaman: float) -> None:
+        """Run `_baslat(endpoint_id)` again at `zaman` (called with the lock held)."""
+        if endpoint_id not in self._planli:
+            self._planli.add(endpoint_id)
+            heapq.heappush(self._ertelenen, (zaman, endpoint_id))
+            self._uyan.set()
+
+    def _calistir(self, teslimat_idleri: list[int], endpoint_id: int, jeton: str) -> None:
+        geri: list[int] = []
         try:
             close_old_connections()
-            teslimat = self._dene(teslimat_id)
-            if teslimat is not None:
-                self._olc(endpoint_id, teslimat, time.monotonic() - baslangic)
+            sonuc = self._dene(teslimat_idleri, self._oturum(), lambda: not self._dur.is_set())
+            geri = sonuc.geri
+            for teslimat, sure in sonuc.denenen:
+                self._olc(endpoint_id, teslimat, sure)
+            for teslimat, _ in sonuc.denenen:
                 self._sonra(teslimat)
         except Exception:
-            logger.exception("Webhook teslimatı #%s denenemedi", teslimat_id)
+            logger.exception("Webhook teslimatları %s denenemedi", teslimat_idleri)
             connection.close()  # whatever state it is in, the next attempt starts clean
         finally:
-            self._bitti(teslimat_id, endpoint_id, jeton)
+            self._bitti(teslimat_idleri, endpoint_id, jeton, geri=geri)
+
+    def _oturum(self):
+        oturum = getattr(self._yerel, "oturum", None)
+        if oturum is None:
+            oturum = self._yerel.oturum = hedef_oturumu()
+        return oturum
 
     def _olc(self, endpoint_id: int, teslimat, sure: float) -> None:
         zaman_asimi = teslimat.son_durum_kodu is None and teslimat.son_hata.startswith("Zaman aşımı")
@@ -157,10 +199,18 @@ class TeslimatHavuzu:
             else:
                 self._zaman_asimi.pop(endpoint_id, None)
 
-    def _bitti(self, teslimat_id: int, endpoint_id: int, jeton: str) -> None:
+    def _bitti(self, teslimat_idleri: list[int], endpoint_id: int, jeton: str, geri: list[int] = ()) -> None:
+        """A thread is done: `geri` (claimed, not attempted, lease released) go back to the head of
+        the endpoint's line in their order; the others leave the pool."""
         semafor_birak(_semafor_anahtari(endpoint_id), jeton)
         with self._kilit:
-            self._bilinen.discard(teslimat_id)
+            if geri and not self._dur.is_set():
+                self._bekleyen.setdefault(endpoint_id, deque()).extendleft(reversed(geri))
+            else:
+                geri = ()
+            for teslimat_id in set(teslimat_idleri) - set(geri):
+                self._bilinen.discard(teslimat_id)
+                self._varis.pop(teslimat_id, None)
             self._suren[endpoint_id] -= 1
             if not self._suren[endpoint_id]:
                 del self._suren[endpoint_id]
@@ -174,6 +224,7 @@ class TeslimatHavuzu:
                 hazir = []
                 while self._ertelenen and self._ertelenen[0][0] <= simdi:
                     hazir.append(heapq.heappop(self._ertelenen)[1])
+                    self._planli.discard(hazir[-1])
                 bekle = (self._ertelenen[0][0] - simdi) if self._ertelenen else 1.0
             for endpoint_id in set(hazir):
                 self._baslat(endpoint_id)

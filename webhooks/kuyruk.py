@@ -19,12 +19,14 @@ from supportdesk.celery import app as celery_app
 
 from . import havuz, yerel
 from .models import Teslimat
-from .teslimat import bos_kilit, teslimat_dene
+from .teslimat import TopluSonuc, bos_kilit, teslimat_dene, teslimatlari_dene
 
 logger = logging.getLogger("supportdesk.webhooks")
 
 TESLIMAT_GOREVI = "webhooks.teslimat_gonder"
+TOPLU_TESLIMAT_GOREVI = "webhooks.teslimatlar_gonder"
 KUYRUK_PARTI = 500
+MESAJ_PARTI = 100  # deliveries in one broker message, when several are queued at once
 
 
 def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None,
@@ -37,10 +39,16 @@ def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None,
         return True
     endpointler = endpointler or {}
     try:
-        gorev = celery_app.tasks[TESLIMAT_GOREVI]
-        for teslimat_id in teslimat_idleri:
+        if len(teslimat_idleri) == 1:
+            [teslimat_id] = teslimat_idleri
             endpoint_id = endpointler.get(teslimat_id)
-            gorev.apply_async((teslimat_id, endpoint_id) if endpoint_id else (teslimat_id,), countdown=countdown)
+            celery_app.tasks[TESLIMAT_GOREVI].apply_async(
+                (teslimat_id, endpoint_id) if endpoint_id else (teslimat_id,), countdown=countdown)
+        else:  # several at once (an event with several endpoints, the sweep): one message per 100
+            gorev = celery_app.tasks[TOPLU_TESLIMAT_GOREVI]
+            for k in range(0, len(teslimat_idleri), MESAJ_PARTI):
+                ciftler = [[i, endpointler.get(i)] for i in teslimat_idleri[k:k + MESAJ_PARTI]]
+                gorev.apply_async((ciftler,), countdown=countdown)
     except Exception:  # any broker failure: the outbox keeps the delivery
         logger.warning("Webhook teslimatı kuyruğa alınamadı; süpürme görevi yeniden deneyecek: %s", teslimat_idleri,
                        exc_info=True)
@@ -63,8 +71,19 @@ def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
     havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
 
 
-def _dene(teslimat_id: int) -> Teslimat | None:
-    return teslimat_dene(teslimat_id=teslimat_id)
+def teslimatlari_isle(ciftler: list[list[int | None]]) -> None:
+    """The multi-delivery task's work: `teslimat_isle` for each [delivery id, endpoint id or None],
+    with the missing endpoint ids looked up in one query."""
+    eksik = [t for t, e in ciftler if e is None]
+    bulunan = dict(Teslimat.objects.filter(pk__in=eksik).values_list("id", "endpoint_id")) if eksik else {}
+    for teslimat_id, endpoint_id in ciftler:
+        endpoint_id = endpoint_id or bulunan.get(teslimat_id)
+        if endpoint_id is not None:
+            teslimat_isle(teslimat_id=teslimat_id, endpoint_id=endpoint_id)
+
+
+def _dene(teslimat_idleri: list[int], oturum, devam) -> TopluSonuc:
+    return teslimatlari_dene(teslimat_idleri, oturum=oturum, devam=devam)
 
 
 def _bekleyenleri_tazele(teslimat_idleri: list[int]) -> None:

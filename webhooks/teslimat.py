@@ -11,6 +11,7 @@ import json
 import logging
 import random
 import time
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 import requests
@@ -22,6 +23,7 @@ from django.utils import timezone
 from .hedef import HedefIzinsiz, hedef_kontrol
 from .hedef import oturum as hedef_oturumu
 from .models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint
+from .sorgular import teslimatlari_kirala_oku
 
 logger = logging.getLogger("supportdesk.webhooks")
 
@@ -75,6 +77,12 @@ def teslimat_dene(*, teslimat_id: int) -> Teslimat | None:
         return _bitir(teslimat, Teslimat.Durum.BASARISIZ, hata="Uç nokta devre dışı; gönderilmedi.")
 
     sonuc = _http_gonder(endpoint, teslimat.olay)  # no transaction is open while we wait
+    return _kaydet_israrla(teslimat, sonuc)
+
+
+def _kaydet_israrla(teslimat: Teslimat, sonuc: dict) -> Teslimat | None:
+    """Log an attempt that has gone out, retrying a momentarily locked database; None when the
+    delivery was deleted (with its endpoint) while we were sending."""
     onceki = teslimat.deneme_sayisi
     for kayit_denemesi in range(1, KAYIT_DENEME + 1):
         teslimat.deneme_sayisi = onceki
@@ -87,9 +95,152 @@ def teslimat_dene(*, teslimat_id: int) -> Teslimat | None:
                 raise
             time.sleep(0.2 * kayit_denemesi)
         except DatabaseError:
-            if Teslimat.objects.filter(pk=teslimat_id).exists():
+            if Teslimat.objects.filter(pk=teslimat.pk).exists():
                 raise
             return None  # deleted with its endpoint while we were sending: nothing left to log
+
+
+@dataclass
+class TopluSonuc:
+    """What `teslimatlari_dene` did: `denenen`, the deliveries attempted (or finished without a
+    request: endpoint disabled), each with the seconds its attempt took; `geri`, the ones claimed
+    but not attempted (their lease released at once: due again, for the caller's waiting line)."""
+
+    denenen: list[tuple[Teslimat, float]] = field(default_factory=list)
+    geri: list[int] = field(default_factory=list)
+
+
+def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | None = None,
+                      devam=lambda: True) -> TopluSonuc:
+    """Attempt several deliveries of one endpoint, one after another (the worker pool's path): the
+    same attempt as `teslimat_dene`, with the database work done once for all of them.
+
+    Claimed and read with event and endpoint in one statement on PostgreSQL (`sorgular`: the
+    conditions of `teslimat_dene`; two elsewhere); the requests go out one by one with
+    no transaction open; the results are logged in one transaction (one `INSERT` of the attempts,
+    one `UPDATE` per status code of the successful ones, the failed ones as `teslimat_dene` logs
+    them). The ones not due, finished, gone or claimed by someone else are skipped.
+
+    The batch stops early, giving the rest back, after an attempt slower than
+    `WEBHOOK_SLOW_SECONDS` or a timeout (so the caller can move the endpoint to its slow lane),
+    once it has run for `WEBHOOK_SLOW_SECONDS` in all (the rest can go out side by side on the
+    endpoint's other places instead of queueing behind this thread), when `devam()` says so
+    (shutting down), or when the lease could not cover one more attempt.
+    """
+    sonuc = TopluSonuc()
+    ids = list(dict.fromkeys(teslimat_idleri))
+    if not ids:
+        return sonuc
+    simdi = timezone.now()
+    kira = _kilit_suresi()
+    baslangic = time.monotonic()
+    kira_sonu = baslangic + kira.total_seconds()
+    sirali = {t.pk: t for t in teslimatlari_kirala_oku(ids, simdi=simdi, kilit_bitis=simdi + kira)}
+    if not sirali:
+        return sonuc
+    teslimatlar = [sirali[i] for i in ids if i in sirali]  # the order they were given in
+    sonuclar: list[tuple[Teslimat, dict]] = []
+    islenen = 0  # teslimatlar[:islenen] were attempted or finished
+    try:
+        for teslimat in teslimatlar:
+            if islenen and (not devam() or time.monotonic() + _deneme_ust_siniri() + 10 > kira_sonu
+                            or time.monotonic() - baslangic > settings.WEBHOOK_SLOW_SECONDS):
+                break
+            if not teslimat.endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
+                sonuc.denenen.append((_bitir(teslimat, Teslimat.Durum.BASARISIZ,
+                                             hata="Uç nokta devre dışı; gönderilmedi."), 0.0))
+                islenen += 1
+                continue
+            basla = time.monotonic()
+            yanit = _http_gonder(teslimat.endpoint, teslimat.olay, oturum)
+            sure = time.monotonic() - basla
+            sonuclar.append((teslimat, yanit))
+            sonuc.denenen.append((teslimat, sure))
+            islenen += 1
+            if sure > settings.WEBHOOK_SLOW_SECONDS or (yanit["durum_kodu"] is None and
+                                                        yanit["hata"].startswith("Zaman aşımı")):
+                break
+    finally:
+        # Also when something unexpected was raised: what went out is logged (not sent again when
+        # the lease runs out) and the rest is due again at once.
+        sonuc.geri = [t.pk for t in teslimatlar[islenen:]]
+        if sonuc.geri:
+            Teslimat.objects.filter(pk__in=sonuc.geri, kilit_bitis=simdi + kira).update(kilit_bitis=None)
+        if sonuclar:
+            kaydedilmeyen = {t.pk for t, _ in sonuclar} - _toplu_kaydet_israrla(sonuclar)
+            sonuc.denenen = [(t, s) for t, s in sonuc.denenen if t.pk not in kaydedilmeyen]
+    return sonuc
+
+
+def _deneme_ust_siniri() -> float:
+    return settings.WEBHOOK_TIMEOUT_SECONDS + settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS
+
+
+def _toplu_kaydet_israrla(sonuclar: list[tuple[Teslimat, dict]]) -> set[int]:
+    """Log a batch's attempts; the ids logged (a delivery deleted meanwhile is not). A locked
+    database is retried as in `teslimat_dene`; any other database error falls back to logging
+    them one by one, so one deleted delivery does not lose the others' log."""
+    onceki = [(t, {a: getattr(t, a) for a in KAYIT_ALANLARI}) for t, _ in sonuclar]
+
+    def geri_al():  # the transaction rolled back: the deliveries as they were read
+        for t, alanlar in onceki:
+            for ad, deger in alanlar.items():
+                setattr(t, ad, deger)
+
+    for kayit_denemesi in range(1, KAYIT_DENEME + 1):
+        try:
+            _toplu_kaydet(sonuclar)
+            return {t.pk for t, _ in sonuclar}
+        except OperationalError:
+            geri_al()
+            if kayit_denemesi == KAYIT_DENEME:
+                raise
+            time.sleep(0.2 * kayit_denemesi)
+        except DatabaseError:
+            geri_al()
+            break
+    return {t.pk for t, yanit in sonuclar if _kaydet_israrla(t, yanit) is not None}
+
+
+def _toplu_kaydet(sonuclar: list[tuple[Teslimat, dict]]) -> None:
+    simdi = timezone.now()
+    denemeler, basarili = [], {}
+    with transaction.atomic():
+        for teslimat, yanit in sonuclar:
+            denemeler.append(TeslimatDenemesi(
+                teslimat=teslimat, numara=teslimat.deneme_sayisi + 1, zaman=simdi, durum_kodu=yanit["durum_kodu"],
+                sure_ms=yanit["sure_ms"], hata=yanit["hata"], basarili=yanit["basarili"]))
+        TeslimatDenemesi.objects.bulk_create(denemeler)
+        for teslimat, yanit in sonuclar:
+            _sonucu_uygula(teslimat, yanit, simdi)
+            if yanit["basarili"]:
+                basarili.setdefault((teslimat.deneme_sayisi, teslimat.son_durum_kodu), []).append(teslimat.pk)
+            else:
+                teslimat.save(update_fields=KAYIT_ALANLARI)
+        for (deneme_sayisi, kod), ids in basarili.items():
+            Teslimat.objects.filter(pk__in=ids).update(
+                deneme_sayisi=deneme_sayisi, son_durum_kodu=kod, son_hata="", kilit_bitis=None,
+                durum=Teslimat.Durum.TESLIM_EDILDI, tamamlanma=simdi, sonraki_deneme=None)
+        _toplu_hata_serisi(sonuclar, simdi)
+    for teslimat, yanit in sonuclar:
+        _logla(teslimat, yanit)
+
+
+def _toplu_hata_serisi(sonuclar: list[tuple[Teslimat, dict]], simdi) -> None:
+    """The endpoint's failure streak after a batch, as if its attempts had been logged one by one:
+    cleared when the last one succeeded, started anew when a success came before a failure, else
+    as a failed attempt (`_hata_serisi`). No query when every attempt succeeded on a healthy one."""
+    endpointler = {t.endpoint_id: t.endpoint for t, _ in sonuclar}
+    for endpoint in endpointler.values():  # one, from the pool
+        basarilar = [y["basarili"] for t, y in sonuclar if t.endpoint_id == endpoint.pk]
+        if basarilar[-1]:
+            if endpoint.hata_baslangici is not None or not all(basarilar):
+                WebhookEndpoint.objects.filter(pk=endpoint.pk, hata_baslangici__isnull=False).update(
+                    hata_baslangici=None)
+        elif any(basarilar):
+            WebhookEndpoint.objects.filter(pk=endpoint.pk).update(hata_baslangici=simdi)
+        else:
+            _hata_serisi(endpoint.pk, simdi)
 
 
 def _bitir(teslimat: Teslimat, durum: str, *, hata: str = "") -> Teslimat:
@@ -99,7 +250,9 @@ def _bitir(teslimat: Teslimat, durum: str, *, hata: str = "") -> Teslimat:
     return teslimat
 
 
-def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
+def _http_gonder(endpoint: WebhookEndpoint, olay: Olay, oturum: requests.Session | None = None) -> dict:
+    """One signed POST; `oturum`: a session to reuse (the worker pool's threads each keep one), else
+    a fresh one closed afterwards."""
     govde = json.dumps(olay.zarf(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     zaman = str(int(time.time()))
     headers = {
@@ -114,11 +267,11 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
     sonuc = {"durum_kodu": None, "hata": "", "basarili": False}
     try:
         hedef_kontrol(endpoint.url)
-        with hedef_oturumu() as oturum:
-            # Redirects are never followed: a public URL could bounce us to an internal one.
-            yanit = oturum.post(endpoint.url, data=govde, headers=headers, allow_redirects=False,
-                                timeout=_zaman_asimlari(), stream=True)
-            yanit.close()
+        if oturum is None:
+            with hedef_oturumu() as yeni:
+                yanit = _post(yeni, endpoint.url, govde, headers)
+        else:
+            yanit = _post(oturum, endpoint.url, govde, headers)
         sonuc["durum_kodu"] = yanit.status_code
         sonuc["basarili"] = 200 <= yanit.status_code < 300
         if not sonuc["basarili"]:
@@ -136,6 +289,16 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay) -> dict:
     return sonuc
 
 
+def _post(oturum: requests.Session, url: str, govde: bytes, headers: dict) -> requests.Response:
+    # Redirects are never followed: a public URL could bounce us to an internal one. The answer's
+    # body is never read (stream, then close): a receiver trickling an endless body cannot hold
+    # the attempt, at the price of a new connection per request.
+    yanit = oturum.post(url, data=govde, headers=headers, allow_redirects=False, timeout=_zaman_asimlari(),
+                        stream=True)
+    yanit.close()
+    return yanit
+
+
 def _zaman_asimlari() -> tuple[float, float]:
     # A short connect timeout: an address that does not answer at all is given up on quickly.
     return min(settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS, settings.WEBHOOK_TIMEOUT_SECONDS), settings.WEBHOOK_TIMEOUT_SECONDS
@@ -149,24 +312,39 @@ def _sonucu_kaydet(teslimat: Teslimat, sonuc: dict) -> Teslimat:
             teslimat=teslimat, numara=numara, zaman=simdi, durum_kodu=sonuc["durum_kodu"],
             sure_ms=sonuc["sure_ms"], hata=sonuc["hata"], basarili=sonuc["basarili"],
         )
-        teslimat.deneme_sayisi, teslimat.son_durum_kodu = numara, sonuc["durum_kodu"]
-        teslimat.son_hata, teslimat.kilit_bitis = sonuc["hata"], None
+        _sonucu_uygula(teslimat, sonuc, simdi)
         if sonuc["basarili"]:
-            teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.TESLIM_EDILDI, simdi, None
             if teslimat.endpoint.hata_baslangici is not None:  # as read when claimed: no query when healthy
                 WebhookEndpoint.objects.filter(pk=teslimat.endpoint_id, hata_baslangici__isnull=False).update(
                     hata_baslangici=None)
         else:
             _hata_serisi(teslimat.endpoint_id, simdi)
-            if numara >= settings.WEBHOOK_MAX_ATTEMPTS:
-                teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.BASARISIZ, simdi, None
-            else:
-                teslimat.sonraki_deneme = simdi + timedelta(seconds=bekleme_suresi(numara))
-        teslimat.save(update_fields=["deneme_sayisi", "son_durum_kodu", "son_hata", "kilit_bitis", "durum",
-                                     "tamamlanma", "sonraki_deneme"])
-    logger.info("Webhook teslimatı #%s deneme %s: %s (%s ms)", teslimat.pk, numara,
-                sonuc["durum_kodu"] or sonuc["hata"], sonuc["sure_ms"])
+        teslimat.save(update_fields=KAYIT_ALANLARI)
+    _logla(teslimat, sonuc)
     return teslimat
+
+
+KAYIT_ALANLARI = ["deneme_sayisi", "son_durum_kodu", "son_hata", "kilit_bitis", "durum", "tamamlanma",
+                  "sonraki_deneme"]
+
+
+def _sonucu_uygula(teslimat: Teslimat, sonuc: dict, simdi) -> None:
+    """The delivery after one more attempt with this result (in memory; KAYIT_ALANLARI change):
+    delivered, failed for good, or due again after the backoff."""
+    numara = teslimat.deneme_sayisi + 1
+    teslimat.deneme_sayisi, teslimat.son_durum_kodu = numara, sonuc["durum_kodu"]
+    teslimat.son_hata, teslimat.kilit_bitis = sonuc["hata"], None
+    if sonuc["basarili"]:
+        teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.TESLIM_EDILDI, simdi, None
+    elif numara >= settings.WEBHOOK_MAX_ATTEMPTS:
+        teslimat.durum, teslimat.tamamlanma, teslimat.sonraki_deneme = Teslimat.Durum.BASARISIZ, simdi, None
+    else:
+        teslimat.sonraki_deneme = simdi + timedelta(seconds=bekleme_suresi(numara))
+
+
+def _logla(teslimat: Teslimat, sonuc: dict) -> None:
+    logger.info("Webhook teslimatı #%s deneme %s: %s (%s ms)", teslimat.pk, teslimat.deneme_sayisi,
+                sonuc["durum_kodu"] or sonuc["hata"], sonuc["sure_ms"])
 
 
 def _hata_serisi(endpoint_id: int, simdi) -> None:
