@@ -8,6 +8,7 @@ tickets' `TicketSerializer`), from the rows as they are right after the commit: 
 read of the same object are equal.
 """
 import asyncio
+import atexit
 import json
 import logging
 import threading
@@ -120,31 +121,69 @@ def dagit(olay: YayinlananOlay) -> None:
 
 
 _dongu: asyncio.AbstractEventLoop | None = None
+_sira: asyncio.Queue | None = None
 _dongu_kilidi = threading.Lock()
+SIRA_SINIRI = 10_000  # events waiting to be published in one process (Redis down for long)
 
 
-def _yayin_dongusu() -> asyncio.AbstractEventLoop:
+def _yayin_dongusu() -> tuple[asyncio.AbstractEventLoop, asyncio.Queue]:
     """One event loop per process, in a daemon thread, for publishing from sync code: the Redis
     layer keeps its connection there, instead of a new loop and connection per event (which
-    `async_to_sync` would cost: tens of ms on a busy machine). Started on first use, so a forking
-    server (gunicorn) starts it in each worker."""
-    global _dongu
+    `async_to_sync` would cost: tens of ms on a busy machine). One task on it publishes the
+    process's events one after another, in the order they were committed. Started on first use,
+    so a forking server (gunicorn) starts it in each worker."""
+    global _dongu, _sira
     with _dongu_kilidi:
         if _dongu is None or _dongu.is_closed():
-            _dongu = asyncio.new_event_loop()
-            threading.Thread(target=_dongu.run_forever, name="canli-yayin", daemon=True).start()
-        return _dongu
+            dongu = asyncio.new_event_loop()
+            sira = asyncio.Queue()
+            threading.Thread(target=dongu.run_forever, name="canli-yayin", daemon=True).start()
+            asyncio.run_coroutine_threadsafe(_yayinci(sira), dongu)
+            _dongu, _sira = dongu, sira
+            atexit.register(_bosalt, dongu, sira)
+        return _dongu, _sira
+
+
+async def _yayinci(sira: asyncio.Queue) -> None:
+    while True:
+        olay_id, gonderimler = await sira.get()
+        try:
+            await agruba_gonder(olay_id, gonderimler)
+        except Exception:
+            logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", olay_id, exc_info=True)
+        finally:
+            sira.task_done()
+
+
+def _siraya_koy(sira: asyncio.Queue, oge) -> None:
+    if sira.qsize() >= SIRA_SINIRI:
+        logger.warning("Canlı yayın sırası dolu; olay %s gönderilmedi (istemciler yoklamayla alacak).", oge[0])
+        return
+    sira.put_nowait(oge)
+
+
+def _bosalt(dongu: asyncio.AbstractEventLoop, sira: asyncio.Queue) -> None:
+    # A worker leaving (gunicorn's graceful restart) first publishes what it still holds, briefly.
+    if dongu.is_closed():
+        return
+    try:
+        asyncio.run_coroutine_threadsafe(asyncio.wait_for(sira.join(), 2), dongu).result(timeout=3)
+    except Exception:  # noqa: BLE001  (exiting: what is left is re-read by the clients' polls)
+        logger.warning("Canlı yayın sırası çıkışta boşaltılamadı.")
 
 
 def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
-    """Send from sync code (a service's after-commit hook). A dead channel layer (Redis down) is
-    logged, never raised: the change is saved and clients re-read it by polling."""
+    """Send from sync code (a service's after-commit hook), without waiting: the event joins this
+    process's publishing line (commit order kept) and the request goes on. A dead channel layer
+    (Redis down) is logged, never raised and never waited for: the change is saved and clients
+    re-read it by polling."""
     try:
         if isinstance(get_channel_layer(), InMemoryChannelLayer):
             # `make run`: the sockets' queues live on the server's own loop; go there.
             async_to_sync(agruba_gonder)(olay_id, gonderimler)
         else:
-            asyncio.run_coroutine_threadsafe(agruba_gonder(olay_id, gonderimler), _yayin_dongusu()).result(timeout=5)
+            dongu, sira = _yayin_dongusu()
+            dongu.call_soon_threadsafe(_siraya_koy, sira, (olay_id, gonderimler))
     except Exception:
         logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", olay_id, exc_info=True)
 
