@@ -2,7 +2,6 @@
 arrives through the socket while the polling URL is blocked; with the socket blocked, it arrives
 by polling. The host page comes from a small HTTP server of its own on loopback (another origin
 than the service; a real loopback address, so Chromium's private-network checks stay quiet)."""
-import os
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -11,35 +10,17 @@ import pytest
 
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
 from .yardimci import Rest, giris
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = TARAYICI_ISARETLERI
 
 
 @pytest.fixture(scope="module")
 def tarayici():
-    from playwright.sync_api import sync_playwright
-
-    eski = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the sync API keeps a loop in this thread
-    pw = sync_playwright().start()
-    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    yield browser
-    browser.close()
-    pw.stop()
-    if eski is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = eski
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

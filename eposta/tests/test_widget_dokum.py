@@ -1,21 +1,15 @@
 """The widget's "sohbet dökümünü e-postayla gönder" after a chat ends, in headless Chromium, with
 the mail received by the loopback SMTP server."""
-import os
 import re
 
-import pytest
-
 from portal.tests import test_widget_e2e as e2e
-from portal.tests.test_widget_e2e import CHROMIUM, acik_oturum_id, ok, operator_istemcisi, sohbet_baslat
+from portal.tests.test_widget_e2e import acik_oturum_id, ok, operator_istemcisi, sohbet_baslat
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 
 # The browser, page and demo-page fixtures of the widget's own browser tests.
 tarayici, sayfa, demo = e2e.tarayici, e2e.sayfa, e2e.demo
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = TARAYICI_ISARETLERI
 
 
 def test_widget_sends_the_transcript_to_the_address_given_at_start(sayfa, demo, smtp):

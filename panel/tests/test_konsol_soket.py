@@ -2,7 +2,6 @@
 server (uvicorn on an ephemeral port), as `make run` serves it. The visitor's side goes over HTTP
 and the widget socket of the same server, so every frame comes from a real commit."""
 import json
-import os
 import re
 import threading
 import time
@@ -12,15 +11,11 @@ import pytest
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 
-from .conftest import CHROMIUM
 from .test_konsol_tarayici import BILDIRIM_KAYDI, bekle
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = TARAYICI_ISARETLERI
 
 
 @pytest.fixture

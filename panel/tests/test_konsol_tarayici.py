@@ -14,15 +14,10 @@ from rest_framework.test import APIClient
 from dosyalar.tests.yardimci import png_bayt
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap, widget_client
-
-from .conftest import CHROMIUM
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 
 EKRAN_DIZINI = Path(django_settings.BASE_DIR) / "docs" / "screenshots"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = TARAYICI_ISARETLERI
 
 # Records what the page would ring and pop up, so "no sound, no notification" is observable.
 BILDIRIM_KAYDI = """

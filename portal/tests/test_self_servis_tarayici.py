@@ -1,43 +1,28 @@
 """Owners' self-service in real headless Chromium (issue 16, "Must show"): the look set in the
 portal reaches the widget, and an article's script never runs in the preview or in the widget."""
-import os
 import re
 
 import pytest
-from django.db import connections
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
 from .test_hazir_yanit_kampanya import PNG
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium yok"),
-]
+pytestmark = TARAYICI_ISARETLERI
 XSS = "**Ödeme** adımları.\n\n<script>window.__xss=1</script>\n\n<img src=x onerror=\"window.__xss=2\">"
 
 
 @pytest.fixture
 def sayfa(live_server, settings, tmp_path):
-    from playwright.sync_api import sync_playwright
-
     settings.DEBUG = True  # the /demo/ host page
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="tr-TR")
-            context.set_default_timeout(30_000)
-            page = context.new_page()
-            page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(f"dialog: {d.message}")))
-            yield page
-        finally:
-            connections.close_all()
-            browser.close()
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="tr-TR")
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(f"dialog: {d.message}")))
+        yield page
 
 
 def portala_gir(page, url, user):

@@ -9,18 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 from tenants.models import Kullanici, Musteri
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium yok"),
-]
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+pytestmark = TARAYICI_ISARETLERI
 SIFRE = "Mavi-Deniz-2026"
 
 
@@ -33,17 +26,8 @@ def ekran_dizini(tmp_path):
 
 @pytest.fixture
 def tarayici():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            # ORM calls made while Playwright's loop runs get their own connection (asgiref's
-            # context-local); close it here, in that context, or the test database stays in use.
-            connections.close_all()
-            browser.close()
+    with chromium() as browser:
+        yield browser
 
 
 def _widget_cagrisi(page, api_key: str) -> dict:

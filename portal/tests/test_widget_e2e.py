@@ -18,10 +18,8 @@ from rest_framework.test import APIClient
 
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 EKRAN_DIZINI = Path(django_settings.BASE_DIR) / "docs" / "screenshots"
 
 
@@ -36,31 +34,14 @@ def _png(genislik=160, yukseklik=90) -> bytes:
     return (b"\x89PNG\r\n\x1a\n" + parca(b"IHDR", struct.pack(">IIBBBBB", genislik, yukseklik, 8, 2, 0, 0, 0))
             + parca(b"IDAT", zlib.compress(satirlar)) + parca(b"IEND", b""))
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = TARAYICI_ISARETLERI
 
 
 # --- fixtures ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tarayici():
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests make
-    # between browser steps are still plain synchronous code.
-    eski = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    pw = sync_playwright().start()
-    browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    yield browser
-    browser.close()
-    pw.stop()
-    if eski is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = eski
+    with chromium() as browser:
+        yield browser
 
 
 class Sayfa:

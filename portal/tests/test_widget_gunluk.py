@@ -1,20 +1,18 @@
 """Daily use of the widget in real headless Chromium (issue 13): a reload keeps the chat that just
 ended (transcript, rating), the name and e-mail are remembered, operators' names show on their
 messages, and a chat nobody can answer is turned into a ticket from the widget."""
-import os
 import re
 from datetime import timedelta
 
-import pytest
 from django.utils import timezone
 
 from chat.models import Mesaj, Oturum
 from chat.tasks import zaman_asimlari
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 from tenants.models import Kullanici
 from tickets.models import Ticket
 
 from .test_widget_e2e import (  # noqa: F401  (fixtures: the browser, a page, the demo host page)
-    CHROMIUM,
     acik_oturum_id,
     demo,
     ok,
@@ -25,11 +23,7 @@ from .test_widget_e2e import (  # noqa: F401  (fixtures: the browser, a page, th
     yukle,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="/usr/bin/chromium yok"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = TARAYICI_ISARETLERI
 
 
 def test_yenileyince_son_sohbet_okunur_puanlanir_ad_eposta_hatirlanir(sayfa, demo):  # noqa: F811
