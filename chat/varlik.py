@@ -30,6 +30,11 @@ def _anahtar(oturum_id: int) -> str:
     return f"chat:ziyaretci_goruldu:{oturum_id}"
 
 
+def sifirla() -> None:
+    """Forget which marks this process wrote (tests that empty the cache between them)."""
+    _yazilan.clear()
+
+
 def ziyaretci_goruldu(*, oturum_id: int) -> None:
     simdi = time.monotonic()
     if simdi - _yazilan.get(oturum_id, -1e18) < _aralik():

@@ -57,6 +57,11 @@ def yerel(api_key: str) -> Musteri | None:
     return kayit[1]
 
 
+def sifirla() -> None:
+    """Empty this process's memory of tenants (tests that empty the cache between them)."""
+    _yerel.clear()
+
+
 def _yerel_yaz(api_key: str, nesil, musteri: Musteri | None) -> None:
     if musteri is None or nesil is None:
         _yerel.pop(api_key, None)
