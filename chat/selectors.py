@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from supportdesk.core import varlik
 from supportdesk.core.exceptions import Bulunamadi
-from supportdesk.core.girdi import ID_MAX, id_coz
+from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
 from supportdesk.core.hazir_sorgu import HazirSorgu
 from tenants.models import Kullanici
 
@@ -361,7 +361,7 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
 def hazir_yanit_get(*, musteri_id: int, hazir_yanit_id: int) -> HazirYanit:
     """A canned response of the tenant; the same 404 for missing and another tenant's."""
     yanit = (HazirYanit.objects.kapsamda([musteri_id]).filter(pk=hazir_yanit_id).first()
-             if isinstance(hazir_yanit_id, int) and 0 < hazir_yanit_id < 2**31 else None)
+             if gecerli_id_mi(hazir_yanit_id) else None)
     if yanit is None:
         raise Bulunamadi()
     return yanit
@@ -385,7 +385,7 @@ def gecmis_oturum_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> Q
 
 def gecmis_oturum_get(*, musteri_id: int, oturum_id: int) -> Oturum:
     oturum = (gecmis_oturum_list(musteri_id=musteri_id).filter(pk=oturum_id).first()
-              if isinstance(oturum_id, int) and 0 < oturum_id < 2**31 else None)
+              if gecerli_id_mi(oturum_id) else None)
     if oturum is None:
         raise Bulunamadi()
     return oturum

@@ -9,6 +9,7 @@ from django.db.models import Case, Count, F, Func, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi
+from supportdesk.core.girdi import gecerli_id_mi
 
 from . import metin
 from .models import Kampanya, KbKategori, KbMakale
@@ -191,24 +192,20 @@ def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[K
 
 
 # --- for the tenant's own editors (the portal): every article, published or not -----------------
-def _id_gecerli(deger) -> bool:
-    return isinstance(deger, int) and 0 < deger < 2**31
-
-
 def kb_yonetim_makale_list(*, musteri) -> QuerySet[KbMakale]:
     return KbMakale.objects.kapsamda([musteri.id]).select_related("kategori").order_by("kategori__sira", "sira", "id")
 
 
 def kb_yonetim_makale_get(*, musteri, makale_id: int) -> KbMakale:
     """Any article of the tenant by id; the same 404 for missing and another tenant's."""
-    makale = kb_yonetim_makale_list(musteri=musteri).filter(pk=makale_id).first() if _id_gecerli(makale_id) else None
+    makale = kb_yonetim_makale_list(musteri=musteri).filter(pk=makale_id).first() if gecerli_id_mi(makale_id) else None
     if makale is None:
         raise Bulunamadi()
     return makale
 
 
 def kb_kategori_get(*, musteri, kategori_id: int) -> KbKategori:
-    kategori = KbKategori.objects.kapsamda([musteri.id]).filter(pk=kategori_id).first() if _id_gecerli(kategori_id) else None
+    kategori = KbKategori.objects.kapsamda([musteri.id]).filter(pk=kategori_id).first() if gecerli_id_mi(kategori_id) else None
     if kategori is None:
         raise Bulunamadi()
     return kategori
@@ -219,7 +216,7 @@ def kampanya_list(*, musteri) -> QuerySet[Kampanya]:
 
 
 def kampanya_get(*, musteri, kampanya_id: int) -> Kampanya:
-    kampanya = kampanya_list(musteri=musteri).filter(pk=kampanya_id).first() if _id_gecerli(kampanya_id) else None
+    kampanya = kampanya_list(musteri=musteri).filter(pk=kampanya_id).first() if gecerli_id_mi(kampanya_id) else None
     if kampanya is None:
         raise Bulunamadi()
     return kampanya

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
+from supportdesk.core.girdi import gecerli_id_mi
 
 from .models import Davet, Kullanici, Musteri, Uyelik
 from .services import kullanici_olustur, uyelik_ekle
@@ -106,7 +107,7 @@ def bekleyen_davet_list(*, musteri: Musteri):
 
 
 def davet_get(*, musteri: Musteri, davet_id: int) -> Davet:
-    davet = bekleyen_davet_list(musteri=musteri).filter(pk=davet_id).first() if 0 < davet_id < 2**31 else None
+    davet = bekleyen_davet_list(musteri=musteri).filter(pk=davet_id).first() if gecerli_id_mi(davet_id) else None
     if davet is None:
         raise Bulunamadi()
     return davet
@@ -147,7 +148,7 @@ def ekip_list(*, musteri: Musteri):
 
 def ekip_uyelik_get(*, musteri: Musteri, uyelik_id: int) -> Uyelik:
     """A membership of the tenant by its id; the same 404 for missing and another project's."""
-    if not 0 < uyelik_id < 2**31:
+    if not gecerli_id_mi(uyelik_id):
         raise Bulunamadi()
     uyelik = ekip_list(musteri=musteri).filter(pk=uyelik_id).first()
     if uyelik is None:

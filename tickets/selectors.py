@@ -1,7 +1,7 @@
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
-from supportdesk.core.girdi import id_coz
+from supportdesk.core.girdi import gecerli_id_mi, id_coz
 
 from .models import Ticket, TicketYanit
 
@@ -91,7 +91,7 @@ def gecmis_ticket_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> Q
 
 def gecmis_ticket_get(*, musteri_id: int, ticket_id: int) -> Ticket:
     ticket = (gecmis_ticket_list(musteri_id=musteri_id).filter(pk=ticket_id).first()
-              if isinstance(ticket_id, int) and 0 < ticket_id < 2**31 else None)
+              if gecerli_id_mi(ticket_id) else None)
     if ticket is None:
         raise Bulunamadi()
     return ticket
