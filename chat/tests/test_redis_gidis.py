@@ -10,7 +10,7 @@ import redis
 
 from chat.models import Oturum
 
-from .yardimci import W_MESAJ, W_MESAJLAR, baslat, ok, widget_client
+from .yardimci import W_MESAJ, W_MESAJLAR, baslat, ok, operator_istemcisi, widget_client
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +65,18 @@ def test_a_visitor_message_is_one_round_trip_plus_the_socket_publish(musteri, sa
     assert komutlar.count("EVALSHA") == 1, komutlar
     assert [k for k in komutlar if k not in ("EVALSHA", "PUBLISH")] == [], komutlar
     assert Oturum.objects.get(pk=o["id"]).son_mesaj == "ikinci"
+
+
+def test_the_one_round_trip_sees_an_operator_come_online(musteri, sayac):
+    # Presence comes from the same script as the limit: an operator who goes online through REST
+    # is seen by the very next poll, still in one round trip.
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    sorgu = {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": 10**9}
+    assert ok(widget.get(W_MESAJLAR, sorgu))["cevrimici_operator"] is False
+    _, operator = operator_istemcisi(musteri)
+    ok(operator.post("/api/v1/operator/status", {"durum": "cevrimici"}, format="json"))
+    yanitlar = []
+    komutlar = sayac(lambda: yanitlar.append(ok(widget.get(W_MESAJLAR, sorgu))))
+    assert komutlar == ["EVALSHA"], komutlar
+    assert yanitlar[0]["cevrimici_operator"] is True
