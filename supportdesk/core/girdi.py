@@ -28,6 +28,15 @@ def id_coz(value, *, mesaj: str | None = None) -> int:
     return value
 
 
+def sorgu_tam_sayisi(value):
+    """A query-string value for a strict integer field: ASCII digits become the integer, anything
+    else stays as it is (the field then refuses it, 400). `str.isdigit` alone also accepts "²" and
+    "٣", and `int()` refuses more than 4,300 digits: either would be a 500."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 4000:
+        return int(value)
+    return value
+
+
 def gecerli_id_mi(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= ID_MAX
 

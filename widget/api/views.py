@@ -16,6 +16,7 @@ from chat.selectors import (
 )
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
+from supportdesk.core.girdi import sorgu_tam_sayisi
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
@@ -117,10 +118,6 @@ TASLAK = inline_serializer("SohbetTicketTaslagi", {
 })
 
 
-def _oturum_id(value):
-    return int(value) if isinstance(value, str) and value.isdigit() else value
-
-
 class WidgetSohbetTicketView(WidgetAPIView):
     """`GET`: the ticket a chat would become (to show for editing); `POST`: make it, closing the chat."""
 
@@ -131,7 +128,7 @@ class WidgetSohbetTicketView(WidgetAPIView):
     def get(self, request):
         ziyaretci_id = self.ziyaretci_id()
         ser = SohbetTicketSerializer(data={"ziyaretci_id": ziyaretci_id,
-                                           "oturum_id": _oturum_id(request.query_params.get("oturum_id"))})
+                                           "oturum_id": sorgu_tam_sayisi(request.query_params.get("oturum_id"))})
         ser.is_valid(raise_exception=True)
         oturum = ziyaretci_oturum_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
                                       oturum_id=ser.validated_data["oturum_id"])

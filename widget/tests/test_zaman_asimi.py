@@ -118,3 +118,10 @@ def test_beat_gorevi_tanimli(settings):
     gorev = settings.CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"]
     assert gorev["task"] == "chat.zaman_asimlari" and gorev["schedule"] <= 60
     assert (settings.BEKLEME_ZAMAN_ASIMI, settings.SESSIZ_SOHBET_ZAMAN_ASIMI) == (600, 1800)
+
+
+@pytest.mark.parametrize("oturum_id", ["²", "٣", "9" * 5000, "-1", "1.0"])
+def test_sohbet_ticket_taslagi_gecersiz_oturum_id_400_verir_500_degil(musteri, oturum_id):
+    widget = widget_client(musteri)
+    baslat(widget)
+    hata(widget.get(TICKET, {"ziyaretci_id": "z-1", "oturum_id": oturum_id}), 400, "GECERSIZ_ISTEK")
