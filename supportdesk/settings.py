@@ -142,7 +142,7 @@ REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.5)
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
 if REDIS_URL:
     CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "supportdesk.core.onbellek.RedisOnbellek",  # Django's RedisCache, one client per pool
         "LOCATION": REDIS_URL,
         "OPTIONS": {"retry": Retry(NoBackoff(), 0), "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
                     "socket_timeout": REDIS_SOCKET_TIMEOUT},

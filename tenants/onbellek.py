@@ -45,7 +45,7 @@ def _anahtar(api_key: str) -> str:
 def nesil_redis_anahtari() -> str | None:
     """The generation's raw Redis key (for reads batched with the rate limit), or None without Redis."""
     varsayilan = caches["default"]
-    return varsayilan.make_and_validate_key(NESIL) if isinstance(varsayilan, RedisCache) else None
+    return varsayilan.make_key(NESIL) if isinstance(varsayilan, RedisCache) else None
 
 
 def yerel(api_key: str) -> Musteri | None:

@@ -158,7 +158,7 @@ def pencere_oku(anahtar: str, oran: tuple[int, int] | None, *, degerler=(), kume
     try:
         _redis(cache)
         izin, cur, prev, okunan, kume = cache._limit_betik(
-            keys=[cache.make_and_validate_key(guncel), cache.make_and_validate_key(onceki), *degerler, *kumeler],
+            keys=[cache.make_key(guncel), cache.make_key(onceki), *degerler, *kumeler],  # hot path: no memcached key checks
             args=[sayi, repr(agirlik), sure * 2, "1" if oran else "0", len(degerler), len(kumeler), en_dusuk],
         )
     except Exception:  # noqa: BLE001
