@@ -2,6 +2,8 @@
 operator's tenants (`musteri_idleri`), starting from the models' `ziyaretcinin` / `kapsamda`."""
 from datetime import timedelta
 
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection
 from django.db.models import (
     Avg,
     Case,
@@ -81,6 +83,13 @@ def _ziyaretci_oturumu(musteri_id, ziyaretci_id, oturum_id, ulasilabilir, sonra=
     )
     if sonra is not None:
         qs = qs.annotate(_yeni_mesaj=Exists(Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__gt=sonra)))
+        if connection.vendor == "postgresql":
+            # For the poll's snapshot (chat.yoklama): the members online by their stored status,
+            # so a later poll can tell "anyone online" from the presence sets alone.
+            qs = qs.annotate(_uygun_idler=ArraySubquery(
+                Kullanici.objects.filter(uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR,
+                                         is_active=True).order_by("id").values("id")
+            ))
     return qs
 
 

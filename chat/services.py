@@ -22,7 +22,7 @@ from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 from tenants.models import Uyelik
 
-from . import selectors, sorgular
+from . import selectors, sorgular, yoklama
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
 
 AD_MAX = 100
@@ -228,6 +228,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             durum, operator_id = yazildi
             yonlendirme = Oturum(pk=oturum_id, musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, durum=durum,
                                  operator_id=operator_id)
+            yoklama.degisti(oturum_idleri=[oturum_id])  # raw SQL: no signal
     else:
         with transaction.atomic():
             ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
@@ -373,6 +374,7 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         )
         if degisen != 1:
             raise DurumCakismasi("Sohbet başka bir temsilci tarafından kabul edildi.")
+        yoklama.degisti(oturum_idleri=[oturum.pk], musteri_idleri=[oturum.musteri_id])  # left the queue
         oturum = _yeniden_oku(oturum)
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                     icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
@@ -436,6 +438,7 @@ def chat_okundu(*, oturum: Oturum) -> None:
     """The operator has read the chat: its unread count drops to 0 (no write when already 0)."""
     if oturum.okunmamis:
         Oturum.objects.filter(pk=oturum.pk).update(okunmamis=0)
+        yoklama.degisti(oturum_idleri=[oturum.pk])
         oturum.okunmamis = 0
 
 

@@ -190,16 +190,9 @@ class WidgetAnahtarAuthentication(BaseAuthentication):
                         "(bağlı ziyaretçide X-Ziyaretci-Token eksik ya da yanlış; CONTRACT 2a)")
 
     def authenticate(self, request):
-        key = request.META.get("HTTP_X_API_KEY", "").strip()
-        if not key:
+        if not widget_anahtari(request):
             raise KimlikGerekli()
-        if len(key) > 128 or not key.isprintable():
-            raise GecersizApiAnahtari()  # no key of ours looks like that; never ask the database
-        on = getattr(request, "on_okuma", None)
-        if on is not None:
-            musteri = musteri_api_key_ile(api_key=key, nesil=on.degerler[0], nesil_okundu=True)
-        else:
-            musteri = musteri_api_key_ile(api_key=key)
+        musteri = widget_musterisi(request)
         if musteri is None:
             raise GecersizApiAnahtari()
         return WidgetIstemci(musteri=musteri), musteri
@@ -208,7 +201,23 @@ class WidgetAnahtarAuthentication(BaseAuthentication):
         return 'ApiKey realm="widget"'
 
 
-def widget_on_okuma(request, *, varlik_gerekli: bool):
+def widget_anahtari(request) -> str:
+    return request.META.get("HTTP_X_API_KEY", "").strip()
+
+
+def widget_musterisi(request):
+    """The active tenant of the request's `X-API-Key`, or None (no key, or no tenant has it). With
+    the request's first round trip made (`on_okuma`), under the tenant cache's generation it read."""
+    key = widget_anahtari(request)
+    if not key or len(key) > 128 or not key.isprintable():
+        return None  # no key of ours looks like that; never ask the database
+    on = getattr(request, "on_okuma", None)
+    if on is not None:
+        return musteri_api_key_ile(api_key=key, nesil=on.degerler[0], nesil_okundu=True)
+    return musteri_api_key_ile(api_key=key)
+
+
+def widget_on_okuma(request, *, varlik_gerekli: bool, ek_anahtarlar=None):
     """A widget request's first and, on the hot paths, only Redis round trip (issue 12): the rate
     limit of this key and address (counted when allowed, as `WidgetThrottle` would), the tenant
     cache's generation (`tenants.onbellek`), and, when the view needs it, who is reachable now
@@ -217,11 +226,13 @@ def widget_on_okuma(request, *, varlik_gerekli: bool):
 
     Only when this process already holds the key's tenant (the limit's key names the tenant), and
     only with Redis; otherwise nothing happens here and each part reads on its own as before.
+    `ek_anahtarlar(musteri)`: further raw keys the view wants read in the same trip (their values
+    follow the generation's in `on_okuma.degerler`).
     Returns the presence read's context token (for `varlik.istek_okumasi_bitir`), or None.
     A request counted here that then fails authentication or the origin check still counts:
     the limit is per key and address, so that only spends the caller's own budget.
     """
-    key = request.META.get("HTTP_X_API_KEY", "").strip()
+    key = widget_anahtari(request)
     musteri = onbellek.yerel(key) if key else None
     nesil_anahtari = onbellek.nesil_redis_anahtari()
     if musteri is None or nesil_anahtari is None:
@@ -230,7 +241,7 @@ def widget_on_okuma(request, *, varlik_gerekli: bool):
     on = pencere_oku(
         widget_limit_anahtari(musteri.pk, WidgetThrottle().get_ident(request)),
         oran_coz(settings.WIDGET_RATE_LIMIT),
-        degerler=[nesil_anahtari],
+        degerler=[nesil_anahtari, *(ek_anahtarlar(musteri) if ek_anahtarlar else ())],
         kumeler=kumeler[0] if kumeler else (),
         en_dusuk=kumeler[1] if kumeler else "-inf",
     )

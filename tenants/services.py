@@ -12,6 +12,7 @@ from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
 from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
+from .sinyaller import operator_durumu_degisti
 
 TRIAL_GUN = 14
 
@@ -246,6 +247,7 @@ def operator_erisilemez_yap(*, kullanici_id: int) -> bool:
 
 
 def _durum_yayinla(kullanici: Kullanici) -> None:
+    operator_durumu_degisti.send(sender=Kullanici, kullanici=kullanici)
     # The subscriber names the operator's tenants after commit (`musteri_idleri` of the frame).
     anlik_yayinla(musteri_id=None, olay="operator_durumu", veri={"operator_id": kullanici.pk, "durum": kullanici.durum})
 

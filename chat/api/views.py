@@ -1,16 +1,20 @@
 """Chat endpoints (CONTRACT 3): thin views turning input into service calls."""
 from collections.abc import Mapping
 
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 
-from supportdesk.core import mesajlar
+from supportdesk.core import mesajlar, varlik
 from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
-from tenants.api.temel import OperatorAPIView, WidgetAPIView
+from supportdesk.core.views import ZarfJSONRenderer
+from tenants.api.temel import OperatorAPIView, WidgetAPIView, ziyaretci_dogrula
 
-from .. import selectors, services
+from .. import selectors, services, yoklama
 from ..models import Mesaj, Oturum
 from ..varlik import ziyaretci_goruldu
 from . import serializers as s
@@ -118,6 +122,27 @@ class WidgetChatMesajView(WidgetAPIView):
 class WidgetChatMesajlarView(WidgetAPIView):
     varlik_gerekli = True
 
+    def on_okuma_anahtarlari(self, request, musteri) -> list[str]:
+        # A plain poll also reads its snapshot (chat.yoklama) in the request's one Redis round trip.
+        params = request.GET
+        oturum_id = sorgu_tam_sayisi(params.get("oturum_id"))
+        if not gecerli_id_mi(oturum_id) or _yoklama_esigi(params) is None:
+            return []
+        self._ozet_anahtarlari = yoklama.okunacaklar(oturum_id=oturum_id, musteri_id=musteri.pk)
+        return self._ozet_anahtarlari
+
+    def hizli_yanit(self, request) -> HttpResponse | None:
+        # The idle poll from its snapshot, before DRF's request cycle (WidgetAPIView.hizli_yanit):
+        # the same checks in the same order as `get`, anything else is `get`'s to answer.
+        musteri = self.hizli_musteri(request)
+        if musteri is None:
+            return None
+        try:
+            ziyaretci_id = ziyaretci_dogrula(request, musteri, request.GET)
+        except APIException:
+            return None
+        return _ozetten(request, self.on_okuma_degerleri(request, musteri), musteri, ziyaretci_id)
+
     @extend_schema(
         summary="Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer",
         parameters=[
@@ -134,32 +159,74 @@ class WidgetChatMesajlarView(WidgetAPIView):
     )
     def get(self, request):
         ziyaretci_id = self.ziyaretci_id()
+        okunan = self.on_okuma_degerleri(request, self.musteri)
+        ozetten = _ozetten(request, okunan, self.musteri, ziyaretci_id)
+        if ozetten is not None:
+            return ozetten
         veri = _dogrula(s.WidgetOturumIstekSerializer, {"ziyaretci_id": ziyaretci_id,
-                                                          "oturum_id": _tam_sayi(request.query_params.get("oturum_id"))})
+                                                          "oturum_id": sorgu_tam_sayisi(request.query_params.get("oturum_id"))})
+        esik = _yoklama_esigi(request.query_params)
         oturum = selectors.ziyaretci_oturum_get(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], kuyruk_bilgisi=True,
-            yeni_mesaj_sonra=_yoklama_esigi(request.query_params),
+            yeni_mesaj_sonra=esik,
         )
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         ziyaretci_goruldu(oturum_id=oturum.id)
-        return basarili(_widget_oturum_yaniti(oturum, mesajlar=mesajlar, sonraki=sonraki))
+        yanit = basarili(_widget_oturum_yaniti(oturum, mesajlar=mesajlar, sonraki=sonraki))
+        if okunan and not mesajlar and hasattr(oturum, "_uygun_idler") and getattr(oturum, "_yeni_mesaj_esigi", None) == esik:
+            # An idle plain poll: its answer becomes the chat's snapshot, tagged with the
+            # generations read before the statement, rendered as this answer would be with and
+            # without an operator online.
+            yanitlar = []
+            for cevrimici in (False, True):
+                veri = _widget_oturum_yaniti(oturum, mesajlar=[], sonraki=None)
+                veri["oturum"]["cevrimici_operator"] = veri["cevrimici_operator"] = cevrimici
+                yanitlar.append(ZarfJSONRenderer().render({"basarili": True, "data": veri}))
+            yoklama.ozet_yaz(anahtarlar=self._ozet_anahtarlari, okunan=okunan, yanitlar=tuple(yanitlar), veri={
+                "m": self.musteri.pk, "z": ziyaretci_id, "s": esik, "u": list(oturum._uygun_idler)})
+        return yanit
+
+
+def _ozetten(request, okunan: list | None, musteri, ziyaretci_id: str) -> HttpResponse | None:
+    govde = _ozetten_yanit(yoklama.ozet_coz(okunan), musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id,
+                           params=request.GET) if okunan else None
+    if govde is None:
+        return None
+    ziyaretci_goruldu(oturum_id=sorgu_tam_sayisi(request.GET["oturum_id"]))
+    return HttpResponse(govde, content_type=ZarfJSONRenderer.media_type)
+
+
+def _ozetten_yanit(ozet: tuple[dict, list[bytes]] | None, *, musteri_id: int, ziyaretci_id: str, params) -> bytes | None:
+    """The idle poll's answer (the body as rendered) from a current snapshot (chat.yoklama), or
+    None when it does not answer this request: someone else's chat, a `sonra` below the
+    snapshot's (there may be messages to return), or a `limit` the ordinary path would refuse.
+    Whether an operator is online is decided now, from the presence read in this request."""
+    if ozet is None:
+        return None
+    bilgi, yanitlar = ozet
+    if bilgi["m"] != musteri_id or bilgi["z"] != ziyaretci_id:
+        return None
+    sonra = _yoklama_esigi(params)
+    if sonra is None or sonra < bilgi["s"]:
+        return None
+    try:
+        sayfa_boyutu(params)
+    except GecersizIstek:
+        return None
+    ulasilabilir = varlik.ulasilabilir_idler()
+    cevrimici = bool(bilgi["u"]) if ulasilabilir is None else any(i in ulasilabilir for i in bilgi["u"])
+    return yanitlar[cevrimici]
 
 
 def _yoklama_esigi(params) -> int | None:
-    """The `sonra` of a plain poll (digits, no cursor), read before validation so the chat's own
-    statement can tell whether anything is newer; None for anything else, which then takes the
-    ordinary path (validated, and the page read by its own query)."""
+    """The `sonra` of a plain poll (ASCII digits, no cursor), read before validation so the chat's
+    own statement can tell whether anything is newer; None for anything else, which then takes
+    the ordinary path (validated, and the page read by its own query)."""
     sonra = params.get("sonra")
-    if isinstance(sonra, str) and sonra.isdigit() and not (params.get("cursor") or params.get("sonraki")):
+    if (isinstance(sonra, str) and sonra.isascii() and sonra.isdigit() and len(sonra) <= 19
+            and not (params.get("cursor") or params.get("sonraki"))):
         return int(sonra)
     return None
-
-
-def _tam_sayi(value):
-    # Query strings carry text: "12" is the integer 12 for the strict field, anything else stays as is (400).
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    return value
 
 
 class WidgetChatBitirView(WidgetAPIView):

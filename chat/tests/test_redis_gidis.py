@@ -1,7 +1,8 @@
 """Redis round trips of the widget's hot paths (issue 12), counted by the Redis server itself
 (`MONITOR`): once the process holds the tenant, an idle poll makes exactly one (its rate limit,
-the tenant cache's generation and who is online, in one script), and a visitor's message one
-plus the socket fan-out's publish. Skipped without REDIS_URL (CI has it)."""
+the tenant cache's generation, who is online and the poll's snapshot, in one script), and a
+visitor's message one plus the renewal of the chat's snapshot generation and the socket
+fan-out's publish. Skipped without REDIS_URL (CI has it)."""
 import os
 import uuid
 
@@ -9,6 +10,7 @@ import pytest
 import redis
 
 from chat.models import Oturum
+from supportdesk.core import varlik
 
 from .yardimci import W_MESAJ, W_MESAJLAR, baslat, ok, operator_istemcisi, widget_client
 
@@ -56,14 +58,17 @@ def test_an_idle_poll_is_one_redis_round_trip(musteri, sayac):
     assert yanitlar[0]["cevrimici_operator"] is False
 
 
-def test_a_visitor_message_is_one_round_trip_plus_the_socket_publish(musteri, sayac):
+def test_a_visitor_message_is_one_round_trip_plus_the_snapshot_renewal_and_the_socket_publish(musteri, sayac):
+    # The renewal (one SET of the chat's generation, chat.yoklama) keeps an idle poll answered
+    # from Redis from missing this message.
     widget = widget_client(musteri)
     o = baslat(widget, "z")
     ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ilk"}, format="json"), 201)
     komutlar = sayac(lambda: ok(widget.post(
         W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ikinci"}, format="json"), 201))
     assert komutlar.count("EVALSHA") == 1, komutlar
-    assert [k for k in komutlar if k not in ("EVALSHA", "PUBLISH")] == [], komutlar
+    assert komutlar.count("SET") == 1, komutlar
+    assert [k for k in komutlar if k not in ("EVALSHA", "SET", "PUBLISH")] == [], komutlar
     assert Oturum.objects.get(pk=o["id"]).son_mesaj == "ikinci"
 
 
@@ -74,9 +79,18 @@ def test_the_one_round_trip_sees_an_operator_come_online(musteri, sayac):
     o = baslat(widget, "z")
     sorgu = {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": 10**9}
     assert ok(widget.get(W_MESAJLAR, sorgu))["cevrimici_operator"] is False
-    _, operator = operator_istemcisi(musteri)
+    kullanici, operator = operator_istemcisi(musteri)
     ok(operator.post("/api/v1/operator/status", {"durum": "cevrimici"}, format="json"))
     yanitlar = []
+    # The stored status changed, so the chat's snapshot (chat.yoklama) is rebuilt: the statement
+    # and one SET; the next poll is the one round trip again.
+    komutlar = sayac(lambda: yanitlar.append(ok(widget.get(W_MESAJLAR, sorgu))))
+    assert komutlar == ["EVALSHA", "SET"], komutlar
     komutlar = sayac(lambda: yanitlar.append(ok(widget.get(W_MESAJLAR, sorgu))))
     assert komutlar == ["EVALSHA"], komutlar
-    assert yanitlar[0]["cevrimici_operator"] is True
+    assert yanitlar[0]["cevrimici_operator"] is True and yanitlar[1]["cevrimici_operator"] is True
+    # Reachability alone (no status change) is read live by the same round trip, snapshot or not.
+    redis.Redis.from_url(os.environ["REDIS_URL"]).zrem(varlik.REST, kullanici.pk)
+    komutlar = sayac(lambda: yanitlar.append(ok(widget.get(W_MESAJLAR, sorgu))))
+    assert komutlar == ["EVALSHA"], komutlar
+    assert yanitlar[2]["cevrimici_operator"] is False
