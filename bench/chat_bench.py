@@ -9,6 +9,10 @@ in one run, on gunicorn and PostgreSQL with the settings' production defaults.
   P4 kuyruk     GET  /api/v1/operator/chats                    operator of 3 tenants, 1,000 vs 20,000
                                                                waiting chats (page 1; page 2 at 20,000)
 
+With `--tavan`, two more write scenarios join P1's rounds: the bare INSERT plus the widget limit's
+Redis round trip (the service's own `pencere_oku`), through DRF and as a plain Django view: the
+ceiling of any rate-limited write, which a visitor message cannot beat (it also does both).
+
 P1/P2 and their floors run in interleaved rounds (bos_kayit, P1, bos_okuma, P2, repeated --tur
 times), each client (--istemci, 16) its own visitor with its own open chat; the ratios are
 P1 / bos_kayit and P2 / bos_okuma in requests per second. P4 alternates the two queue sizes
@@ -328,6 +332,9 @@ def main() -> int:
     parser.add_argument("--p4-sure", type=float, default=12, help="measured seconds per P4 case, split into rounds")
     parser.add_argument("--p4-tur", type=int, default=2, help="rounds of P4 (1,000 then 20,000 each)")
     parser.add_argument("--p4-istemci", type=int, default=4, help="concurrent clients for P4")
+    parser.add_argument("--tavan", action="store_true",
+                        help="also measure the ceiling of a rate-limited write: the bare INSERT plus the "
+                             "widget limit's Redis round trip, through DRF and as a plain Django view")
     parser.add_argument("--port", type=int, default=0, help="0: a free port")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--ortam", action="append", default=[], metavar="KEY=VALUE",
@@ -373,12 +380,17 @@ def main() -> int:
         mesaj = [ham_istek("POST", "/api/v1/widget/chat/message",
                            {"ziyaretci_id": z, "oturum_id": o, "icerik": "Siparişim nerede?"}, anahtar)
                  for z, o in sohbetler]
-        ab: dict[str, list[dict]] = {ad: [] for ad in ("bos_kayit", "chat_mesaj", "bos_okuma", "yoklama")}
+        tavan = {"sinirli_kayit": [ham_istek("POST", "/bench/sinirli-kayit", {"icerik": "Merhaba"})] * len(sohbetler),
+                 "sinirli_kayit_django": [ham_istek("POST", "/bench/sinirli-kayit-django", {"icerik": "Merhaba"})]
+                 * len(sohbetler)} if args.tavan else {}
+        ab: dict[str, list[dict]] = {ad: [] for ad in ("bos_kayit", "chat_mesaj", "bos_okuma", "yoklama", *tavan)}
         tur_suresi = args.sure / args.tur
         for tur in range(args.tur):
             # Rounds interleave the scenarios: a change in the machine's load hits them all alike.
             ab["bos_kayit"].append(calistir(port, bos_kayit, 201, tur_suresi, args.isinma))
             ab["chat_mesaj"].append(calistir(port, mesaj, 201, tur_suresi, args.isinma))
+            for ad, istekler in tavan.items():
+                ab[ad].append(calistir(port, istekler, 201, tur_suresi, args.isinma))
             ab["bos_okuma"].append(calistir(port, bos_okuma, 200, tur_suresi, args.isinma))
             son = son_mesaj_idleri(database_url, [o for _, o in sohbetler])
             yollar = ["/api/v1/widget/chat/messages?" + urlencode({"ziyaretci_id": z, "oturum_id": o, "sonra": son[o]})
@@ -424,6 +436,7 @@ def main() -> int:
         "P1_mesaj_bos_kayit": oran(ab_ozet["chat_mesaj"]["rps"], ab_ozet["bos_kayit"]["rps"]),
         "P2_yoklama_bos_okuma": oran(ab_ozet["yoklama"]["rps"], ab_ozet["bos_okuma"]["rps"]),
         "P4_p50_20000_1000": oran(p4_ozet["20000"]["p50_ms"], p4_ozet["1000"]["p50_ms"]),
+        **{f"{ad}_bos_kayit": oran(ab_ozet[ad]["rps"], ab_ozet["bos_kayit"]["rps"]) for ad in tavan},
     }
     tur_oranlari = {
         "P1": [oran(a, b) for a, b in zip(ab_ozet["chat_mesaj"]["tur_rps"], ab_ozet["bos_kayit"]["tur_rps"], strict=True)],
@@ -450,6 +463,9 @@ def main() -> int:
         ("chat_mesaj", "P1 visitor message", "POST /api/v1/widget/chat/message"),
         ("bos_okuma", "bare DRF view, one SELECT by pk", "GET /bench/bos-okuma?id="),
         ("yoklama", "P2 idle poll (sonra=last id)", "GET /api/v1/widget/chat/messages"),
+        *([("sinirli_kayit", "ceiling: limit round trip + one INSERT (DRF)", "POST /bench/sinirli-kayit"),
+           ("sinirli_kayit_django", "ceiling: limit round trip + one INSERT (plain Django)",
+            "POST /bench/sinirli-kayit-django")] if tavan else []),
     ]
     print()
     if ek:
@@ -477,6 +493,9 @@ def main() -> int:
     print(f"| P2 idle poll ÷ bare read (req/s) | {oranlar['P2_yoklama_bos_okuma']} | {tur_oranlari['P2']} |")
     print(f"| P4 p50 at 20,000 ÷ at 1,000 | {oranlar['P4_p50_20000_1000']} | "
           f"{[round(x, 2) for x in tur_oranlari['P4']]} |")
+    for ad in tavan:
+        tur = [oran(a, b) for a, b in zip(ab_ozet[ad]["tur_rps"], ab_ozet["bos_kayit"]["tur_rps"], strict=True)]
+        print(f"| {ad} ÷ bare insert (req/s) | {oranlar[f'{ad}_bos_kayit']} | {tur} |")
     if args.json:
         args.json.write_text(json.dumps(sonuc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         print(f"\n# results: {args.json}")

@@ -5,7 +5,11 @@ authentication, throttling, tenant lookup, validation or any of the service's lo
 The table is created by the benchmark (raw SQL, no migration: the served checkout knows nothing
 of it). Each view runs exactly one statement, in autocommit, like the service's settings.
 """
+import json
+
 from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -46,3 +50,44 @@ class BosOkuma(APIView):
         if satir is None:
             return Response({"basarili": False}, status=status.HTTP_404_NOT_FOUND)
         return Response({"basarili": True, "data": {"id": satir[0], "icerik": satir[1], "zaman": satir[2].isoformat()}})
+
+
+# --- the ceiling of a rate-limited write (chat_bench.py --tavan) -------------------------------
+# CONTRACT 9 puts every widget request under a limit exact across processes: one Redis round trip
+# (the service's own limiter script, `pencere_oku`) before anything else. These two views are the
+# bare INSERT plus that round trip and nothing else, once through DRF and once as a plain Django
+# view: what no visitor message, which must also do both, can be faster than.
+def _sinirli_kayit(icerik: str, ip: str):
+    from django.conf import settings  # the served checkout's limiter: imported late, old checkouts lack it
+
+    from supportdesk.core.throttling import oran_coz, pencere_oku
+
+    pencere_oku(f"bench-tavan:{ip}", oran_coz(settings.WIDGET_RATE_LIMIT))
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {TABLO} (icerik) VALUES (%s) RETURNING id, zaman", [icerik[:200]])
+        return cursor.fetchone()
+
+
+class SinirliKayit(APIView):
+    """The limit's round trip, then one INSERT, 201 (DRF, like the service's views)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    def post(self, request):
+        icerik = request.data.get("icerik", "") if hasattr(request.data, "get") else ""
+        kayit_id, zaman = _sinirli_kayit(str(icerik), request.META.get("REMOTE_ADDR", ""))
+        return Response({"basarili": True, "data": {"id": kayit_id, "zaman": zaman.isoformat()}},
+                        status=status.HTTP_201_CREATED)
+
+
+@csrf_exempt
+def sinirli_kayit_django(request):
+    """The same as `SinirliKayit` in a plain Django view: no DRF request, negotiation or renderer."""
+    try:
+        veri = json.loads(request.body)
+    except ValueError:
+        return JsonResponse({"basarili": False}, status=400)
+    icerik = veri.get("icerik", "") if isinstance(veri, dict) else ""
+    kayit_id, zaman = _sinirli_kayit(str(icerik), request.META.get("REMOTE_ADDR", ""))
+    return JsonResponse({"basarili": True, "data": {"id": kayit_id, "zaman": zaman.isoformat()}}, status=201)
