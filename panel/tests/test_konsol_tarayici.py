@@ -227,7 +227,8 @@ def test_sekme_sirasi_surukle_birak_yenilemeden_sonra_kalir(ortam):
     assert adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"]
     with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira") and r.status == 200):
         page.locator(f'.sekme-kap[data-id="{ortam.b.id}"]').drag_to(page.locator(f'.sekme-kap[data-id="{ortam.a.id}"]'))
-    assert adlar() == ["Tümü", "Boğaziçi Market", "Anadolu Yazılım"]
+    # The answer is drawn a moment after it arrives: wait for it, not for the response alone.
+    bekle(lambda: adlar() == ["Tümü", "Boğaziçi Market", "Anadolu Yazılım"])
     page.reload()
     page.get_by_role("tab", name=re.compile("Tümü")).wait_for()
     page.locator(".sekme .ad").nth(2).wait_for()
@@ -237,6 +238,22 @@ def test_sekme_sirasi_surukle_birak_yenilemeden_sonra_kalir(ortam):
     with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira")):
         page.keyboard.press("Alt+ArrowRight")
     bekle(lambda: adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"])
+
+
+def test_sekme_tasima_reddedilince_sunucudaki_liste_gorunur(ortam):
+    from tenants.models import Uyelik
+
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    adlar = lambda: page.locator(".sekme .ad").all_inner_texts()  # noqa: E731
+    assert adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"]
+    # The owner takes this operator off Anadolu while the console is open; the console has
+    # not heard of it yet, so the new order names a project the operator no longer serves.
+    Uyelik.objects.filter(kullanici=ortam.ben, musteri=ortam.a).delete()
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira") and r.status == 400):
+        page.locator(f'.sekme-kap[data-id="{ortam.b.id}"]').drag_to(page.locator(f'.sekme-kap[data-id="{ortam.a.id}"]'))
+    bekle(lambda: adlar() == ["Tümü", "Boğaziçi Market"])
+    assert Uyelik.objects.filter(kullanici=ortam.ben).count() == 1
 
 
 def test_html_mesaj_metin_olarak_gorunur_calismaz(ortam):

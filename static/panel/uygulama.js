@@ -286,14 +286,25 @@ function sekmeleriCiz() {
 }
 
 async function sekmeTasi(id, hedef) {
-  const sira = S.musteriler.map((m) => m.id).filter((x) => x !== id);
+  // Drawn at once in the new order; the server's answer then replaces it, or, if the
+  // order could not be saved, the tabs go back to the order they had.
+  const onceki = S.musteriler;
+  const sira = onceki.map((m) => m.id).filter((x) => x !== id);
   sira.splice(Math.max(0, Math.min(hedef, sira.length)), 0, id);
+  const odakla = () => { const odak = $(`#sekme-${id}`); if (odak) odak.focus(); };
+  S.musteriler = sira.map((x) => onceki.find((m) => m.id === x));
+  sekmeleriCiz();
+  odakla();
   try {
     S.musteriler = (await api.sira(sira)).musteriler;
-  } catch { /* the order stays as the server has it */ }
+  } catch (hata) {
+    // Refused (a project left the team meanwhile, say): show the server's list as it is now.
+    S.musteriler = onceki;
+    try { S.musteriler = (await api.tenants()).musteriler; } catch { /* the order it had */ }
+    bildir(hata.message);
+  }
   sekmeleriCiz();
-  const odak = $(`#sekme-${id}`);
-  if (odak) odak.focus();
+  odakla();
 }
 
 async function sessizeAl(id, sessize) {
