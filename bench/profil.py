@@ -8,7 +8,7 @@ in the benchmark. Prints the median time per request of each path over `--kez` r
 `--tur` rounds, then (with `--profil PATH`) a cProfile of that path sorted by own time.
 
     BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/sd_hot_bench BENCH_REDIS_URL=redis://127.0.0.1:6379/2 \
-        .venv/bin/python bench/profil.py [--kez 500] [--tur 5] [--profil yoklama] [--satir 30]
+        .venv/bin/python bench/profil.py [--kez 500] [--tur 5] [--profil yoklama] [--satir 30] [--cevrimici 5000]
 
 A diagnosis tool, not the benchmark: it says where the time of one request goes, not what a
 loaded server does.
@@ -33,6 +33,8 @@ def main() -> int:
     p.add_argument("--tur", type=int, default=5)
     p.add_argument("--profil", default="")
     p.add_argument("--satir", type=int, default=30)
+    p.add_argument("--cevrimici", type=int, default=0,
+                   help="operators of other tenants online on the platform (reachable over REST) while measuring")
     args = p.parse_args()
 
     os.environ.update({
@@ -70,17 +72,24 @@ def main() -> int:
         e.update(basliklar or {})
         return e
 
+    if args.cevrimici:
+        from supportdesk.core import varlik
+
+        for i in range(args.cevrimici):  # ids of no user of this tenant: other tenants' operators
+            varlik.rest_cagrisi(kullanici_id=2_000_000_000 + i)
+    init_govde = json.dumps({"ziyaretci_id": "bench-0"}).encode()
     mesaj_govde = json.dumps({"ziyaretci_id": "bench-0", "oturum_id": oturum.id, "icerik": "Siparişim nerede?"}).encode()
     yollar = {
         "bos_okuma": lambda: environ("GET", "/bench/bos-okuma", f"id={taban_id}"),
         "yoklama": lambda: environ("GET", "/api/v1/widget/chat/messages",
                                    f"ziyaretci_id=bench-0&oturum_id={oturum.id}&sonra={10**12}",
                                    basliklar={"HTTP_X_API_KEY": anahtar}),
+        "init": lambda: environ("POST", "/api/v1/widget/init", govde=init_govde, basliklar={"HTTP_X_API_KEY": anahtar}),
         "bos_kayit": lambda: environ("POST", "/bench/bos-kayit", govde=b'{"icerik": "Merhaba"}'),
         "chat_mesaj": lambda: environ("POST", "/api/v1/widget/chat/message", govde=mesaj_govde,
                                       basliklar={"HTTP_X_API_KEY": anahtar}),
     }
-    beklenen = {"bos_okuma": "200", "yoklama": "200", "bos_kayit": "201", "chat_mesaj": "201"}
+    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "bos_kayit": "201", "chat_mesaj": "201"}
     del son
 
     def istek(ad):

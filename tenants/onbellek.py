@@ -14,6 +14,10 @@ its very next request at no extra cost; an entry read before a change (a request
 write) carries the old generation and is never used again. A `QuerySet.update()` of `Musteri`
 bypasses this: the code base has none, and must not add one without calling `unut`.
 
+A process also keeps each tenant's member ids (`adaylar`), under a generation of the tenant's own
+(`UYELIK_NESLI`), renewed the same way whenever a `Uyelik` is created or deleted, so the list is
+never used after a membership changed. Widget requests narrow their read of presence to it.
+
 A cache that cannot be reached is skipped (the database answers), never an error; a generation
 change made while Redis was down reaches the memories when Redis is back only through
 `YEREL_SURE`, which bounds how long a rotated key can outlive an outage.
@@ -28,14 +32,19 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 
-from .models import Musteri
+from .models import Musteri, Uyelik
 
 logger = logging.getLogger("supportdesk.tenants")
 SURE = 3600  # shared entries: a safety net only, every change invalidates at once
 YEREL_SURE = 60.0
 NESIL = "musteri:nesil"
+UYELIK_NESLI = "musteri:uyelik-nesli:{}"
 _yerel: dict[str, tuple[int, Musteri, float]] = {}
 _YEREL_EN_COK = 10_000
+# musteri_id -> (generation, member ids, when). A tenant with more members than ADAY_EN_COK is
+# not narrowed (its whole presence sets are read, as without a list).
+_adaylar: dict[int, tuple[int, list[int], float]] = {}
+ADAY_EN_COK = 1000
 
 
 def _anahtar(api_key: str) -> str:
@@ -60,6 +69,46 @@ def yerel(api_key: str) -> Musteri | None:
 def sifirla() -> None:
     """Empty this process's memory of tenants (tests that empty the cache between them)."""
     _yerel.clear()
+    _adaylar.clear()
+
+
+def uyelik_nesli_redis_anahtari(musteri_id: int) -> str:
+    """The raw Redis key of the tenant's membership generation (read with the rate limit)."""
+    return caches["default"].make_key(UYELIK_NESLI.format(musteri_id))
+
+
+def adaylar(musteri_id: int) -> tuple[int, list[int]] | None:
+    """This process's list of the tenant's members and the membership generation it was read
+    under, for a read that checks that generation in the same round trip (`pencere_oku(adaylar=)`);
+    None when there is none, it is older than YEREL_SURE, or the tenant has too many members."""
+    kayit = _adaylar.get(musteri_id)
+    if kayit is None or time.monotonic() - kayit[2] > YEREL_SURE or len(kayit[1]) > ADAY_EN_COK:
+        return None
+    return kayit[0], kayit[1]
+
+
+def adaylari_yukle(musteri_id: int, nesil) -> None:
+    """Read the tenant's members under `nesil`, its membership generation read *before* this (a
+    membership that commits meanwhile renews the generation, so this list is then never used)."""
+    nesil = _coz(nesil)
+    if nesil is None:  # never set, or evicted: set one first, then read under it
+        anahtar = UYELIK_NESLI.format(musteri_id)
+        try:
+            cache.add(anahtar, _yeni_nesil(), None)
+            nesil = cache.get(anahtar)
+        except Exception:
+            logger.warning("Proje önbelleği okunamadı.", exc_info=True)
+            return
+        if nesil is None:
+            return
+    kayit = _adaylar.get(musteri_id)
+    if kayit is not None and kayit[0] == nesil and time.monotonic() - kayit[2] <= YEREL_SURE:
+        return  # held already (a tenant with too many members to narrow to)
+    ids = list(Uyelik.objects.filter(musteri_id=musteri_id).order_by()
+               .values_list("kullanici_id", flat=True)[:ADAY_EN_COK + 1])
+    if len(_adaylar) >= _YEREL_EN_COK:
+        _adaylar.clear()
+    _adaylar[musteri_id] = (nesil, ids, time.monotonic())
 
 
 def _yerel_yaz(api_key: str, nesil, musteri: Musteri | None) -> None:
@@ -145,7 +194,26 @@ def _sonra(sender, instance: Musteri, raw=False, **kwargs):
     unut(instance.api_key, getattr(instance, "_onceki_api_key", None) or "")
 
 
+def _uyelik(sender, instance: Uyelik, created=True, raw=False, **kwargs):
+    # Only joining and leaving change who is a member; a tab's order or mute does not.
+    if not created or raw:
+        return
+    musteri_id = instance.musteri_id
+
+    def yenile():
+        _adaylar.pop(musteri_id, None)
+        try:
+            cache.set(UYELIK_NESLI.format(musteri_id), _yeni_nesil(), None)
+        except Exception:
+            logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
+
+    yenile()
+    transaction.on_commit(yenile)
+
+
 def bagla() -> None:
     pre_save.connect(_once, sender=Musteri, dispatch_uid="musteri_onbellek_once")
     post_save.connect(_sonra, sender=Musteri, dispatch_uid="musteri_onbellek_sonra")
     post_delete.connect(_sonra, sender=Musteri, dispatch_uid="musteri_onbellek_sil")
+    post_save.connect(_uyelik, sender=Uyelik, dispatch_uid="musteri_onbellek_uyelik")
+    post_delete.connect(_uyelik, sender=Uyelik, dispatch_uid="musteri_onbellek_uyelik_sil")

@@ -120,9 +120,9 @@ def test_a_poll_asking_from_further_back_gets_its_messages(musteri, django_asser
 
 def test_accept_read_transfer_close_and_rating_are_seen_by_the_next_poll(musteri, django_assert_num_queries):
     widget = widget_client(musteri)
+    _, operator = operator_istemcisi(musteri)  # members first: a new member costs the next
+    ikinci, _ = operator_istemcisi(musteri)  # presence read one statement (test_varlik_adaylari)
     o = baslat(widget, "z", mesaj="Merhaba")
-    _, operator = operator_istemcisi(musteri)
-    ikinci, _ = operator_istemcisi(musteri)
 
     def sonraki_yoklama() -> dict:
         # The change made the snapshot unusable (one statement), and the poll built a new one.
@@ -191,8 +191,8 @@ def test_operators_status_membership_activity_and_reachability(musteri, django_a
 
 def test_an_operator_deleted_leaves_no_name_behind(musteri, django_assert_num_queries):
     widget = widget_client(musteri)
-    o = baslat(widget, "z")
     kullanici, operator = operator_istemcisi(musteri)
+    o = baslat(widget, "z")
     ok(operator.post(op_url(o["id"], "accept"), format="json"))
     veritabanindan(widget, o["id"], django_assert_num_queries)
     assert ozetten(widget, o["id"], django_assert_num_queries)["oturum"]["operator_id"] == kullanici.pk

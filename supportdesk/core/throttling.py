@@ -33,7 +33,9 @@ logger = logging.getLogger("supportdesk.limit")
 
 # KEYS: current window, previous window, then ARGV[5] keys to GET and ARGV[6] sorted sets to read
 # from score ARGV[7] up (other modules' reads on the same request: one round trip for all).
-# ARGV: limit, weight of the previous window, ttl, count it?, #GETs, #sets, lowest score.
+# ARGV: limit, weight of the previous window, ttl, count it?, #GETs, #sets, lowest score ("(x":
+# above x), then optionally which GET, the value it is expected to have, and members: when that
+# GET has it, only those members are looked up in the sets (ZMSCORE), not the whole sets read.
 _LUA = """
 local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
 local prev = tonumber(redis.call('GET', KEYS[2]) or '0')
@@ -48,10 +50,23 @@ local n = tonumber(ARGV[5] or '0')
 local okunan = {}
 for i = 1, n do okunan[i] = redis.call('GET', KEYS[2 + i]) end
 local kumeler = {}
+local daralt = ARGV[9] ~= nil and okunan[tonumber(ARGV[8])] == ARGV[9]
+local alt = tonumber((string.gsub(ARGV[7] or '', '^%(', '')))
 for j = 1, tonumber(ARGV[6] or '0') do
-  kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + j], ARGV[7], '+inf')
+  if daralt and alt then
+    local canli = {}
+    if #ARGV > 9 then
+      local skorlar = redis.call('ZMSCORE', KEYS[2 + n + j], unpack(ARGV, 10))
+      for i = 1, #skorlar do
+        if skorlar[i] and tonumber(skorlar[i]) > alt then canli[#canli + 1] = ARGV[9 + i] end
+      end
+    end
+    kumeler[j] = canli
+  else
+    kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + j], ARGV[7], '+inf')
+  end
 end
-return {izin, cur, prev, okunan, kumeler}
+return {izin, cur, prev, okunan, kumeler, (daralt and alt) and 1 or 0}
 """
 # KEYS: the window a reservation was counted in. Never below zero.
 _IADE_LUA = """
@@ -114,7 +129,7 @@ def pencere_ayir(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tu
     try:
         if isinstance(cache, RedisCache):
             _redis(cache)
-            izin, cur, prev, _, _ = cache._limit_betik(
+            izin, cur, prev, *_ = cache._limit_betik(
                 keys=[cache.make_and_validate_key(guncel), cache.make_and_validate_key(onceki)],
                 args=[sayi, repr(agirlik), sure * 2, "1" if say else "0", 0, 0, ""],
             )
@@ -142,14 +157,19 @@ class OnOkuma:
     bekleme: float
     degerler: list  # GET of each key asked (bytes or None)
     kumeler: list[list[bytes]]  # members of each sorted set asked, from the lowest score up
+    daraltildi: bool = False  # the sets were read for the members `adaylar` named only
+    uyelik_nesli: object = None  # set by tenants.kimlik.widget_on_okuma (the membership generation read)
 
 
 def pencere_oku(anahtar: str, oran: tuple[int, int] | None, *, degerler=(), kumeler=(),
-                en_dusuk: str = "-inf") -> OnOkuma | None:
+                en_dusuk: str = "-inf", adaylar: tuple[int, str, list[int]] | None = None) -> OnOkuma | None:
     """`pencere_kontrol` (the request counted when allowed) and, in the same Redis round trip,
-    GETs of `degerler` and the members of the sorted sets `kumeler` scored from `en_dusuk` up
-    (raw Redis keys, not cache keys). None when the cache is not Redis or cannot be reached
-    (the limit then fails open as usual, and callers read what they need their own way)."""
+    GETs of `degerler` and the members of the sorted sets `kumeler` scored above `en_dusuk`
+    (`"(<score>"`; raw Redis keys, not cache keys). None when the cache is not Redis or cannot be
+    reached (the limit then fails open as usual, and callers read what they need their own way).
+
+    `adaylar` = (i, value, members): when `degerler[i]` reads `value`, the sets are read for these
+    members only (`daraltildi`), so the cost follows their number, not the sets' size."""
     cache = caches["default"]
     if not isinstance(cache, RedisCache):
         return None
@@ -157,15 +177,17 @@ def pencere_oku(anahtar: str, oran: tuple[int, int] | None, *, degerler=(), kume
     guncel, onceki, agirlik, kalan = _pencereler(anahtar, sure, time.time())
     try:
         _redis(cache)
-        izin, cur, prev, okunan, kume = cache._limit_betik(
+        izin, cur, prev, okunan, kume, daraltildi = cache._limit_betik(
             keys=[cache.make_key(guncel), cache.make_key(onceki), *degerler, *kumeler],  # hot path: no memcached key checks
-            args=[sayi, repr(agirlik), sure * 2, "1" if oran else "0", len(degerler), len(kumeler), en_dusuk],
+            args=[sayi, repr(agirlik), sure * 2, "1" if oran else "0", len(degerler), len(kumeler), en_dusuk,
+                  *((adaylar[0] + 1, adaylar[1], *adaylar[2]) if adaylar else ())],
         )
     except Exception:  # noqa: BLE001
         _acik_gecis()
         return None
     bekleme = 0.0 if izin else _bekleme(sayi, cur, prev, agirlik, kalan, sure)
-    return OnOkuma(anahtar=anahtar, izin=bool(izin), bekleme=bekleme, degerler=list(okunan), kumeler=list(kume))
+    return OnOkuma(anahtar=anahtar, izin=bool(izin), bekleme=bekleme, degerler=list(okunan), kumeler=list(kume),
+                   daraltildi=bool(daraltildi))
 
 
 def pencere_iade(fis: str | None) -> None:

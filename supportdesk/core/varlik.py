@@ -204,7 +204,8 @@ def ulasilabilir_kumeleri() -> tuple[list[str], str] | None:
 
 def istek_okumasi_ayarla(kumeler: list[list[bytes]] | None):
     """This request's read of the sets of `ulasilabilir_kumeleri` (made in its first round trip):
-    `ulasilabilir_idler` answers from it until `istek_okumasi_bitir(token)`."""
+    `ulasilabilir_idler` answers from it until `istek_okumasi_bitir(token)`. A widget request
+    may have read them for its tenant's members only: within it, ask about those alone."""
     ids = None if kumeler is None else {int(k) for kume in kumeler for k in kume}
     return _istek_okumasi.set(ids)
 

@@ -15,6 +15,7 @@ from ..kimlik import (
     OriginIzinli,
     PanelCerezAuthentication,
     WidgetAnahtarAuthentication,
+    adaylari_hazirla,
     widget_musterisi,
     widget_on_okuma,
 )
@@ -50,6 +51,14 @@ class WidgetAPIView(TemelAPIView):
         if WidgetThrottle in self.throttle_classes and not getattr(request, "on_okuma_denendi", False):
             self._varlik_jetonu = self._on_oku(request)
         super().initial(request, *args, **kwargs)
+        jeton = getattr(self, "_varlik_jetonu", None)
+        if jeton is not None and getattr(request, "varlik_musteri_id", None) != getattr(self.musteri, "pk", None):
+            # Presence was read for the members of the tenant this process held for the key, and
+            # the key turned out to be another's (it never is, keys are never reused): read anew.
+            self._varlik_jetonu = None
+            varlik.istek_okumasi_bitir(jeton)
+        if self.varlik_gerekli:
+            adaylari_hazirla(request, self.musteri)
 
     def _on_oku(self, request):
         # At most once per request (a fast path may have made it already: never count twice).
