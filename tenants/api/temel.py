@@ -137,13 +137,13 @@ class WidgetAPIView(TemelAPIView):
         return self.request.META.get(TOKEN_BASLIGI) or None
 
     def ziyaretci_id(self, *, token_denetle: bool = True) -> str:
-        """Every widget call names its visitor: JSON body for POST, query string for GET.
+        """Every widget call names its visitor: JSON body for POST, query string for GET (and HEAD).
 
         And may act for it only with its token when the visitor is bound (CONTRACT 2a): checked
         here, before the view reads or stores anything. `token_denetle=False` is for the two
         calls that prove identity otherwise: a signed customer-info and widget/init.
         """
-        source = self.request.query_params if self.request.method == "GET" else self.request.data
+        source = self.request.query_params if self.request.method in ("GET", "HEAD") else self.request.data
         return ziyaretci_dogrula(self.request, self.musteri, source, token_denetle=token_denetle)
 
 
