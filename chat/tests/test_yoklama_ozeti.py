@@ -353,7 +353,7 @@ def test_a_snapshot_never_answers_a_refused_request(musteri, django_assert_num_q
     widget, o = _ozetli_yoklama(musteri, django_assert_num_queries)
     sorgu = {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": 10**9}
     assert widget.get(W_MESAJLAR, sorgu, HTTP_ACCEPT="text/html").status_code == 406
-    hata(widget.get(W_MESAJLAR, {**sorgu, "format": "xml"}), 404, "BULUNAMADI")
+    hata(widget.get(W_MESAJLAR, {**sorgu, "format": "xml"}), 406, "KABUL_EDILEMEZ")
     yanlis = APIClient()
     yanlis.credentials(HTTP_X_API_KEY="yanlis-anahtar")
     hata(yanlis.get(W_MESAJLAR, sorgu), 401, "GECERSIZ_API_ANAHTARI")

@@ -6,8 +6,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema
-from rest_framework.exceptions import MethodNotAllowed, ParseError
+from rest_framework.exceptions import MethodNotAllowed, NotAcceptable, ParseError
 from rest_framework.metadata import BaseMetadata
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -64,10 +65,23 @@ class _AsciiJSONRenderer(JSONRenderer):
     ensure_ascii = True
 
 
+class ZarfIcerikSecimi(DefaultContentNegotiation):
+    """`?format=xml` asks for a format the API does not give, like `Accept: application/xml`:
+    406 `KABUL_EDILEMEZ` for both (DRF answers an unknown `format` with a 404, as if the address
+    did not exist)."""
+
+    def filter_renderers(self, renderers, format):
+        secilen = [r for r in renderers if r.format == format]
+        if not secilen:
+            raise NotAcceptable(available_renderers=renderers)
+        return secilen
+
+
 class TemelAPIView(APIView):
     """What every /api/v1 endpoint shares: the envelope for `OPTIONS`, and 405 before credentials."""
 
     metadata_class = ZarfMetadata
+    content_negotiation_class = ZarfIcerikSecimi
     parser_classes = [JSONAyristirici]
     renderer_classes = [ZarfJSONRenderer]
     schema = ZarfAutoSchema()

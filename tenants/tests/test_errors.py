@@ -179,3 +179,33 @@ def test_oversized_json_body_is_413_before_it_is_parsed(api, settings):
     # Within the limit the same endpoint reads the body as usual.
     res = api.post("/api/v1/auth/login", json.dumps({"email": "a@ornek.com", "sifre": "x"}), content_type="application/json")
     hata(res, 401, "GECERSIZ_GIRIS")
+
+
+@pytest.mark.parametrize("yol", ["/api/v1/operator/chats", "/api/v1/widget/campaigns?ziyaretci_id=z",
+                                 "/api/v1/widget/kb/categories?ziyaretci_id=z", "/api/v1/saglik"])
+def test_an_unknown_format_is_406_like_an_unknown_accept_not_a_404(api, musteri, yol):
+    ayrac = "&" if "?" in yol else "?"
+    for istek in ({"path": f"{yol}{ayrac}format=xml"}, {"path": yol, "HTTP_ACCEPT": "application/xml"}):
+        hata(api.get(**istek, HTTP_X_API_KEY=musteri.api_key), 406, "KABUL_EDILEMEZ")
+    hata(api.post("/api/v1/auth/login?format=yaml", {"email": "a@b.c", "sifre": "x"}, format="json"), 406,
+         "KABUL_EDILEMEZ")
+    # `format=json` (and an empty one) is the one format there is.
+    assert api.get(f"{yol}{ayrac}format=json", HTTP_X_API_KEY=musteri.api_key).status_code in (200, 401)
+    assert api.get(f"{yol}{ayrac}format=", HTTP_X_API_KEY=musteri.api_key).status_code in (200, 401)
+
+
+def test_head_answers_like_get_on_widget_and_operator_reads(api, musteri):
+    # HEAD is in every GET endpoint's `Allow`: the visitor comes from the query string as for GET.
+    from chat.tests.yardimci import baslat, widget_client
+
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    for yol in ["/api/v1/widget/campaigns?ziyaretci_id=z", "/api/v1/widget/kb/categories?ziyaretci_id=z",
+                "/api/v1/widget/ticket/list?ziyaretci_id=z",
+                f"/api/v1/widget/chat/messages?ziyaretci_id=z&oturum_id={o['id']}&sonra=0"]:
+        get, head = widget.get(yol), widget.head(yol)
+        assert get.status_code == head.status_code == 200, (yol, head.content)
+        assert head.content == b"" and head["Content-Type"] == get["Content-Type"]
+    hata(widget.get("/api/v1/widget/campaigns"), 400, "GECERSIZ_ISTEK")
+    res = widget.head("/api/v1/widget/campaigns")
+    assert res.status_code == 400 and res.content == b""
