@@ -67,6 +67,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "supportdesk.core.middleware.RequestIdMiddleware",
     "supportdesk.core.middleware.AdresUzunlukSiniri",
+    "supportdesk.core.middleware.ParcaliGovde",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -205,6 +206,9 @@ if AWS_STORAGE_BUCKET_NAME:
 # Uploads over this size go to a temporary file, never into memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=8 * 1024 * 1024)
+# A body sent in chunks (no Content-Length) is read up to this many bytes before the view sees it
+# (supportdesk.core.middleware.ParcaliGovde): no endpoint takes more (uploads: 10 MB + multipart).
+PARCALI_GOVDE_SINIRI = max(DATA_UPLOAD_MAX_MEMORY_SIZE, 10 * 1024 * 1024 + 64 * 1024)
 
 LOGIN_URL = "/portal/giris"
 # A failed CSRF check on a portal form gets a portal page, not Django's technical one.

@@ -1,11 +1,13 @@
 """Request id for logs and 500 bodies; JSON errors for anything Django raises under /api/v1."""
 import contextvars
 import logging
+import tempfile
 import time
 import uuid
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import HttpResponse, JsonResponse
 from django.utils.module_loading import import_string
 
@@ -60,6 +62,53 @@ class AdresUzunlukSiniri:
             return JsonResponse({"basarili": False, "hata": {"kod": "GECERSIZ_ISTEK", "mesaj": mesajlar.ADRES_COK_UZUN}},
                                 status=414)
         return HttpResponse(mesajlar.ADRES_COK_UZUN, status=414, content_type="text/plain; charset=utf-8")
+
+
+class ParcaliGovde:
+    """A body sent with `Transfer-Encoding: chunked` has no Content-Length, and Django and DRF read
+    a body only as long as Content-Length says: such a request reached the views as empty (a
+    login "without e-mail", an upload "without a file"). Here the body is read first, at most
+    `settings.PARCALI_GOVDE_SINIRI` + 1 bytes (into memory up to FILE_UPLOAD_MAX_MEMORY_SIZE, then a
+    temporary file), and its length becomes the request's Content-Length; the views' own limits
+    then answer a body that was too long (413) as for any other.
+
+    Only where the server has already decoded the chunks: gunicorn (`wsgi.input_terminated`) and
+    ASGI servers (Django's ASGI handler reads the whole body before the request is built). A WSGI
+    server that hands over the raw connection (Django's development server) keeps its old
+    behaviour.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        meta = request.META
+        if "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower() and not meta.get("CONTENT_LENGTH"):
+            self._oku(request)
+        return self.get_response(request)
+
+    @staticmethod
+    def _oku(request) -> None:
+        if isinstance(request, WSGIRequest):
+            if not request.environ.get("wsgi.input_terminated"):
+                return
+            kaynak, sinir = request.environ["wsgi.input"], settings.PARCALI_GOVDE_SINIRI + 1
+            dosya = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
+            boyut = 0
+            while boyut < sinir:
+                parca = kaynak.read(min(64 * 1024, sinir - boyut))
+                if not parca:
+                    break
+                dosya.write(parca)
+                boyut += len(parca)
+            dosya.seek(0)
+            request.environ["wsgi.input"] = dosya
+            request._stream = LimitedStream(dosya, boyut)
+        else:
+            dosya = request._stream  # the whole body, already read by the ASGI handler
+            boyut = dosya.seek(0, 2)
+            dosya.seek(0)
+        request.META["CONTENT_LENGTH"] = str(boyut)
 
 
 class SayfaAraKatmanlari:
