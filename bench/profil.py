@@ -78,6 +78,7 @@ def main() -> int:
         for i in range(args.cevrimici):  # ids of no user of this tenant: other tenants' operators
             varlik.rest_cagrisi(kullanici_id=2_000_000_000 + i)
     init_govde = json.dumps({"ziyaretci_id": "bench-0"}).encode()
+    init_yeni_govde = json.dumps({"ziyaretci_id": "bench-sohbetsiz"}).encode()  # a page view, no chat
     mesaj_govde = json.dumps({"ziyaretci_id": "bench-0", "oturum_id": oturum.id, "icerik": "Siparişim nerede?"}).encode()
     yollar = {
         "bos_okuma": lambda: environ("GET", "/bench/bos-okuma", f"id={taban_id}"),
@@ -85,11 +86,13 @@ def main() -> int:
                                    f"ziyaretci_id=bench-0&oturum_id={oturum.id}&sonra={10**12}",
                                    basliklar={"HTTP_X_API_KEY": anahtar}),
         "init": lambda: environ("POST", "/api/v1/widget/init", govde=init_govde, basliklar={"HTTP_X_API_KEY": anahtar}),
+        "init_yeni": lambda: environ("POST", "/api/v1/widget/init", govde=init_yeni_govde,
+                                     basliklar={"HTTP_X_API_KEY": anahtar}),
         "bos_kayit": lambda: environ("POST", "/bench/bos-kayit", govde=b'{"icerik": "Merhaba"}'),
         "chat_mesaj": lambda: environ("POST", "/api/v1/widget/chat/message", govde=mesaj_govde,
                                       basliklar={"HTTP_X_API_KEY": anahtar}),
     }
-    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "bos_kayit": "201", "chat_mesaj": "201"}
+    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "init_yeni": "200", "bos_kayit": "201", "chat_mesaj": "201"}
     del son
 
     def istek(ad):

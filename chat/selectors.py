@@ -1,6 +1,6 @@
 """Reads of the chat app, always scoped in the query: to the visitor (widget) or to the
 operator's tenants (`musteri_idleri`), starting from the models' `ziyaretcinin` / `kapsamda`."""
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
@@ -140,14 +140,36 @@ def ziyaretci_acik_oturum(*, musteri, ziyaretci_id: str, kuyruk_bilgisi: bool = 
     return (_kuyruk_bilgisi(qs) if kuyruk_bilgisi else qs).first()
 
 
+def _guncel_oturum(musteri_id, ziyaretci_id, kapanis_siniri, ulasilabilir):
+    qs = Oturum.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id).filter(
+        Q(durum__in=Oturum.ACIK_DURUMLAR) | Q(bitis_zamani__gte=kapanis_siniri)
+    ).order_by(Case(When(durum__in=Oturum.ACIK_DURUMLAR, then=0), default=1), "-id")
+    return _kuyruk_bilgisi(qs, ulasilabilir)[:1]
+
+
+def _cevrimici_uye(musteri_id, ulasilabilir):
+    return cevrimici_operatorler(ulasilabilir).filter(uyelikler__musteri_id=musteri_id).order_by().only("id")[:1]
+
+
+# Widget init runs on every page view of a tenant's site: its one or two statements are built and
+# compiled once per process too (the ORM would spend ~3 ms a call building them).
+_GUNCEL_OTURUM = HazirSorgu(
+    _guncel_oturum,
+    parametreler={"musteri_id": int, "ziyaretci_id": str, "kapanis_siniri": datetime, "ulasilabilir": list},
+)
+_CEVRIMICI_UYE = HazirSorgu(_cevrimici_uye, parametreler={"musteri_id": int, "ulasilabilir": list})
+
+
 def ziyaretci_guncel_oturum(*, musteri, ziyaretci_id: str, kapanis_siniri) -> Oturum | None:
     """The visitor's open chat, else its newest chat closed since `kapanis_siniri` (issue 13: a
     reload still shows the chat that just ended, to read and rate), with queue place and operators
     online: one query on `oturum_ziyaretci_idx`."""
-    qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id).filter(
-        Q(durum__in=Oturum.ACIK_DURUMLAR) | Q(bitis_zamani__gte=kapanis_siniri)
-    ).order_by(Case(When(durum__in=Oturum.ACIK_DURUMLAR, then=0), default=1), "-id")
-    return _kuyruk_bilgisi(qs).first()
+    ulasilabilir = varlik.ulasilabilir_idler()
+    if ulasilabilir is None:  # presence unknown: the stored status alone (another statement's shape)
+        return _guncel_oturum(musteri.pk, ziyaretci_id, kapanis_siniri, None).first()
+    satirlar = _GUNCEL_OTURUM(musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, kapanis_siniri=kapanis_siniri,
+                              ulasilabilir=sorted(ulasilabilir))
+    return satirlar[0] if satirlar else None
 
 
 def ziyaretci_oturum_var(*, musteri, ziyaretci_id: str, oturum_id) -> bool:
@@ -223,7 +245,10 @@ def sira_no(*, oturum: Oturum) -> int | None:
 def cevrimici_operator_var(*, musteri_id: int, oturum: Oturum | None = None) -> bool:
     if oturum is not None and hasattr(oturum, "_cevrimici_operator"):
         return oturum._cevrimici_operator
-    return cevrimici_operatorler().filter(uyelikler__musteri_id=musteri_id).exists()
+    ulasilabilir = varlik.ulasilabilir_idler()
+    if ulasilabilir is None:
+        return _cevrimici_uye(musteri_id, None).exists()
+    return bool(_CEVRIMICI_UYE(musteri_id=musteri_id, ulasilabilir=sorted(ulasilabilir)))
 
 
 def _cevrimici_uye_var():

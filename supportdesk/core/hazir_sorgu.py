@@ -24,6 +24,7 @@ PostgreSQL only: on any other database (SQLite for `make run` and some tests) th
 queryset is simply run, so behaviour is the same everywhere and only the speed differs.
 """
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connections, models
@@ -79,6 +80,8 @@ class HazirSorgu:
                 sonuc[ad] = f"\x1ehazir-sorgu:{ad}\x1e"
             elif tur is list:
                 sonuc[ad] = _Dizi([_INT_TABANI - sira])
+            elif tur is datetime:  # aware: PostgreSQL's adapter passes it on unchanged
+                sonuc[ad] = datetime(1901, 2, 3, 4, 5, 6, sira + 1, tzinfo=UTC)
             else:
                 raise TypeError(f"HazirSorgu: desteklenmeyen parametre türü {tur!r} ({ad})")
         return sonuc
@@ -93,7 +96,7 @@ class HazirSorgu:
         goruldu = set()
         for p in params:
             ad = diziler.get(tuple(p)) if isinstance(p, _Dizi) else None
-            if ad is None and isinstance(p, (int, str)) and not isinstance(p, bool):
+            if ad is None and isinstance(p, (int, str, datetime)) and not isinstance(p, bool):
                 ad = esit.get(p)
             if ad is not None:
                 yerler.append((ad,))

@@ -1,5 +1,7 @@
 """HazirSorgu (issue 12): a queryset compiled once per process gives the same rows as the ORM,
 runs one unchanging statement text, and refuses builders it cannot run faithfully."""
+from datetime import datetime
+
 import pytest
 from django.db import connection
 from django.db.models import Count, F
@@ -95,3 +97,19 @@ def test_herhangi_lookup_any_size_and_empty(veri):
     assert [o.id for o in sorgu(idler=idler[:2])] == idler[:2]
     assert [o.id for o in sorgu(idler=idler)] == idler
     assert sorgu(idler=[]) == []
+
+
+def test_a_datetime_parameter(veri):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    musteri, _, oturumlar = veri
+    Oturum.objects.filter(pk=oturumlar[0].pk).update(baslangic=timezone.now() - timedelta(days=2))
+    sorgu = HazirSorgu(lambda musteri_id, sinir: Oturum.objects.filter(musteri_id=musteri_id, baslangic__gte=sinir)
+                       .order_by("id"), parametreler={"musteri_id": int, "sinir": datetime})
+    for gun in (1, 3):
+        sinir = timezone.now() - timedelta(days=gun)
+        beklenen = list(Oturum.objects.filter(musteri_id=musteri.id, baslangic__gte=sinir).order_by("id"))
+        assert [o.id for o in sorgu(musteri_id=musteri.id, sinir=sinir)] == [o.id for o in beklenen]
+    assert len(sorgu(musteri_id=musteri.id, sinir=timezone.now() - timedelta(days=1))) == 2
