@@ -79,6 +79,9 @@ def main() -> int:
             varlik.rest_cagrisi(kullanici_id=2_000_000_000 + i)
     init_govde = json.dumps({"ziyaretci_id": "bench-0"}).encode()
     init_yeni_govde = json.dumps({"ziyaretci_id": "bench-sohbetsiz"}).encode()  # a page view, no chat
+    # A page view also asks for the campaigns and reports the page (static/widget).
+    sayfa_govde = json.dumps({"ziyaretci_id": "bench-sohbetsiz", "url": "https://magaza.example/urun/42",
+                              "baslik": "Ürün 42"}).encode()
     mesaj_govde = json.dumps({"ziyaretci_id": "bench-0", "oturum_id": oturum.id, "icerik": "Siparişim nerede?"}).encode()
     yollar = {
         "bos_okuma": lambda: environ("GET", "/bench/bos-okuma", f"id={taban_id}"),
@@ -88,11 +91,15 @@ def main() -> int:
         "init": lambda: environ("POST", "/api/v1/widget/init", govde=init_govde, basliklar={"HTTP_X_API_KEY": anahtar}),
         "init_yeni": lambda: environ("POST", "/api/v1/widget/init", govde=init_yeni_govde,
                                      basliklar={"HTTP_X_API_KEY": anahtar}),
+        "kampanyalar": lambda: environ("GET", "/api/v1/widget/campaigns", "ziyaretci_id=bench-sohbetsiz",
+                                       basliklar={"HTTP_X_API_KEY": anahtar}),
+        "sayfa": lambda: environ("POST", "/api/v1/context/page-info", govde=sayfa_govde,
+                                 basliklar={"HTTP_X_API_KEY": anahtar}),
         "bos_kayit": lambda: environ("POST", "/bench/bos-kayit", govde=b'{"icerik": "Merhaba"}'),
         "chat_mesaj": lambda: environ("POST", "/api/v1/widget/chat/message", govde=mesaj_govde,
                                       basliklar={"HTTP_X_API_KEY": anahtar}),
     }
-    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "init_yeni": "200", "bos_kayit": "201", "chat_mesaj": "201"}
+    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "init_yeni": "200", "kampanyalar": "200", "sayfa": "20", "bos_kayit": "201", "chat_mesaj": "201"}
     del son
 
     def istek(ad):

@@ -5,11 +5,12 @@ from datetime import datetime
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db import connection
-from django.db.models import Case, Count, F, Func, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, Func, Q, QuerySet, Value, When, prefetch_related_objects
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi
+from supportdesk.core.hazir_sorgu import HazirSorgu
 
 from . import metin
 from .models import Kampanya, KbKategori, KbMakale
@@ -181,14 +182,22 @@ def _isaretle(vurgu: str | None) -> str:
     return html.escape(vurgu or "", quote=False).replace(_BAS, "<mark>").replace(_SON, "</mark>")
 
 
-def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> QuerySet[Kampanya]:
+def _aktif_kampanyalar(musteri_id, simdi):
+    return Kampanya.objects.kapsamda([musteri_id]).filter(aktif=True, baslangic__lte=simdi, bitis__gt=simdi).order_by(
+        "baslangic", "id")
+
+
+# Asked on every page view of a tenant's site (static/widget): built and compiled once per process.
+_AKTIF_KAMPANYALAR = HazirSorgu(_aktif_kampanyalar, parametreler={"musteri_id": int, "simdi": datetime})
+
+
+def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> list[Kampanya]:
     """Active campaigns whose window [baslangic, bitis) contains now: instants compared in UTC, so
-    a campaign ends at its stored moment whatever the tenant's or server's time zone."""
-    simdi = simdi or timezone.now()
-    return (
-        Kampanya.objects.kapsamda([musteri.id]).filter(aktif=True, baslangic__lte=simdi, bitis__gt=simdi)
-        .select_related("gorsel").order_by("baslangic", "id")
-    )
+    a campaign ends at its stored moment whatever the tenant's or server's time zone. Their
+    uploaded images come in a second statement, only when a campaign has one."""
+    kampanyalar = _AKTIF_KAMPANYALAR(musteri_id=musteri.id, simdi=simdi or timezone.now())
+    prefetch_related_objects([k for k in kampanyalar if k.gorsel_id], "gorsel")
+    return kampanyalar
 
 
 # --- for the tenant's own editors (the portal): every article, published or not -----------------
