@@ -99,7 +99,8 @@ def main() -> int:
         "chat_mesaj": lambda: environ("POST", "/api/v1/widget/chat/message", govde=mesaj_govde,
                                       basliklar={"HTTP_X_API_KEY": anahtar}),
     }
-    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "init_yeni": "200", "kampanyalar": "200", "sayfa": "20", "bos_kayit": "201", "chat_mesaj": "201"}
+    beklenen = {"bos_okuma": "200", "yoklama": "200", "init": "200", "init_yeni": "200", "kampanyalar": "200",
+                "sayfa": "201", "bos_kayit": "201", "chat_mesaj": "201"}
     del son
 
     def istek(ad):
