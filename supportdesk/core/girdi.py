@@ -41,12 +41,21 @@ def gecerli_id_mi(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= ID_MAX
 
 
+# Visitor ids the service gives itself: a ticket opened by e-mail belongs to `eposta:<address>`
+# (eposta.services). A site's widget or context call can never name one, or the sender's address
+# alone (plus the public widget key) would open that person's tickets.
+AYRILMIS_ZIYARETCI_ONEKLERI = ("eposta:",)
+
+
 def ziyaretci_id_dogrula(value) -> str:
+    """A visitor id as a site may send it (widget, context, widget socket)."""
     if not isinstance(value, str) or not value.strip():
         raise GecersizIstek(alanlar={"ziyaretci_id": "Zorunlu alan; metin olmalı."})
     value = value.strip()
     if len(value) > ZIYARETCI_ID_MAX or not value.isprintable():
         raise GecersizIstek(alanlar={"ziyaretci_id": f"En çok {ZIYARETCI_ID_MAX} yazdırılabilir karakter."})
+    if value.casefold().startswith(AYRILMIS_ZIYARETCI_ONEKLERI):
+        raise GecersizIstek(alanlar={"ziyaretci_id": "'eposta:' ile başlayan kimlikler e-posta kanalına ayrılmıştır."})
     return value
 
 
