@@ -1,4 +1,6 @@
 """Portal forms. They check input and turn it into arguments for the services; nothing more."""
+from datetime import date
+
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
@@ -278,9 +280,21 @@ class GorunumForm(forms.Form):
     logo_kaldir = forms.BooleanField(label="Logoyu kaldır", required=False)
 
 
+class TarihField(forms.DateField):
+    """A day of the reports and history filters: 2000-01-01 to 2999-12-31. Outside that range no
+    record can be, and the day after 9999-12-31 cannot even be computed (it was a 500)."""
+
+    EN_ERKEN, EN_GEC = date(2000, 1, 1), date(2999, 12, 31)
+
+    def validate(self, value):
+        super().validate(value)
+        if value is not None and not self.EN_ERKEN <= value <= self.EN_GEC:
+            raise forms.ValidationError(f"{self.EN_ERKEN:%d.%m.%Y} ile {self.EN_GEC:%d.%m.%Y} arasında bir gün olmalı.")
+
+
 class RaporForm(forms.Form):
-    bas = forms.DateField(label="Başlangıç", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    son = forms.DateField(label="Bitiş", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    bas = TarihField(label="Başlangıç", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    son = TarihField(label="Bitiş", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
     EN_UZUN_GUN = 366
 
@@ -299,5 +313,5 @@ class GecmisForm(forms.Form):
     tur = forms.ChoiceField(label="Tür", required=False, choices=[("sohbet", "Sohbetler"), ("ticket", "Destek talepleri")])
     q = forms.CharField(label="Ara", required=False, max_length=200,
                         widget=forms.TextInput(attrs={"placeholder": "Ziyaretçi, e-posta ya da metin", "type": "search"}))
-    bas = forms.DateField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    son = forms.DateField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    bas = TarihField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    son = TarihField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))
