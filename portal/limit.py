@@ -1,9 +1,10 @@
-"""Rate limits of the portal's login and sign-up forms (CONTRACT 9).
+"""Rate limits of the portal's login, sign-up and password-reset forms (CONTRACT 9).
 
 The same cache and the same client-IP rule (`NUM_PROXIES`) as DRF's throttles, so a forged
 `X-Forwarded-For` never escapes a limit. The portal is plain Django, not DRF, so the view asks
 and records explicitly instead of going through `throttle_classes`.
 """
+import hashlib
 import math
 
 from django.conf import settings
@@ -63,3 +64,27 @@ class KayitLimiti(_PortalLimiti):
 
     def get_cache_key(self, request, view=None):
         return f"throttle:portal:kayit:{self.get_ident(request)}"
+
+
+class SifreSifirlamaLimiti(_PortalLimiti):
+    """Password-reset requests per client IP (`PORTAL_RATE_LIMIT`, a bucket of its own)."""
+
+    setting_name = "PORTAL_RATE_LIMIT"
+
+    def get_cache_key(self, request, view=None):
+        return f"throttle:portal:sifre:{self.get_ident(request)}"
+
+
+class SifreAdresLimiti(_PortalLimiti):
+    """Reset mails per address (`SIFRE_SIFIRLAMA_ADRES_LIMITI`), whatever the IPs asking: nobody
+    can flood someone's inbox with reset links. Over it, the page still says "sent" (it never
+    tells whether an address has an account) and nothing is sent."""
+
+    setting_name = "SIFRE_SIFIRLAMA_ADRES_LIMITI"
+
+    def __init__(self, email: str):
+        super().__init__()
+        self.email = email
+
+    def get_cache_key(self, request, view=None):
+        return "throttle:portal:sifre-adres:" + hashlib.sha256(self.email.strip().casefold().encode()).hexdigest()[:40]

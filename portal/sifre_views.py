@@ -2,12 +2,16 @@
 
 The mail goes through the outbox and a Celery task like every other mail (CONTRACT 14), by
 `eposta.formlar.SifreSifirlamaFormu`, never inside the request. An unknown address gets the same "sent" page, so the form does not
-tell which addresses have an account.
+tell which addresses have an account. Limited per client IP and per address (`portal.limit`).
 """
 from django.contrib.auth import views as auth_views
+from django.http import HttpResponseRedirect
 from django.urls import reverse_lazy
 
 from eposta.formlar import SifreSifirlamaFormu
+
+from .limit import SifreAdresLimiti, SifreSifirlamaLimiti
+from .views import _limit_yaniti
 
 SABLON = "portal/sifre_sifirlama/"
 
@@ -19,6 +23,17 @@ class SifremiUnuttumView(auth_views.PasswordResetView):
     html_email_template_name = SABLON + "eposta.html"
     subject_template_name = SABLON + "konu.txt"
     success_url = reverse_lazy("portal:sifre_gonderildi")
+
+    def post(self, request, *args, **kwargs):
+        limit = SifreSifirlamaLimiti()
+        if not limit.izin_var(request):
+            return _limit_yaniti(request, self.template_name, self.get_form(), limit)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        if not SifreAdresLimiti(form.cleaned_data["email"]).izin_var(self.request):
+            return HttpResponseRedirect(self.get_success_url())  # the same page as a sent mail
+        return super().form_valid(form)
 
 
 class SifreGonderildiView(auth_views.PasswordResetDoneView):

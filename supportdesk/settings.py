@@ -220,6 +220,8 @@ WIDGET_RATE_LIMIT = env("WIDGET_RATE_LIMIT", default="120/min")
 LOGIN_RATE_LIMIT = env("LOGIN_RATE_LIMIT", default="10/min")
 # Portal sign-ups per client IP (the portal's login shares LOGIN_RATE_LIMIT with /auth/login).
 PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="20/min")
+# Password-reset mails per address, whoever asks (portal.limit.SifreAdresLimiti).
+SIFRE_SIFIRLAMA_ADRES_LIMITI = env("SIFRE_SIFIRLAMA_ADRES_LIMITI", default="3/h")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],

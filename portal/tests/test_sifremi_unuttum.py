@@ -44,3 +44,29 @@ def test_unknown_address_gets_the_same_page_and_no_mail():
     assert not GidenEposta.objects.exists()
     res = t.post("/portal/sifremi-unuttum", {"email": "bozuk"})
     assert res.status_code == 200 and res.context["form"].errors["email"]
+
+
+def test_reset_mails_are_limited_per_address_whoever_asks(musteri, settings):
+    # 40 anonymous requests used to queue 40 mails to the victim (found by an outside probe).
+    operator_yap(musteri, email="kurban@ornek.com")
+    settings.SIFRE_SIFIRLAMA_ADRES_LIMITI = "3/h"
+    for i in range(6):  # from six addresses: the per-address limit holds across IPs
+        res = Tarayici().post("/portal/sifremi-unuttum", {"email": "Kurban@ornek.com" if i % 2 else "kurban@ornek.com"},
+                              REMOTE_ADDR=f"10.0.0.{i + 1}")
+        assert res.status_code == 302 and res["Location"] == "/portal/sifremi-unuttum/gonderildi"
+    assert GidenEposta.objects.filter(tur="sifre_sifirlama", alici="kurban@ornek.com").count() == 3
+    # Someone else's address is not held up by it.
+    operator_yap(musteri, email="diger@ornek.com")
+    Tarayici().post("/portal/sifremi-unuttum", {"email": "diger@ornek.com"}, REMOTE_ADDR="10.0.0.1")
+    assert GidenEposta.objects.filter(tur="sifre_sifirlama", alici="diger@ornek.com").count() == 1
+
+
+def test_reset_requests_are_limited_per_client_ip(settings):
+    settings.PORTAL_RATE_LIMIT = "5/min"
+    t = Tarayici()
+    kodlar = [t.post("/portal/sifremi-unuttum", {"email": f"kimse{i}@ornek.com"}).status_code for i in range(7)]
+    assert kodlar == [302] * 5 + [429] * 2
+    res = t.post("/portal/sifremi-unuttum", {"email": "kimse@ornek.com"})
+    assert res.status_code == 429 and int(res["Retry-After"]) >= 1
+    assert 'data-test="limit"' in res.content.decode()
+    assert not GidenEposta.objects.exists()
