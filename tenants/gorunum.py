@@ -8,6 +8,7 @@ or link survives); at most 1 MB; stored under a random name.
 """
 import re
 import secrets
+from xml.etree import ElementTree
 
 import filetype
 import nh3
@@ -77,6 +78,18 @@ def musteri_gorunum_guncelle(*, musteri: Musteri, renk_primary: str, karsilama_m
     return musteri
 
 
+def _xml_mi(metin: str) -> bool:
+    # Sanitized text (no comments, no DOCTYPE, so no entity can be declared; expat resolves no
+    # external ones): refused outright if any `<!` is left, then parsed.
+    if "<!" in metin:
+        return False
+    try:
+        ElementTree.fromstring(metin)  # noqa: S314  (see above: nothing to expand)
+    except ElementTree.ParseError:
+        return False
+    return True
+
+
 def _logo_icerigi(dosya) -> tuple[bytes, str]:
     """The bytes to store and their extension, or the contract's 413/415 error."""
     if dosya.size is None or dosya.size > LOGO_EN_BUYUK:
@@ -94,7 +107,10 @@ def _logo_icerigi(dosya) -> tuple[bytes, str]:
             raise DesteklenmeyenDosya("SVG UTF-8 olmalı.") from None
         temiz = nh3.clean(metin, tags=SVG_ETIKETLERI, attributes=SVG_OZNITELIKLERI, url_schemes=set(),
                           strip_comments=True, link_rel=None)
-        if "<svg" in temiz:
+        # nh3 writes HTML: a no-break space comes out as `&nbsp;`, which XML does not define, and
+        # an SVG file is read as XML (the logo would not show). The stored file must parse.
+        temiz = temiz.replace("&nbsp;", "&#160;")
+        if "<svg" in temiz and _xml_mi(temiz):
             return temiz.encode("utf-8"), "svg"
     raise DesteklenmeyenDosya("Logo PNG, JPEG, WebP ya da SVG olmalı.")
 

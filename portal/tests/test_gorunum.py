@@ -1,5 +1,7 @@
 """/portal/gorunum: colour with enough contrast, logo upload (SVG sanitized, ≤ 1 MB), greeting and
 launcher position, answered by `widget/init` (CONTRACT 13)."""
+from xml.etree import ElementTree
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -54,6 +56,16 @@ def test_svg_logo_is_sanitized(sahip, musteri):
     assert musteri.logo.name.endswith(".svg") and "<circle" in svg and 'viewBox="0 0 10 10"' in svg
     for yasak in ("script", "onload", "foreignObject", "iframe", "javascript", "href"):
         assert yasak not in svg
+
+
+def test_an_svg_logo_with_a_no_break_space_stays_well_formed_xml(sahip, musteri):
+    # nh3 wrote U+00A0 as `&nbsp;`, which XML does not know: the stored logo did not parse (probe).
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 80 10"><text x="0" y="8">ACME\u00a0Inc &amp; Co'
+           '&#160;Ltd</text></svg>').encode()
+    assert kaydet(sahip, logo=SimpleUploadedFile("logo.svg", svg, "image/svg+xml")).status_code == 302
+    musteri.refresh_from_db()
+    kok = ElementTree.fromstring(musteri.logo.read())
+    assert "".join(kok.itertext()) == "ACME\u00a0Inc & Co\u00a0Ltd"
 
 
 @pytest.mark.parametrize("alanlar,alan", [
