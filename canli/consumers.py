@@ -96,7 +96,7 @@ class _Soket(AsyncWebsocketConsumer):
             return await self.reddet(Ret(4429, "LIMIT_ASILDI", "Saniyede çok fazla çerçeve."))
         try:
             cerceve = json.loads(text_data) if text_data is not None else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: deeply nested arrays, well under the size limit
             cerceve = None
         if not isinstance(cerceve, dict) or not isinstance(cerceve.get("tip"), str) \
                 or not isinstance(cerceve.get("data", {}), dict):
