@@ -33,15 +33,35 @@ GORULEN_SINIRI = 512  # event ids a socket remembers to drop the repeat of an ev
 class _Soket(AsyncWebsocketConsumer):
     kimlik_beklenir = True
 
-    async def connect(self):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.soket_id = uuid.uuid4().hex
         self.gruplar: list[str] = []
         self.gorulen: dict[str, None] = {}  # the last GORULEN_SINIRI event ids, oldest first
         self.cerceve_zamanlari: deque[float] = deque()
         self.yaziyor_son: dict[int, float] = {}
-        self.hazir = False
+        self.hazir = False  # counted in the presence store (`say_ve_hazirla`): to be closed there
         self.kapaniyor = False
+        self.temizlendi = False
         self.gorevler: list[asyncio.Task] = []
+
+    async def __call__(self, scope, receive, send):
+        # Channels calls `disconnect` only for the client's `websocket.disconnect`: an exception
+        # in any handler ends the consumer without it, and the socket's tasks (the presence
+        # refresh above all) would live on, keeping an operator online and a visitor's socket
+        # counted forever. Whatever ends the consumer, `_temizle` runs.
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            logger.exception("Soket beklenmedik bir hatayla kapandı.")
+            try:
+                await self.close(code=1011)  # "internal error": the client learns the socket is gone
+            except Exception:
+                logger.debug("Soket 1011 ile kapatılamadı.", exc_info=True)
+        finally:
+            await self._temizle()
+
+    async def connect(self):
         taramayi_baslat()
         await self.accept()
         try:
@@ -159,13 +179,27 @@ class _Soket(AsyncWebsocketConsumer):
         await self.send(text_data=olay["metin"])
 
     async def disconnect(self, code):
-        self.kapaniyor = True
+        await self._temizle()
+
+    async def _temizle(self):
+        """Once, however the consumer ends (the client's close, a refusal, an exception): stop the
+        socket's tasks, close its presence entry, leave its groups. Each step is tried on its own,
+        so a failing one (Redis down) does not keep the others from running."""
+        if self.temizlendi:
+            return
+        self.temizlendi = self.kapaniyor = True
         for gorev in self.gorevler:
             gorev.cancel()
-        for ad in self.gruplar:
-            await self.channel_layer.group_discard(ad, self.channel_name)
         if self.hazir:
-            await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+            try:
+                await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+            except Exception:
+                logger.warning("Soketin varlık kaydı kapatılamadı; süresi dolunca düşecek.", exc_info=True)
+        for ad in self.gruplar:
+            try:
+                await self.channel_layer.group_discard(ad, self.channel_name)
+            except Exception:
+                logger.warning("Soket %s grubundan çıkarılamadı.", ad, exc_info=True)
 
     async def _yasat(self):
         """Keep this socket counted (limits, presence) while it is open; re-check what it needs."""
@@ -251,10 +285,10 @@ class OperatorSoketi(_Soket):
         _token_bekcisi().ekle(self)
         await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
 
-    async def disconnect(self, code):
+    async def _temizle(self):
         if getattr(self, "token", None) is not None:
             _token_bekcisi().cikar(self)
-        await super().disconnect(code)
+        await super()._temizle()
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(kimlik.operator_oturumu)(
