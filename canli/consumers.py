@@ -270,7 +270,17 @@ class WidgetSoketi(_Soket):
 
 
 class OperatorSoketi(_Soket):
-    """`/ws/v1/operator/`: first frame `kimlik {"token"}` (CONTRACT 11, "Operator socket")."""
+    """`/ws/v1/operator/`: first frame `kimlik {"token"}` (CONTRACT 11, "Operator socket").
+
+    The socket belongs to the user's tenants as they are now, not as they were at `kimlik`: they
+    are re-read on every token re-check (`_TokenBekcisi`) and at once when a membership of the user
+    is created or deleted or one of its tenants deactivated (`uyelik_degisti`, sent by
+    `canli.yayin`); see `uyelikleri_yenile`."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.musteri_idleri: list[int] = []
+        self.uyelik_kilidi = asyncio.Lock()  # one re-read and its group changes at a time; and none after `_temizle`
 
     async def baglaninca(self):
         return None  # everything waits for the `kimlik` frame
@@ -286,9 +296,47 @@ class OperatorSoketi(_Soket):
         await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
 
     async def _temizle(self):
+        self.kapaniyor = True  # a re-read under way changes no group from here on
         if getattr(self, "token", None) is not None:
             _token_bekcisi().cikar(self)
-        await super()._temizle()
+        async with self.uyelik_kilidi:  # one that is changing them finishes first: every group it joined is left
+            await super()._temizle()
+
+    async def uyelik_degisti(self, mesaj: dict):
+        """Channel-layer message `uyelik.degisti` (`canli.yayin.uyelik_degisti_bildir`): a membership of
+        this user was created or deleted, or one of its tenants deactivated."""
+        await self.uyelikleri_yenile()
+
+    async def uyelikleri_yenile(self):
+        """Re-read the user's tenants. When they changed: the socket leaves the groups of tenants left
+        and joins those of tenants joined, its frames (`yaziyor`, `okundu`) are checked against the new
+        list (a tenant left is refused as any other tenant's), and the client gets a fresh `hazir`
+        with the new `musteri_idleri`. With no tenant left the socket is closed (4403 `YETKISIZ`)."""
+        async with self.uyelik_kilidi:
+            if self.kapaniyor or not self.hazir:
+                return
+            try:
+                yeni = await database_sync_to_async(kimlik.kullanicinin_musterileri)(self.kullanici_id)
+            except Exception:
+                logger.warning("Operatörün projeleri okunamadı; sonraki denetimde yeniden denenecek.", exc_info=True)
+                return
+            eski = set(self.musteri_idleri)
+            if self.kapaniyor or set(yeni) == eski:
+                return
+            self.musteri_idleri = yeni
+            if not yeni:
+                await self.reddet(Ret(4403, "YETKISIZ", "Artık hiçbir projenin üyesi değilsiniz."))
+                return
+            for m in eski.difference(yeni):
+                ad = gruplar.operator_musteri(m)
+                try:
+                    await self.channel_layer.group_discard(ad, self.channel_name)
+                except Exception:
+                    logger.warning("Soket %s grubundan çıkarılamadı.", ad, exc_info=True)
+                    continue  # left in `gruplar`: `_temizle` tries again
+                self.gruplar.remove(ad)
+            await self.gruplara_katil([gruplar.operator_musteri(m) for m in yeni if m not in eski])
+            await self.gonder("hazir", {"musteri_idleri": yeni})
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(kimlik.operator_oturumu)(
@@ -303,7 +351,10 @@ class _TokenBekcisi:
     socket within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request, run
     once per token and process each interval however many of this process's sockets hold that
     token (an operator's tabs; 500 sockets of one token were 125 checks a second, each a trip to
-    the shared sync thread that the sockets' other work queues behind)."""
+    the shared sync thread that the sockets' other work queues behind). The same check reads the
+    user's tenants: a socket whose tenants differ re-reads them itself (`uyelikleri_yenile`), so
+    a membership removed or added, or a tenant deactivated, reaches it within the interval even
+    when its `uyelik_degisti` message was lost."""
 
     def __init__(self):
         self.soketler: dict[str, set[OperatorSoketi]] = {}
@@ -327,10 +378,20 @@ class _TokenBekcisi:
         while True:
             await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
             try:
-                if not await database_sync_to_async(kimlik.token_hala_gecerli)(token):
-                    break
+                musteri_idleri = await database_sync_to_async(kimlik.token_musterileri)(token)
             except Exception:
                 logger.warning("Operatör tokenı denetlenemedi; sonraki aralıkta yeniden denenecek.", exc_info=True)
+                continue
+            if musteri_idleri is None:
+                break
+            # Each socket re-reads under its own lock: this read, older than one made meanwhile on
+            # an `uyelik_degisti` message, never undoes it. Only changed sockets cost a query.
+            for soket in list(self.soketler.get(token, ())):
+                if set(soket.musteri_idleri) != set(musteri_idleri):
+                    try:
+                        await soket.uyelikleri_yenile()
+                    except Exception:
+                        logger.warning("Soketin projeleri güncellenemedi.", exc_info=True)
         # Refused: forget the token first, so the sockets' own closing does not cancel this task.
         kume = self.soketler.pop(token, set())
         self.gorevler.pop(token, None)
