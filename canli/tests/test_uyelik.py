@@ -1,13 +1,18 @@
 """An operator socket follows its user's memberships (CONTRACT 2 and 11, docs/api.md): a tenant it
 leaves drops out of its reach (no more of that tenant's frames, its `yaziyor` / `okundu` refused),
-and the client is told with a fresh `hazir`, on the token's periodic re-check
-(CANLI_TOKEN_KONTROL_ARALIGI, 1 s in these tests)."""
+one it joins comes in, and the client is told with a fresh `hazir`. At once when the membership is
+created or deleted (a channel-layer message to the user's sockets), and at the latest on the
+token's periodic re-check (CANLI_TOKEN_KONTROL_ARALIGI, 1 s in these tests)."""
+import os
+
 import pytest
+import requests
 from django.db import connection
 
-from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 from tenants.models import Uyelik
+from tenants.services import uyelik_ekle
 
 from .yardimci import Rest, giris, operator_soketi, widget_soketi
 
@@ -67,6 +72,47 @@ def test_uyeligi_silinen_proje_yeniden_denetimde_soketin_erisiminden_cikar(canli
     s.kapat()
 
 
+def _portal_oturumu(sunucu, kullanici) -> requests.Session:
+    oturum = requests.Session()
+    assert oturum.get(f"{sunucu.url}/portal/giris", timeout=10).status_code == 200
+    yanit = oturum.post(f"{sunucu.url}/portal/giris", timeout=10, allow_redirects=False, data={
+        "email": kullanici.email, "sifre": TEST_SIFRE, "csrfmiddlewaretoken": oturum.cookies["csrftoken"]})
+    assert yanit.status_code == 302, yanit.text
+    return oturum
+
+
+def _portaldan_cikar(sunucu, sahip, uyelik: Uyelik) -> None:
+    portal = _portal_oturumu(sunucu, sahip)
+    yanit = portal.post(f"{sunucu.url}/portal/ekip/{uyelik.id}", timeout=10, allow_redirects=False, data={
+        "islem": "cikar", "csrfmiddlewaretoken": portal.cookies["csrftoken"]})
+    assert yanit.status_code == 302 and not Uyelik.objects.filter(pk=uyelik.pk).exists()
+
+
+def test_portalda_ekipten_cikarilan_operatorun_soketi_hemen_guncellenir(canli_sunucu_baslat):
+    # A re-check interval far beyond the test: only the membership's own message can do it.
+    sunucu = canli_sunucu_baslat(CANLI_TOKEN_KONTROL_ARALIGI="60")
+    a, b, op, s = _ab_ortami(sunucu)
+    sahip = operator_yap(a, rol="sahip")
+    a_oturumu = Rest(sunucu, api_key=a.api_key).post(
+        "widget/chat/start", {"ziyaretci_id": "z-eski", "mesaj": "Önce"}, 201)["oturum"]
+    assert s.bekle("chat_yeni")["oturum"]["id"] == a_oturumu["id"]
+
+    _portaldan_cikar(sunucu, sahip, Uyelik.objects.get(kullanici=op, musteri=a))
+    assert s.bekle("hazir") == {"musteri_idleri": [b.id]}  # within 2 s
+    _a_artik_ulasmaz(sunucu, s, a, b, a_oturumu)
+    s.kapat()
+
+
+def test_son_projesinden_cikarilan_operatorun_soketi_kapanir(canli_sunucu_baslat):
+    sunucu = canli_sunucu_baslat(CANLI_TOKEN_KONTROL_ARALIGI="60")
+    a = MusteriFactory()
+    op, sahip = operator_yap(a), operator_yap(a, rol="sahip")
+    s, _ = operator_soketi(sunucu, giris(sunucu, op))
+    _portaldan_cikar(sunucu, sahip, Uyelik.objects.get(kullanici=op, musteri=a))
+    gelen, kod = s.kapanis()
+    assert kod == 4403 and [c["tip"] for c in gelen] == ["hata"] and gelen[0]["data"]["kod"] == "YETKISIZ"
+
+
 def test_son_uyeligi_silinen_operatorun_soketi_yeniden_denetimde_kapanir(canli_sunucu):
     a = MusteriFactory()
     op = operator_yap(a)
@@ -75,3 +121,19 @@ def test_son_uyeligi_silinen_operatorun_soketi_yeniden_denetimde_kapanir(canli_s
         imlec.execute(f"DELETE FROM {Uyelik._meta.db_table} WHERE kullanici_id = %s", [op.id])
     gelen, kod = s.kapanis(sure=3)
     assert kod == 4403 and gelen[-1]["data"]["kod"] == "YETKISIZ"
+
+
+def test_yeni_projeye_eklenen_operatorun_soketi_o_projeyi_de_duyar(canli_sunucu_baslat):
+    # The membership is written here, in the test process: its message reaches the live server's
+    # socket through the shared channel layer (Redis), long before the re-check (60 s).
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("Test sürecinden canlı sunucuya ileti REDIS_URL ister (CI her zaman verir).")
+    sunucu = canli_sunucu_baslat(CANLI_TOKEN_KONTROL_ARALIGI="60")
+    a, c = MusteriFactory(), MusteriFactory()
+    op = operator_yap(a)
+    s, _ = operator_soketi(sunucu, giris(sunucu, op))
+    uyelik_ekle(kullanici=op, musteri=c, rol="operator")
+    assert sorted(s.bekle("hazir")["musteri_idleri"]) == sorted([a.id, c.id])
+    oturum = Rest(sunucu, api_key=c.api_key).post("widget/chat/start", {"ziyaretci_id": "z-c", "mesaj": "Selam"}, 201)["oturum"]
+    assert s.bekle("chat_yeni")["oturum"]["id"] == oturum["id"]
+    s.kapat()
