@@ -12,7 +12,7 @@ from django.db import connection
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 from tenants.models import Uyelik
-from tenants.services import uyelik_ekle
+from tenants.services import musteri_aktiflik_ayarla, uyelik_ekle
 
 from .yardimci import Rest, giris, operator_soketi, widget_soketi
 
@@ -123,11 +123,15 @@ def test_son_uyeligi_silinen_operatorun_soketi_yeniden_denetimde_kapanir(canli_s
     assert kod == 4403 and gelen[-1]["data"]["kod"] == "YETKISIZ"
 
 
-def test_yeni_projeye_eklenen_operatorun_soketi_o_projeyi_de_duyar(canli_sunucu_baslat):
-    # The membership is written here, in the test process: its message reaches the live server's
-    # socket through the shared channel layer (Redis), long before the re-check (60 s).
+def _redis_gerekli():
+    # These write in the test process: the message reaches the live server's socket through the
+    # shared channel layer (Redis), long before the re-check (60 s).
     if not os.environ.get("REDIS_URL"):
         pytest.skip("Test sürecinden canlı sunucuya ileti REDIS_URL ister (CI her zaman verir).")
+
+
+def test_yeni_projeye_eklenen_operatorun_soketi_o_projeyi_de_duyar(canli_sunucu_baslat):
+    _redis_gerekli()
     sunucu = canli_sunucu_baslat(CANLI_TOKEN_KONTROL_ARALIGI="60")
     a, c = MusteriFactory(), MusteriFactory()
     op = operator_yap(a)
@@ -136,4 +140,13 @@ def test_yeni_projeye_eklenen_operatorun_soketi_o_projeyi_de_duyar(canli_sunucu_
     assert sorted(s.bekle("hazir")["musteri_idleri"]) == sorted([a.id, c.id])
     oturum = Rest(sunucu, api_key=c.api_key).post("widget/chat/start", {"ziyaretci_id": "z-c", "mesaj": "Selam"}, 201)["oturum"]
     assert s.bekle("chat_yeni")["oturum"]["id"] == oturum["id"]
+    s.kapat()
+
+
+def test_pasif_yapilan_proje_soketin_erisiminden_hemen_cikar(canli_sunucu_baslat):
+    _redis_gerekli()
+    sunucu = canli_sunucu_baslat(CANLI_TOKEN_KONTROL_ARALIGI="60")
+    a, b, _, s = _ab_ortami(sunucu)
+    musteri_aktiflik_ayarla(musteri=a, aktif=False)
+    assert s.bekle("hazir") == {"musteri_idleri": [b.id]}
     s.kapat()
