@@ -12,3 +12,5 @@ class CanliConfig(AppConfig):
         from . import yayin
 
         olaylar.anlik_alici_kaydet(yayin.dagit)
+        # An operator socket's tenants follow its user's memberships (CONTRACT 11, docs/api.md).
+        yayin.sinyalleri_bagla()

@@ -33,15 +33,35 @@ GORULEN_SINIRI = 512  # event ids a socket remembers to drop the repeat of an ev
 class _Soket(AsyncWebsocketConsumer):
     kimlik_beklenir = True
 
-    async def connect(self):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.soket_id = uuid.uuid4().hex
         self.gruplar: list[str] = []
         self.gorulen: dict[str, None] = {}  # the last GORULEN_SINIRI event ids, oldest first
         self.cerceve_zamanlari: deque[float] = deque()
         self.yaziyor_son: dict[int, float] = {}
-        self.hazir = False
+        self.hazir = False  # counted in the presence store (`say_ve_hazirla`): to be closed there
         self.kapaniyor = False
+        self.temizlendi = False
         self.gorevler: list[asyncio.Task] = []
+
+    async def __call__(self, scope, receive, send):
+        # Channels calls `disconnect` only for the client's `websocket.disconnect`: an exception
+        # in any handler ends the consumer without it, and the socket's tasks (the presence
+        # refresh above all) would live on, keeping an operator online and a visitor's socket
+        # counted forever. Whatever ends the consumer, `_temizle` runs.
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            logger.exception("Soket beklenmedik bir hatayla kapandı.")
+            try:
+                await self.close(code=1011)  # "internal error": the client learns the socket is gone
+            except Exception:
+                logger.debug("Soket 1011 ile kapatılamadı.", exc_info=True)
+        finally:
+            await self._temizle()
+
+    async def connect(self):
         taramayi_baslat()
         await self.accept()
         try:
@@ -96,7 +116,7 @@ class _Soket(AsyncWebsocketConsumer):
             return await self.reddet(Ret(4429, "LIMIT_ASILDI", "Saniyede çok fazla çerçeve."))
         try:
             cerceve = json.loads(text_data) if text_data is not None else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: deeply nested arrays, well under the size limit
             cerceve = None
         if not isinstance(cerceve, dict) or not isinstance(cerceve.get("tip"), str) \
                 or not isinstance(cerceve.get("data", {}), dict):
@@ -159,13 +179,27 @@ class _Soket(AsyncWebsocketConsumer):
         await self.send(text_data=olay["metin"])
 
     async def disconnect(self, code):
-        self.kapaniyor = True
+        await self._temizle()
+
+    async def _temizle(self):
+        """Once, however the consumer ends (the client's close, a refusal, an exception): stop the
+        socket's tasks, close its presence entry, leave its groups. Each step is tried on its own,
+        so a failing one (Redis down) does not keep the others from running."""
+        if self.temizlendi:
+            return
+        self.temizlendi = self.kapaniyor = True
         for gorev in self.gorevler:
             gorev.cancel()
-        for ad in self.gruplar:
-            await self.channel_layer.group_discard(ad, self.channel_name)
         if self.hazir:
-            await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+            try:
+                await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+            except Exception:
+                logger.warning("Soketin varlık kaydı kapatılamadı; süresi dolunca düşecek.", exc_info=True)
+        for ad in self.gruplar:
+            try:
+                await self.channel_layer.group_discard(ad, self.channel_name)
+            except Exception:
+                logger.warning("Soket %s grubundan çıkarılamadı.", ad, exc_info=True)
 
     async def _yasat(self):
         """Keep this socket counted (limits, presence) while it is open; re-check what it needs."""
@@ -236,7 +270,17 @@ class WidgetSoketi(_Soket):
 
 
 class OperatorSoketi(_Soket):
-    """`/ws/v1/operator/`: first frame `kimlik {"token"}` (CONTRACT 11, "Operator socket")."""
+    """`/ws/v1/operator/`: first frame `kimlik {"token"}` (CONTRACT 11, "Operator socket").
+
+    The socket belongs to the user's tenants as they are now, not as they were at `kimlik`: they
+    are re-read on every token re-check (`_TokenBekcisi`) and at once when a membership of the user
+    is created or deleted or one of its tenants deactivated (`uyelik_degisti`, sent by
+    `canli.yayin`); see `uyelikleri_yenile`."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.musteri_idleri: list[int] = []
+        self.uyelik_kilidi = asyncio.Lock()  # one re-read and its group changes at a time; and none after `_temizle`
 
     async def baglaninca(self):
         return None  # everything waits for the `kimlik` frame
@@ -251,10 +295,48 @@ class OperatorSoketi(_Soket):
         _token_bekcisi().ekle(self)
         await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
 
-    async def disconnect(self, code):
+    async def _temizle(self):
+        self.kapaniyor = True  # a re-read under way changes no group from here on
         if getattr(self, "token", None) is not None:
             _token_bekcisi().cikar(self)
-        await super().disconnect(code)
+        async with self.uyelik_kilidi:  # one that is changing them finishes first: every group it joined is left
+            await super()._temizle()
+
+    async def uyelik_degisti(self, mesaj: dict):
+        """Channel-layer message `uyelik.degisti` (`canli.yayin.uyelik_degisti_bildir`): a membership of
+        this user was created or deleted, or one of its tenants deactivated."""
+        await self.uyelikleri_yenile()
+
+    async def uyelikleri_yenile(self):
+        """Re-read the user's tenants. When they changed: the socket leaves the groups of tenants left
+        and joins those of tenants joined, its frames (`yaziyor`, `okundu`) are checked against the new
+        list (a tenant left is refused as any other tenant's), and the client gets a fresh `hazir`
+        with the new `musteri_idleri`. With no tenant left the socket is closed (4403 `YETKISIZ`)."""
+        async with self.uyelik_kilidi:
+            if self.kapaniyor or not self.hazir:
+                return
+            try:
+                yeni = await database_sync_to_async(kimlik.kullanicinin_musterileri)(self.kullanici_id)
+            except Exception:
+                logger.warning("Operatörün projeleri okunamadı; sonraki denetimde yeniden denenecek.", exc_info=True)
+                return
+            eski = set(self.musteri_idleri)
+            if self.kapaniyor or set(yeni) == eski:
+                return
+            self.musteri_idleri = yeni
+            if not yeni:
+                await self.reddet(Ret(4403, "YETKISIZ", "Artık hiçbir projenin üyesi değilsiniz."))
+                return
+            for m in eski.difference(yeni):
+                ad = gruplar.operator_musteri(m)
+                try:
+                    await self.channel_layer.group_discard(ad, self.channel_name)
+                except Exception:
+                    logger.warning("Soket %s grubundan çıkarılamadı.", ad, exc_info=True)
+                    continue  # left in `gruplar`: `_temizle` tries again
+                self.gruplar.remove(ad)
+            await self.gruplara_katil([gruplar.operator_musteri(m) for m in yeni if m not in eski])
+            await self.gonder("hazir", {"musteri_idleri": yeni})
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(kimlik.operator_oturumu)(
@@ -269,7 +351,10 @@ class _TokenBekcisi:
     socket within CANLI_TOKEN_KONTROL_ARALIGI seconds: the same check as every REST request, run
     once per token and process each interval however many of this process's sockets hold that
     token (an operator's tabs; 500 sockets of one token were 125 checks a second, each a trip to
-    the shared sync thread that the sockets' other work queues behind)."""
+    the shared sync thread that the sockets' other work queues behind). The same check reads the
+    user's tenants: a socket whose tenants differ re-reads them itself (`uyelikleri_yenile`), so
+    a membership removed or added, or a tenant deactivated, reaches it within the interval even
+    when its `uyelik_degisti` message was lost."""
 
     def __init__(self):
         self.soketler: dict[str, set[OperatorSoketi]] = {}
@@ -293,10 +378,20 @@ class _TokenBekcisi:
         while True:
             await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
             try:
-                if not await database_sync_to_async(kimlik.token_hala_gecerli)(token):
-                    break
+                musteri_idleri = await database_sync_to_async(kimlik.token_musterileri)(token)
             except Exception:
                 logger.warning("Operatör tokenı denetlenemedi; sonraki aralıkta yeniden denenecek.", exc_info=True)
+                continue
+            if musteri_idleri is None:
+                break
+            # Each socket re-reads under its own lock: this read, older than one made meanwhile on
+            # an `uyelik_degisti` message, never undoes it. Only changed sockets cost a query.
+            for soket in list(self.soketler.get(token, ())):
+                if set(soket.musteri_idleri) != set(musteri_idleri):
+                    try:
+                        await soket.uyelikleri_yenile()
+                    except Exception:
+                        logger.warning("Soketin projeleri güncellenemedi.", exc_info=True)
         # Refused: forget the token first, so the sockets' own closing does not cancel this task.
         kume = self.soketler.pop(token, set())
         self.gorevler.pop(token, None)

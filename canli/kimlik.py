@@ -7,6 +7,7 @@ from supportdesk.core.girdi import id_coz, ziyaretci_id_dogrula
 from supportdesk.core.throttling import oran_coz, pencere_kontrol
 from tenants import ziyaretci
 from tenants.kimlik import operator_tokeni_dogrula
+from tenants.models import Kullanici
 from tenants.origin import origin_izinli
 from tenants.selectors import kullanici_musteri_idleri, musteri_api_key_ile
 
@@ -66,12 +67,19 @@ def operator_kimligi(token) -> tuple[int, list[int], str]:
     return user.pk, kullanici_musteri_idleri(kullanici=user), dogrulanmis.get("jti", "")
 
 
-def token_hala_gecerli(token: str) -> bool:
+def token_musterileri(token: str) -> list[int] | None:
+    """The periodic re-check of an operator socket's token: None when REST would refuse it (401),
+    else the user's tenants now (a membership deleted or added, a tenant deactivated since)."""
     try:
-        operator_tokeni_dogrula(token)
-    except Exception:  # noqa: BLE001
-        return False
-    return True
+        user, _ = operator_tokeni_dogrula(token)
+    except Exception:  # noqa: BLE001  (GecersizToken)
+        return None
+    return kullanici_musteri_idleri(kullanici=user)
+
+
+def kullanicinin_musterileri(kullanici_id: int) -> list[int]:
+    """The tenants of an operator socket's user now (active tenants it is a member of, in `sira` order)."""
+    return kullanici_musteri_idleri(kullanici=Kullanici(pk=kullanici_id))
 
 
 def ziyaretci_oturumu(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum | None:

@@ -15,12 +15,14 @@ import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 
 from chat import selectors as chat_selectors
 from chat.api.serializers import mesaj_verisi, oturum_verisi, widget_oturum_verisi
 from chat.models import Oturum
 from supportdesk.core.olaylar import YayinlananOlay
-from tenants.models import Kullanici
+from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.selectors import kullanici_musteri_idleri
 from tickets.api.serializers import TicketSerializer
 
@@ -146,11 +148,11 @@ def _yayin_dongusu() -> tuple[asyncio.AbstractEventLoop, asyncio.Queue]:
 
 async def _yayinci(sira: asyncio.Queue) -> None:
     while True:
-        olay_id, gonderimler = await sira.get()
+        etiket, isci, argumanlar = await sira.get()
         try:
-            await agruba_gonder(olay_id, gonderimler)
+            await isci(*argumanlar)
         except Exception:
-            logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", olay_id, exc_info=True)
+            logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", etiket, exc_info=True)
         finally:
             sira.task_done()
 
@@ -177,18 +179,62 @@ def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
     process's publishing line (commit order kept) and the request goes on. A dead channel layer
     (Redis down) is logged, never raised and never waited for: the change is saved and clients
     re-read it by polling."""
+    _yayinla(olay_id, agruba_gonder, olay_id, gonderimler)
+
+
+def _yayinla(etiket: str, isci, *argumanlar) -> None:
+    """Run `await isci(*argumanlar)` (a publication) in this process's publishing line."""
     try:
         if isinstance(get_channel_layer(), InMemoryChannelLayer):
             # `make run`: the sockets' queues live on the server's own loop; go there.
-            async_to_sync(agruba_gonder)(olay_id, gonderimler)
+            async_to_sync(isci)(*argumanlar)
         else:
             dongu, sira = _yayin_dongusu()
-            dongu.call_soon_threadsafe(_siraya_koy, sira, (olay_id, gonderimler))
+            dongu.call_soon_threadsafe(_siraya_koy, sira, (etiket, isci, argumanlar))
     except Exception:
-        logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", olay_id, exc_info=True)
+        logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", etiket, exc_info=True)
 
 
 async def agruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
     katman = get_channel_layer()
     for grup, tip, data in gonderimler:
         await katman.group_send(grup, {"type": "cerceve", "olay_id": olay_id, "metin": cerceve_metni(tip, data)})
+
+
+# --- membership changes: an operator socket's tenants are re-read at once ---------------------
+def uyelik_degisti_bildir(*adlar: str) -> None:
+    """Tell the operator sockets in these groups to re-read their user's tenants now
+    (`OperatorSoketi.uyelik_degisti`), without waiting for the next token re-check."""
+    _yayinla("uyelik.degisti", _auyelik_degisti, adlar)
+
+
+async def _auyelik_degisti(adlar: tuple[str, ...]) -> None:
+    katman = get_channel_layer()
+    for ad in adlar:
+        await katman.group_send(ad, {"type": "uyelik.degisti"})
+
+
+def _uyelik_sinyali(sender, instance, created=True, raw=False, **kwargs) -> None:
+    # A membership created or deleted (any path: the portal's team page, an invitation accepted,
+    # provisioning, the admin, a cascade): its user's sockets, after the commit. A save that only
+    # changes the order, the role or muting changes no tenant list.
+    if not created or raw:
+        return
+    grup = gruplar.operator_kullanici(instance.kullanici_id)
+    transaction.on_commit(lambda: uyelik_degisti_bildir(grup))
+
+
+def _musteri_sinyali(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
+    # A tenant deactivated: every socket still in its group drops it. (One reactivated is rejoined
+    # at the next token re-check: its members' sockets are in no group of it.)
+    if raw or instance.aktif or (update_fields is not None and "aktif" not in update_fields):
+        return
+    grup = gruplar.operator_musteri(instance.pk)
+    transaction.on_commit(lambda: uyelik_degisti_bildir(grup))
+
+
+def sinyalleri_bagla() -> None:
+    post_save.connect(_uyelik_sinyali, sender=Uyelik, dispatch_uid="canli_uyelik_eklendi")
+    post_delete.connect(_uyelik_sinyali, sender=Uyelik, dispatch_uid="canli_uyelik_silindi")
+    post_save.connect(_musteri_sinyali, sender=Musteri, dispatch_uid="canli_musteri_pasif")
+
