@@ -142,3 +142,41 @@ def test_gercek_soketle_canli_konsol(asgi_sunucu, tarayici):
     assert not hatalar, hatalar
     c2.close()
     context.close()
+
+
+def test_projeden_cikarilan_operatorun_sekmesi_ve_sohbetleri_gider(asgi_sunucu, tarayici):
+    # CONTRACT 11 as built: a membership deleted makes the operator socket send a fresh `hazir`;
+    # the console's tabs and queue follow it, without a reload.
+    from tenants.models import Uyelik
+    from tenants.services import uyelik_ekle
+
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    b = MusteriFactory(firma_adi="Boğaziçi Market")
+    ben = operator_yap(a, b, email="ben@ornek.com")
+    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    hatalar = []
+    page.on("pageerror", lambda e: hatalar.append(str(e)))
+    page.goto(f"{asgi_sunucu}/panel/")
+    page.get_by_label("E-posta").fill(ben.email)
+    page.get_by_label("Şifre").fill(TEST_SIFRE)
+    page.get_by_role("button", name="Giriş yap").click()
+    page.locator(".mod", has_text="Canlı").wait_for()
+    adlar = lambda: page.locator(".sekme .ad").all_inner_texts()  # noqa: E731
+    bekle(lambda: adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"])
+    o = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-b", "ad": "Can", "mesaj": "Selam"},
+             {"X-API-Key": b.api_key})["oturum"]
+    page.locator(f'.satir[data-id="{o["id"]}"]').wait_for(timeout=2000)
+    page.get_by_role("tab", name=re.compile("Boğaziçi Market")).click()
+
+    Uyelik.objects.filter(kullanici=ben, musteri=b).delete()
+    bekle(lambda: adlar() == ["Tümü", "Anadolu Yazılım"], sure=5)
+    page.locator(f'.satir[data-id="{o["id"]}"]').wait_for(state="detached", timeout=2000)
+    assert page.get_by_role("tab", name=re.compile("Tümü")).get_attribute("aria-selected") == "true"
+
+    uyelik_ekle(kullanici=ben, musteri=b)
+    bekle(lambda: adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"], sure=5)
+    page.locator(f'.satir[data-id="{o["id"]}"]').wait_for(timeout=5000)
+    assert not hatalar, hatalar
+    context.close()

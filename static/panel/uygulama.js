@@ -203,8 +203,22 @@ function soketDurumu(acik) {
   if (acik) tamYenile();
 }
 
+// A fresh `hazir` on an open socket: the operator joined or left a project (CONTRACT 11). The
+// chats come again by REST (soketDurumu); the tabs follow here.
+async function projelerDegistiyse(idler) {
+  const simdiki = S.musteriler.map((m) => m.id).sort((a, b) => a - b).join(",");
+  if (!Array.isArray(idler) || [...idler].sort((a, b) => a - b).join(",") === simdiki) return;
+  try { S.musteriler = (await api.tenants()).musteriler; } catch { return; }
+  if (S.secilenMusteri && !musteri(S.secilenMusteri)) S.secilenMusteri = 0;
+  for (const [id, o] of S.sohbetler) if (!musteri(o.musteri_id)) S.sohbetler.delete(id);
+  sekmeleriCiz();
+  listeyiCiz();
+}
+
 function soketOlayi(tip, d) {
-  if (tip === "chat_yeni" || tip === "chat_guncellendi") {
+  if (tip === "hazir") {
+    projelerDegistiyse(d.musteri_idleri);
+  } else if (tip === "chat_yeni" || tip === "chat_guncellendi") {
     sohbetGuncelle(d.oturum, tip === "chat_yeni");
     panoGecikmeli();
   } else if (tip === "mesaj") {
