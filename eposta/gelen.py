@@ -83,18 +83,38 @@ def _ekler(mesaj: EmailMessage) -> list[Ek]:
 
 
 # --- quoted history and signature -----------------------------------------------------------
-_ALINTI_BASI = [
-    re.compile(r"^\s*On\b.{0,300}\bwrote:\s*$", re.IGNORECASE | re.DOTALL),  # Gmail, Apple Mail
-    re.compile(r"^.{0,300}tarihinde.{0,300}(şunu )?yazdı:\s*$", re.IGNORECASE | re.DOTALL),  # Gmail in Turkish
-    re.compile(r"^\s*-{2,}\s*(Original Message|Orijinal Mesaj|Özgün İleti|Özgün ileti)\s*-{2,}", re.IGNORECASE),
-    re.compile(r"^\s*_{10,}\s*$"),  # Outlook's rule above the quoted header block
-]
-_OUTLOOK_BASLIK = re.compile(r"^\s*\*?(From|Kimden|Gönderen)\s*:\*?\s", re.IGNORECASE)
-_OUTLOOK_TARIH = re.compile(r"^\s*\*?(Sent|Date|Gönderildi|Gönderilme|Tarih)\s*:\*?\s", re.IGNORECASE)
-_IMZA = re.compile(r"^-- ?$")
-_MOBIL_IMZA = re.compile(
-    r"^\s*(Sent from my .+|Get Outlook for .+|.+(’|')?(dan|den|tan|ten) gönderildi\.?)\s*$", re.IGNORECASE
-)
+# Every marker is matched on a line already stripped and at most SATIR_MAX characters long, and
+# no pattern has two repeats that can take the same characters (`\s*` before `.+`, one bounded
+# repeat inside another): each line costs time linear in its length, so the whole text is linear
+# in its size. (`^\s*(…|.+(dan|den) gönderildi)\s*$` on a line of 20 000 spaces took 17 s.)
+SATIR_MAX = 700  # the longest marker: "On <300 characters> wrote:" wrapped over two lines
+# A reply is stored up to 20 000 characters (services.YANIT_MAX): reading more of a body changes
+# nothing that is kept and only costs time.
+METIN_MAX = 100_000
+_GMAIL_EN = re.compile(r"On\b.{0,300}\bwrote:", re.IGNORECASE)  # Gmail, Apple Mail
+_GMAIL_TR_TARIH = re.compile(r"tarihinde", re.IGNORECASE)
+_GMAIL_TR_SON = re.compile(r"yazdı:", re.IGNORECASE)
+_ORIJINAL = re.compile(r"-{2,}\s*(Original Message|Orijinal Mesaj|Özgün İleti|Özgün ileti)\s*-{2,}", re.IGNORECASE)
+_OUTLOOK_CIZGI = re.compile(r"_{10,}")  # Outlook's rule above the quoted header block
+_OUTLOOK_BASLIK = re.compile(r"\*?(From|Kimden|Gönderen)\s*:\*?\s", re.IGNORECASE)
+_OUTLOOK_TARIH = re.compile(r"\*?(Sent|Date|Gönderildi|Gönderilme|Tarih)\s*:\*?\s", re.IGNORECASE)
+_IMZA = re.compile(r"-- ?")
+_MOBIL_IMZA = re.compile(r"Sent from my .+|Get Outlook for .+|.+(dan|den|tan|ten) gönderildi\.?", re.IGNORECASE)
+MOBIL_IMZA_MAX = 200
+
+
+def _alinti_basi(s: str) -> bool:
+    """`s`: a stripped line (or two joined) of at most SATIR_MAX characters."""
+    if _GMAIL_EN.fullmatch(s):
+        return True
+    # Gmail in Turkish: "23 Kas 2026 Pzt, 20:00 tarihinde Anadolu <destek@x> şunu yazdı:"
+    return len(s) <= 620 and _GMAIL_TR_SON.fullmatch(s[-6:]) is not None and _GMAIL_TR_TARIH.search(s, 0, 309) is not None
+
+
+def _kisa(satir: str) -> str | None:
+    """The line stripped, or None when it is too long to be a marker (then no pattern sees it)."""
+    s = satir.strip()
+    return s if len(s) <= SATIR_MAX else None
 
 
 def alintiyi_ayikla(metin: str) -> str:
@@ -102,29 +122,37 @@ def alintiyi_ayikla(metin: str) -> str:
     line, possibly wrapped over two lines; Outlook's rule or From/Sent block; "-----Original
     Message-----"; a run of `>` lines), without a signature after "-- " or a "Sent from my …"
     line. When nothing would be left, the whole text is kept: losing a message is worse."""
+    metin = metin[:METIN_MAX]
     satirlar = metin.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kisalar = [_kisa(satir) for satir in satirlar]
     son = len(satirlar)
     for i, satir in enumerate(satirlar):
-        iki = satir + " " + (satirlar[i + 1] if i + 1 < len(satirlar) else "")
-        if any(d.match(satir) for d in _ALINTI_BASI) or (
-            any(d.match(iki) for d in _ALINTI_BASI[:2]) and iki.rstrip().endswith(":")
+        if satir.startswith(">") or _IMZA.fullmatch(satir):
+            son = i
+            break
+        s = kisalar[i]
+        if s is None:
+            continue
+        sonraki = kisalar[i + 1] if i + 1 < len(satirlar) else ""
+        iki = f"{s} {sonraki}".strip() if sonraki is not None else None
+        if _alinti_basi(s) or _ORIJINAL.match(s) or _OUTLOOK_CIZGI.fullmatch(s) or (
+            iki is not None and len(iki) <= SATIR_MAX and iki.endswith(":") and _alinti_basi(iki)
         ):
             son = i
             break
-        if _OUTLOOK_BASLIK.match(satir) and any(_OUTLOOK_TARIH.match(s) for s in satirlar[i + 1:i + 4]):
-            son = i
-            break
-        if satir.startswith(">"):
-            son = i
-            break
-        if _IMZA.match(satir):
+        if _OUTLOOK_BASLIK.match(s) and any(k is not None and _OUTLOOK_TARIH.match(k) for k in kisalar[i + 1:i + 4]):
             son = i
             break
     yeni = satirlar[:son]
-    while yeni and (not yeni[-1].strip() or _MOBIL_IMZA.match(yeni[-1])):
+    while yeni and (not yeni[-1].strip() or _mobil_imza(yeni[-1])):
         yeni.pop()
     sonuc = "\n".join(s.rstrip() for s in yeni).strip()
     return sonuc or metin.strip()
+
+
+def _mobil_imza(satir: str) -> bool:
+    s = satir.strip()
+    return len(s) <= MOBIL_IMZA_MAX and _MOBIL_IMZA.fullmatch(s) is not None
 
 
 # --- HTML-only mail -------------------------------------------------------------------------
