@@ -10,7 +10,10 @@ from email.policy import EmailPolicy
 from email.utils import getaddresses
 from html import unescape
 
-ALICI_BASLIKLARI = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+ALICI_BASLIKLARI = ("To", "Cc")
+# Added by the receiving MTA for the one address this copy was delivered to (Postfix's local and
+# pipe delivery, Exim, qmail, most providers), the newest on top.
+TESLIM_BASLIKLARI = ("Delivered-To", "X-Original-To", "Envelope-To")
 # What reading one message may cost. The header registry's parser takes microseconds a character,
 # more on some values (quadratic: a To: of 40 000 `"` took 16 s), and the feed parser parses each
 # part's Content-Type several times: 1 MB of long Content-Type headers took 15 s, and 100 KB of
@@ -59,7 +62,8 @@ class OkunanEposta:
     message_id: str
     gonderen: str
     gonderen_adi: str
-    alicilar: list[str]
+    alicilar: list[str]  # To and Cc
+    teslim_alicilari: list[str]  # Delivered-To, X-Original-To, Envelope-To, in the message's order
     konu: str
     metin: str  # the new text only: quoted history and signature removed
     ekler: list[Ek] = field(default_factory=list)
@@ -70,19 +74,21 @@ def eposta_oku(ham: bytes) -> OkunanEposta:
         mesaj = BytesParser(policy=_SinirliPolitika()).parsebytes(ham)
         gonderenler = getaddresses([str(h) for h in mesaj.get_all("From", [])])
         alicilar = _adresler(mesaj, ALICI_BASLIKLARI)
+        teslim_alicilari = _adresler(mesaj, TESLIM_BASLIKLARI)
         konu = str(mesaj.get("Subject", "") or "")
         message_id = str(mesaj.get("Message-ID", "") or "").strip()
     except Exception as exc:  # the parser's header classes raise on some broken headers
         raise OkunamayanEposta(str(exc)) from exc
     gonderen_adi, gonderen = gonderenler[0] if gonderenler else ("", "")
-    if "@" not in gonderen or not alicilar:
+    if "@" not in gonderen or not (alicilar or teslim_alicilari):
         raise OkunamayanEposta("Gönderen ya da alıcı yok.")
     if not message_id:
         # No Message-ID: the message's own bytes stand in, so a re-delivery is still stored once.
         message_id = f"<sha256-{hashlib.sha256(ham).hexdigest()}@gelen>"
     return OkunanEposta(
         message_id=message_id[:255], gonderen=gonderen.lower(), gonderen_adi=gonderen_adi.strip(),
-        alicilar=alicilar, konu=" ".join(konu.split()), metin=alintiyi_ayikla(_govde(mesaj)), ekler=_ekler(mesaj),
+        alicilar=alicilar, teslim_alicilari=teslim_alicilari, konu=" ".join(konu.split()),
+        metin=alintiyi_ayikla(_govde(mesaj)), ekler=_ekler(mesaj),
     )
 
 

@@ -355,34 +355,63 @@ SADECE_EK = "(E-postayla ek gönderildi.)"
 def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta, bool]:
     """Store one inbound message: a visitor reply of the ticket its signed address names
     (reopening it per CONTRACT 4), or a new `eposta` ticket for the tenant's own address.
-    Returns (row, created); the same Message-ID again returns the first row and stores nothing.
-    Unreadable: 400; no signed address of ours among the recipients, or what it names is gone:
-    404; an attachment over the upload limit: 413; of a type uploads refuse: 415. Every refusal
-    stores nothing."""
+    Returns (row, created); the same Message-ID again for the same tenant returns the first row
+    and stores nothing. Unreadable: 400; no signed address of ours among the recipients, or what
+    it names is gone: 404; an attachment over the upload limit: 413; of a type uploads refuse:
+    415. Every refusal stores nothing."""
     try:
         okunan = eposta_oku(ham)
     except OkunamayanEposta:
         raise GecersizIstek("E-posta okunamadı (gönderen, alıcı ya da başlıklar eksik).") from None
-    hedef = next((c for c in map(tokenlar.adres_coz, okunan.alicilar) if c is not None), None)
+    hedef = _hedef(okunan)
     if hedef is None:
         raise Bulunamadi()
-    onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+    ticket, musteri = _hedefi_getir(hedef)
+    onceki = GelenEposta.objects.filter(musteri=musteri, message_id=okunan.message_id).first()
     if onceki is not None:
         return onceki, False
     _ekleri_denetle(okunan)
     try:
         with transaction.atomic():
-            if hedef[0] == "t":
-                kayit = _yanit_olarak_sakla(okunan, ticket_id=hedef[1], boyut=len(ham))
+            if ticket is not None:
+                kayit = _yanit_olarak_sakla(okunan, ticket=ticket, boyut=len(ham))
             else:
-                kayit = _yeni_ticket_olarak_sakla(okunan, musteri_id=hedef[1], boyut=len(ham))
+                kayit = _yeni_ticket_olarak_sakla(okunan, musteri=musteri, boyut=len(ham))
     except IntegrityError:
         # The same message, delivered twice at once: the other request stored it.
-        onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+        onceki = GelenEposta.objects.filter(musteri=musteri, message_id=okunan.message_id).first()
         if onceki is None:
             raise
         return onceki, False
     return kayit, True
+
+
+def _hedef(okunan: OkunanEposta) -> tuple[str, int] | None:
+    """Which of our addresses this copy is for. One message To: one tenant's address and Cc:
+    another's is delivered once per address, each copy with the address it was delivered to on
+    top (Delivered-To, X-Original-To, Envelope-To): that address decides, so each tenant gets its
+    own copy. A copy without one of our addresses there (a provider that posts the message as it
+    was sent) goes by the first of ours in To and Cc."""
+    for adresler in (okunan.teslim_alicilari, okunan.alicilar):
+        hedef = next((c for c in map(tokenlar.adres_coz, adresler) if c is not None), None)
+        if hedef is not None:
+            return hedef
+    return None
+
+
+def _hedefi_getir(hedef: tuple[str, int]) -> tuple[Ticket | None, Musteri]:
+    """(the ticket, its tenant) for a ticket's reply address; (None, the tenant) for a tenant's
+    own address. Gone, or an inactive tenant's address: 404."""
+    tur, kimlik = hedef
+    if tur == "t":
+        ticket = Ticket.objects.select_related("musteri").filter(pk=kimlik).first()
+        if ticket is None:
+            raise Bulunamadi()
+        return ticket, ticket.musteri
+    musteri = Musteri.objects.filter(pk=kimlik, aktif=True).first()
+    if musteri is None:
+        raise Bulunamadi()
+    return None, musteri
 
 
 def _ekleri_denetle(okunan: OkunanEposta) -> None:
@@ -408,10 +437,7 @@ def _metin(okunan: OkunanEposta) -> str:
     return metin
 
 
-def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket_id: int, boyut: int) -> GelenEposta:
-    ticket = Ticket.objects.select_related("musteri").filter(pk=ticket_id).first()
-    if ticket is None:
-        raise Bulunamadi()
+def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket: Ticket, boyut: int) -> GelenEposta:
     metin = _metin(okunan)
     ek_idleri = _ekleri_sakla(okunan, musteri=ticket.musteri, ziyaretci_id=ticket.ziyaretci_id)
     yanit = ticket_ziyaretci_yanitla(ticket=ticket, icerik=metin, ek_idleri=ek_idleri)
@@ -421,10 +447,7 @@ def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket_id: int, boyut: int) -> 
     )
 
 
-def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri_id: int, boyut: int) -> GelenEposta:
-    musteri = Musteri.objects.filter(pk=musteri_id, aktif=True).first()
-    if musteri is None:
-        raise Bulunamadi()
+def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri: Musteri, boyut: int) -> GelenEposta:
     metin = _metin(okunan)
     # A sender by e-mail is a visitor named by its address (never a site's own visitor id).
     ziyaretci_id = f"eposta:{okunan.gonderen}"[:128]
