@@ -67,6 +67,7 @@ class OkunanEposta:
     konu: str
     metin: str  # the new text only: quoted history and signature removed
     ekler: list[Ek] = field(default_factory=list)
+    otomatik: str = ""  # what marks it as sent by a machine (an auto-reply, a bounce, bulk mail), else ""
 
 
 def eposta_oku(ham: bytes) -> OkunanEposta:
@@ -88,18 +89,55 @@ def eposta_oku(ham: bytes) -> OkunanEposta:
     return OkunanEposta(
         message_id=message_id[:255], gonderen=gonderen.lower(), gonderen_adi=gonderen_adi.strip(),
         alicilar=alicilar, teslim_alicilari=teslim_alicilari, konu=" ".join(konu.split()),
-        metin=alintiyi_ayikla(_govde(mesaj)), ekler=_ekler(mesaj),
+        metin=alintiyi_ayikla(_govde(mesaj)), ekler=_ekler(mesaj), otomatik=otomatik_isareti(mesaj),
     )
 
 
-def _adresler(mesaj: EmailMessage, adlar: tuple[str, ...]) -> list[str]:
-    """The addresses of these fields, read from their raw values with `getaddresses` (linear),
-    not through the header registry: a list of recipients may be long, and all of it counts.
-    8-bit header bytes are read as UTF-8, as the registry reads them."""
+def _ham_degerler(mesaj: EmailMessage, adlar: tuple[str, ...]) -> list[str]:
+    """The raw values of these fields in the message's order, unfolded, 8-bit bytes read as UTF-8
+    (as the header registry reads them), not parsed."""
     istenen = {ad.lower() for ad in adlar}
-    degerler = [str(deger).replace("\r", "").replace("\n", "").encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                for ad, deger in mesaj.raw_items() if ad.lower() in istenen]
-    return [adres for _, adres in getaddresses(degerler) if adres]
+    return [str(deger).replace("\r", "").replace("\n", "").encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            for ad, deger in mesaj.raw_items() if ad.lower() in istenen]
+
+
+def _adresler(mesaj: EmailMessage, adlar: tuple[str, ...]) -> list[str]:
+    """The addresses of these fields, read with `getaddresses` (linear), not through the header
+    registry: a list of recipients may be long, and all of it counts."""
+    return [adres for _, adres in getaddresses(_ham_degerler(mesaj, adlar)) if adres]
+
+
+# Mail sent by a machine, not a person (RFC 3834 and the conventions before it), as Zammad
+# (AutoResponseCheck), Chatwoot (auto_reply?) and FreeScout (isAutoResponder) tell it: it must
+# neither reopen a ticket nor open one, or two auto-responders answer each other for ever.
+_TOPLU = frozenset({"bulk", "junk", "list", "auto_reply"})
+
+
+def otomatik_isareti(mesaj: EmailMessage) -> str:
+    """The header (name: value) that marks this message as automatic, or ""."""
+    def ilk(ad: str) -> str:
+        degerler = _ham_degerler(mesaj, (ad,))
+        return degerler[0][:200].strip() if degerler else ""
+
+    def belirtec(deger: str) -> str:
+        return deger.split(";")[0].strip().lower()
+
+    kontroller = [
+        ("Auto-Submitted", lambda d: belirtec(d) not in ("", "no")),  # RFC 3834: anything but "no"
+        ("Precedence", lambda d: belirtec(d) in _TOPLU),
+        ("X-Precedence", lambda d: belirtec(d) in _TOPLU),
+        ("X-Autoreply", lambda d: belirtec(d) not in ("", "no", "false")),
+        ("X-Autorespond", lambda d: d != ""),
+        ("X-Auto-Response-Suppress", lambda d: "all" in {p.strip().lower() for p in d.split(",")}),  # Exchange
+        ("X-Loop", lambda d: belirtec(d) in ("yes", "true")),
+    ]
+    for ad, otomatik_mi in kontroller:
+        deger = ilk(ad)
+        if deger and otomatik_mi(deger):
+            return f"{ad}: {deger}"
+    if mesaj.get_content_type() == "multipart/report":  # a bounce (DSN) or a read receipt (MDN)
+        return "Content-Type: multipart/report"
+    return ""
 
 
 def _govde(mesaj: EmailMessage) -> str:

@@ -352,13 +352,14 @@ KONU_MAX = 200
 SADECE_EK = "(E-postayla ek gönderildi.)"
 
 
-def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta, bool]:
+def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta | None, bool]:
     """Store one inbound message: a visitor reply of the ticket its signed address names
     (reopening it per CONTRACT 4), or a new `eposta` ticket for the tenant's own address.
     Returns (row, created); the same Message-ID again for the same tenant returns the first row
-    and stores nothing. Unreadable: 400; no signed address of ours among the recipients, or what
-    it names is gone: 404; an attachment over the upload limit: 413; of a type uploads refuse:
-    415. Every refusal stores nothing."""
+    and stores nothing; an automatic message (an out-of-office reply, a bounce, bulk mail) is
+    taken and ignored: (None, False). Unreadable: 400; no signed address of ours among the
+    recipients, or what it names is gone: 404; an attachment over the upload limit: 413; of a
+    type uploads refuse: 415. Every refusal stores nothing."""
     try:
         okunan = eposta_oku(ham)
     except OkunamayanEposta:
@@ -366,6 +367,11 @@ def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta, bool]:
     hedef = _hedef(okunan)
     if hedef is None:
         raise Bulunamadi()
+    if okunan.otomatik:
+        # Neither a visitor's reply (it would reopen a solved ticket, and our own "received" mail
+        # would answer it) nor a new ticket; taken, so the mail server does not retry or bounce.
+        logger.info("Otomatik e-posta yok sayıldı (%s): %s", okunan.otomatik, okunan.message_id)
+        return None, False
     ticket, musteri = _hedefi_getir(hedef)
     onceki = GelenEposta.objects.filter(musteri=musteri, message_id=okunan.message_id).first()
     if onceki is not None:
