@@ -39,7 +39,7 @@ from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
 from . import gonderim, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
-from .icerik import Icerik, html_olustur, metin_olustur
+from .icerik import Icerik, html_olustur, metin_olustur, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
@@ -60,7 +60,7 @@ def _eposta_yaz(
         return None
     alan = settings.INBOUND_EMAIL_DOMAIN
     firma_adi = musteri.firma_adi if musteri else "SupportDesk"
-    basliklar = {"From": formataddr((firma_adi, _gonderen_adresi())), "Auto-Submitted": "auto-generated"}
+    basliklar = {"From": formataddr((tek_satir(firma_adi), _gonderen_adresi())), "Auto-Submitted": "auto-generated"}
     message_id = make_msgid(idstring=tur.replace("_", "-"), domain=alan)
     if ticket is not None:
         # Every mail of a ticket answers the same root, so mail clients keep them in one thread;
@@ -82,11 +82,12 @@ def _eposta_yaz(
         basliklar.update({
             "List-Unsubscribe": f"<{durdur_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         })
+    basliklar = {ad: tek_satir(deger) for ad, deger in basliklar.items()}  # In-Reply-To: a sender's Message-ID
     renk = musteri.renk_primary if musteri else ""
     try:
         with transaction.atomic():
             eposta = GidenEposta.objects.create(
-                musteri=musteri, tur=tur, alici=alici, konu=icerik.konu[:255], basliklar=basliklar,
+                musteri=musteri, tur=tur, alici=alici, konu=tek_satir(icerik.konu)[:255], basliklar=basliklar,
                 metin=metin_olustur(icerik, firma_adi=firma_adi, durdur_url=durdur_url),
                 html=html_olustur(icerik, firma_adi=firma_adi, renk=renk, durdur_url=durdur_url),
                 message_id=message_id, durdurma_kapsami=durdurma_kapsami or "",
