@@ -113,28 +113,28 @@ def _adresler(mesaj: EmailMessage, adlar: tuple[str, ...]) -> list[str]:
 _TOPLU = frozenset({"bulk", "junk", "list", "auto_reply"})
 
 
+def _belirtec(deger: str) -> str:
+    return deger.split(";")[0].strip().lower()
+
+
+_OTOMATIK = (
+    ("Auto-Submitted", lambda d: _belirtec(d) != "no"),  # RFC 3834: anything but "no"
+    ("Precedence", lambda d: _belirtec(d) in _TOPLU),
+    ("X-Precedence", lambda d: _belirtec(d) in _TOPLU),
+    ("X-Autoreply", lambda d: _belirtec(d) not in ("no", "false")),
+    ("X-Autorespond", lambda d: True),
+    ("X-Auto-Response-Suppress", lambda d: "all" in {p.strip().lower() for p in d.split(",")}),  # Exchange
+    ("X-Loop", lambda d: _belirtec(d) in ("yes", "true")),
+)
+
+
 def otomatik_isareti(mesaj: EmailMessage) -> str:
-    """The header (name: value) that marks this message as automatic, or ""."""
-    def ilk(ad: str) -> str:
-        degerler = _ham_degerler(mesaj, (ad,))
-        return degerler[0][:200].strip() if degerler else ""
-
-    def belirtec(deger: str) -> str:
-        return deger.split(";")[0].strip().lower()
-
-    kontroller = [
-        ("Auto-Submitted", lambda d: belirtec(d) not in ("", "no")),  # RFC 3834: anything but "no"
-        ("Precedence", lambda d: belirtec(d) in _TOPLU),
-        ("X-Precedence", lambda d: belirtec(d) in _TOPLU),
-        ("X-Autoreply", lambda d: belirtec(d) not in ("", "no", "false")),
-        ("X-Autorespond", lambda d: d != ""),
-        ("X-Auto-Response-Suppress", lambda d: "all" in {p.strip().lower() for p in d.split(",")}),  # Exchange
-        ("X-Loop", lambda d: belirtec(d) in ("yes", "true")),
-    ]
-    for ad, otomatik_mi in kontroller:
-        deger = ilk(ad)
-        if deger and otomatik_mi(deger):
-            return f"{ad}: {deger}"
+    """The header ("name: value") that marks this message as automatic, or ""."""
+    for ad, otomatik_mi in _OTOMATIK:
+        for deger in _ham_degerler(mesaj, (ad,))[:1]:
+            deger = deger[:200].strip()
+            if deger and otomatik_mi(deger):
+                return f"{ad}: {deger}"
     if mesaj.get_content_type() == "multipart/report":  # a bounce (DSN) or a read receipt (MDN)
         return "Content-Type: multipart/report"
     return ""
