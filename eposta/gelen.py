@@ -19,7 +19,7 @@ TESLIM_BASLIKLARI = ("Delivered-To", "X-Original-To", "Envelope-To")
 # part's Content-Type several times: 1 MB of long Content-Type headers took 15 s, and 100 KB of
 # empty MIME parts 0.8 s. Real mail is far below these bounds; a message over them is unreadable.
 BASLIK_MAX = 1000  # characters of one header value that the registry parses (the rest is cut)
-BASLIK_BUTCESI = 100_000  # characters it parses for one message, all parts together (~150 attachments)
+BASLIK_BUTCESI = 50_000  # characters it parses for one message, all parts together (~80 attachments)
 PARCA_MAX = 200  # MIME parts
 
 
