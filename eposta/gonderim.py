@@ -16,6 +16,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.utils import timezone
 
+from .icerik import tek_satir
 from .models import EpostaDurdurma, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
@@ -72,11 +73,13 @@ def _durduruldu(eposta: GidenEposta) -> bool:
 
 
 def _mesaj(eposta: GidenEposta) -> EmailMultiAlternatives:
-    basliklar = dict(eposta.basliklar)
+    # One line each again here: rows written before services made them so were refused by Django
+    # (BadHeaderError) at every attempt.
+    basliklar = {ad: tek_satir(deger) for ad, deger in eposta.basliklar.items()}
     kimden = basliklar.pop("From", settings.DEFAULT_FROM_EMAIL)
     reply_to = basliklar.pop("Reply-To", None)
     mesaj = EmailMultiAlternatives(
-        subject=eposta.konu, body=eposta.metin, from_email=kimden, to=[eposta.alici],
+        subject=tek_satir(eposta.konu), body=eposta.metin, from_email=kimden, to=[eposta.alici],
         reply_to=[reply_to] if reply_to else None, headers={**basliklar, "Message-ID": eposta.message_id},
         connection=get_connection(fail_silently=False),
     )

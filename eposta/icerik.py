@@ -1,9 +1,21 @@
-"""The two parts of a mail: Turkish plain text and HTML in the tenant's name and colour."""
+"""The two parts of a mail: Turkish plain text and HTML in the tenant's name and colour, and the
+one-line header values made from people's text."""
+import re
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 
 VARSAYILAN_RENK = "#2563EB"
+# CR, LF and the other control characters (C0, DEL, C1, Unicode's line and paragraph separators).
+_KONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def tek_satir(deger: str) -> str:
+    """A header value made from people's text (a ticket's subject, a project's name, a sender's
+    Message-ID) on one line: every run of control characters becomes one space. The widget takes
+    a subject with CR/LF; in a header it would start a line of its own ("Bcc: …"), and Django
+    refuses such a mail (BadHeaderError), so it was retried until it failed for good."""
+    return _KONTROL.sub(" ", deger).strip()
 
 
 @dataclass

@@ -58,8 +58,9 @@ class GelenEposta(models.Model):
         YENI_TICKET = "yeni_ticket", "Yeni ticket"
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
-    # The sender's Message-ID (or a digest of the raw message when it has none): stored once.
-    message_id = models.CharField("Message-ID", max_length=255, unique=True)
+    # The sender's Message-ID (or a digest of the raw message when it has none): stored once per
+    # tenant, since one message To: one tenant and Cc: another is a message for each.
+    message_id = models.CharField("Message-ID", max_length=255)
     gonderen = models.EmailField("gönderen", max_length=254)
     konu = models.CharField("konu", max_length=255, blank=True, default="")
     sonuc = models.CharField("sonuç", max_length=12, choices=Sonuc.choices)
@@ -73,6 +74,7 @@ class GelenEposta(models.Model):
         verbose_name = "gelen e-posta"
         verbose_name_plural = "gelen e-postalar"
         ordering = ["-zaman", "-id"]
+        constraints = [models.UniqueConstraint(fields=["musteri", "message_id"], name="gelen_eposta_tekil")]
 
     def __str__(self):
         return f"{self.gonderen}: {self.konu}"

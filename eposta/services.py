@@ -39,7 +39,7 @@ from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
 from . import gonderim, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
-from .icerik import Icerik, html_olustur, metin_olustur
+from .icerik import Icerik, html_olustur, metin_olustur, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
@@ -60,7 +60,7 @@ def _eposta_yaz(
         return None
     alan = settings.INBOUND_EMAIL_DOMAIN
     firma_adi = musteri.firma_adi if musteri else "SupportDesk"
-    basliklar = {"From": formataddr((firma_adi, _gonderen_adresi())), "Auto-Submitted": "auto-generated"}
+    basliklar = {"From": formataddr((tek_satir(firma_adi), _gonderen_adresi())), "Auto-Submitted": "auto-generated"}
     message_id = make_msgid(idstring=tur.replace("_", "-"), domain=alan)
     if ticket is not None:
         # Every mail of a ticket answers the same root, so mail clients keep them in one thread;
@@ -82,11 +82,12 @@ def _eposta_yaz(
         basliklar.update({
             "List-Unsubscribe": f"<{durdur_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         })
+    basliklar = {ad: tek_satir(deger) for ad, deger in basliklar.items()}  # In-Reply-To: a sender's Message-ID
     renk = musteri.renk_primary if musteri else ""
     try:
         with transaction.atomic():
             eposta = GidenEposta.objects.create(
-                musteri=musteri, tur=tur, alici=alici, konu=icerik.konu[:255], basliklar=basliklar,
+                musteri=musteri, tur=tur, alici=alici, konu=tek_satir(icerik.konu)[:255], basliklar=basliklar,
                 metin=metin_olustur(icerik, firma_adi=firma_adi, durdur_url=durdur_url),
                 html=html_olustur(icerik, firma_adi=firma_adi, renk=renk, durdur_url=durdur_url),
                 message_id=message_id, durdurma_kapsami=durdurma_kapsami or "",
@@ -352,37 +353,72 @@ KONU_MAX = 200
 SADECE_EK = "(E-postayla ek gönderildi.)"
 
 
-def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta, bool]:
+def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta | None, bool]:
     """Store one inbound message: a visitor reply of the ticket its signed address names
     (reopening it per CONTRACT 4), or a new `eposta` ticket for the tenant's own address.
-    Returns (row, created); the same Message-ID again returns the first row and stores nothing.
-    Unreadable: 400; no signed address of ours among the recipients, or what it names is gone:
-    404; an attachment over the upload limit: 413; of a type uploads refuse: 415. Every refusal
-    stores nothing."""
+    Returns (row, created); the same Message-ID again for the same tenant returns the first row
+    and stores nothing; an automatic message (an out-of-office reply, a bounce, bulk mail) is
+    taken and ignored: (None, False). Unreadable: 400; no signed address of ours among the
+    recipients, or what it names is gone: 404; an attachment over the upload limit: 413; of a
+    type uploads refuse: 415. Every refusal stores nothing."""
     try:
         okunan = eposta_oku(ham)
     except OkunamayanEposta:
         raise GecersizIstek("E-posta okunamadı (gönderen, alıcı ya da başlıklar eksik).") from None
-    hedef = next((c for c in map(tokenlar.adres_coz, okunan.alicilar) if c is not None), None)
+    hedef = _hedef(okunan)
     if hedef is None:
         raise Bulunamadi()
-    onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+    if okunan.otomatik:
+        # Neither a visitor's reply (it would reopen a solved ticket, and our own "received" mail
+        # would answer it) nor a new ticket; taken, so the mail server does not retry or bounce.
+        logger.info("Otomatik e-posta yok sayıldı (%s): %s", okunan.otomatik, okunan.message_id)
+        return None, False
+    ticket, musteri = _hedefi_getir(hedef)
+    onceki = GelenEposta.objects.filter(musteri=musteri, message_id=okunan.message_id).first()
     if onceki is not None:
         return onceki, False
     _ekleri_denetle(okunan)
     try:
         with transaction.atomic():
-            if hedef[0] == "t":
-                kayit = _yanit_olarak_sakla(okunan, ticket_id=hedef[1], boyut=len(ham))
+            if ticket is not None:
+                kayit = _yanit_olarak_sakla(okunan, ticket=ticket, boyut=len(ham))
             else:
-                kayit = _yeni_ticket_olarak_sakla(okunan, musteri_id=hedef[1], boyut=len(ham))
+                kayit = _yeni_ticket_olarak_sakla(okunan, musteri=musteri, boyut=len(ham))
     except IntegrityError:
         # The same message, delivered twice at once: the other request stored it.
-        onceki = GelenEposta.objects.filter(message_id=okunan.message_id).first()
+        onceki = GelenEposta.objects.filter(musteri=musteri, message_id=okunan.message_id).first()
         if onceki is None:
             raise
         return onceki, False
     return kayit, True
+
+
+def _hedef(okunan: OkunanEposta) -> tuple[str, int] | None:
+    """Which of our addresses this copy is for. One message To: one tenant's address and Cc:
+    another's is delivered once per address, each copy with the address it was delivered to on
+    top (Delivered-To, X-Original-To, Envelope-To): that address decides, so each tenant gets its
+    own copy. A copy without one of our addresses there (a provider that posts the message as it
+    was sent) goes by the first of ours in To and Cc."""
+    for adresler in (okunan.teslim_alicilari, okunan.alicilar):
+        hedef = next((c for c in map(tokenlar.adres_coz, adresler) if c is not None), None)
+        if hedef is not None:
+            return hedef
+    return None
+
+
+def _hedefi_getir(hedef: tuple[str, int]) -> tuple[Ticket | None, Musteri]:
+    """(the ticket, its tenant) for a ticket's reply address; (None, the tenant) for a tenant's
+    own address. Gone, or an inactive tenant's address: 404."""
+    tur, kimlik = hedef
+    if tur == "t":
+        ticket = Ticket.objects.select_related("musteri").filter(pk=kimlik).first()
+        if ticket is None:
+            raise Bulunamadi()
+        return ticket, ticket.musteri
+    musteri = Musteri.objects.filter(pk=kimlik, aktif=True).first()
+    if musteri is None:
+        raise Bulunamadi()
+    return None, musteri
 
 
 def _ekleri_denetle(okunan: OkunanEposta) -> None:
@@ -408,10 +444,7 @@ def _metin(okunan: OkunanEposta) -> str:
     return metin
 
 
-def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket_id: int, boyut: int) -> GelenEposta:
-    ticket = Ticket.objects.select_related("musteri").filter(pk=ticket_id).first()
-    if ticket is None:
-        raise Bulunamadi()
+def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket: Ticket, boyut: int) -> GelenEposta:
     metin = _metin(okunan)
     ek_idleri = _ekleri_sakla(okunan, musteri=ticket.musteri, ziyaretci_id=ticket.ziyaretci_id)
     yanit = ticket_ziyaretci_yanitla(ticket=ticket, icerik=metin, ek_idleri=ek_idleri)
@@ -421,10 +454,7 @@ def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket_id: int, boyut: int) -> 
     )
 
 
-def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri_id: int, boyut: int) -> GelenEposta:
-    musteri = Musteri.objects.filter(pk=musteri_id, aktif=True).first()
-    if musteri is None:
-        raise Bulunamadi()
+def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri: Musteri, boyut: int) -> GelenEposta:
     metin = _metin(okunan)
     # A sender by e-mail is a visitor named by its address (never a site's own visitor id).
     ziyaretci_id = f"eposta:{okunan.gonderen}"[:128]

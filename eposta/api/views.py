@@ -61,8 +61,9 @@ class HamEpostaParser(BaseParser):
 
 
 _GELEN_YANITI = inline_serializer("GelenEposta", {"gelen": inline_serializer("GelenEpostaKayit", {
-    "id": serializers.IntegerField(), "sonuc": serializers.CharField(),
-    "ticket_id": serializers.IntegerField(), "yinelenen": serializers.BooleanField()})})
+    "id": serializers.IntegerField(allow_null=True), "sonuc": serializers.CharField(),
+    "ticket_id": serializers.IntegerField(allow_null=True), "yinelenen": serializers.BooleanField()})})
+_YOK_SAYILDI = {"id": None, "sonuc": "yok_sayildi", "ticket_id": None, "yinelenen": False}
 
 
 class GelenEpostaView(AcikAPIView):
@@ -72,7 +73,8 @@ class GelenEpostaView(AcikAPIView):
 
     @extend_schema(
         summary="Gelen e-posta (ham RFC 822 ileti; X-Inbound-Secret başlığı)",
-        description="201: saklandı. 200: aynı Message-ID daha önce alınmış (`yinelenen: true`), hiçbir şey eklenmedi.",
+        description="201: saklandı. 200: aynı Message-ID bu proje için daha önce alınmış (`yinelenen: true`), ya da "
+                    "otomatik bir e-posta (Auto-Submitted, Precedence: bulk…; `sonuc: yok_sayildi`): hiçbir şey eklenmedi.",
         request={"message/rfc822": {"type": "string", "format": "binary"}},
         responses={
             201: _GELEN_YANITI,
@@ -88,5 +90,7 @@ class GelenEpostaView(AcikAPIView):
             raise KimlikGerekli("Gelen e-posta anahtarı (X-Inbound-Secret) eksik ya da yanlış.")
         ham = request.data if isinstance(request.data, bytes) else b""
         kayit, yeni = services.gelen_eposta_isle(ham=ham)
+        if kayit is None:
+            return basarili({"gelen": _YOK_SAYILDI})  # an automatic message: a success, so no retry
         veri = {"id": kayit.id, "sonuc": kayit.sonuc, "ticket_id": kayit.ticket_id, "yinelenen": not yeni}
         return basarili({"gelen": veri}, status=201 if yeni else 200)

@@ -3,6 +3,7 @@ address, the right text, both parts, threading headers, the stop link, and no ma
 doubled while the SMTP server is down."""
 import re
 import time
+from email.utils import formataddr
 
 import pytest
 from django.test import Client
@@ -232,3 +233,34 @@ def test_without_a_broker_a_thread_sends_and_the_request_does_not(smtp, widget, 
     smtp.baslat()
     assert tasks.vadesi_gelenleri_gonder() == 1
     assert [alicilar for alicilar, _ in smtp.mesajlar] == [[ZIYARETCI]]
+
+
+def test_cr_lf_in_a_subject_or_project_name_stays_on_one_header_line(smtp, commit, musteri, sahip, widget,
+                                                                     operator_client):
+    # The widget takes such a subject; in a header it started a line of its own, Django refused
+    # every mail about the ticket (BadHeaderError) and each was retried until it failed for good.
+    musteri.firma_adi = "Anadolu\r\nBcc: evil@evil.test"
+    musteri.save(update_fields=["firma_adi"])
+    ticket = commit(ac, widget, konu="Merhaba\r\nBcc: evil@evil.test\n\x0bX", email=ZIYARETCI)
+    commit(operator_client.post, f"{OP}/ticket/{ticket['id']}/reply", {"icerik": "Yanıt", "durum": "cozuldu"},
+           format="json")
+    assert set(GidenEposta.objects.values_list("durum", flat=True)) == {"gonderildi"}
+    assert len(smtp.alicinin(ZIYARETCI)) == 2 and len(smtp.alicinin("sahip@anadolu.com")) == 1
+    for alicilar, mesaj in smtp.mesajlar:
+        assert "evil@evil.test" not in alicilar and mesaj["Bcc"] is None
+        assert "\r" not in mesaj["Subject"] and "\n" not in mesaj["Subject"]
+        assert "Bcc: evil@evil.test" in mesaj["Subject"]
+        assert mesaj["From"].addresses[0].display_name == "Anadolu Bcc: evil@evil.test"
+    assert "Merhaba Bcc: evil@evil.test X" in smtp.alicinin(ZIYARETCI)[0]["Subject"]
+
+
+def test_a_mail_stored_with_cr_lf_before_the_fix_is_sent_on_its_next_attempt(smtp, musteri):
+    GidenEposta.objects.create(
+        musteri=musteri, tur="ticket_alindi", alici=ZIYARETCI, konu="[#1] Merhaba\r\nBcc: evil@evil.test",
+        basliklar={"From": formataddr(("Anadolu\r\nBcc: evil@evil.test", "destek@localhost"))}, metin="m", html="<p>m</p>",
+        message_id="<eski-satir-sonu@inbound.localhost>", deneme=2,
+    )
+    assert tasks.vadesi_gelenleri_gonder() == 1, GidenEposta.objects.get().hata  # as the old code wrote it
+    [(alicilar, mesaj)] = smtp.mesajlar
+    assert alicilar == [ZIYARETCI] and mesaj["Bcc"] is None and mesaj["Subject"] == "[#1] Merhaba Bcc: evil@evil.test"
+    assert GidenEposta.objects.get().durum == "gonderildi"
