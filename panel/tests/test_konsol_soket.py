@@ -48,6 +48,22 @@ def http(taban, yontem, yol, govde=None, basliklar=None):
         return json.loads(yanit.read())["data"]
 
 
+def konsol_ac(tarayici, taban, kullanici, hatalar=None):
+    """A browser context logged in to the console, its socket live: (context, page, page errors)."""
+    hatalar = [] if hatalar is None else hatalar
+    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    context.add_init_script(BILDIRIM_KAYDI)
+    page = context.new_page()
+    page.on("pageerror", lambda e: hatalar.append(str(e)))
+    page.goto(f"{taban}/panel/")
+    page.get_by_label("E-posta").fill(kullanici.email)
+    page.get_by_label("Şifre").fill(TEST_SIFRE)
+    page.get_by_role("button", name="Giriş yap").click()
+    page.locator(".mod", has_text="Canlı").wait_for()
+    return context, page, hatalar
+
+
 def test_gercek_soketle_canli_konsol(asgi_sunucu, tarayici):
     from websockets.sync.client import connect
 
@@ -56,17 +72,7 @@ def test_gercek_soketle_canli_konsol(asgi_sunucu, tarayici):
     meslektas = operator_yap(a, email="meslektas@ornek.com")
     widget = {"X-API-Key": a.api_key}
 
-    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
-    context.set_default_timeout(10_000)
-    context.add_init_script(BILDIRIM_KAYDI)
-    page = context.new_page()
-    hatalar = []
-    page.on("pageerror", lambda e: hatalar.append(str(e)))
-    page.goto(f"{asgi_sunucu}/panel/")
-    page.get_by_label("E-posta").fill(ben.email)
-    page.get_by_label("Şifre").fill(TEST_SIFRE)
-    page.get_by_role("button", name="Giriş yap").click()
-    page.locator(".mod", has_text="Canlı").wait_for()
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
 
     # A new chat arrives by its frame (polling is off while the socket is live).
     o1 = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start",
@@ -113,15 +119,7 @@ def test_gercek_soketle_canli_konsol(asgi_sunucu, tarayici):
     assert page.get_by_role("log").get_by_text("Soketten cevap").count() == 1
 
     # Transfer to the colleague's live console, who closes it: both by frames.
-    c2 = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
-    c2.set_default_timeout(10_000)
-    p2 = c2.new_page()
-    p2.on("pageerror", lambda e: hatalar.append(str(e)))
-    p2.goto(f"{asgi_sunucu}/panel/")
-    p2.get_by_label("E-posta").fill(meslektas.email)
-    p2.get_by_label("Şifre").fill(TEST_SIFRE)
-    p2.get_by_role("button", name="Giriş yap").click()
-    p2.locator(".mod", has_text="Canlı").wait_for()
+    c2, p2, _ = konsol_ac(tarayici, asgi_sunucu, meslektas, hatalar)
     page.get_by_role("button", name="Aktar", exact=True).click()
     page.get_by_label("Hedef").select_option(str(meslektas.id))
     page.get_by_role("dialog").get_by_role("button", name="Aktar").click()
@@ -153,16 +151,7 @@ def test_projeden_cikarilan_operatorun_sekmesi_ve_sohbetleri_gider(asgi_sunucu, 
     a = MusteriFactory(firma_adi="Anadolu Yazılım")
     b = MusteriFactory(firma_adi="Boğaziçi Market")
     ben = operator_yap(a, b, email="ben@ornek.com")
-    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    hatalar = []
-    page.on("pageerror", lambda e: hatalar.append(str(e)))
-    page.goto(f"{asgi_sunucu}/panel/")
-    page.get_by_label("E-posta").fill(ben.email)
-    page.get_by_label("Şifre").fill(TEST_SIFRE)
-    page.get_by_role("button", name="Giriş yap").click()
-    page.locator(".mod", has_text="Canlı").wait_for()
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
     adlar = lambda: page.locator(".sekme .ad").all_inner_texts()  # noqa: E731
     bekle(lambda: adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"])
     o = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-b", "ad": "Can", "mesaj": "Selam"},
