@@ -224,13 +224,19 @@ def _uyelik_sinyali(sender, instance, created=True, raw=False, **kwargs) -> None
     transaction.on_commit(lambda: uyelik_degisti_bildir(grup))
 
 
-def _musteri_sinyali(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
-    # A tenant deactivated: every socket still in its group drops it. (One reactivated is rejoined
-    # at the next token re-check: its members' sockets are in no group of it.)
-    if raw or instance.aktif or (update_fields is not None and "aktif" not in update_fields):
+def _musteri_sinyali(sender, instance, created=False, raw=False, update_fields=None, **kwargs) -> None:
+    # A tenant deactivated: every socket still in its group drops it. One (re)activated is in no
+    # socket's groups: its members' own groups are told, and a socket whose list did not change
+    # (the tenant was active already) sends nothing.
+    if raw or created or (update_fields is not None and "aktif" not in update_fields):
         return
-    grup = gruplar.operator_musteri(instance.pk)
-    transaction.on_commit(lambda: uyelik_degisti_bildir(grup))
+    if not instance.aktif:
+        adlar = [gruplar.operator_musteri(instance.pk)]
+    else:
+        adlar = [gruplar.operator_kullanici(k) for k in
+                 Uyelik.objects.filter(musteri_id=instance.pk).values_list("kullanici_id", flat=True)]
+    if adlar:
+        transaction.on_commit(lambda: uyelik_degisti_bildir(*adlar))
 
 
 def sinyalleri_bagla() -> None:

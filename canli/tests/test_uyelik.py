@@ -149,4 +149,7 @@ def test_pasif_yapilan_proje_soketin_erisiminden_hemen_cikar(canli_sunucu_baslat
     a, b, _, s = _ab_ortami(sunucu)
     musteri_aktiflik_ayarla(musteri=a, aktif=False)
     assert s.bekle("hazir") == {"musteri_idleri": [b.id]}
+    # Back on: at once too, though the socket is in no group of it any more.
+    musteri_aktiflik_ayarla(musteri=a, aktif=True)
+    assert sorted(s.bekle("hazir")["musteri_idleri"]) == sorted([a.id, b.id])
     s.kapat()
