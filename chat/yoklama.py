@@ -34,7 +34,9 @@ import secrets
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection, transaction
+from django.db import connection
+
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
 
 logger = logging.getLogger("supportdesk.chat")
 
@@ -111,9 +113,7 @@ def degisti(*, oturum_idleri=(), musteri_idleri=(), genel: bool = False) -> None
     if not adlar:
         return
     anahtarlar = [_anahtar(onbellek, ad) for ad in adlar]
-    _yenile(onbellek, anahtarlar)
-    if connection.in_atomic_block:
-        transaction.on_commit(lambda: _yenile(onbellek, anahtarlar))
+    simdi_ve_commit_sonrasi(lambda: _yenile(onbellek, anahtarlar))
 
 
 def _yenile(onbellek: RedisCache, anahtarlar: list[str]) -> None:

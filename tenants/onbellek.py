@@ -29,8 +29,9 @@ import time
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
+
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
 
 from .models import Musteri, Uyelik
 
@@ -181,8 +182,7 @@ def unut(*api_keys: str) -> None:
         except Exception:
             logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
 
-    sil()
-    transaction.on_commit(sil)
+    simdi_ve_commit_sonrasi(sil)
 
 
 def _once(sender, instance: Musteri, raw=False, **kwargs):
@@ -207,8 +207,7 @@ def _uyelik(sender, instance: Uyelik, created=True, raw=False, **kwargs):
         except Exception:
             logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
 
-    yenile()
-    transaction.on_commit(yenile)
+    simdi_ve_commit_sonrasi(yenile)
 
 
 def bagla() -> None:

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from supportdesk.core import mesajlar
 from supportdesk.core.exceptions import ApiHatasi
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
 
 from .models import Musteri, ZiyaretciKimligi
 
@@ -84,8 +85,7 @@ def _unut(musteri_id: int, ziyaretci_id: str) -> None:
         except Exception:
             logger.warning("Ziyaretçi önbelleği temizlenemedi.", exc_info=True)
 
-    sil()
-    transaction.on_commit(sil)
+    simdi_ve_commit_sonrasi(sil)
 
 
 def _baglandi(musteri: Musteri, ziyaretci_id: str) -> None:
