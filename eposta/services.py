@@ -33,6 +33,7 @@ from supportdesk.core.exceptions import (
     GecersizIstek,
     LimitAsildi,
 )
+from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
 from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
@@ -457,7 +458,7 @@ def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket: Ticket, boyut: int) -> 
 def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri: Musteri, boyut: int) -> GelenEposta:
     metin = _metin(okunan)
     # A sender by e-mail is a visitor named by its address (never a site's own visitor id).
-    ziyaretci_id = f"eposta:{okunan.gonderen}"[:128]
+    ziyaretci_id = f"{EPOSTA_ZIYARETCI_ONEKI}{okunan.gonderen}"[:ZIYARETCI_ID_MAX]
     try:
         validate_email(okunan.gonderen)
         email = okunan.gonderen

@@ -44,7 +44,8 @@ def gecerli_id_mi(value) -> bool:
 # Visitor ids the service gives itself: a ticket opened by e-mail belongs to `eposta:<address>`
 # (eposta.services). A site's widget or context call can never name one, or the sender's address
 # alone (plus the public widget key) would open that person's tickets.
-AYRILMIS_ZIYARETCI_ONEKLERI = ("eposta:",)
+EPOSTA_ZIYARETCI_ONEKI = "eposta:"
+AYRILMIS_ZIYARETCI_ONEKLERI = (EPOSTA_ZIYARETCI_ONEKI,)
 
 
 def ziyaretci_id_dogrula(value) -> str:
