@@ -11,7 +11,7 @@ from django.urls import reverse_lazy
 from eposta.formlar import SifreSifirlamaFormu
 
 from .limit import SifreAdresLimiti, SifreSifirlamaLimiti
-from .views import _limit_yaniti
+from .views import limit_yaniti
 
 SABLON = "portal/sifre_sifirlama/"
 
@@ -27,7 +27,7 @@ class SifremiUnuttumView(auth_views.PasswordResetView):
     def post(self, request, *args, **kwargs):
         limit = SifreSifirlamaLimiti()
         if not limit.izin_var(request):
-            return _limit_yaniti(request, self.template_name, self.get_form(), limit)
+            return limit_yaniti(request, self.template_name, self.get_form(), limit)
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):

@@ -79,7 +79,8 @@ def _giris_sonrasi(request):
     return redirect("portal:projelerim_yeni")
 
 
-def _limit_yaniti(request, template: str, form, limit):
+def limit_yaniti(request, template: str, form, limit):
+    """The 429 page of a limited portal form (login, sign-up, password reset), with `Retry-After`."""
     saniye = limit.bekleme_saniye()
     response = render(request, template, {"form": form, "limit_mesaji": LIMIT_MESAJI.format(saniye=saniye)}, status=429)
     response["Retry-After"] = str(saniye)
@@ -98,7 +99,7 @@ class GirisView(View):
         form = forms.GirisForm(forms.takma_adlari_coz(request.POST))
         limit = GirisLimiti()
         if not limit.izin_var(request):
-            return _limit_yaniti(request, self.template, form, limit)
+            return limit_yaniti(request, self.template, form, limit)
         if form.is_valid():
             user = authenticate(request, email=form.cleaned_data["email"], password=form.cleaned_data["sifre"])
             if user is not None:
@@ -125,7 +126,7 @@ class KayitView(View):
         form = forms.KayitForm(forms.takma_adlari_coz(request.POST, firma_adi=forms.varsayilan_proje_adi(0)))
         limit = KayitLimiti()
         if not limit.izin_var(request):
-            return _limit_yaniti(request, self.template, form, limit)
+            return limit_yaniti(request, self.template, form, limit)
         # Every sign-up attempt counts (izin_var counted it), successful ones too: they are what
         # an account farm makes.
         if not form.is_valid():
