@@ -168,8 +168,9 @@ def _portal(tarayici, live_server, musteri, genislik=1280, yukseklik=800):
 
 def _onizleme(page):
     kutu = page.locator("[data-test=gorunum-onizleme]")
-    return {"firma": kutu.locator(".wg-firma").inner_text(), "baslik": kutu.locator(".wg-hosgeldin").inner_text(), "karsilama": kutu.locator(".wg-karsilama").inner_text(),
-            "dugme": kutu.locator(".wg-dugme").inner_text(), "harf": kutu.locator(".wg-logo").inner_text()}
+    secim = {"firma": ".wg-firma", "baslik": ".wg-hosgeldin", "karsilama": ".wg-karsilama", "dugme": ".wg-dugme",
+             "harf": ".wg-logo"}
+    return {ad: kutu.locator(secici).inner_text() for ad, secici in secim.items()}
 
 
 def _widget(page):
@@ -177,8 +178,8 @@ def _widget(page):
     page.locator(f"{w} .hg h3").wait_for()
     page.wait_for_function("() => document.querySelector('supportdesk-widget').shadowRoot.querySelector('.lg')"
                            ".textContent !== '?'")
-    return {"firma": page.locator(f"{w} #sd-baslik").inner_text(), "baslik": page.locator(f"{w} .hg h3").inner_text(), "karsilama": page.locator(f"{w} .hg p").inner_text(),
-            "dugme": page.locator(f"{w} form .d").inner_text(), "harf": page.locator(f"{w} .lg").inner_text()}
+    secim = {"firma": "#sd-baslik", "baslik": ".hg h3", "karsilama": ".hg p", "dugme": "form .d", "harf": ".lg"}
+    return {ad: page.locator(f"{w} {secici}").inner_text() for ad, secici in secim.items()}
 
 
 @pytest.mark.parametrize("karsilama", ["", "Kargo sorularınız için buradayız"])
