@@ -24,6 +24,7 @@ from supportdesk.core import varlik
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
 from supportdesk.core.hazir_sorgu import HazirSorgu
+from supportdesk.core.katlama import katla
 from tenants.models import Kullanici
 
 from .models import HazirYanit, Mesaj, Oturum
@@ -411,9 +412,11 @@ def gecmis_oturum_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> Q
     if son is not None:
         qs = qs.filter(baslangic__lt=son)
     if q:
-        metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__icontains=q)
-        qs = qs.filter(Q(ziyaretci_id__icontains=q) | Q(ziyaretci_adi__icontains=q) | Q(email__icontains=q)
-                       | Exists(metinde))
+        # Folded on both sides (supportdesk.core.katlama): "ozturk" finds "Öztürk" on any database.
+        k = katla(q)
+        metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__katli__contains=k)
+        qs = qs.filter(Q(ziyaretci_id__katli__contains=k) | Q(ziyaretci_adi__katli__contains=k)
+                       | Q(email__katli__contains=k) | Exists(metinde))
     return qs
 
 

@@ -215,9 +215,9 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     gonderilen = []
     for uyelik in uyeler:
         icerik = Icerik(
-            konu=f"[{ticket.musteri.firma_adi}] Yeni ticket #{ticket.id}: {ticket.konu}",
-            baslik=f"Yeni ticket #{ticket.id}",
-            paragraflar=[f"{ticket.ad or ticket.ziyaretci_id} {kanal} üzerinden yeni bir ticket açtı.",
+            konu=f"[{ticket.musteri.firma_adi}] Yeni talep #{ticket.id}: {ticket.konu}",
+            baslik=f"Yeni talep #{ticket.id}",
+            paragraflar=[f"{ticket.ad or ticket.ziyaretci_id} {kanal} üzerinden yeni bir destek talebi açtı.",
                          f"Konu: {ticket.konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
             alinti=(ilk.icerik.splitlines() if ilk else []),
             dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),

@@ -1,7 +1,9 @@
 """Turkish text helpers for the knowledge base: case folding, crude stemming, HTML to text.
 
 Folding is done in Python, not by the database's lower(): PostgreSQL in a C or English locale
-lowers `I` to `i` and `İ` to `i̇`, which is wrong for Turkish (`I` → `ı`, `İ` → `i`).
+lowers `I` to `i` and `İ` to `i̇`, which is wrong for Turkish (`I` → `ı`, `İ` → `i`). Search words
+are folded further, to the letters' ASCII base (`supportdesk.core.katlama`): "sifre" finds "Şifre"
+(issue 24), on both databases, since both search these Python-folded columns.
 """
 import html
 import re
@@ -10,6 +12,8 @@ import unicodedata
 import markdown
 import nh3
 from django.utils.text import slugify
+
+from supportdesk.core.katlama import TABLO as _ASCII_TABLO
 
 # Article bodies may carry ordinary formatting and links; scripts, styles, event handlers and
 # javascript: URLs never survive (nh3's defaults plus a narrow scheme list).
@@ -27,6 +31,8 @@ _EKLER = sorted({
     "sı", "si", "su", "sü", "mı", "mi", "mu", "mü", "ım", "im", "um", "üm", "ın", "in", "un", "ün",
     "ı", "i", "u", "ü", "a", "e", "m", "n",
 }, key=len, reverse=True)
+# Matched against folded words, so folded too ("ları" and "lari" are one suffix now).
+_EKLER = sorted({ek.translate(_ASCII_TABLO) for ek in _EKLER}, key=len, reverse=True)
 EN_KISA_KOK = 3
 
 
@@ -57,8 +63,14 @@ def tr_katla(metin: str) -> str:
     return "".join(_katla_harf(ch) for ch in metin)
 
 
+def arama_katla(metin: str) -> str:
+    """`tr_katla` and then each Turkish letter to its ASCII base, still one character for one:
+    `Şİfre` → `sifre`, `IĞDIR` → `igdir` (snippets map positions back onto the original)."""
+    return tr_katla(metin).translate(_ASCII_TABLO)
+
+
 def kelimeler(metin: str) -> list[str]:
-    return _KELIME.findall(tr_katla(metin))
+    return _KELIME.findall(arama_katla(metin))
 
 
 # Question words and fillers that say nothing about the topic; dropped from a query unless
@@ -68,6 +80,7 @@ DOLGU = {
     "niye", "mi", "mı", "mu", "mü", "da", "de", "ki", "ben", "benim", "bana", "sen", "siz", "biz", "çok", "daha",
     "en", "gibi", "ama", "fakat", "her", "hangi", "kadar", "olarak", "ya", "yapabilirim", "yaparım", "istiyorum",
 }
+DOLGU = {k.translate(_ASCII_TABLO) for k in DOLGU}
 
 
 def anlamli_kelimeler(metin: str) -> list[str]:

@@ -11,6 +11,7 @@ from django.utils import timezone
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi
 from supportdesk.core.hazir_sorgu import HazirSorgu
+from supportdesk.core.katlama import ASCII, TABLO, TURKCE
 
 from . import metin
 from .models import Kampanya, KbKategori, KbMakale
@@ -19,7 +20,6 @@ from .models import Kampanya, KbKategori, KbMakale
 # article text can never inject markup into the widget.
 _BAS, _SON = "\x02", "\x03"
 _AYRAC = " … "
-_I_KATLA = str.maketrans("Iİ", "ıi")
 # Title matches rank far above body matches (weights D, C, B, A).
 AGIRLIKLAR = [0.02, 0.05, 0.2, 1.0]
 SADECE_BASLIK = [0.0, 0.0, 0.0, 1.0]
@@ -106,12 +106,13 @@ def _postgres_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
         .annotate(
             skor=SearchRank(F("arama_vektoru"), sorgu, weights=AGIRLIKLAR),
             baslik_skor=SearchRank(F("arama_vektoru"), sorgu, weights=SADECE_BASLIK),
-            # Headline over the text with only I/İ pre-folded (the database's lower() gets them
-            # wrong for Turkish); `_asli_harfler` puts the original letters back. Parsed into whole
+            # Headline over the text with its Turkish letters pre-folded to ASCII, as the search
+            # columns are (and the database's lower() gets I/İ wrong for Turkish);
+            # `_asli_harfler` puts the original letters back. Parsed into whole
             # words (`simple`): the query's prefix term marks every inflection of a word, where
             # Turkish stems of the text would miss some (see `services.arama_vektoru_ifadesi`).
             vurgu=SearchHeadline(
-                Func(F("duz_metin"), Value("Iİ"), Value("ıi"), function="translate"), sorgu,
+                Func(F("duz_metin"), Value(TURKCE), Value(ASCII), function="translate"), sorgu,
                 config="simple", start_sel=_BAS, stop_sel=_SON,
                 max_words=35, min_words=15, max_fragments=2, fragment_delimiter=_AYRAC,
             ),
@@ -129,7 +130,7 @@ def _postgres_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
 
 def _asli_harfler(vurgu: str, orijinal: str) -> str:
     """Map each headline fragment back onto the original text (folding kept every length)."""
-    katli = orijinal.translate(_I_KATLA)
+    katli = orijinal.translate(TABLO)
     parcalar = []
     for parca in (vurgu or "").split(_AYRAC):
         duz = parca.replace(_BAS, "").replace(_SON, "")
@@ -161,7 +162,7 @@ def _basit_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
 
 
 def _basit_vurgu(duz: str, kokler: list[str], genislik: int = 200) -> str:
-    katli = metin.tr_katla(duz)  # same length as `duz`, so positions carry over
+    katli = metin.arama_katla(duz)  # same length as `duz`, so positions carry over
     desen = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in kokler) + r")\w*")
     ilk = desen.search(katli)
     bas = 0 if ilk is None else max(0, ilk.start() - 60)

@@ -19,5 +19,5 @@ class EpostaView(PortalView):
         # Every member chooses for itself: no role needed to change one's own alerts.
         acik = request.POST.get("eposta_bildirimi") == "1"
         uyelik_eposta_bildirimi_ayarla(kullanici=request.user, musteri_id=self.musteri.id, acik=acik)
-        messages.success(request, "Yeni ticket e-postaları açıldı." if acik else "Yeni ticket e-postaları kapatıldı.")
+        messages.success(request, "Yeni talep e-postaları açıldı." if acik else "Yeni talep e-postaları kapatıldı.")
         return redirect("portal:ekip" if request.POST.get("geri") == "ekip" else "portal:eposta")

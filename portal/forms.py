@@ -6,6 +6,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
 
 from supportdesk.core.olaylar import OLAYLAR
+from tenants import gorunum
 from tenants.models import Kullanici, Uyelik
 from tenants.origin import origin_girdisini_normalle
 
@@ -271,7 +272,8 @@ class GorunumForm(forms.Form):
         widget=forms.TextInput(attrs={"type": "color", "data-gorunum": "renk"}))
     karsilama_metni = forms.CharField(
         label="Karşılama metni", max_length=200, required=False,
-        widget=forms.TextInput(attrs={"data-gorunum": "karsilama", "placeholder": "Size nasıl yardımcı olabiliriz?"}))
+        widget=forms.TextInput(attrs={"data-gorunum": "karsilama",
+                                     "placeholder": gorunum.WIDGET_METINLERI["hosgeldinAlt"]}))
     baslatici_konum = forms.ChoiceField(label="Başlatıcı konumu", choices=[("sag", "Sağ alt"), ("sol", "Sol alt")],
                                         widget=forms.RadioSelect(attrs={"data-gorunum": "konum"}))
     logo = forms.FileField(label="Logo", required=False, help_text="PNG, JPEG, WebP ya da SVG; en çok 1 MB.",

@@ -19,7 +19,8 @@ class GorunumView(PortalView):
         m = self.musteri
         form = form or forms.GorunumForm(initial={"renk_primary": m.renk_primary, "karsilama_metni": m.karsilama_metni,
                                                   "baslatici_konum": m.baslatici_konum})
-        return self.sayfa("portal/gorunum.html", form=form, musteri=m, logo_adresi=gorunum.logo_adresi(m))
+        return self.sayfa("portal/gorunum.html", form=form, musteri=m, logo_adresi=gorunum.logo_adresi(m),
+                          metinler=gorunum.WIDGET_METINLERI, harf=gorunum.avatar_harfi(m.firma_adi))
 
     def get(self, request):
         return self._sayfa()

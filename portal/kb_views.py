@@ -120,7 +120,8 @@ class _MakaleTemel(_KbTemel):
 
 class KbMakaleYeniView(_MakaleTemel):
     def get(self, request):
-        return self._duzenleyici(self._form(initial={"kategori": request.GET.get("kategori", "")}))
+        # A new article is published unless the author unticks it (issue 24).
+        return self._duzenleyici(self._form(initial={"kategori": request.GET.get("kategori", ""), "yayinda": True}))
 
     def post(self, request):
         form = self._form(request.POST)

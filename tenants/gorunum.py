@@ -24,6 +24,15 @@ EN_AZ_KONTRAST = 4.5
 KARSILAMA_MAX = 200
 KONUMLAR = ("sag", "sol")
 RENK = re.compile(r"^#[0-9A-Fa-f]{6}$")
+# The widget's own words around the tenant's look (static/widget/widget.js, `M`): the portal's
+# preview shows these, so it shows what the widget shows (issue 24); a test keeps them in step.
+WIDGET_METINLERI = {
+    "hosgeldin": "Merhaba! Size nasıl yardımcı olabiliriz?",
+    "hosgeldinAlt": "Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın.",
+    "cevrimici": "Temsilcilerimiz çevrimiçi",
+    "baslat": "Sohbeti başlat",
+    "baslik": "Destek",
+}
 LOGO_TIPLERI = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
 _SVG_BASI = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]",
                        re.IGNORECASE | re.DOTALL)
@@ -136,6 +145,12 @@ def musteri_logo_kaldir(*, musteri: Musteri) -> Musteri:
         depo = musteri.logo.storage
         transaction.on_commit(lambda: depo.delete(eski))
     return musteri
+
+
+def avatar_harfi(firma_adi: str) -> str:
+    """The letter the widget's avatar shows without a logo: `charAt(0).toLocaleUpperCase("tr")`."""
+    harf = (firma_adi or "?").strip()[:1] or "?"
+    return {"i": "İ", "ı": "I"}.get(harf, harf.upper())
 
 
 def logo_adresi(musteri: Musteri) -> str:

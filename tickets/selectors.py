@@ -2,6 +2,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
+from supportdesk.core.katlama import katla
 
 from .models import Ticket, TicketYanit
 
@@ -83,9 +84,11 @@ def gecmis_ticket_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> Q
     if son is not None:
         qs = qs.filter(olusturulma__lt=son)
     if q:
-        yanitta = TicketYanit.objects.filter(ticket=OuterRef("pk"), icerik__icontains=q)
-        qs = qs.filter(Q(konu__icontains=q) | Q(ziyaretci_id__icontains=q) | Q(ad__icontains=q) | Q(email__icontains=q)
-                       | Exists(yanitta))
+        # Folded on both sides (supportdesk.core.katlama): "sifre" finds "Şifre" on any database.
+        k = katla(q)
+        yanitta = TicketYanit.objects.filter(ticket=OuterRef("pk"), icerik__katli__contains=k)
+        qs = qs.filter(Q(konu__katli__contains=k) | Q(ziyaretci_id__katli__contains=k) | Q(ad__katli__contains=k)
+                       | Q(email__katli__contains=k) | Exists(yanitta))
     return qs
 
 

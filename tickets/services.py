@@ -84,7 +84,7 @@ def _kilitle(ticket: Ticket) -> Ticket:
     # ticket that another request has just closed.
     kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
     if kilitli.durum == Ticket.Durum.KAPANDI:
-        raise DurumCakismasi("Kapanmış bir ticket değiştirilemez.")
+        raise DurumCakismasi("Kapanmış bir talep değiştirilemez.")
     return kilitli
 
 

@@ -113,7 +113,7 @@ def test_new_ticket_alerts_follow_each_membership(smtp, commit, musteri, diger_m
     operator_yap(diger_musteri, rol="sahip", email="baska@firma.com")
     commit(ac, widget)
     [uyari] = smtp.alicinin("sahip@anadolu.com")
-    assert "Yeni ticket" in uyari["Subject"] and "Merhaba, faturamı bulamıyorum." in parcalar(uyari)[0]
+    assert "Yeni talep" in uyari["Subject"] and "Merhaba, faturamı bulamıyorum." in parcalar(uyari)[0]
     assert "Anadolu Yazılım" in parcalar(uyari)[1]
     assert smtp.alicinin(operator.email) == [] and smtp.alicinin("baska@firma.com") == []
 

@@ -21,6 +21,7 @@ def test_widget_sends_the_transcript_to_the_address_given_at_start(sayfa, demo, 
     oturum_id = acik_oturum_id(operator)
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
     page.get_by_role("button", name="Sohbeti bitir").click()
+    page.get_by_role("button", name="Evet, bitir").click()  # issue 24: the widget asks first
     girdi = page.get_by_label("E-posta adresiniz")
     assert girdi.input_value() == "ayse@example.com"
     page.get_by_role("button", name="Sohbet dökümünü e-postayla gönder").click()

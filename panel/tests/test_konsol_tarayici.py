@@ -289,7 +289,8 @@ def test_baglam_paneli_banner_ve_kritik_depolama_kirmizi_serit(ortam):
     serit = page.locator(".kritik-serit")
     serit.wait_for()
     assert serit.get_attribute("role") == "alert"
-    assert "⚠️ " in serit.inner_text() and "45.5 / 50 GB (%91)" in serit.inner_text()
+    assert "45.5 / 50 GB (%91)" in serit.inner_text()
+    assert serit.locator("svg[data-ikon=uyari]").count() == 1  # issue 24: drawn, not an emoji
     renk = serit.evaluate("e => getComputedStyle(e).backgroundColor")
     assert renk == "rgb(185, 28, 28)"
     banner = page.locator(".banner li")

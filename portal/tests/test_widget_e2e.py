@@ -213,6 +213,7 @@ def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_al
     assert "Numaram FTR-2026-0042." in [m["icerik"] for m in mesajlar]
 
     page.get_by_role("button", name="Sohbeti bitir").click()
+    page.get_by_role("button", name="Evet, bitir").click()  # issue 24: the widget asks first
     page.get_by_role("button", name="4 yıldız").click()
     page.get_by_role("button", name="5 yıldız").click()
     assert page.get_by_role("button", name="5 yıldız").get_attribute("aria-pressed") == "true"

@@ -4,6 +4,7 @@
   if (!kutu) return;
   var karsilama = kutu.querySelector(".wg-karsilama");
   var logo = kutu.querySelector(".wg-logo");
+  var kayitli = null;
   document.addEventListener("input", function (e) {
     var ad = e.target.getAttribute("data-gorunum");
     if (ad === "renk" && /^#[0-9a-f]{6}$/i.test(e.target.value)) kutu.style.setProperty("--wr", e.target.value);
@@ -16,7 +17,11 @@
       var img = document.createElement("img");
       img.alt = "";
       img.src = URL.createObjectURL(e.target.files[0]);
-      logo.replaceChildren(img);
+      logo.replaceChildren(img);  // the image alone, as the widget shows it
+    }
+    if (e.target.name === "logo_kaldir") {
+      if (e.target.checked) { kayitli = logo.querySelector("img"); logo.replaceChildren(logo.getAttribute("data-harf")); }
+      else if (kayitli) logo.replaceChildren(kayitli);
     }
   });
 })();

@@ -69,6 +69,11 @@ export const M = {
   oncelikler: { dusuk: "Düşük", normal: "Normal", yuksek: "Yüksek", acil: "Acil" },
   bosTalep: "Talep yok.",
   talepSec: "Bir talep seçin.",
+  // The middle pane with nothing open (issue 24): what to do next.
+  bosSohbet: "Bir sohbet seçin",
+  bosSohbetNe: "Soldaki Kuyruk'tan bekleyen bir sohbeti kabul edin ya da Sohbetlerim'den birini açın. Yeni bir sohbet gelince burada ve sekmede görünür.",
+  bosTalepNe: "Soldaki listeden bir talep açın; üstteki süzgeçle durumlarına göre daraltabilirsiniz.",
+  bosKisayol: ["Kısayollar: ", "j", " / ", "k", " listede gezinir, ", "o", " açar, ", "a", " kabul eder; tümü için ", "?", "."],
   yanitYaz: "Yanıtınız…",
   yanitla: "Yanıtla",
   durumDegistir: "Durum",

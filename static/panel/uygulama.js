@@ -2,6 +2,7 @@
 // operator socket only. Plain ES modules, no build step.
 import { api, ayarla, ApiHatasi } from "./api.js";
 import { $, bosalt, h } from "./dom.js";
+import { bannerIkonu, ikon } from "./ikonlar.js";
 import { M } from "./metinler.js";
 import { OperatorSoketi } from "./soket.js";
 
@@ -136,7 +137,7 @@ function iskeletKur() {
       onclick: () => gorunumDegistir("sohbet"), text: M.sohbetler }),
     h("button", { type: "button", "data-gorunum": "talep", "aria-pressed": "false", "aria-keyshortcuts": "v",
       onclick: () => gorunumDegistir("talep"), text: M.talepler }));
-  el.orta = h("section", { class: "orta", "aria-label": M.sohbet });
+  el.orta = h("section", { class: "orta", "aria-label": M.sohbet }, bosBolme("sohbet"));
   el.baglam = h("aside", { class: "baglam", "aria-label": M.baglam });
   el.main = h("main", { class: "bolmeler", "data-bolme": "liste" },
     h("section", { class: "liste", "aria-label": M.sohbetler }, el.gorunumSec, el.liste), el.orta, el.baglam);
@@ -161,6 +162,14 @@ function iskeletKur() {
 }
 
 function bolme(ad) { el.main.dataset.bolme = ad; }
+
+// The middle pane before anything is opened: what to do, and where the shortcuts are (issue 24).
+function bosBolme(tur) {
+  const talep = tur === "talep";
+  return h("div", { class: "bos-bolme", "data-test": "bos-bolme" }, ikon(talep ? "dosya" : "sohbet", 40),
+    h("h2", { text: talep ? M.talepSec : M.bosSohbet }), h("p", { text: talep ? M.bosTalepNe : M.bosSohbetNe }),
+    h("p", { class: "bos" }, M.bosKisayol.map((x, i) => (i % 2 ? h("kbd", { text: x }) : x))));
+}
 
 function baglantiDurumu(var_) {
   if (S.bagli === var_) return;
@@ -608,8 +617,8 @@ function mesajCiz(m) {
 function ekCiz(ek) {
   const resim = /^image\//.test(ek.mime_tipi);
   return h("a", { class: "ek", href: ek.url, target: "_blank", rel: "noopener noreferrer" },
-    resim ? h("img", { src: ek.url, alt: ek.ad, loading: "lazy" }) : null,
-    h("span", { text: `${resim ? "" : "📄 "}${ek.ad} · ${Math.max(1, Math.round(ek.boyut / 1024))} KB` }));
+    resim ? h("img", { src: ek.url, alt: ek.ad, loading: "lazy" }) : ikon("dosya", 14),
+    h("span", { text: `${resim ? "" : " "}${ek.ad} · ${Math.max(1, Math.round(ek.boyut / 1024))} KB` }));
 }
 
 function okunduIsaretle() {
@@ -740,14 +749,14 @@ async function baglamYukle(o) {
   bosalt(el.baglam,
     h("h2", { text: M.baglam }),
     kritikler.length ? h("div", { class: "kritik-serit", role: "alert" },
-      kritikler.map((x) => h("span", { class: "kritik-oge", dataset: { tip: x.tip } }, `${x.icon} ${x.label}: ${x.deger}`))) : null,
+      kritikler.map((x) => h("span", { class: "kritik-oge", dataset: { tip: x.tip } }, bannerIkonu(x), ` ${x.label}: ${x.deger}`))) : null,
     b.banner.length ? h("ul", { class: "banner" }, b.banner.map((x) => h("li", { class: x.kritik ? "kritik" : "", dataset: { tip: x.tip } },
-      h("span", { class: "ikon", "aria-hidden": "true", text: x.icon }), h("span", { class: "etiket", text: x.label }),
+      h("span", { class: "ikon", "aria-hidden": "true" }, bannerIkonu(x)), h("span", { class: "etiket", text: x.label }),
       h("span", { class: "deger", text: x.deger })))) : null,
     h("dl", { class: "alanlar" },
       alan(M.ad, [b.musteri.ad, b.musteri.soyad].filter(Boolean).join(" ")), alan(M.eposta, b.musteri.email),
       alan(M.paket, b.musteri.paket), alan(M.kontor, b.musteri.kontor)),
-    h("p", { class: "dogrulama", text: b.identity_dogrulandi ? `✔ ${M.dogrulandi}` : M.dogrulanmadi }),
+    h("p", { class: "dogrulama" }, b.identity_dogrulandi ? [ikon("onay", 14), ` ${M.dogrulandi}`] : M.dogrulanmadi),
     h("h3", { text: M.sayfalar }),
     h("ul", { class: "kayitlar" }, b.sayfalar.slice(0, 10).map((p) => h("li", {},
       h("span", { class: "k-baslik", text: p.baslik || p.url }), h("span", { class: "k-alt", text: p.url })))),
@@ -766,13 +775,13 @@ function gorunumDegistir(g) {
   for (const b of el.gorunumSec.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.gorunum === g));
   if (g === "talep") {
     el.baglam.hidden = true;
-    bosalt(el.orta, h("p", { class: "bos", text: M.talepSec }));
+    bosalt(el.orta, bosBolme("talep"));
     talepleriYenile();
   } else {
     el.baglam.hidden = false;
     S.acikTalep = null;
     if (S.acikSohbet && S.sohbetler.has(S.acikSohbet)) sohbetAc(S.acikSohbet);
-    else bosalt(el.orta, h("p", { class: "bos", text: M.sohbetSec }));
+    else bosalt(el.orta, bosBolme("sohbet"));
     listeyiCiz();
   }
   bolme("liste");

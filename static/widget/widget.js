@@ -43,6 +43,8 @@
     bagli: "Bir temsilciyle görüşüyorsunuz.",
     bitti: "Görüşme sona erdi.",
     bitir: "Sohbeti bitir",
+    bitirSor: "Sohbet sonlandırılsın mı?",
+    evetBitir: "Evet, bitir",
     yaz: "Mesajınızı yazın…",
     gonder: "Gönder",
     dosyaEkle: "Dosya ekle",
@@ -302,7 +304,6 @@ svg{fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-lin
 .p{position:fixed;right:20px;bottom:92px;width:384px;height:min(640px,calc(100vh - 112px));background:#fff;border-radius:18px;box-shadow:0 24px 64px rgba(15,23,42,.28),0 4px 14px rgba(15,23,42,.12);display:flex;flex-direction:column;overflow:hidden;animation:g .2s ease}
 @keyframes g{from{opacity:0;transform:translateY(12px)}}
 @media (prefers-reduced-motion:reduce){.p{animation:none}.l{transition:none}}
-@media (max-width:480px){.p{inset:0;width:auto;height:auto;border-radius:0}.k.a .l{display:none}}
 .u{background:var(--r);color:var(--ry);padding:16px 16px 14px;display:flex;gap:12px;align-items:center}
 .u h2{margin:0;font-size:16px;font-weight:700;line-height:1.3}
 .u p{margin:2px 0 0;font-size:12.5px;opacity:.88;display:flex;align-items:center;gap:6px}
@@ -405,6 +406,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .kp .d{justify-self:start;text-decoration:none;margin-top:4px;font-size:13px;padding:8px 12px}
 .ft{text-align:center;font-size:11px;color:#94a3b8;padding:6px;background:#fff;border-top:1px solid var(--c)}
 .k.sol .l,.k.sol .p,.k.sol .kp{right:auto;left:20px}
+@media (max-width:480px){.k .p,.k.sol .p{inset:0;width:auto;height:auto;border-radius:0}.k.a .l{display:none}}
 .gz{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -596,6 +598,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 
   function sohbetAc(oturum, yeni) {
     S.oturum = oturum;
+    S.bitirSor = false;
     S.sonMesajId = null;
     S.mesajIdleri.clear();
     S.ek = null;
@@ -659,13 +662,19 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (!o) return;
     if (o.durum === "aktif") cevrimiciAyarla(true);
     else if (o.cevrimici_operator !== undefined) cevrimiciAyarla(o.cevrimici_operator);
-    const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, M.bitir)
+    const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: () => bitirSor(true) }, M.bitir)
       : yeniSohbetDugmesi();
     let metin = M.bitti;
     if (o.durum === "bekliyor") metin = o.sira_no ? M.sira(o.sira_no) : M.bekle;
     else if (o.durum === "aktif") metin = M.bagli;
     durumCubugu.classList.toggle("w", o.durum === "bekliyor");
-    bosalt(durumCubugu, h("span", { text: metin }), bitir);
+    // Ending a chat cannot be undone: the bar asks first (no window.confirm, which blocks the
+    // host page and cannot be styled).
+    if (S.bitirSor && o.durum !== "kapandi") {
+      bosalt(durumCubugu, h("span", { text: M.bitirSor }),
+        h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, M.evetBitir),
+        h("button", { class: "d2", type: "button", onclick: () => bitirSor(false) }, M.vazgec));
+    } else bosalt(durumCubugu, h("span", { text: metin }), bitir);
     ticketOnerisiGuncelle(o);
     if (o.durum === "kapandi") {
       clearTimeout(pollZamanlayici);
@@ -730,7 +739,13 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     }
   }
 
+  function bitirSor(sor) {
+    S.bitirSor = sor;
+    durumGuncelle();
+    durumCubugu.querySelector("button:last-child").focus();
+  }
   async function sohbetiBitir(dugme) {
+    S.bitirSor = false;
     await mesgul(dugme, async () => {
       try {
         const d = await api("POST", "/widget/chat/end", { oturum_id: S.oturum.id });
@@ -1314,11 +1329,12 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     gorunumUygula(d);
     panel.setAttribute("aria-label", `${d.firma_adi || ""} ${M.baslik}`.trim());
     const logoUrl = guvenliUrl(d.logo_url);
-    logo.textContent = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase("tr");
+    const harf = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase("tr");
+    logo.textContent = harf;
     if (logoUrl) {
       const img = h("img", { src: logoUrl, alt: "" });
-      img.onerror = () => img.remove();
-      logo.append(img);
+      img.onerror = () => { logo.textContent = harf; };
+      bosalt(logo, img);
     }
     cevrimiciAyarla(d.cevrimici_operator === undefined ? true : d.cevrimici_operator);
     // The start form is already drawn; a chat the visitor started while init was on its way

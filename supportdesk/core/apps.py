@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class CoreConfig(AppConfig):
     name = "supportdesk.core"
     label = "core"
+
+    def ready(self):
+        from . import katlama
+
+        katlama.kaydet()
