@@ -9,12 +9,17 @@ PORT ?= 8000
 # (.gitignore); production sets its variables in the environment.
 ENV_FILE ?= .env
 
-.PHONY: install env run test browser worker beat lint bench bench-canli clean
+# Dependencies (requirements/README.md): requirements/base.in (runtime) and requirements/dev.in
+# (tests, tools) are the source; `make lock` compiles them with hashes into requirements/base.txt
+# (what the Docker image installs) and requirements/dev.txt (everything; what this virtualenv gets).
+# To add a package: one `name==version` line in the right .in file, then `make lock`.
 
-$(BIN)/.installed: requirements.txt
+.PHONY: install env run test browser worker beat prod lint lock bench bench-canli clean
+
+$(BIN)/.installed: requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/dev.txt
 	touch $@
 
 install: $(BIN)/.installed
@@ -64,6 +69,16 @@ bench-canli: install
 
 lint: install
 	$(BIN)/ruff check .
+
+# pip-tools lives in a throw-away virtualenv of its own (it is no dependency of the service).
+PIP_TOOLS := tmp/pip-tools
+LOCK_ARGS ?=
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(PIP_TOOLS)/bin/pip-compile -q --generate-hashes --strip-extras \
+	--no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+lock:
+	test -x $(PIP_TOOLS)/bin/pip-compile || { $(PYTHON) -m venv $(PIP_TOOLS) && $(PIP_TOOLS)/bin/pip install -q pip-tools==7.6.2; }
+	$(PIP_COMPILE) -o requirements/base.txt requirements/base.in
+	$(PIP_COMPILE) -o requirements/dev.txt requirements/dev.in
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles media
