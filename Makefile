@@ -58,6 +58,26 @@ worker: install
 beat: install
 	$(BIN)/celery -A supportdesk beat -l info
 
+# The production topology on this machine, without Docker (docs/production.md): migrations first,
+# static files, then supervisord runs the Procfile's processes: PROD_WEB gunicorn processes (ports
+# PROD_PORT, +1, ...), PROD_SOCKETS uvicorn processes (PROD_PORT+100, +101, ...), PROD_WORKERS Celery
+# workers and one beat, each restarted if it dies. Needs PostgreSQL (DATABASE_URL) and Redis
+# (REDIS_URL); DEBUG is off, plain http on 127.0.0.1 unless BIND_HOST / SECURE_SSL_REDIRECT say otherwise.
+PROD_PORT ?= 8000
+PROD_WEB ?= 2
+PROD_SOCKETS ?= 2
+PROD_WORKERS ?= 2
+PROD_DIR ?= tmp/prod
+PROD_ENV = env PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG="$${DEBUG:-false}" SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-false}" \
+	BIND_HOST="$${BIND_HOST:-127.0.0.1}"
+prod: install
+	@case "$$DATABASE_URL" in postgres*) ;; *) echo "make prod: DATABASE_URL=postgres://... gerekli (PostgreSQL)"; exit 2;; esac
+	@test -n "$$REDIS_URL" || { echo "make prod: REDIS_URL=redis://... gerekli"; exit 2; }
+	$(PROD_ENV) $(BIN)/python manage.py migrate --noinput
+	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python ops/supervisor.py --dizin $(PROD_DIR) --port $(PROD_PORT) --web $(PROD_WEB) --sockets $(PROD_SOCKETS) --worker $(PROD_WORKERS)
+	$(PROD_ENV) $(BIN)/supervisord -c $(PROD_DIR)/supervisord.conf
+
 # Chat benchmark (gunicorn on PostgreSQL, 16 clients); see docs/performance.md.
 bench: install
 	$(BIN)/python bench/chat_bench.py
