@@ -88,7 +88,8 @@ def test_yedek_alinir_bos_veritabanina_yuklenir_ve_http_ile_hepsi_orada(tmp_path
     _psql(yonetim, f'DROP DATABASE IF EXISTS "{yeni_db}" WITH (FORCE)')
     _psql(yonetim, f'CREATE DATABASE "{yeni_db}"')
     try:
-        geri = {**ortam, "DATABASE_URL": urlunsplit(parca._replace(path="/" + yeni_db)), "MEDIA_ROOT": str(tmp_path / "geri-medya")}
+        geri = {**ortam, "DATABASE_URL": urlunsplit(parca._replace(path="/" + yeni_db)),
+                "MEDIA_ROOT": str(tmp_path / "geri-medya")}
         yuklenen = json.loads(_manage(geri, "yedek_yukle", "--kaynak", str(yedek), "--json"))
         assert yuklenen["zaman"] == manifest["zaman"]
         # a second restore onto the now populated copy is refused without --uzerine-yaz
