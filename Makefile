@@ -9,12 +9,17 @@ PORT ?= 8000
 # (.gitignore); production sets its variables in the environment.
 ENV_FILE ?= .env
 
-.PHONY: install env run test browser worker beat lint bench bench-canli clean
+# Dependencies (requirements/README.md): requirements/base.in (runtime) and requirements/dev.in
+# (tests, tools) are the source; `make lock` compiles them with hashes into requirements/base.txt
+# (what the Docker image installs) and requirements/dev.txt (everything; what this virtualenv gets).
+# To add a package: one `name==version` line in the right .in file, then `make lock`.
 
-$(BIN)/.installed: requirements.txt
+.PHONY: install env run test browser worker beat prod lint lock bench bench-canli clean
+
+$(BIN)/.installed: requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/dev.txt
 	touch $@
 
 install: $(BIN)/.installed
@@ -53,6 +58,26 @@ worker: install
 beat: install
 	$(BIN)/celery -A supportdesk beat -l info
 
+# The production topology on this machine, without Docker (docs/production.md): migrations first,
+# static files, then supervisord runs the Procfile's processes: PROD_WEB gunicorn processes (ports
+# PROD_PORT, +1, ...), PROD_SOCKETS uvicorn processes (PROD_PORT+100, +101, ...), PROD_WORKERS Celery
+# workers and one beat, each restarted if it dies. Needs PostgreSQL (DATABASE_URL) and Redis
+# (REDIS_URL); DEBUG is off, plain http on 127.0.0.1 unless BIND_HOST / SECURE_SSL_REDIRECT say otherwise.
+PROD_PORT ?= 8000
+PROD_WEB ?= 2
+PROD_SOCKETS ?= 2
+PROD_WORKERS ?= 2
+PROD_DIR ?= tmp/prod
+PROD_ENV = env PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG="$${DEBUG:-false}" SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-false}" \
+	BIND_HOST="$${BIND_HOST:-127.0.0.1}" CELERY_BEAT_SCHEDULE_FILE="$${CELERY_BEAT_SCHEDULE_FILE:-$(abspath $(PROD_DIR))/celerybeat-schedule}"
+prod: install
+	@case "$$DATABASE_URL" in postgres*) ;; *) echo "make prod: DATABASE_URL=postgres://... gerekli (PostgreSQL)"; exit 2;; esac
+	@test -n "$$REDIS_URL" || { echo "make prod: REDIS_URL=redis://... gerekli"; exit 2; }
+	$(PROD_ENV) $(BIN)/python manage.py migrate --noinput
+	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python ops/supervisor.py --dizin $(PROD_DIR) --port $(PROD_PORT) --web $(PROD_WEB) --sockets $(PROD_SOCKETS) --worker $(PROD_WORKERS)
+	$(PROD_ENV) $(BIN)/supervisord -c $(PROD_DIR)/supervisord.conf
+
 # Chat benchmark (gunicorn on PostgreSQL, 16 clients); see docs/performance.md.
 bench: install
 	$(BIN)/python bench/chat_bench.py
@@ -64,6 +89,16 @@ bench-canli: install
 
 lint: install
 	$(BIN)/ruff check .
+
+# pip-tools lives in a throw-away virtualenv of its own (it is no dependency of the service).
+PIP_TOOLS := tmp/pip-tools
+LOCK_ARGS ?=
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(PIP_TOOLS)/bin/pip-compile -q --generate-hashes --strip-extras \
+	--no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+lock:
+	test -x $(PIP_TOOLS)/bin/pip-compile || { $(PYTHON) -m venv $(PIP_TOOLS) && $(PIP_TOOLS)/bin/pip install -q pip-tools==7.6.2; }
+	$(PIP_COMPILE) -o requirements/base.txt requirements/base.in
+	$(PIP_COMPILE) -o requirements/dev.txt requirements/dev.in
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles media

@@ -1,13 +1,59 @@
 """gunicorn's settings, read from the working directory by `gunicorn supportdesk.wsgi` (README).
 
+Deployment settings come from the environment (docs/production.md, "Settings"); a flag on the
+command line still wins over them. Unset, they keep gunicorn's own behaviour for one machine:
+
+- `GUNICORN_BIND` (e.g. `0.0.0.0:8000` or `unix:/run/supportdesk.sock`); else `BIND_HOST:PORT`
+  when `PORT` is set (Procfile platforms, honcho: `BIND_HOST` defaults to 0.0.0.0); else
+  127.0.0.1:8000.
+- `WEB_CONCURRENCY`: worker processes (default 2 per core + 1); `GUNICORN_WORKER_CLASS` (sync)
+  and `GUNICORN_THREADS` (1; more with `gthread`).
+- `GUNICORN_TIMEOUT` (30 s: a worker silent this long is killed and replaced),
+  `GUNICORN_GRACEFUL_TIMEOUT` (30 s to finish requests on a restart), `GUNICORN_KEEPALIVE` (2 s).
+- `GUNICORN_MAX_REQUESTS` (0, off) and `GUNICORN_MAX_REQUESTS_JITTER` (a worker is replaced
+  after about this many requests).
+- `GUNICORN_ACCESS_LOG`: `-` for standard output, a file path, or empty (the default: no access
+  log; the service logs what it needs itself). `GUNICORN_ERROR_LOG`: `-` (standard error).
+- `GUNICORN_CONTROL_SOCKET`: a path to turn gunicorn's control socket on; off by default (its
+  default path is one per user, so two gunicorn processes of one user would share it).
+
 gunicorn answers a request line over its limit (4094 bytes by default) with its own HTML page,
 outside the API's envelope. Its limit is lifted here: the service answers an over-long address
 itself, 414 in the envelope (`ISTEK_ADRESI_SINIRI`, supportdesk/core/middleware.py), and the
 worker timeout still bounds how long one client can keep sending a line.
 """
 import json
+import multiprocessing
+import os
 
 from gunicorn import util
+
+
+def _ortam_sayi(ad, varsayilan):
+    deger = os.environ.get(ad, "").strip()
+    return int(deger) if deger else varsayilan
+
+
+if os.environ.get("GUNICORN_BIND"):
+    bind = [b.strip() for b in os.environ["GUNICORN_BIND"].split(",") if b.strip()]
+elif os.environ.get("PORT"):
+    bind = [f"{os.environ.get('BIND_HOST') or '0.0.0.0'}:{os.environ['PORT']}"]  # noqa: S104  (a platform's port)
+else:
+    bind = ["127.0.0.1:8000"]
+workers = _ortam_sayi("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS") or "sync"
+threads = _ortam_sayi("GUNICORN_THREADS", 1)
+timeout = _ortam_sayi("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _ortam_sayi("GUNICORN_GRACEFUL_TIMEOUT", 30)
+keepalive = _ortam_sayi("GUNICORN_KEEPALIVE", 2)
+max_requests = _ortam_sayi("GUNICORN_MAX_REQUESTS", 0)
+max_requests_jitter = _ortam_sayi("GUNICORN_MAX_REQUESTS_JITTER", 0)
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
+errorlog = os.environ.get("GUNICORN_ERROR_LOG") or "-"
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
 
 limit_request_line = 0
 

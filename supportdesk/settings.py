@@ -6,6 +6,7 @@ A development checkout gets both from `.env`, which `make env` (and `make run`) 
 DEBUG=true and a random key; a deployment has no such file (it is git-ignored).
 """
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -168,17 +169,19 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env("MEDIA_ROOT", default=str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": env("DEFAULT_FILE_STORAGE", default="django.core.files.storage.FileSystemStorage")},
-    # Hashed, compressed files once `collectstatic` has run; before that (a production start that
-    # skipped it) WhiteNoise serves the source files, rather than every page failing on the manifest.
+    # Hashed, compressed files once `collectstatic` has run (which itself writes them, manifest
+    # included: on a fresh checkout or image build there is no manifest yet); before that (a
+    # production start that skipped it) WhiteNoise serves the source files, rather than every page
+    # failing on the manifest.
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG and (STATIC_ROOT / "staticfiles.json").exists()
+        if not DEBUG and ((STATIC_ROOT / "staticfiles.json").exists() or sys.argv[1:2] == ["collectstatic"])
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
