@@ -444,13 +444,26 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# --- Logs, metrics, error reporting (CONTRACT 20; docs/production.md) ------------------------
+# LOG_FORMAT=json: one JSON object per line (zaman, seviye, mesaj, istek_id, ...); otherwise text.
+LOG_FORMAT = env("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be 'text' or 'json'.")
+# One closing line per request (route, status, duration, caller); on by default with JSON logs.
+ISTEK_GUNLUGU = env.bool("ISTEK_GUNLUGU", default=LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "supportdesk.core.middleware.RequestIdFilter"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]}},
+    "filters": {"request_id": {"()": "supportdesk.core.gunluk.IstekFiltresi"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+                   "json": {"()": "supportdesk.core.gunluk.JsonBicimi"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "plain",
+                             "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"django.request": {"level": "ERROR"}},
 }
+# `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`; empty: 404 for everyone.
+# Several processes (gunicorn workers, Celery) add their counts up through the directory named by
+# PROMETHEUS_MULTIPROC_DIR (read from the environment by prometheus_client; supportdesk/core/metrikler.py).
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)

@@ -5,8 +5,10 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from supportdesk.core import mesajlar
+from supportdesk.core.metrikler import metrics_view
 
 urlpatterns = [
+    path("metrics", metrics_view, name="metrics"),
     path("api/v1/", include("supportdesk.api_urls")),
     path("admin/", admin.site.urls),
     path("portal/", include("portal.urls")),

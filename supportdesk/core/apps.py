@@ -6,4 +6,6 @@ class CoreConfig(AppConfig):
     label = "core"
 
     def ready(self):
-        from . import checks  # noqa: F401  (registers the deployment checks)
+        # The deployment checks; the metrics' database and Celery hooks, in every process (web,
+        # sockets, Celery workers), not only where the middleware runs.
+        from . import checks, metrikler  # noqa: F401

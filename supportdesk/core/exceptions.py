@@ -15,7 +15,7 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from . import mesajlar
-from .middleware import current_request_id
+from .gunluk import current_request_id
 
 logger = logging.getLogger("supportdesk.api")
 
