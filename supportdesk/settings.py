@@ -466,4 +466,11 @@ LOGGING = {
 # Several processes (gunicorn workers, Celery) add their counts up through the directory named by
 # PROMETHEUS_MULTIPROC_DIR (read from the environment by prometheus_client; supportdesk/core/metrikler.py).
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
+# Error reporting (sentry-sdk: Django, Celery, Redis), no personal data (supportdesk/core/hata_raporu.py).
+SENTRY_DSN = env("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from supportdesk.core.hata_raporu import baslat as _hata_raporu_baslat
+
+    _hata_raporu_baslat(SENTRY_DSN, ortam=env("SENTRY_ENVIRONMENT", default="production"),
+                        surum=env("SENTRY_RELEASE", default=None), iz_orani=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
