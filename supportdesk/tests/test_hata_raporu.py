@@ -11,7 +11,7 @@ import pytest
 import sentry_sdk
 from rest_framework.test import APIClient
 
-from supportdesk.core import hata_raporu
+from supportdesk.core import hata_raporu, mesajlar
 from supportdesk.testing.fixtures import giris_yap, operator_yap
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def _patlayan_istek(musteri, monkeypatch):
 
 def test_a_500_is_reported_without_personal_data(sentry_alicisi, musteri, monkeypatch):
     res, token = _patlayan_istek(musteri, monkeypatch)
-    assert res.json()["hata"]["mesaj"] == "Beklenmeyen bir hata oluştu. Ekibimiz bilgilendirildi."
+    assert res.json()["hata"]["mesaj"] == mesajlar.SUNUCU_HATASI_BILDIRILDI
     sentry_sdk.flush(timeout=5)
     bitis = time.monotonic() + 5
     while not sentry_alicisi.alinan and time.monotonic() < bitis:
@@ -92,5 +92,5 @@ def test_a_500_is_reported_without_personal_data(sentry_alicisi, musteri, monkey
 
 def test_without_reporting_the_500_does_not_claim_the_team_was_told(musteri, monkeypatch):
     res, _ = _patlayan_istek(musteri, monkeypatch)
-    mesaj = res.json()["hata"]["mesaj"]
-    assert "bilgilendirildi" not in mesaj and "kaydedildi" in mesaj, mesaj
+    assert res.json()["hata"]["kod"] == "SUNUCU_HATASI"
+    assert res.json()["hata"]["mesaj"] == mesajlar.SUNUCU_HATASI != mesajlar.SUNUCU_HATASI_BILDIRILDI
