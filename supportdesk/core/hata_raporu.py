@@ -14,6 +14,7 @@ from sentry_sdk.integrations.redis import RedisIntegration
 from sentry_sdk.scrubber import DEFAULT_DENYLIST, DEFAULT_PII_DENYLIST, EventScrubber
 
 from . import mesajlar
+from .gunluk import current_request_id
 
 EK_GIZLILER = ["x_ziyaretci_token", "x-ziyaretci-token", "ziyaretci_token", "sifre", "yeni_sifre", "email",
                "gizli_anahtar", "x_inbound_secret", "x-inbound-secret", "x_csrf_token"]
@@ -36,8 +37,6 @@ def baslat(dsn: str, *, ortam: str = "production", surum: str | None = None, iz_
 
 
 def _istek_kimligi_ekle(event, hint):
-    from .gunluk import current_request_id
-
     istek_id = current_request_id()
     if istek_id != "-":
         event.setdefault("tags", {})["istek_id"] = istek_id

@@ -45,6 +45,7 @@ def _surec_kimligi() -> str:
 
 
 if _COKLU_SUREC_KLASORU:
+    os.makedirs(_COKLU_SUREC_KLASORU, exist_ok=True)
     values.ValueClass = values.MultiProcessValue(_surec_kimligi)
 
 _SUREC = CollectorRegistry(auto_describe=True)
