@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from supportdesk.core import varlik
+from supportdesk.core import gunluk, varlik
 
 from . import gruplar, kimlik, yayin
 from .kimlik import Ret
@@ -50,6 +50,9 @@ class _Soket(AsyncWebsocketConsumer):
         # in any handler ends the consumer without it, and the socket's tasks (the presence
         # refresh above all) would live on, keeping an operator online and a visitor's socket
         # counted forever. Whatever ends the consumer, `_temizle` runs.
+        # Its log lines carry the connection's id, `ws-<soket_id>` (CONTRACT 20), and the caller once known.
+        tokenlar = gunluk.istek_baslat(f"ws-{self.soket_id}")
+        acilis = time.monotonic()
         try:
             await super().__call__(scope, receive, send)
         except Exception:
@@ -60,6 +63,10 @@ class _Soket(AsyncWebsocketConsumer):
                 logger.debug("Soket 1011 ile kapatılamadı.", exc_info=True)
         finally:
             await self._temizle()
+            if settings.ISTEK_GUNLUGU:
+                logger.info("Soket kapandı (%s).", type(self).__name__,
+                            extra={"rota": self.scope.get("path", ""), "sure_ms": round((time.monotonic() - acilis) * 1000, 1)})
+            gunluk.istek_bitir(tokenlar)
 
     async def connect(self):
         taramayi_baslat()
@@ -226,6 +233,7 @@ class WidgetSoketi(_Soket):
         self.musteri = await database_sync_to_async(kimlik.widget_musterisi)(
             api_key=sorgu.get("api_key", ""), origin=origin, ip=ip
         )
+        gunluk.baglam_ekle(musteri_id=self.musteri.pk)
         self.ziyaretci_id = kimlik.ziyaretci_kimligi(sorgu.get("ziyaretci_id"))
         try:
             await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
@@ -289,6 +297,7 @@ class OperatorSoketi(_Soket):
         token = data.get("token")
         kullanici_id, musteri_idleri, _ = await database_sync_to_async(kimlik.operator_kimligi)(token)
         self.token, self.kullanici_id, self.musteri_idleri = token, kullanici_id, musteri_idleri
+        gunluk.baglam_ekle(kullanici_id=kullanici_id)
         await self.say_ve_hazirla(kullanici_id, settings.CANLI_MAKS_SOKET_OPERATOR)
         await self.gruplara_katil([gruplar.operator_kullanici(kullanici_id),
                                    *(gruplar.operator_musteri(m) for m in musteri_idleri)])

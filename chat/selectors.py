@@ -430,3 +430,12 @@ def gecmis_oturum_get(*, musteri_id: int, oturum_id: int) -> Oturum:
 
 def oturum_mesajlari(*, oturum: Oturum) -> QuerySet[Mesaj]:
     return Mesaj.objects.filter(oturum=oturum).select_related("operator", "ek").order_by("id")
+
+
+def oturum_sayilari_durumlara_gore() -> dict[str, int]:
+    """Waiting and active chats of every tenant, for the `/metrics` gauge (CONTRACT 20): one query.
+    Platform-wide on purpose: only the platform's metrics scraper reads it."""
+    sayilar = dict.fromkeys((str(d) for d in Oturum.ACIK_DURUMLAR), 0)
+    sayilar.update(Oturum.objects.filter(durum__in=Oturum.ACIK_DURUMLAR).order_by()
+                   .values_list("durum").annotate(n=Count("id")))
+    return sayilar

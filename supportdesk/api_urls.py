@@ -3,7 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.renderers import JSONRenderer
 
-from supportdesk.core.views import BilinmeyenAdresView, SaglikView
+from supportdesk.core.views import BilinmeyenAdresView, CanliView, HazirView, SaglikView
 
 
 class ZarfliHatalar:
@@ -30,6 +30,8 @@ class RedocView(ZarfliHatalar, SpectacularRedocView):
 
 urlpatterns = [
     path("saglik", SaglikView.as_view(), name="saglik"),
+    path("saglik/canli", CanliView.as_view(), name="saglik-canli"),
+    path("saglik/hazir", HazirView.as_view(), name="saglik-hazir"),
     path("schema/", SemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="schema"), name="docs"),
     path("redoc/", RedocView.as_view(url_name="schema"), name="redoc"),

@@ -403,9 +403,9 @@ WEBHOOK_RETENTION_DAYS = env.float("WEBHOOK_RETENTION_DAYS", default=30)
 # EMAIL_URL: smtp://host:25, smtp+tls://user:pass@host:587, smtps://..., consolemail://, filemail://PATH.
 # Unset: every mail is written as a file under EPOSTA_KLASORU (tmp/eposta), where a developer reads it.
 EPOSTA_KLASORU = Path(env("EPOSTA_KLASORU", default=str(BASE_DIR / "tmp" / "eposta")))
-_eposta_url = env("EMAIL_URL", default="")
-if _eposta_url:
-    vars().update(env.email_url_config(_eposta_url))
+EMAIL_URL = env("EMAIL_URL", default="")  # empty: `check --deploy` fails (supportdesk/core/checks.py)
+if EMAIL_URL:
+    vars().update(env.email_url_config(EMAIL_URL))
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(EPOSTA_KLASORU)
@@ -447,13 +447,33 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# --- Logs, metrics, error reporting (CONTRACT 20; docs/production.md) ------------------------
+# LOG_FORMAT=json: one JSON object per line (zaman, seviye, mesaj, istek_id, ...); otherwise text.
+LOG_FORMAT = env("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be 'text' or 'json'.")
+# One closing line per request (route, status, duration, caller); on by default with JSON logs.
+ISTEK_GUNLUGU = env.bool("ISTEK_GUNLUGU", default=LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "supportdesk.core.middleware.RequestIdFilter"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]}},
+    "filters": {"request_id": {"()": "supportdesk.core.gunluk.IstekFiltresi"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+                   "json": {"()": "supportdesk.core.gunluk.JsonBicimi"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "plain",
+                             "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"django.request": {"level": "ERROR"}},
 }
+# `GET /metrics` answers only `Authorization: Bearer <METRICS_TOKEN>`; empty: 404 for everyone.
+# Several processes (gunicorn workers, Celery) add their counts up through the directory named by
+# PROMETHEUS_MULTIPROC_DIR (read from the environment by prometheus_client; supportdesk/core/metrikler.py).
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+# Error reporting (sentry-sdk: Django, Celery, Redis), no personal data (supportdesk/core/hata_raporu.py).
+SENTRY_DSN = env("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from supportdesk.core.hata_raporu import baslat as _hata_raporu_baslat
+
+    _hata_raporu_baslat(SENTRY_DSN, ortam=env("SENTRY_ENVIRONMENT", default="production"),
+                        surum=env("SENTRY_RELEASE", default=None), iz_orani=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)

@@ -4,9 +4,11 @@ from django.http import JsonResponse
 from django.urls import include, path, re_path
 from django.views.static import serve
 
-from supportdesk.core import mesajlar
+from supportdesk.core import hata_raporu, mesajlar
+from supportdesk.core.metrikler import metrics_view
 
 urlpatterns = [
+    path("metrics", metrics_view, name="metrics"),
     path("api/v1/", include("supportdesk.api_urls")),
     path("admin/", admin.site.urls),
     path("portal/", include("portal.urls")),
@@ -27,7 +29,8 @@ if settings.SERVE_MEDIA:
 def _json_or_default(status, kod, mesaj, default):
     def view(request, exception=None):
         if request.path.startswith("/api/v1/"):
-            return JsonResponse({"basarili": False, "hata": {"kod": kod, "mesaj": mesaj}}, status=status)
+            metin = mesaj() if callable(mesaj) else mesaj
+            return JsonResponse({"basarili": False, "hata": {"kod": kod, "mesaj": metin}}, status=status)
         return default(request, exception) if exception is not None else default(request)
 
     return view
@@ -38,4 +41,4 @@ from django.views import defaults as _defaults  # noqa: E402
 handler400 = _json_or_default(400, "GECERSIZ_ISTEK", mesajlar.GECERSIZ_ISTEK, _defaults.bad_request)
 handler403 = _json_or_default(403, "YETKISIZ", mesajlar.YETKISIZ, _defaults.permission_denied)
 handler404 = _json_or_default(404, "BULUNAMADI", mesajlar.BULUNAMADI, _defaults.page_not_found)
-handler500 = _json_or_default(500, "SUNUCU_HATASI", mesajlar.SUNUCU_HATASI, _defaults.server_error)
+handler500 = _json_or_default(500, "SUNUCU_HATASI", hata_raporu.sunucu_hatasi_mesaji, _defaults.server_error)

@@ -21,7 +21,7 @@ from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthF
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
-from supportdesk.core import varlik
+from supportdesk.core import gunluk, varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
 from supportdesk.core.throttling import WidgetThrottle, oran_coz, pencere_oku, widget_limit_anahtari
@@ -62,6 +62,7 @@ class OperatorJWTAuthentication(JWTAuthentication):
             return None
         user, token = operator_tokeni_dogrula(raw)
         _rest_icin(token)
+        gunluk.baglam_ekle(kullanici_id=user.pk)
         # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
         varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
@@ -162,6 +163,7 @@ class PanelCerezAuthentication(BaseAuthentication):
             return None
         user, token = operator_tokeni_dogrula(raw.encode())
         _rest_icin(token)
+        gunluk.baglam_ekle(kullanici_id=user.pk)
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             gelen = request.META.get(CSRF_BASLIGI, "")
             if not constant_time_compare(gelen, panel_csrf_degeri(token.get("jti", ""))):
@@ -195,6 +197,7 @@ class WidgetAnahtarAuthentication(BaseAuthentication):
         musteri = widget_musterisi(request)
         if musteri is None:
             raise GecersizApiAnahtari()
+        gunluk.baglam_ekle(musteri_id=musteri.pk)
         return WidgetIstemci(musteri=musteri), musteri
 
     def authenticate_header(self, request):

@@ -9,8 +9,13 @@ class WebhooksConfig(AppConfig):
 
     def ready(self):
         # Here, not at the top: these import models, which exist only once apps are loaded.
-        from . import outbox, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
+        from supportdesk.core import metrikler
+
+        from . import outbox, selectors, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
 
         # Every domain event is written to the outbox in the publishing transaction (CONTRACT 7).
         olaylar.alici_kaydet(outbox.olay_yaz)
         request_started.connect(yerel.ilk_istek, dispatch_uid=yerel.ILK_ISTEK_UID)
+        # Backlog and failures (CONTRACT 20): deliveries waiting, and those given up on.
+        metrikler.gosterge_kaydet("supportdesk_webhook_deliveries", "Webhook deliveries waiting (bekliyor) "
+                                  "and given up on (basarisiz).", "state", selectors.teslimat_sayilari_durumlara_gore)

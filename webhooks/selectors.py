@@ -1,5 +1,5 @@
 """Reads, always scoped to one tenant in the query (`kapsamda`, HOUSE-STYLE 21)."""
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import id_coz
@@ -38,3 +38,12 @@ def teslimat_get(*, musteri, teslimat_id) -> Teslimat:
         return teslimat_list(musteri=musteri).get(pk=id_coz(teslimat_id))
     except Teslimat.DoesNotExist:
         raise Bulunamadi() from None
+
+
+def teslimat_sayilari_durumlara_gore() -> dict[str, int]:
+    """Deliveries waiting (the backlog) and given up on (kept WEBHOOK_RETENTION_DAYS), of every
+    tenant, for the `/metrics` gauge (CONTRACT 20): one query on the `durum` index."""
+    durumlar = (Teslimat.Durum.BEKLIYOR, Teslimat.Durum.BASARISIZ)
+    sayilar = dict.fromkeys((str(d) for d in durumlar), 0)
+    sayilar.update(Teslimat.objects.filter(durum__in=durumlar).order_by().values_list("durum").annotate(n=Count("id")))
+    return sayilar

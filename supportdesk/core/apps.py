@@ -9,3 +9,6 @@ class CoreConfig(AppConfig):
         from . import katlama
 
         katlama.kaydet()
+        # The deployment checks; the metrics' database and Celery hooks, in every process (web,
+        # sockets, Celery workers), not only where the middleware runs.
+        from . import checks, metrikler  # noqa: F401

@@ -14,8 +14,8 @@ from rest_framework import exceptions as drf_exc
 from rest_framework import status
 from rest_framework.response import Response
 
-from . import mesajlar
-from .middleware import current_request_id
+from . import hata_raporu, mesajlar
+from .gunluk import current_request_id
 
 logger = logging.getLogger("supportdesk.api")
 
@@ -203,4 +203,4 @@ def exception_handler(exc, context):
         return hata_yaniti(exc.status_code, "GECERSIZ_ISTEK", str(exc.detail))
 
     logger.exception("Beklenmeyen hata (istek %s)", current_request_id())
-    return hata_yaniti(500, "SUNUCU_HATASI", mesajlar.SUNUCU_HATASI)
+    return hata_yaniti(500, "SUNUCU_HATASI", hata_raporu.sunucu_hatasi_mesaji())

@@ -18,7 +18,9 @@ CHAT_LIMITI_DOLU = "Operatörün bu projedeki eşzamanlı sohbet sınırı dolu.
 DOSYA_COK_BUYUK = "Dosya izin verilen boyutu aşıyor."
 DESTEKLENMEYEN_DOSYA = "Bu dosya türü desteklenmiyor."
 LIMIT_ASILDI = "Çok fazla istek gönderildi. Lütfen biraz sonra tekrar deneyin."
-SUNUCU_HATASI = "Beklenmeyen bir hata oluştu. Ekibimiz bilgilendirildi."
+# A 500: the second only when error reporting (SENTRY_DSN) is on (supportdesk.core.hata_raporu).
+SUNUCU_HATASI = "Beklenmeyen bir hata oluştu. Hata, istek kimliğiyle kaydedildi; lütfen biraz sonra yeniden deneyin."
+SUNUCU_HATASI_BILDIRILDI = "Beklenmeyen bir hata oluştu. Ekibimiz bilgilendirildi."
 YONTEM_DESTEKLENMIYOR = "Bu adres bu HTTP yöntemini desteklemiyor."
 KABUL_EDILEMEZ = "İstenen yanıt biçimi desteklenmiyor."
 DESTEKLENMEYEN_ICERIK_TIPI = "İstek gövdesinin içerik türü desteklenmiyor; JSON gönderin."

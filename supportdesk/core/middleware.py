@@ -1,6 +1,4 @@
 """Request id for logs and 500 bodies; JSON errors for anything Django raises under /api/v1."""
-import contextvars
-import logging
 import tempfile
 import time
 import uuid
@@ -11,22 +9,14 @@ from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import HttpResponse, JsonResponse
 from django.utils.module_loading import import_string
 
-from . import mesajlar
-
-_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
-
-
-def current_request_id() -> str:
-    return _request_id.get()
-
-
-class RequestIdFilter(logging.Filter):
-    def filter(self, record):
-        record.request_id = _request_id.get()
-        return True
+from . import gunluk, mesajlar, metrikler
 
 
 class RequestIdMiddleware:
+    """The request's id (logs, `X-Request-ID`, a 500's body, the tasks it queues), and once it is
+    answered its metrics (route name, status, duration) and, when `ISTEK_GUNLUGU` is on, its
+    closing log line (CONTRACT 20)."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -35,13 +25,19 @@ class RequestIdMiddleware:
         # identity's +-300 s, spec 5.3) measure against it, not against the moment a view gets
         # round to it after authentication and queries.
         request.gelis_zamani = time.time()
+        baslangic = time.perf_counter()
         incoming = request.META.get("HTTP_X_REQUEST_ID", "")
         rid = incoming if 0 < len(incoming) <= 64 and incoming.isprintable() else uuid.uuid4().hex
-        token = _request_id.set(rid)
+        tokenlar = gunluk.istek_baslat(rid)
         try:
             response = self.get_response(request)
+            sure = time.perf_counter() - baslangic
+            rota = metrikler.rota_adi(request)
+            metrikler.istek_sayildi(request, response, sure, rota)
+            if settings.ISTEK_GUNLUGU:
+                gunluk.istek_kapandi(request, response, sure, rota)
         finally:
-            _request_id.reset(token)
+            gunluk.istek_bitir(tokenlar)
         response["X-Request-ID"] = rid
         return response
 

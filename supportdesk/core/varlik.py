@@ -11,6 +11,8 @@ memory, with the same expiry, for `make run`):
 - `varlik:soket:{kullanici_id}`: socket id -> live until (a cleanly closed socket: its close time).
 - `varlik:soketli`: kullanici_id -> the latest of its sockets' scores.
 - `varlik:rest`: kullanici_id -> last REST call + CANLI_REST_PENCERESI.
+- `varlik:soketler:operator`, `varlik:soketler:ziyaretci`: every socket id of that kind -> live
+  until, for the open-socket gauge of `/metrics` (`acik_soket_sayilari`: one round trip).
 
 When the store cannot be reached, reads answer "unknown" (None) and callers fall back to the
 stored status; nobody is swept offline because Redis is down.
@@ -29,15 +31,21 @@ logger = logging.getLogger("supportdesk.varlik")
 
 SOKETLI = "varlik:soketli"
 REST = "varlik:rest"
+TUM_SOKETLER = {"operator": "varlik:soketler:operator", "ziyaretci": "varlik:soketler:ziyaretci"}
 
-# KEYS: a socket set, SOKETLI. ARGV: socket id, its score, user id ('' for a visitor's set: no
-# SOKETLI), key ttl, now, the most live sockets allowed (0: no check). Returns 0 when over it.
+# KEYS: a socket set, SOKETLI, the set of all sockets of its kind. ARGV: socket id, its score, user
+# id ('' for a visitor's set: no SOKETLI), key ttl, now, the most live sockets allowed (0: no
+# check). Returns 0 when over it. Sockets of the kind's set lapsed longer than the key ttl ago
+# (closed, or of a killed process) are dropped as it goes.
 _LUA_SOKET = """
 if tonumber(ARGV[6]) > 0 and redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then
   if redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[5], '+inf') >= tonumber(ARGV[6]) then return 0 end
 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (tonumber(ARGV[5]) - tonumber(ARGV[4])))
+redis.call('EXPIRE', KEYS[3], ARGV[4])
 if ARGV[3] ~= '' then
   local top = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
   redis.call('ZADD', KEYS[2], top[2], ARGV[3])
@@ -81,6 +89,13 @@ class _Bellek:
     def rest_yaz(self, kullanici_id: int, skor: float) -> None:
         with self.kilit:
             self.rest[kullanici_id] = max(skor, self.rest.get(kullanici_id, 0))
+
+    def acik_soketler(self, simdi: float) -> dict[str, int]:
+        with self.kilit:
+            sayilar = {"operator": 0, "ziyaretci": 0}
+            for k, kume in self.soketler.items():
+                sayilar["operator" if isinstance(k, int) else "ziyaretci"] += sum(1 for v in kume.values() if v > simdi)
+            return sayilar
 
     def skorlar(self, kullanici_idleri) -> dict[int, tuple[float | None, float | None]]:
         with self.kilit:
@@ -130,7 +145,7 @@ def _soket_yaz(anahtar, soket_id: str, skor: float, *, sinir: int = 0) -> bool:
     anahtar_ttl = int(soket_ttl() + kapanis_penceresi() + 60)
     operator_mu = isinstance(anahtar, int)
     return bool(caches["default"]._varlik_betik(
-        keys=[f"varlik:soket:{anahtar}", SOKETLI],
+        keys=[f"varlik:soket:{anahtar}", SOKETLI, TUM_SOKETLER["operator" if operator_mu else "ziyaretci"]],
         args=[soket_id, repr(skor), anahtar if operator_mu else "", anahtar_ttl, repr(simdi), sinir],
     ))
 
@@ -160,6 +175,19 @@ def soket_kapandi(*, anahtar, soket_id: str) -> None:
         _soket_yaz(anahtar, soket_id, time.time())
     except Exception:
         logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
+
+
+def acik_soket_sayilari() -> dict[str, int]:
+    """Open sockets of every process, by kind (`operator`, `ziyaretci`): those refreshed within
+    CANLI_SOKET_TTL and not closed. A killed process's sockets drop out on their own."""
+    simdi = time.time()
+    istemci = _redis()
+    if istemci is None:
+        return _bellek.acik_soketler(simdi)
+    with istemci.pipeline(transaction=False) as boru:
+        for anahtar in TUM_SOKETLER.values():
+            boru.zcount(anahtar, f"({simdi!r}", "+inf")
+        return dict(zip(TUM_SOKETLER, boru.execute(), strict=True))
 
 
 def ziyaretci_anahtari(musteri_id: int, ziyaretci_id: str) -> str:

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.urls import Resolver404, resolve
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import MethodNotAllowed, NotAcceptable, ParseError
@@ -139,6 +140,44 @@ class SaglikView(AcikAPIView):
         if "hata" in durum.values():
             return hata_yaniti(503, "SERVIS_KULLANILAMIYOR", mesajlar.SERVIS_KULLANILAMIYOR, alanlar=durum)
         return basarili(durum)
+
+
+class CanliView(AcikAPIView):
+    """Liveness (CONTRACT 20): the process serves. Nothing else is asked, so a database or Redis
+    outage never makes an orchestrator restart healthy processes."""
+
+    @extend_schema(summary="Canlılık: süreç yanıt veriyor (bağımlılık denetlenmez)", responses={200: dict})
+    def get(self, request):
+        return basarili({"durum": "ok"})
+
+
+class HazirView(AcikAPIView):
+    """Readiness (CONTRACT 20): the database answers and every migration of this code is applied.
+    Redis is reported, not required: every user of it falls back (rate limits fail open, caches
+    read the database), so the service degrades without it and keeps taking traffic."""
+
+    @extend_schema(summary="Hazır olma: veritabanı ve göçler; önbellek yalnızca bildirilir",
+                   responses={200: dict, 503: dict})
+    def get(self, request):
+        durum = {"veritabani": "ok", "gocler": "ok"}
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            durum["gocler"] = "ok" if _goc_plani_bos() else "eksik"
+        except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
+            durum["veritabani"] = "hata"
+            durum["gocler"] = "bilinmiyor"
+        durum["onbellek"] = "ok" if _onbellek_erisilebilir() else "erisilemiyor"
+        if durum["veritabani"] != "ok" or durum["gocler"] != "ok":
+            return hata_yaniti(503, "SERVIS_KULLANILAMIYOR", mesajlar.SERVIS_KULLANILAMIYOR, alanlar=durum)
+        return basarili(durum)
+
+
+def _goc_plani_bos() -> bool:
+    """No migration of the running code is left unapplied on the database (about 5 ms once the
+    migration modules are imported: cheap enough for a probe every few seconds)."""
+    executor = MigrationExecutor(connection)
+    return not executor.migration_plan(executor.loader.graph.leaf_nodes())
 
 
 def _onbellek_erisilebilir() -> bool:

@@ -33,9 +33,9 @@ def surec_ortami(**ayarlar: str) -> dict:
 
 
 @contextmanager
-def gunicorn_sureci(ortam: dict, log: Path, *, thread: int = 8):
+def gunicorn_sureci(ortam: dict, log: Path, *, thread: int = 8, isci: int = 1):
     """Yields the server's base URL (`http://127.0.0.1:PORT`); stops it afterwards."""
-    komut = [sys.executable, "-m", "gunicorn", "-b", "127.0.0.1:0", "-w", "1", "-k", "gthread", "--threads", str(thread),
+    komut = [sys.executable, "-m", "gunicorn", "-b", "127.0.0.1:0", "-w", str(isci), "-k", "gthread", "--threads", str(thread),
              "--no-control-socket", "--error-logfile", str(log), "supportdesk.wsgi"]
     proc = subprocess.Popen(komut, cwd=Path(settings.BASE_DIR), env=ortam, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)

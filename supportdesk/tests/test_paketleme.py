@@ -144,7 +144,7 @@ def test_compose_servisleri_bagimliliklar_saglik_ve_birimler(compose):
     assert s["web"]["environment"]["PORT"] == "8000" and s["sockets"]["environment"]["PORT"] == "8001"
     assert any(v.startswith("pgdata:/var/lib/postgresql/data") for v in s["db"]["volumes"])
     assert any(v.startswith("redisdata:/data") for v in s["redis"]["volumes"])
-    assert set(compose["volumes"]) == {"pgdata", "redisdata", "media"}
+    assert set(compose["volumes"]) == {"pgdata", "redisdata", "media", "metrics"}
 
 
 def test_compose_komutlari_procfile_ile_ayni(compose):

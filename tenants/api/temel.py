@@ -5,7 +5,7 @@ from functools import cached_property
 from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
 
-from supportdesk.core import varlik
+from supportdesk.core import gunluk, varlik
 from supportdesk.core.girdi import ziyaretci_id_dogrula
 from supportdesk.core.throttling import WidgetThrottle, widget_limit_anahtari
 from supportdesk.core.views import TemelAPIView
@@ -108,6 +108,7 @@ class WidgetAPIView(TemelAPIView):
             return None
         if not origin_izinli(musteri.izinli_originler, meta.get("HTTP_ORIGIN"), meta.get("HTTP_REFERER")):
             return None
+        gunluk.baglam_ekle(musteri_id=musteri.pk)  # what the authentication would have noted
         return musteri
 
     def dispatch(self, request, *args, **kwargs):

@@ -1,0 +1,119 @@
+"""Logs (CONTRACT 20): every record carries the request id of the work it belongs to.
+
+The id (`istek_id`, also the `X-Request-ID` header and a 500's body) is set per request by
+`middleware.RequestIdMiddleware`, per socket connection by the consumers (`soket_baglami`), and
+per Celery task from the header the publishing process added (`before_task_publish`), so the
+lines of a request, of the tasks it queued and of a socket can be found together. What is known
+of the caller (`musteri_id`, `kullanici_id`) is added by the authentication classes
+(`baglam_ekle`) and lands on the request's later lines and on its closing line.
+
+`LOG_FORMAT=json`: one JSON object per line (python-json-logger): `zaman`, `seviye`, `mesaj`,
+`kaynak` (the logger), `istek_id`, and whatever the record adds (`rota`, `yontem`, `durum`,
+`sure_ms` on a request's closing line). Otherwise the plain text format of settings.LOGGING.
+"""
+import contextvars
+import logging
+
+from celery import signals as celery_sinyalleri
+from django.conf import settings
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter
+
+_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+# The caller, once known ({"musteri_id": 3, "kullanici_id": 7}); a new dict per request or task.
+_baglam: contextvars.ContextVar[dict | None] = contextvars.ContextVar("gunluk_baglami", default=None)
+
+ISTEK_BASLIGI = "istek_id"  # the Celery message header carrying the id
+istek_logger = logging.getLogger("supportdesk.istek")
+
+
+def current_request_id() -> str:
+    return _request_id.get()
+
+
+def istek_baslat(istek_id: str) -> tuple:
+    """Make `istek_id` the current id, with an empty caller; returns the tokens for `istek_bitir`."""
+    return _request_id.set(istek_id), _baglam.set({})
+
+
+def istek_bitir(tokenlar: tuple) -> None:
+    _request_id.reset(tokenlar[0])
+    _baglam.reset(tokenlar[1])
+
+
+def baglam_ekle(**alanlar) -> None:
+    """Note what became known of the caller (`musteri_id=`, `kullanici_id=`) for this request's logs."""
+    baglam = _baglam.get()
+    if baglam is not None:
+        baglam.update({k: v for k, v in alanlar.items() if v is not None})
+
+
+def baglam() -> dict:
+    return dict(_baglam.get() or {})
+
+
+class IstekFiltresi(logging.Filter):
+    """Adds `istek_id` (and `request_id`, for the plain format) and the caller to every record."""
+
+    def filter(self, record):
+        record.request_id = record.istek_id = _request_id.get()
+        for ad, deger in (_baglam.get() or {}).items():
+            if not hasattr(record, ad):
+                setattr(record, ad, deger)
+        return True
+
+
+class JsonBicimi(JsonFormatter):
+    """One JSON object per line with the contract's names (CONTRACT 20)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("rename_fields", {"levelname": "seviye", "message": "mesaj", "name": "kaynak"})
+        kwargs.setdefault("timestamp", "zaman")
+        kwargs.setdefault("reserved_attrs", [*RESERVED_ATTRS, "request_id", "request"])
+        kwargs.setdefault("json_ensure_ascii", False)
+        super().__init__(["levelname", "message", "name"], *args, **kwargs)
+
+
+def istek_kapandi(request, response, sure: float, rota: str) -> None:
+    """A request's closing line (one per request) with its route name, status and duration."""
+    alanlar = {"rota": rota, "yontem": request.method, "durum": response.status_code, "sure_ms": round(sure * 1000, 1)}
+    kullanici = _kullanici(request)
+    if kullanici is not None and "kullanici_id" not in (_baglam.get() or {}):
+        alanlar["kullanici_id"] = kullanici
+    istek_logger.info("%s %s %s", request.method, rota, response.status_code, extra=alanlar)
+
+
+def _kullanici(request):
+    # Only a user already loaded (DRF's authentication, or a page that looked at it): reading
+    # `request.user` here would cost a session query for a request that never needed it.
+    kullanici = request.__dict__.get("user")
+    kullanici = getattr(kullanici, "_wrapped", kullanici)
+    pk = getattr(kullanici, "pk", None)
+    return pk if isinstance(pk, int) else None
+
+
+# --- the id follows the work into Celery tasks ----------------------------------------------------
+@celery_sinyalleri.before_task_publish.connect(weak=False)
+def _basliga_yaz(headers=None, **kwargs):
+    istek_id = _request_id.get()
+    if headers is not None and istek_id != "-":
+        headers.setdefault(ISTEK_BASLIGI, istek_id)
+
+
+@celery_sinyalleri.task_prerun.connect(weak=False)
+def _gorev_basladi(task=None, **kwargs):
+    # An eager task runs inside the request that queued it: its id is already the current one.
+    if task is None or getattr(task.request, "is_eager", False):
+        return
+    istek_baslat(getattr(task.request, ISTEK_BASLIGI, None) or "-")
+
+
+@celery_sinyalleri.after_setup_logger.connect(weak=False)
+@celery_sinyalleri.after_setup_task_logger.connect(weak=False)
+def _celery_gunlugu(logger=None, **kwargs):
+    """The worker writes its own handlers (its `-f` file, its console); they get the id filter and,
+    with LOG_FORMAT=json, the JSON format."""
+    for handler in logger.handlers if logger is not None else []:
+        handler.addFilter(IstekFiltresi())
+        if getattr(settings, "LOG_FORMAT", "") == "json":
+            handler.setFormatter(JsonBicimi())
