@@ -1,0 +1,23 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    """How a visitor was bound (CONTRACT 2a). Rows bound before this was recorded count as bound
+    without a signature: the safe side, as the site's next signed init then ends their tokens."""
+
+    dependencies = [
+        ('tenants', '0005_birlestir'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='ziyaretcikimligi',
+            name='baglanti',
+            field=models.CharField(choices=[('imzasiz', "İmzasız init ile (widget'ın kendi kimliği)"), ('imzali', 'Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)'), ('serbest', 'Serbest bırakıldı (bağlı değil)')], default='imzasiz', max_length=8, verbose_name='bağlanma'),
+        ),
+        migrations.AlterField(
+            model_name='ziyaretcikimligi',
+            name='baglanti',
+            field=models.CharField(choices=[('imzasiz', "İmzasız init ile (widget'ın kendi kimliği)"), ('imzali', 'Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)'), ('serbest', 'Serbest bırakıldı (bağlı değil)')], default='imzali', max_length=8, verbose_name='bağlanma'),
+        ),
+    ]
