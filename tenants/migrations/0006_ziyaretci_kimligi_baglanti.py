@@ -1,5 +1,11 @@
 from django.db import migrations, models
 
+BAGLANTILAR = [
+    ('imzasiz', "İmzasız init ile (widget'ın kendi kimliği)"),
+    ('imzali', 'Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)'),
+    ('serbest', 'Serbest bırakıldı (bağlı değil)'),
+]
+
 
 class Migration(migrations.Migration):
     """How a visitor was bound (CONTRACT 2a). Rows bound before this was recorded count as bound
@@ -13,11 +19,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='ziyaretcikimligi',
             name='baglanti',
-            field=models.CharField(choices=[('imzasiz', "İmzasız init ile (widget'ın kendi kimliği)"), ('imzali', 'Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)'), ('serbest', 'Serbest bırakıldı (bağlı değil)')], default='imzasiz', max_length=8, verbose_name='bağlanma'),
+            field=models.CharField(choices=BAGLANTILAR, default='imzasiz', max_length=8, verbose_name='bağlanma'),
         ),
         migrations.AlterField(
             model_name='ziyaretcikimligi',
             name='baglanti',
-            field=models.CharField(choices=[('imzasiz', "İmzasız init ile (widget'ın kendi kimliği)"), ('imzali', 'Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)'), ('serbest', 'Serbest bırakıldı (bağlı değil)')], default='imzali', max_length=8, verbose_name='bağlanma'),
+            field=models.CharField(choices=BAGLANTILAR, default='imzali', max_length=8, verbose_name='bağlanma'),
         ),
     ]
