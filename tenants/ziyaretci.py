@@ -1,12 +1,13 @@
 """Visitor tokens (CONTRACT 2a): knowing a visitor's id is not enough to read its chats.
 
 A visitor that asked for a token is *bound* (a `ZiyaretciKimligi` row, until the portal releases
-it). From then on every widget
-call, context call and widget socket for it must carry a token of its current generation
-(`nesil`); revoking all of its tokens is one increment of that number. Tokens are opaque to the
-client: `django.core.signing` over (tenant, visitor, generation, a random nonce), keyed with the
-server's SECRET_KEY and a salt of their own, so they cannot be guessed or forged, and the
-signature is compared in constant time.
+it). From then on every widget call, context call and widget socket for it must carry a token of
+its current generation (`nesil`); revoking all of its tokens is one increment of that number.
+An unsigned init binds only an id the widget made for itself; any other is bound by the site's
+signature (issue 24: a site's user number could be claimed before its visitor). Tokens are
+opaque to the client: `django.core.signing` over (tenant, visitor, generation, a random nonce),
+keyed with the server's SECRET_KEY and a salt of their own, so they cannot be guessed or forged,
+and the signature is compared in constant time.
 
 `ziyaretci_erisimi_dogrula` is the one check: the REST base view (`WidgetAPIView`) and the widget
 socket call it before reading or storing anything. It costs no query on the hot path: the
