@@ -3,11 +3,14 @@
 No database, no clock: the caller passes today's date, so the rules are tested by table.
 Input is what customer-info stored (already validated by `context.validators`).
 """
+import logging
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+
+logger = logging.getLogger(__name__)
 
 IKON_PAKET = "📦"
 IKON_KONTOR = "💰"
@@ -18,6 +21,7 @@ IKON_UYARI = "⚠️"
 TRIAL_KRITIK_GUN = 3  # spec 8: 3 days or fewer
 DEPOLAMA_KRITIK_YUZDE = 90  # spec 8: 90 percent or more
 _ONDALIK_MAX = 10  # decimals shown at most
+YUZDE_YAZI_MAX = 999  # a larger percent is written "%999+" (docs/api.md, context)
 
 
 def sayi_yaz(value) -> str:
@@ -37,6 +41,14 @@ def sayi_yaz(value) -> str:
 def _ondalik(value) -> Decimal:
     # repr() gives the shortest form of a float, so 45.5 / 50 is exactly 91, not 91.00000000000001.
     return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def yuzde_yaz(yuzde: Decimal) -> str:
+    """`%{floor(percent)}` (CONTRACT 6), capped: above YUZDE_YAZI_MAX it reads "%999+", so a tiny
+    total stored before it was refused (5e-324 GB) cannot write hundreds of digits."""
+    if yuzde >= YUZDE_YAZI_MAX + 1:  # compared before int(): 5e-324 GB makes a 300-digit number
+        return f"%{YUZDE_YAZI_MAX}+"
+    return f"%{int(yuzde)}"  # int() floors: the percentage is never negative here
 
 
 def _oge(tip: str, icon: str, label: str, deger: str, kritik: bool) -> dict:
@@ -85,7 +97,7 @@ def _depolama(ekstra: dict) -> dict | None:
         if toplam > 0:
             yuzde = _ondalik(kullanilan) / _ondalik(toplam) * 100
             kritik = yuzde >= DEPOLAMA_KRITIK_YUZDE
-            metin += f" (%{int(yuzde)})"  # int() floors: the percentage is never negative here
+            metin += f" ({yuzde_yaz(yuzde)})"
         return _oge("depolama", IKON_UYARI if kritik else IKON_DEPOLAMA, "Depolama", metin, kritik)
 
     kullanim, yuzde, kritik = ekstra.get("depolama_kullanim"), ekstra.get("depolama_dolu_yuzde"), ekstra.get("depolama_kritik")
@@ -96,19 +108,27 @@ def _depolama(ekstra: dict) -> dict | None:
         kritik_mi = kritik
     else:
         kritik_mi = _sayi_mi(yuzde) and yuzde >= DEPOLAMA_KRITIK_YUZDE
-    deger = kullanim if has_kullanim else f"%{int(_ondalik(yuzde))}"
+    deger = kullanim if has_kullanim else yuzde_yaz(_ondalik(yuzde))
     return _oge("depolama", IKON_UYARI if kritik_mi else IKON_DEPOLAMA, "Depolama", deger, kritik_mi)
 
 
 def banner_olustur(*, paket: str | None, kontor, ekstra: dict | None, bugun: date) -> list[dict]:
     """Items in the contract's order (paket, kontor, trial, depolama), each only when its data is present."""
     ekstra = ekstra if isinstance(ekstra, dict) else {}
-    items: list[dict] = []
-    if isinstance(paket, str) and paket:
-        items.append(_oge("paket", IKON_PAKET, "Paket", paket, False))
-    if _sayi_mi(kontor):
-        items.append(_oge("kontor", IKON_KONTOR, "Kontör", sayi_yaz(kontor), kontor <= 0))
-    for item in (_trial(ekstra, bugun), _depolama(ekstra)):
-        if item is not None:
-            items.append(item)
-    return items
+    ogeler = (
+        lambda: _oge("paket", IKON_PAKET, "Paket", paket, False) if isinstance(paket, str) and paket else None,
+        lambda: _oge("kontor", IKON_KONTOR, "Kontör", sayi_yaz(kontor), kontor <= 0) if _sayi_mi(kontor) else None,
+        lambda: _trial(ekstra, bugun),
+        lambda: _depolama(ekstra),
+    )
+    return [item for item in map(_guvenle, ogeler) if item is not None]
+
+
+def _guvenle(yap) -> dict | None:
+    # Values are checked when stored, but a stored value must never make a read fail: one that
+    # slipped through an older check (or a server moved to another zone) only loses its item.
+    try:
+        return yap()
+    except (ArithmeticError, ValueError, TypeError):  # OverflowError, decimal.InvalidOperation among them
+        logger.warning("Banner öğesi yazılamadı, atlandı.", exc_info=True)
+        return None

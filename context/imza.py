@@ -4,7 +4,8 @@ HMAC-SHA256 keyed with the tenant's `api_secret` over ``f"{ziyaretci_id}|{email}
 (`email` is "" when absent), as a hex digest; the timestamp within +-300 s of server time.
 
 Hardened beyond spec 5.3 (CONTRACT 2a): a signed `ziyaretci_id` or `email` holding `|` is refused
-(400), so no two messages sign alike; and one signature is accepted for one body (`imza_kullan`).
+(400), so no two messages sign alike; and a signature is consumed by its first use: accepted for
+one call and one body (`imza_kullan`).
 """
 import hashlib
 import hmac
@@ -73,8 +74,11 @@ def _govde_ozeti(govde) -> str:
 
 
 def imza_kullan(*, musteri, amac: str, signature: str, timestamp, govde) -> None:
-    """Accept a verified signature for this body only: the same signature again with any field
-    changed is `GecersizImza` (401); an identical repeat passes, and so answers as the first did.
+    """Consume a verified signature (CONTRACT 2a): it is accepted for this call and this body only.
+    The same signature again on the other endpoint (`amac`: init or profile), or with any field
+    changed, is `GecersizImza` (401); an identical repeat passes, and so answers as the first did.
+    The signed message names no purpose, so without this the init signature, which reaches the
+    browser, would also vouch for a profile the browser made up.
 
     Call inside the transaction that stores what the signature vouches for: if that rolls back,
     the signature was never used. The record lives until the timestamp leaves its window (after
@@ -82,10 +86,10 @@ def imza_kullan(*, musteri, amac: str, signature: str, timestamp, govde) -> None
     a cache entry: a cache may evict it, restart empty or be down, and each of those would let a
     changed body through; a database that is down refuses the call, which is the safe side.
     """
-    ozet = _govde_ozeti(govde)
+    ozet = _govde_ozeti({"amac": amac, "govde": govde})
     bitis = datetime.fromtimestamp(int(_timestamp_metni(timestamp)) + TOLERANS_SANIYE + 1, tz=UTC)
     kayit, yeni = ImzaKullanimi.objects.get_or_create(
-        musteri=musteri, amac=amac, imza=signature.lower(), defaults={"govde_ozeti": ozet, "bitis": bitis}
+        musteri=musteri, imza=signature.lower(), defaults={"amac": amac, "govde_ozeti": ozet, "bitis": bitis}
     )
     if not yeni and not hmac.compare_digest(kayit.govde_ozeti, ozet):
         raise GecersizImza()

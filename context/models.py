@@ -114,14 +114,15 @@ class EkranGoruntusu(_ZiyaretciKaydi):
 
 
 class ImzaKullanimi(models.Model):
-    """A signature of spec 5.3 that was accepted, with the body it was accepted for (CONTRACT 2a):
-    the same signature with another body is refused until the timestamp leaves its window.
+    """A signature of spec 5.3 that was accepted, with the call and body it was accepted for
+    (CONTRACT 2a): the same signature on another endpoint or with another body is refused until the
+    timestamp leaves its window.
 
     Kept in the database, not in the cache: the guarantee must not depend on a store that may
     evict, restart empty or be unreachable (see `imza.imza_kullan`)."""
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    amac = models.CharField("amaç", max_length=16)  # which call: one signature may open init and customer-info
+    amac = models.CharField("amaç", max_length=16)  # the call that used it (init or profil); part of the digest
     imza = models.CharField("imza", max_length=64)
     govde_ozeti = models.CharField("gövde özeti", max_length=64)
     bitis = models.DateTimeField("geçerlilik sonu", db_index=True)
@@ -129,7 +130,7 @@ class ImzaKullanimi(models.Model):
     class Meta:
         verbose_name = "kullanılmış imza"
         verbose_name_plural = "kullanılmış imzalar"
-        constraints = [models.UniqueConstraint(fields=["musteri", "amac", "imza"], name="imza_kullanimi_tekil")]
+        constraints = [models.UniqueConstraint(fields=["musteri", "imza"], name="imza_kullanimi_tekil_imza")]
 
     def __str__(self):
         return f"{self.amac} {self.imza[:12]}… @ {self.musteri_id}"

@@ -2,6 +2,7 @@
 broken banner at read time (CONTRACT 6)."""
 import json
 import math
+from datetime import UTC, date
 
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -10,9 +11,14 @@ from supportdesk.core.exceptions import NUL_KARAKTERI
 EKSTRA_MAX_BAYT = 16 * 1024
 EKSTRA_MAX_DERINLIK = 32
 SAYI_MAX = 1e15
+# A non-zero storage size below this (about one byte in GB) is noise the banner would write as 0,
+# and a total that small makes a percent of hundreds of digits (5e-324 GB).
+DEPOLAMA_MIN_GB = 1e-9
+_ILK_GUN, _SON_GUN = date(1, 1, 2), date(9999, 12, 30)
 
 # ekstra keys the banner reads, with the check each must pass (spec 2.6, CONTRACT 6).
 _NEGATIF_OLMAYAN = ("depolama_kullanilan_gb", "depolama_toplam_gb", "depolama_dolu_yuzde")
+_GB = ("depolama_kullanilan_gb", "depolama_toplam_gb")
 
 
 def sayi_mi(value) -> bool:
@@ -29,9 +35,21 @@ def _tarih_mi(value) -> bool:
     if not isinstance(value, str) or len(value) > 40:
         return False
     try:
-        return parse_datetime(value) is not None or parse_date(value) is not None
+        dt = parse_datetime(value)
+        if dt is None:
+            return parse_date(value) is not None
     except ValueError:  # well-formed but impossible, e.g. 2026-02-30
         return False
+    # With an offset the banner moves the time into the server's zone: "9999-12-31T23:59:59-23:59"
+    # is past the last datetime Python can hold once in UTC (OverflowError). Kept a day inside
+    # either end, so that no zone of less than 24 hours can push it over.
+    if dt.utcoffset() is None:
+        return True
+    try:
+        utc = dt.astimezone(UTC)
+    except OverflowError:
+        return False
+    return _ILK_GUN <= utc.date() <= _SON_GUN
 
 
 def ekstra_hatalari(ekstra) -> dict[str, str]:
@@ -57,6 +75,10 @@ def ekstra_hatalari(ekstra) -> dict[str, str]:
         value = ekstra.get(key)
         if value is not None and not (sayi_mi(value) and value >= 0):
             hatalar[f"ekstra.{key}"] = "Negatif olmayan bir sayı olmalı."
+    for key in _GB:
+        value = ekstra.get(key)
+        if f"ekstra.{key}" not in hatalar and value is not None and 0 < value < DEPOLAMA_MIN_GB:
+            hatalar[f"ekstra.{key}"] = f"0 ya da en az {DEPOLAMA_MIN_GB:g} GB olmalı."
     if ekstra.get("depolama_kritik") is not None and not isinstance(ekstra["depolama_kritik"], bool):
         hatalar["ekstra.depolama_kritik"] = "true ya da false olmalı."
     for key in ("depolama_kullanim", "son_yedek"):
@@ -64,7 +86,8 @@ def ekstra_hatalari(ekstra) -> dict[str, str]:
         if value is not None and not (isinstance(value, str) and len(value) <= 200):
             hatalar[f"ekstra.{key}"] = "En çok 200 karakterlik metin olmalı."
     if ekstra.get("trial_bitis") is not None and not _tarih_mi(ekstra["trial_bitis"]):
-        hatalar["ekstra.trial_bitis"] = "Tarih (YYYY-AA-GG) ya da ISO 8601 tarih-saat olmalı."
+        hatalar["ekstra.trial_bitis"] = ("Tarih (YYYY-AA-GG) ya da ISO 8601 tarih-saat olmalı; saat dilimli bir değer "
+                                         "UTC'de 0001-01-02 ile 9999-12-30 arasında kalmalı.")
     if ekstra.get("trial_kalan_gun") is not None and not sayi_mi(ekstra["trial_kalan_gun"]):
         hatalar["ekstra.trial_kalan_gun"] = "Sayı olmalı."
     return hatalar

@@ -18,7 +18,7 @@ from django.views import View
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
 from tenants.selectors import uyelik_list
 from tenants.services import kullanici_profil_guncelle, musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
-from tenants.ziyaretci import ziyaretci_tokenlari_iptal_et
+from tenants.ziyaretci import ziyaretci_serbest_birak, ziyaretci_tokenlari_iptal_et
 
 from . import forms, selectors, services
 from .limit import GirisLimiti, KayitLimiti
@@ -299,7 +299,7 @@ class WidgetAyarView(PortalView):
         return handler(request)
 
     ISLEMLER = ("origin_ekle", "origin_sil", "anahtar_yenile", "gizli_yenile", "gizli_goster", "kimlik_dogrulama",
-                "ziyaretci_token_iptal")
+                "ziyaretci_token_iptal", "ziyaretci_serbest_birak")
 
     def _origin_ekle(self, request):
         form = forms.OriginForm(request.POST)
@@ -345,6 +345,19 @@ class WidgetAyarView(PortalView):
         ziyaretci_tokenlari_iptal_et(musteri=self.musteri, ziyaretci_id=ziyaretci_id)
         messages.success(request, f"{ziyaretci_id} ziyaretçisinin tüm anahtarları iptal edildi. "
                                   "Yeniden erişmesi için sitenizin imzalı kimliği gerekir.")
+        return redirect("portal:widget")
+
+    def _ziyaretci_serbest_birak(self, request):
+        # CONTRACT 2a: e.g. an id someone claimed before its visitor, on a site that never signs.
+        form = forms.ZiyaretciTokenIptalForm(request.POST)
+        if not form.is_valid():
+            return self._sayfa(token_iptal_form=form)
+        ziyaretci_id = form.cleaned_data["ziyaretci_id"]
+        if ziyaretci_serbest_birak(musteri=self.musteri, ziyaretci_id=ziyaretci_id):
+            messages.success(request, f"{ziyaretci_id} serbest bırakıldı: tüm anahtarları geçersiz, widget onu anahtarsız "
+                                      "bir ziyaretçi olarak kabul ediyor.")
+        else:
+            messages.info(request, f"{ziyaretci_id} zaten bir anahtara bağlı değildi.")
         return redirect("portal:widget")
 
 

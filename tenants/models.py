@@ -174,13 +174,26 @@ class IptalEdilenToken(models.Model):
 
 
 class ZiyaretciKimligi(models.Model):
-    """A visitor that holds tokens (CONTRACT 2a): once a row exists the visitor is *bound*, and
-    every call for it must carry a token of the current `nesil`. Revoking all of its tokens is one
-    increment of `nesil` (tokens name the generation they were issued in)."""
+    """A visitor that holds tokens (CONTRACT 2a): while its row is not `serbest` the visitor is
+    *bound*, and every call for it must carry a token of the current `nesil`. Revoking all of its
+    tokens is one increment of `nesil` (tokens name the generation they were issued in).
+
+    `baglanti` records how it was bound, because that decides what a signed init does: tokens
+    issued to an unsigned init (`imzasiz`) may belong to whoever knew the id first, so the site's
+    first signature ends them. A released row is kept rather than deleted, so that its generation
+    never goes back and a token issued before the release can never come alive again."""
+
+    IMZASIZ, IMZALI, SERBEST = "imzasiz", "imzali", "serbest"
+    BAGLANTILAR = [
+        (IMZASIZ, "İmzasız init ile (widget'ın kendi kimliği)"),
+        (IMZALI, "Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)"),
+        (SERBEST, "Serbest bırakıldı (bağlı değil)"),
+    ]
 
     musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ziyaretci_kimlikleri")
     ziyaretci_id = models.CharField("ziyaretçi kimliği", max_length=128)
     nesil = models.PositiveIntegerField("token nesli", default=1)
+    baglanti = models.CharField("bağlanma", max_length=8, choices=BAGLANTILAR, default=IMZALI)
     olusturulma = models.DateTimeField("bağlanma", default=timezone.now)
     guncellenme = models.DateTimeField("son değişiklik", auto_now=True)
 

@@ -1,11 +1,13 @@
 """Visitor tokens (CONTRACT 2a): knowing a visitor's id is not enough to read its chats.
 
-A visitor that asked for a token is *bound* (a `ZiyaretciKimligi` row). From then on every widget
-call, context call and widget socket for it must carry a token of its current generation
-(`nesil`); revoking all of its tokens is one increment of that number. Tokens are opaque to the
-client: `django.core.signing` over (tenant, visitor, generation, a random nonce), keyed with the
-server's SECRET_KEY and a salt of their own, so they cannot be guessed or forged, and the
-signature is compared in constant time.
+A visitor that asked for a token is *bound* (a `ZiyaretciKimligi` row, until the portal releases
+it). From then on every widget call, context call and widget socket for it must carry a token of
+its current generation (`nesil`); revoking all of its tokens is one increment of that number.
+An unsigned init binds only an id the widget made for itself; any other is bound by the site's
+signature (issue 24: a site's user number could be claimed before its visitor). Tokens are
+opaque to the client: `django.core.signing` over (tenant, visitor, generation, a random nonce),
+keyed with the server's SECRET_KEY and a salt of their own, so they cannot be guessed or forged,
+and the signature is compared in constant time.
 
 `ziyaretci_erisimi_dogrula` is the one check: the REST base view (`WidgetAPIView`) and the widget
 socket call it before reading or storing anything. It costs no query on the hot path: the
@@ -15,6 +17,7 @@ write here; an unreachable cache is skipped (the database answers).
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 
 from django.core import signing
@@ -35,6 +38,7 @@ TOKEN_BASLIGI = "HTTP_X_ZIYARETCI_TOKEN"  # request.META name of `X-Ziyaretci-To
 _TUZ = "supportdesk.ziyaretci-token"
 _ONBELLEK_SURE = 3600  # a safety net only: every write invalidates at once
 _TOKEN_MAX = 512
+WIDGET_KIMLIGI = re.compile(r"z_[0-9a-f]{32}")  # as static/widget/widget.js makes them
 
 
 class ZiyaretciTokenGerekli(ApiHatasi):
@@ -67,8 +71,10 @@ def ziyaretci_nesli(*, musteri_id: int, ziyaretci_id: str) -> int:
 
 
 def _nesil_oku(musteri_id: int, ziyaretci_id: str) -> int:
+    # A released row is not bound: 0, though it keeps its generation for a later binding.
     nesil = (
         ZiyaretciKimligi.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id)
+        .exclude(baglanti=ZiyaretciKimligi.SERBEST)
         .values_list("nesil", flat=True)
         .first()
     )
@@ -142,33 +148,71 @@ def ziyaretci_bagli_mi(*, musteri, ziyaretci_id: str) -> bool:
     return musteri.bagli_ziyaretci_var and ziyaretci_nesli(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id) > 0
 
 
+def widget_kimligi_mi(ziyaretci_id: str) -> bool:
+    """Whether the id is one the embedded widget made for itself (`z_` + 128 random bits in
+    lower-case hex), the only kind an unsigned init may bind (CONTRACT 2a): any other id may be
+    the site's own (a user number) and could be claimed before its visitor arrives."""
+    return WIDGET_KIMLIGI.fullmatch(ziyaretci_id) is not None
+
+
+def _yeni_nesil(kimlik: ZiyaretciKimligi, baglanti: str) -> None:
+    # Every token issued before is dead from here on (tokens name their generation).
+    ZiyaretciKimligi.objects.filter(pk=kimlik.pk).update(nesil=F("nesil") + 1, baglanti=baglanti,
+                                                         guncellenme=timezone.now())
+    kimlik.refresh_from_db(fields=["nesil", "baglanti"])
+
+
 @transaction.atomic
 def ziyaretci_token_ver(*, musteri: Musteri, ziyaretci_id: str, imzali: bool) -> str:
     """Bind the visitor (when it is not yet) and issue a token (CONTRACT 2a).
 
     `imzali`: the call carried a valid signature of the tenant's server, so a bound visitor gets a
-    further token (a second device). Unsigned, only the call that creates the binding gets one:
-    of two racing first calls, one binds and the other is refused. The caller has checked that an
-    unsigned visitor has no data yet.
+    further token (a second device); but a visitor bound without a signature first has every
+    earlier token ended, since whoever knew its id may hold one. Unsigned, only the call that
+    creates the binding gets one, and only for an id the widget made: of two racing first calls,
+    one binds and the other is refused. The caller has checked that an unsigned visitor has no
+    data yet.
     """
-    if musteri.kimlik_dogrulama_zorunlu and not imzali:
+    if not imzali and (musteri.kimlik_dogrulama_zorunlu or not widget_kimligi_mi(ziyaretci_id)):
         raise ZiyaretciTokenGerekli()
-    kimlik, yeni = ZiyaretciKimligi.objects.get_or_create(musteri=musteri, ziyaretci_id=ziyaretci_id)
-    if not yeni and not imzali:
-        raise ZiyaretciTokenGerekli()
-    if yeni:
+    baglanti = ZiyaretciKimligi.IMZALI if imzali else ZiyaretciKimligi.IMZASIZ
+    # The row lock orders this against a racing init, revoke or release of the same visitor.
+    kimlik, yeni = ZiyaretciKimligi.objects.select_for_update().get_or_create(
+        musteri=musteri, ziyaretci_id=ziyaretci_id, defaults={"baglanti": baglanti})
+    degisti = yeni
+    if not yeni:
+        if kimlik.baglanti == ZiyaretciKimligi.SERBEST or (imzali and kimlik.baglanti == ZiyaretciKimligi.IMZASIZ):
+            _yeni_nesil(kimlik, baglanti)
+            degisti = True
+        elif not imzali:
+            raise ZiyaretciTokenGerekli()
+    if degisti:
         _baglandi(musteri, ziyaretci_id)
     return _token_uret(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=kimlik.nesil)
 
 
 @transaction.atomic
 def ziyaretci_tokenlari_iptal_et(*, musteri: Musteri, ziyaretci_id: str) -> ZiyaretciKimligi:
-    """Revoke every token of the visitor at once (the portal's button). The visitor stays bound:
-    from now on only a signed init (its site vouching for it) gives it a token again."""
-    kimlik, yeni = ZiyaretciKimligi.objects.get_or_create(musteri=musteri, ziyaretci_id=ziyaretci_id,
-                                                         defaults={"nesil": 2})
+    """Revoke every token of the visitor at once (the portal's button). The visitor stays bound
+    (a released one is bound again): from now on only a signed init (its site vouching for it)
+    gives it a token, so no token issued without a signature is left."""
+    kimlik, yeni = ZiyaretciKimligi.objects.select_for_update().get_or_create(
+        musteri=musteri, ziyaretci_id=ziyaretci_id, defaults={"nesil": 2})
     if not yeni:
-        ZiyaretciKimligi.objects.filter(pk=kimlik.pk).update(nesil=F("nesil") + 1, guncellenme=timezone.now())
-        kimlik.refresh_from_db(fields=["nesil"])
+        _yeni_nesil(kimlik, ZiyaretciKimligi.IMZALI)
     _baglandi(musteri, ziyaretci_id)
     return kimlik
+
+
+@transaction.atomic
+def ziyaretci_serbest_birak(*, musteri: Musteri, ziyaretci_id: str) -> bool:
+    """Unbind the visitor (the portal's release, CONTRACT 2a): it then works as one that never
+    asked for a token, and every token issued before is dead for good (the row keeps its
+    generation; a later binding starts a higher one). False when it was not bound."""
+    kimlik = (ZiyaretciKimligi.objects.select_for_update()
+              .filter(musteri=musteri, ziyaretci_id=ziyaretci_id).exclude(baglanti=ZiyaretciKimligi.SERBEST).first())
+    if kimlik is None:
+        return False
+    ZiyaretciKimligi.objects.filter(pk=kimlik.pk).update(baglanti=ZiyaretciKimligi.SERBEST, guncellenme=timezone.now())
+    _unut(musteri.id, ziyaretci_id)
+    return True

@@ -8,7 +8,13 @@ from chat import services as chat_services
 from context.imza import imza_dogrula, imza_kullan
 from supportdesk.core.exceptions import GecersizIstek
 from tenants.models import Musteri
-from tenants.ziyaretci import ZiyaretciTokenGerekli, ziyaretci_bagli_mi, ziyaretci_token_gecerli_mi, ziyaretci_token_ver
+from tenants.ziyaretci import (
+    ZiyaretciTokenGerekli,
+    widget_kimligi_mi,
+    ziyaretci_bagli_mi,
+    ziyaretci_token_gecerli_mi,
+    ziyaretci_token_ver,
+)
 from tickets import services as ticket_services
 
 from .selectors import ziyaretci_verisi_var
@@ -23,8 +29,8 @@ def ziyaretci_token_iste(
 
     Signed (spec 5.3, the site vouching for the visitor): always, binding the visitor if needed; a
     bound visitor gets a further token (a second device). Unsigned: the presented token again when
-    it is valid; a new binding only for a visitor that is not bound and has no data yet, on a
-    tenant that does not require signed identity.
+    it is valid; a new binding only for an id the widget made for itself (`z_` + 32 hex digits)
+    that is not bound and has no data yet, on a tenant that does not require signed identity.
     """
     if signature is not None:
         if email is not None and not isinstance(email, str):
@@ -36,9 +42,8 @@ def ziyaretci_token_iste(
         return ziyaretci_token_ver(musteri=musteri, ziyaretci_id=ziyaretci_id, imzali=True)
     if token and ziyaretci_token_gecerli_mi(musteri=musteri, ziyaretci_id=ziyaretci_id, token=token):
         return token
-    if ziyaretci_bagli_mi(musteri=musteri, ziyaretci_id=ziyaretci_id) or ziyaretci_verisi_var(
-        musteri=musteri, ziyaretci_id=ziyaretci_id
-    ):
+    if not widget_kimligi_mi(ziyaretci_id) or ziyaretci_bagli_mi(musteri=musteri, ziyaretci_id=ziyaretci_id) or \
+            ziyaretci_verisi_var(musteri=musteri, ziyaretci_id=ziyaretci_id):
         raise ZiyaretciTokenGerekli()
     return ziyaretci_token_ver(musteri=musteri, ziyaretci_id=ziyaretci_id, imzali=False)
 

@@ -246,11 +246,14 @@ def test_ziyaretci_basina_soket_siniri(ortam, canli_sunucu):
         s.kapat()
 
 
+BAGLI = "z_" + "b" * 32  # an id the widget made: an unsigned init binds it (CONTRACT 2a)
+
+
 def test_bagli_ziyaretci_tokenini_kimlik_cercevesinde_gonderir(ortam, canli_sunucu):
     # CONTRACT 2a: the visitor asked for a token, so it is bound; its socket needs it.
     widget = ortam.widget_a
-    token = widget.post("widget/init", {"ziyaretci_id": "bagli", "token_iste": True}, 200)["ziyaretci_token"]
-    yol = f"{canli_sunucu.ws_url}/ws/v1/widget/?api_key={ortam.musteri_a.api_key}&ziyaretci_id=bagli"
+    token = widget.post("widget/init", {"ziyaretci_id": BAGLI, "token_iste": True}, 200)["ziyaretci_token"]
+    yol = f"{canli_sunucu.ws_url}/ws/v1/widget/?api_key={ortam.musteri_a.api_key}&ziyaretci_id={BAGLI}"
 
     gelen, kod = Soket(yol).kapanis(sure=3)  # no `kimlik` within CANLI_KIMLIK_SURESI (1 s)
     assert kod == 4401 and gelen[0]["data"]["kod"] == "KIMLIK_GEREKLI"
@@ -264,6 +267,6 @@ def test_bagli_ziyaretci_tokenini_kimlik_cercevesinde_gonderir(ortam, canli_sunu
     dogru.gonder("ping")
     assert dogru.bekle("hata")["kod"] == "GECERSIZ_ISTEK"  # subscribed, and still open
     widget.basliklar["X-Ziyaretci-Token"] = token
-    m = widget.post("widget/chat/start", {"ziyaretci_id": "bagli", "mesaj": "Selam"}, 201)
+    m = widget.post("widget/chat/start", {"ziyaretci_id": BAGLI, "mesaj": "Selam"}, 201)
     assert dogru.bekle("mesaj")["mesaj"]["icerik"] == "Selam" and m["oturum"]["son_mesaj"] == "Selam"
     dogru.kapat()

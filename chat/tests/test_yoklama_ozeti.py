@@ -224,16 +224,17 @@ def test_never_someone_elses_chat(musteri, django_assert_num_queries):
 
 
 def test_a_bound_visitor_still_needs_its_token(musteri, django_assert_num_queries):
+    zid = "z_" + "7" * 32  # an id the widget made: an unsigned init binds it (CONTRACT 2a)
     izinsiz = APIClient()
     izinsiz.credentials(HTTP_X_API_KEY=musteri.api_key)
-    res = izinsiz.post("/api/v1/widget/init", {"ziyaretci_id": "z", "token_iste": True}, format="json")
+    res = izinsiz.post("/api/v1/widget/init", {"ziyaretci_id": zid, "token_iste": True}, format="json")
     token = ok(res)["ziyaretci_token"]
     widget = APIClient()
     widget.credentials(HTTP_X_API_KEY=musteri.api_key, HTTP_X_ZIYARETCI_TOKEN=token)
-    o = baslat(widget, "z")
-    ok(yokla(widget, o["id"]))
-    assert ok(yokla(widget, o["id"]))["oturum"]["id"] == o["id"]
-    hata(yokla(izinsiz, o["id"]), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    o = baslat(widget, zid)
+    ok(yokla(widget, o["id"], zid))
+    assert ok(yokla(widget, o["id"], zid))["oturum"]["id"] == o["id"]
+    hata(yokla(izinsiz, o["id"], zid), 401, "ZIYARETCI_TOKEN_GEREKLI")
 
 
 @pytest.mark.parametrize("params, kod", [

@@ -1,6 +1,9 @@
 """/portal/widget: origins (CONTRACT 8, spec 2.3, 5.2), keys, api_secret, kimlik_dogrulama_zorunlu; roles."""
+import time
+
 import pytest
 
+from context.imza import imza_hesapla
 from supportdesk.testing.fixtures import operator_yap, widget_client
 from tenants.tests.test_auth import hata
 
@@ -9,6 +12,7 @@ from .yardimci import giris_yapmis
 pytestmark = pytest.mark.django_db
 WIDGET = "/portal/widget"
 INIT = "/api/v1/widget/init"
+ZID = "z_" + "18" * 16  # an id the widget made for itself: an unsigned init binds it (CONTRACT 2a)
 
 
 @pytest.fixture
@@ -196,16 +200,16 @@ def test_dashboard_shows_key_and_exact_embed_snippet(sahip, musteri):
 def test_owner_revokes_all_tokens_of_a_visitor(sahip, musteri):
     # CONTRACT 2a: the portal can revoke all of a visitor's tokens.
     client = widget_client(musteri)
-    token = client.post(INIT, {"ziyaretci_id": "u-1842", "token_iste": True}, format="json").json()["data"]["ziyaretci_token"]
+    token = client.post(INIT, {"ziyaretci_id": ZID, "token_iste": True}, format="json").json()["data"]["ziyaretci_token"]
     client.credentials(HTTP_X_API_KEY=musteri.api_key, HTTP_X_ZIYARETCI_TOKEN=token)
-    assert client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}).status_code == 200
+    assert client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": ZID}).status_code == 200
     sayfa = sahip.get(WIDGET).content.decode()
     assert "ziyaretci_token_iptal" in sayfa
     # One revoke form, in the page's body; the title is text (a merge once put the section in it).
     assert sayfa.count('id="ziyaretci-tokenlari"') == 1
     assert "<section" not in sayfa.split("<title>", 1)[1].split("</title>", 1)[0]
-    assert sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": "u-1842"}).status_code == 302
-    hata(client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    assert sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": ZID}).status_code == 302
+    hata(client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": ZID}), 401, "ZIYARETCI_TOKEN_GEREKLI")
     res = sahip.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": ""})
     assert res.status_code == 200 and "alan-hata" in res.content.decode()
 
@@ -213,3 +217,61 @@ def test_owner_revokes_all_tokens_of_a_visitor(sahip, musteri):
 def test_an_operator_cannot_revoke_visitor_tokens(musteri):
     t = giris_yapmis(operator_yap(musteri, rol="operator"))
     assert t.post(WIDGET, {"islem": "ziyaretci_token_iptal", "ziyaretci_id": "u-1842"}).status_code == 403
+
+
+def _bagla(musteri, ziyaretci_id=ZID):
+    # Someone who knew the id first (the widget key is public) binds it without a signature.
+    client = widget_client(musteri)
+    return client.post(INIT, {"ziyaretci_id": ziyaretci_id, "token_iste": True}, format="json").json()["data"]["ziyaretci_token"]
+
+
+def _biletler(musteri, token=None):
+    client = widget_client(musteri, **({"HTTP_X_ZIYARETCI_TOKEN": token} if token else {}))
+    return client.get("/api/v1/widget/ticket/list", {"ziyaretci_id": ZID})
+
+
+def test_owner_releases_a_visitor_which_then_works_without_a_token(sahip, musteri):
+    # CONTRACT 2a: the portal can release (unbind) a visitor, e.g. one claimed by someone else.
+    token = _bagla(musteri)
+    hata(_biletler(musteri), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    sayfa = sahip.get(WIDGET).content.decode()
+    assert 'value="ziyaretci_serbest_birak"' in sayfa and "Serbest bırak" in sayfa
+    res = sahip.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": ZID})
+    assert res.status_code == 302 and res["Location"] == WIDGET
+    assert "serbest bırakıldı" in sahip.get(WIDGET).content.decode()
+    assert _biletler(musteri).status_code == 200
+    # Bound again later (by the site's signature): the token from before stays dead.
+    ts = int(time.time())
+    imza = imza_hesapla(api_secret=musteri.api_secret, ziyaretci_id=ZID, email="", timestamp=ts)
+    res = widget_client(musteri).post(INIT, {"ziyaretci_id": ZID, "token_iste": True, "timestamp": ts, "signature": imza},
+                                      format="json")
+    yeni = res.json()["data"]["ziyaretci_token"]
+    assert _biletler(musteri, yeni).status_code == 200
+    hata(_biletler(musteri, token), 401, "ZIYARETCI_TOKEN_GEREKLI")
+
+
+def test_releasing_a_visitor_that_is_not_bound_says_so(sahip, musteri):
+    res = sahip.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": "u-1842"})
+    assert res.status_code == 302
+    assert "zaten bir anahtara bağlı değildi" in sahip.get(WIDGET).content.decode()
+    res = sahip.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": ""})
+    assert res.status_code == 200 and "alan-hata" in res.content.decode()
+
+
+def test_only_owners_and_admins_release_and_only_in_the_active_project(musteri, diger_musteri):
+    _bagla(musteri)
+    operator = giris_yapmis(operator_yap(musteri, rol="operator"))
+    assert operator.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": ZID}).status_code == 403
+    hata(_biletler(musteri), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    # Owner of both projects, with the other one active: this project's visitor stays bound.
+    t = giris_yapmis(operator_yap(musteri, diger_musteri, rol="sahip"))
+    t.post(f"/portal/projeler/sec/{diger_musteri.id}")
+    assert t.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": ZID}).status_code == 302
+    hata(_biletler(musteri), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    # Without the CSRF token nothing happens.
+    t.post(f"/portal/projeler/sec/{musteri.id}")
+    assert t.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": ZID}, csrf=False).status_code == 403
+    hata(_biletler(musteri), 401, "ZIYARETCI_TOKEN_GEREKLI")
+    yonetici = giris_yapmis(operator_yap(musteri, rol="yonetici"))
+    assert yonetici.post(WIDGET, {"islem": "ziyaretci_serbest_birak", "ziyaretci_id": ZID}).status_code == 302
+    assert _biletler(musteri).status_code == 200

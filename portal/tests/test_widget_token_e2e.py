@@ -6,7 +6,10 @@ import hmac
 import re
 import time
 
+from rest_framework.test import APIClient
+
 from chat.services import chat_baslat
+from tenants.models import ZiyaretciKimligi
 from tenants.ziyaretci import ziyaretci_tokenlari_iptal_et
 
 # Fixtures and marks (browser, skipped without chromium, transactional db) of the widget's e2e tests.
@@ -61,7 +64,7 @@ def test_imzali_site_token_alir_ikinci_cihaz_gorur_saldirgan_goremez(sayfa, demo
         p3.goto(baska_site.sayfa("/sahte.html", musteri, ek_oznitelik="data-ziyaretci-id='u-1842'"))
         p3.get_by_role("button", name=re.compile("^Destek penceresini")).click()
         p3.get_by_role("alert").get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
-        assert durumlar == [401, 401]
+        assert durumlar == [401]  # a site's id unsigned: no token asked for (it would be refused)
         assert not p3.get_by_text("Faturamda bir hata var.").is_visible()
     finally:
         saldirgan.close()
@@ -88,14 +91,51 @@ def test_veri_olan_eski_ziyaretci_tokensiz_eskisi_gibi_devam_eder(sayfa, demo):
     # A visitor of the widget before tokens: it has a chat, so an unsigned call cannot bind it;
     # the widget keeps its id and works unbound, as before.
     musteri, url = demo
-    chat_baslat(musteri=musteri, ziyaretci_id="z_eski", mesaj="Önceki sohbetim")
+    eski = "z_" + "e" * 32
+    chat_baslat(musteri=musteri, ziyaretci_id=eski, mesaj="Önceki sohbetim")
     page = sayfa.page
-    page.add_init_script(f"localStorage.setItem('supportdesk:{musteri.api_key}:ziyaretci', 'z_eski')")
+    page.add_init_script(f"localStorage.setItem('supportdesk:{musteri.api_key}:ziyaretci', {eski!r})")
     durumlar = []
     page.on("response", lambda r: "/api/v1/widget/init" in r.url and durumlar.append(r.status))
     with page.expect_response(lambda r: "/api/v1/widget/campaigns" in r.url):
         page.goto(url)
     assert durumlar == [401, 200]
-    assert page.evaluate("window.SupportDesk.ziyaretciId") == "z_eski"
+    assert page.evaluate("window.SupportDesk.ziyaretciId") == eski
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
     page.get_by_role("log").get_by_text("Önceki sohbetim").wait_for()
+
+
+def test_site_kimligi_imzasiz_baglanmaz_ve_kapilamaz(sayfa, demo, baska_site):
+    # CONTRACT 2a (issue 24): a site's own id is bound only by its signature. Unsigned, the widget
+    # does not ask for a token (one init, no 401) and works as before; someone who asked first
+    # for that id with the public key bound nothing, so the real visitor is not locked out.
+    musteri, _ = demo
+    saldiri = APIClient()
+    saldiri.credentials(HTTP_X_API_KEY=musteri.api_key)
+    res = saldiri.post("/api/v1/widget/init", {"ziyaretci_id": "u-77", "token_iste": True}, format="json")
+    assert res.status_code == 401 and res.json()["hata"]["kod"] == "ZIYARETCI_TOKEN_GEREKLI"
+    page = sayfa.page
+    initler = []
+    page.on("request", lambda r: "/api/v1/widget/init" in r.url and r.method == "POST" and initler.append(r))
+    with page.expect_response(lambda r: "/api/v1/widget/campaigns" in r.url):
+        page.goto(baska_site.sayfa("/uye.html", musteri, ek_oznitelik="data-ziyaretci-id='u-77'"))
+    assert len(initler) == 1 and "token_iste" not in initler[0].post_data_json
+    assert initler[0].response().status == 200
+    sohbet_baslat(page, mesaj="Siparişim nerede?")
+    assert not ZiyaretciKimligi.objects.exists()
+
+
+def test_kendi_biciminde_olmayan_saklanmis_kimlik_tokensiz_calisir(sayfa, demo):
+    # An id in storage that is not of the widget's own form is kept and works unbound: no token
+    # is asked for (it would be refused), one init.
+    musteri, url = demo
+    page = sayfa.page
+    page.add_init_script(f"localStorage.setItem('supportdesk:{musteri.api_key}:ziyaretci', 'eski-bicim')")
+    durumlar = []
+    page.on("response", lambda r: "/api/v1/widget/init" in r.url and durumlar.append(r.status))
+    with page.expect_response(lambda r: "/api/v1/widget/campaigns" in r.url):
+        page.goto(url)
+    assert durumlar == [200]
+    assert page.evaluate("window.SupportDesk.ziyaretciId") == "eski-bicim"
+    sohbet_baslat(page)
+    assert not ZiyaretciKimligi.objects.exists()

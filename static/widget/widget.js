@@ -106,6 +106,7 @@
   };
   // Keyed by the widget key, i.e. per tenant: one browser is a different visitor to each tenant.
   const onek = `supportdesk:${API_KEY}:`;
+  const KENDI_KIMLIGI = /^z_[0-9a-f]{32}$/; // what rastgeleId makes; CONTRACT 2a
   const rastgeleId = () => {
     const b = new Uint8Array(16);
     W.crypto.getRandomValues(b);
@@ -1285,6 +1286,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   // (data-timestamp, data-signature, data-email: spec 5.3, signed on the site's server).
   async function initIste(tekrar) {
     const imza = ayar.signature ? { timestamp: ayar.timestamp, signature: ayar.signature, email: ayar.email || "" } : {};
+    // Unsigned, the server binds only an id of our own making (z_ + 32 hex); for any other id
+    // (the site's own, or one stored by someone else) asking without a token is refused anyway.
+    if (!ayar.signature && !token && !KENDI_KIMLIGI.test(ziyaretciId)) return api("POST", "/widget/init", {});
     try {
       return await api("POST", "/widget/init", { token_iste: true, ...imza });
     } catch (err) {

@@ -83,7 +83,7 @@ def test_public_calls_answer_normally_with_redis_down(sunucu):
     api.headers["X-API-Key"] = musteri.api_key
     v1 = f"{sunucu}/api/v1"
     cagrilar = {
-        "widget/init": lambda: api.post(f"{v1}/widget/init", json={"ziyaretci_id": "z-1", "token_iste": True}),
+        "widget/init": lambda: api.post(f"{v1}/widget/init", json={"ziyaretci_id": "z_" + "1" * 32, "token_iste": True}),
         "chat/start": lambda: api.post(f"{v1}/widget/chat/start", json={"ziyaretci_id": "z-2", "mesaj": "Merhaba"}),
         "ticket/create": lambda: api.post(f"{v1}/widget/ticket/create",
                                           json={"ziyaretci_id": "z-2", "konu": "Fatura", "mesaj": "Yardım"}),
