@@ -5,6 +5,7 @@ Who gets what is decided here and nowhere else: a visitor mail goes only to the 
 on that visitor's own ticket or chat (or given with the transcript request of that visitor), and
 names no operator address; team mails go only to members of the ticket's tenant.
 """
+import hashlib
 import logging
 import threading
 import time
@@ -34,13 +35,14 @@ from supportdesk.core.exceptions import (
     LimitAsildi,
 )
 from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
+from supportdesk.core.throttling import oran_coz, pencere_kontrol
 from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
 from . import gonderim, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
-from .icerik import Icerik, html_olustur, metin_olustur, tek_satir
+from .icerik import Icerik, baglantisiz, html_olustur, metin_olustur, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
@@ -148,15 +150,36 @@ def _ticket_bul(ticket_id: int) -> Ticket | None:
 
 
 # --- the table of CONTRACT 14 --------------------------------------------------------------
+def _alindi_izni(*, musteri_id: int, alici: str) -> bool:
+    """Whether one more "ticket received" mail may go to `alici` (EPOSTA_ALINDI_ALICI_LIMITI for
+    this tenant, EPOSTA_ALINDI_PLATFORM_LIMITI over all tenants). Anyone may open a ticket with
+    anyone's address (the widget's key is public; an inbound mail's From is whatever its sender
+    wrote), so without a limit the receipt relays a stranger's subject to any inbox."""
+    adres = hashlib.sha256(alici.strip().casefold().encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    platform, musteri = (oran_coz(settings.EPOSTA_ALINDI_PLATFORM_LIMITI),
+                         oran_coz(settings.EPOSTA_ALINDI_ALICI_LIMITI))
+    platform_anahtari, musteri_anahtari = f"eposta:alindi:{adres}", f"eposta:alindi:{musteri_id}:{adres}"
+    # Counted only when both allow it: a receipt refused by one limit uses up neither.
+    if platform and not pencere_kontrol(platform_anahtari, platform, say=False)[0]:
+        return False
+    if musteri and not pencere_kontrol(musteri_anahtari, musteri)[0]:
+        return False
+    return not platform or pencere_kontrol(platform_anahtari, platform)[0]
+
+
 def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
         return None
+    if not _alindi_izni(musteri_id=ticket.musteri_id, alici=ticket.email):
+        logger.info("Ticket %s: alındı e-postası gönderilmedi, alıcının sınırı doldu.", ticket.id)
+        return None
+    konu, ad = baglantisiz(ticket.konu), baglantisiz(ticket.ad)
     icerik = Icerik(
-        konu=f"[#{ticket.id}] Talebiniz alındı: {ticket.konu}",
+        konu=f"[#{ticket.id}] Talebiniz alındı: {konu}",
         baslik=f"Talebiniz alındı (#{ticket.id})",
-        paragraflar=[f"Merhaba{' ' + ticket.ad if ticket.ad else ''},",
-                     f"\"{ticket.konu}\" konulu talebiniz #{ticket.id} numarasıyla kaydedildi. "
+        paragraflar=[f"Merhaba{' ' + ad if ad else ''},",
+                     f"\"{konu}\" konulu talebiniz #{ticket.id} numarasıyla kaydedildi. "
                      "Ekibimiz en kısa sürede yanıt verecek.",
                      "Bu e-postayı yanıtlayarak talebinize ekleme yapabilirsiniz."],
     )
@@ -174,7 +197,7 @@ def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else "Destek ekibi")
     cozuldu = ticket.durum == Ticket.Durum.COZULDU and ticket.guncellenme == yanit.zaman
     icerik = Icerik(
-        konu=f"[#{ticket.id}] Yanıt: {ticket.konu}",
+        konu=f"[#{ticket.id}] Yanıt: {baglantisiz(ticket.konu)}",
         baslik=f"Talebinize yanıt verildi (#{ticket.id})",
         paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
         alinti=yanit.icerik.splitlines(),
@@ -192,10 +215,11 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
     if son is not None and son.zaman == ticket.guncellenme:
         return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
+    konu = baglantisiz(ticket.konu)
     icerik = Icerik(
-        konu=f"[#{ticket.id}] Talebiniz çözüldü: {ticket.konu}",
+        konu=f"[#{ticket.id}] Talebiniz çözüldü: {konu}",
         baslik=f"Talebiniz çözüldü (#{ticket.id})",
-        paragraflar=[f"\"{ticket.konu}\" konulu talebiniz çözüldü olarak işaretlendi.",
+        paragraflar=[f"\"{konu}\" konulu talebiniz çözüldü olarak işaretlendi.",
                      "Sorun devam ediyorsa bu e-postayı yanıtlamanız yeterli: talebiniz yeniden açılır."],
     )
     return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_COZULDU, alici=ticket.email, icerik=icerik,
@@ -214,12 +238,13 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     kanal = "e-posta" if ticket.kanal == Ticket.Kanal.EPOSTA else "widget"
     gonderilen = []
     for uyelik in uyeler:
+        konu = baglantisiz(ticket.konu)
         icerik = Icerik(
-            konu=f"[{ticket.musteri.firma_adi}] Yeni ticket #{ticket.id}: {ticket.konu}",
+            konu=f"[{ticket.musteri.firma_adi}] Yeni ticket #{ticket.id}: {konu}",
             baslik=f"Yeni ticket #{ticket.id}",
-            paragraflar=[f"{ticket.ad or ticket.ziyaretci_id} {kanal} üzerinden yeni bir ticket açtı.",
-                         f"Konu: {ticket.konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
-            alinti=(ilk.icerik.splitlines() if ilk else []),
+            paragraflar=[f"{baglantisiz(ticket.ad or ticket.ziyaretci_id)} {kanal} üzerinden yeni bir ticket açtı.",
+                         f"Konu: {konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
+            alinti=(baglantisiz(ilk.icerik).splitlines() if ilk else []),
             dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
             dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
         )
@@ -266,11 +291,13 @@ def _email_dogrula(email) -> str:
 
 
 def _dokum_icerigi(oturum: Oturum) -> Icerik:
-    adlar = {Mesaj.Gonderen.ZIYARETCI: oturum.ziyaretci_adi or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
+    adlar = {Mesaj.Gonderen.ZIYARETCI: baglantisiz(oturum.ziyaretci_adi) or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
              Mesaj.Gonderen.SISTEM: "Sistem"}
     satirlar = []
     for mesaj in Mesaj.objects.filter(oturum=oturum).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
         metin = mesaj.icerik + (f" [Ek: {mesaj.ek.ad}]" if mesaj.ek_id and mesaj.ek else "")
+        if mesaj.gonderen == Mesaj.Gonderen.ZIYARETCI:
+            metin = baglantisiz(metin)
         satirlar.append(f"[{mesaj.zaman:%d.%m.%Y %H:%M}] {adlar[mesaj.gonderen]}: {metin}")
     return Icerik(
         konu=f"Sohbet dökümünüz ({oturum.baslangic:%d.%m.%Y})",

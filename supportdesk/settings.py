@@ -431,6 +431,10 @@ EPOSTA_ZIYARETCI_AYRILDI_SANIYE = env.int("EPOSTA_ZIYARETCI_AYRILDI_SANIYE", def
 EPOSTA_YEREL_ISCI = env.bool("EPOSTA_YEREL_ISCI", default=True)
 # At most this many transcript mails per chat.
 EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
+# "Ticket received" mails to one address (anyone may open a ticket with anyone's address): per
+# tenant, and over all tenants. Over either, the ticket is opened and only the mail is skipped.
+EPOSTA_ALINDI_ALICI_LIMITI = env("EPOSTA_ALINDI_ALICI_LIMITI", default="3/h")
+EPOSTA_ALINDI_PLATFORM_LIMITI = env("EPOSTA_ALINDI_PLATFORM_LIMITI", default="10/h")
 
 # --- Security (check --deploy clean with DEBUG off) -------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True
