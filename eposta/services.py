@@ -7,13 +7,10 @@ names no operator address; team mails go only to members of the ticket's tenant.
 """
 import hashlib
 import logging
-import threading
 import time
 from datetime import timedelta
 from email.utils import formataddr, getaddresses, make_msgid
 
-from celery import current_app
-from django import db
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -40,7 +37,7 @@ from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
-from . import gonderim, tasks, tokenlar
+from . import arkaplan, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
 from .icerik import Icerik, baglantisiz, html_olustur, metin_olustur, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
@@ -103,24 +100,8 @@ def _eposta_yaz(
 
 
 def _kuyruga_al(eposta_id: int) -> None:
-    if current_app.conf.task_always_eager and settings.EPOSTA_YEREL_ISCI:
-        # No broker (`make run`): a thread sends it, so the request never waits on the mail server.
-        threading.Thread(target=_yerel_gonder, args=(eposta_id,), daemon=True, name="eposta-yerel").start()
-        return
-    try:
-        tasks.eposta_gonder.delay(eposta_id)
-    except Exception:
-        # Broker down: the row is stored, the sweep sends it (CONTRACT 14: no mail lost).
-        logger.warning("E-posta %s kuyruğa alınamadı; süpürme gönderecek.", eposta_id, exc_info=True)
-
-
-def _yerel_gonder(eposta_id: int) -> None:
-    try:
-        gonderim.eposta_gonder(eposta_id=eposta_id)
-    except Exception:
-        logger.exception("E-posta %s gönderilemedi (yerel iş parçacığı); süpürme yeniden dener.", eposta_id)
-    finally:
-        db.connection.close()
+    # On failure the row stays waiting and the sweep sends it (gonderim.vadesi_gelenleri_gonder).
+    arkaplan.kuyruga_al(tasks.eposta_gonder, eposta_id)
 
 
 def _gonderen_adresi() -> str:
@@ -355,6 +336,37 @@ def sifre_sifirlama_gonder(*, alici: str, konu: str, metin: str, url: str | None
     icerik = Icerik(konu=konu, baslik="Şifre sıfırlama", paragraflar=[metin.strip()],
                     dugme=("Yeni şifre belirle", url) if url else None)
     return _eposta_yaz(musteri=None, tur=Tur.SIFRE_SIFIRLAMA, alici=alici, icerik=icerik)
+
+
+def kayit_onay_gonder(*, alici: str, url: str, firma_adi: str) -> GidenEposta | None:
+    """A sign-up's confirmation link (portal.services.kayit_basvurusu_isle). The project name is
+    the signer's text, mailed to an address it typed: never a link (`baglantisiz`)."""
+    icerik = Icerik(
+        konu="SupportDesk hesabınızı etkinleştirin",
+        baslik="Hesabınızı etkinleştirin",
+        paragraflar=[f"“{baglantisiz(firma_adi)}” projesiyle SupportDesk'e kaydolmak için aşağıdaki bağlantıyı "
+                     "açın. Hesabınız ve 14 günlük deneme projeniz bağlantıyı açtığınızda hazır olur.",
+                     "Bağlantı 3 gün geçerlidir ve bir kez kullanılabilir. Bu kaydı siz yapmadıysanız bu e-postayı "
+                     "yok sayın; hesap açılmaz."],
+        dugme=("Hesabımı etkinleştir", url),
+    )
+    return _eposta_yaz(musteri=None, tur=Tur.KAYIT_ONAY, alici=alici, icerik=icerik)
+
+
+def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str) -> GidenEposta | None:
+    """A sign-up with an address that has an account: its holder is told, instead of the page
+    telling whoever typed it."""
+    icerik = Icerik(
+        konu="SupportDesk: bu adresle zaten bir hesabınız var",
+        baslik="Bu adresle zaten bir hesabınız var",
+        paragraflar=["Biri (büyük olasılıkla siz) bu e-posta adresiyle yeni bir SupportDesk hesabı açmak istedi. "
+                     "Bu adresle zaten bir hesabınız olduğu için yeni hesap açılmadı.",
+                     "Giriş yaptıktan sonra “Projelerim” sayfasından yeni bir proje açabilirsiniz.",
+                     f"Şifrenizi hatırlamıyorsanız buradan yenileyin: {sifirlama_url}",
+                     "Bu isteği siz yapmadıysanız bir şey yapmanız gerekmez; hesabınız değişmedi."],
+        dugme=("Giriş yap", giris_url),
+    )
+    return _eposta_yaz(musteri=None, tur=Tur.KAYIT_MEVCUT, alici=alici, icerik=icerik)
 
 
 # --- the stop link -------------------------------------------------------------------------

@@ -58,10 +58,8 @@ class KayitForm(forms.Form):
     firma_adi = _firma_adi_alani()
 
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if Kullanici.objects.filter(email=email).exists():
-            raise forms.ValidationError("Bu e-posta adresiyle zaten bir hesap var. Giriş yapmayı deneyin.")
-        return email
+        # No "this address has an account" here: the page must not tell (the holder gets a mail).
+        return self.cleaned_data["email"].strip().lower()
 
     def clean(self):
         data = super().clean()

@@ -222,6 +222,8 @@ LOGIN_RATE_LIMIT = env("LOGIN_RATE_LIMIT", default="10/min")
 PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="20/min")
 # Password-reset mails per address, whoever asks (portal.limit.SifreAdresLimiti).
 SIFRE_SIFIRLAMA_ADRES_LIMITI = env("SIFRE_SIFIRLAMA_ADRES_LIMITI", default="3/h")
+# Sign-up mails (a confirmation link, or "you have an account") per address, whoever signs up.
+KAYIT_ADRES_LIMITI = env("KAYIT_ADRES_LIMITI", default="3/h")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
