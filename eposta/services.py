@@ -46,6 +46,7 @@ logger = logging.getLogger("supportdesk.eposta")
 Tur = GidenEposta.Tur
 DOKUM_SATIR_MAX = 2000
 CEVRIMDISI_ARALIK_SANIYE = 600  # one "answered while you were away" mail per chat per 10 minutes
+ADRES_LIMITI_MESAJI = "Bu adrese kısa sürede çok fazla e-posta gönderildi; bir süre sonra yeniden deneyin."
 COZULDU_NOTU = "Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın."
 
 
@@ -131,15 +132,16 @@ def _ticket_bul(ticket_id: int) -> Ticket | None:
 
 
 # --- the table of CONTRACT 14 --------------------------------------------------------------
-def _alindi_izni(*, musteri_id: int, alici: str) -> bool:
-    """Whether one more "ticket received" mail may go to `alici` (EPOSTA_ALINDI_ALICI_LIMITI for
-    this tenant, EPOSTA_ALINDI_PLATFORM_LIMITI over all tenants). Anyone may open a ticket with
-    anyone's address (the widget's key is public; an inbound mail's From is whatever its sender
-    wrote), so without a limit the receipt relays a stranger's subject to any inbox."""
+def _alindi_izni(*, musteri_id: int, alici: str, tur: str = Tur.TICKET_ALINDI) -> bool:
+    """Whether one more mail of kind `tur` that a visitor's request sends to an address it names
+    ("ticket received", a chat transcript) may go to `alici`: EPOSTA_ALINDI_ALICI_LIMITI for this
+    tenant, EPOSTA_ALINDI_PLATFORM_LIMITI over all tenants, each kind counted on its own. Anyone
+    may name anyone's address (the widget's key is public; an inbound mail's From is whatever its
+    sender wrote), so without a limit these mails relay a stranger's text to any inbox."""
     adres = hashlib.sha256(alici.strip().casefold().encode("utf-8", "surrogatepass")).hexdigest()[:40]
     platform, musteri = (oran_coz(settings.EPOSTA_ALINDI_PLATFORM_LIMITI),
                          oran_coz(settings.EPOSTA_ALINDI_ALICI_LIMITI))
-    platform_anahtari, musteri_anahtari = f"eposta:alindi:{adres}", f"eposta:alindi:{musteri_id}:{adres}"
+    platform_anahtari, musteri_anahtari = f"eposta:{tur}:{adres}", f"eposta:{tur}:{musteri_id}:{adres}"
     # Counted only when both allow it: a receipt refused by one limit uses up neither.
     if platform and not pencere_kontrol(platform_anahtari, platform, say=False)[0]:
         return False
@@ -252,6 +254,8 @@ def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, emai
         if sayi >= settings.EPOSTA_DOKUM_SINIRI:
             raise LimitAsildi(f"Bu sohbetin dökümü en çok {settings.EPOSTA_DOKUM_SINIRI} kez gönderilebilir.",
                               retry_after=86400)
+        if not _alindi_izni(musteri_id=musteri.id, alici=alici, tur=Tur.SOHBET_DOKUMU):
+            raise LimitAsildi(ADRES_LIMITI_MESAJI, retry_after=3600)
         eposta = _eposta_yaz(musteri=musteri, tur=Tur.SOHBET_DOKUMU, alici=alici, icerik=_dokum_icerigi(oturum),
                              oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
     if eposta is None:

@@ -87,3 +87,24 @@ def test_visitor_text_in_a_receipt_is_never_a_link(smtp, commit, widget):
     assert "&lt;a href=" in html and '<a href="hxxp' not in html  # escaped, never markup
     assert 'href="http://testserver/eposta/durdur/' in html  # our own links stay links
     assert "Bilgi için kotu[.]example[.]net" in metin
+
+
+def test_transcripts_to_one_address_are_limited_too(smtp, commit, widget):
+    """A visitor ends its own chat and asks for the transcript: three per chat, but chats are
+    free, so without a limit per address a stranger's lines reached any inbox the same way."""
+    kodlar = []
+    for i in range(3):
+        z = f"s{i}"
+        oturum = widget.post("/api/v1/widget/chat/start", {"ziyaretci_id": z, "mesaj": "Bakın: kotu.example.com",
+                                                           "email": KURBAN}, format="json").json()["data"]["oturum"]
+        assert widget.post("/api/v1/widget/chat/end", {"ziyaretci_id": z, "oturum_id": oturum["id"]},
+                           format="json").status_code == 200
+        res = commit(widget.post, "/api/v1/widget/chat/transcript", {"ziyaretci_id": z, "oturum_id": oturum["id"]},
+                     format="json")
+        kodlar.append(res.status_code)
+    assert kodlar == [201, 201, 429], kodlar
+    assert res.json()["hata"]["kod"] == "LIMIT_ASILDI" and int(res["Retry-After"]) >= 1
+    alinanlar = smtp.alicinin(KURBAN)
+    assert len(alinanlar) == 2
+    metin, html = parcalar(alinanlar[0])
+    assert "kotu[.]example[.]com" in metin and "kotu.example.com" not in metin + html
