@@ -4,6 +4,7 @@ from datetime import date
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.hashers import check_password
 
 from supportdesk.core.olaylar import OLAYLAR
 from tenants.models import Kullanici, Uyelik
@@ -180,6 +181,23 @@ class DavetForm(forms.Form):
 class UyeForm(forms.Form):
     rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI)
     max_chat_per_tenant = _max_chat_alani()
+
+
+class KayitOnayForm(forms.Form):
+    """The password given at sign-up, asked when the mailed link is opened in another browser."""
+
+    sifre = forms.CharField(label="Kayıtta seçtiğiniz şifre", strip=False,
+                            widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, *args, sifre_ozeti: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sifre_ozeti = sifre_ozeti
+
+    def clean_sifre(self):
+        sifre = self.cleaned_data["sifre"]
+        if not check_password(sifre, self.sifre_ozeti):
+            raise forms.ValidationError("Şifre, kayıtta seçtiğiniz şifre değil.")
+        return sifre
 
 
 class DavetKabulForm(forms.Form):

@@ -6,7 +6,14 @@ found by an outside probe): it checks the input and the limits, hashes the passw
 the rest to the background (`portal.tasks.kayit_basvurusu`). A new address gets a link that opens
 the account and its first project and signs the user in with one click; an address with an
 account gets a note to log in or reset the password instead.
+
+The link opens the account with one click in the browser that signed up (the session remembers
+the address); in any other browser it also asks for the password given at sign-up. So someone
+who signs up with another person's address cannot have that person open, by one click on an
+unexpected mail, an account whose password the signer knows.
 """
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.hashers import make_password
@@ -20,6 +27,12 @@ from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
 from . import forms, services, tasks
 from .limit import KayitAdresLimiti, KayitLimiti
 from .views import AKTIF_PROJE, hata_sayfasi, limit_yaniti
+
+KAYIT_OTURUMU = "portal_kayit_adresleri"  # SHA-256 of the addresses this browser signed up with
+
+
+def _adres_izi(email: str) -> str:
+    return hashlib.sha256(email.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class KayitView(View):
@@ -42,6 +55,7 @@ class KayitView(View):
             return render(request, self.template, {"form": form})
         d = form.cleaned_data
         sifre_ozeti = make_password(d["sifre"])  # hashed here: no password in a task's arguments
+        request.session[KAYIT_OTURUMU] = [*request.session.get(KAYIT_OTURUMU, [])[-4:], _adres_izi(d["email"])]
         if KayitAdresLimiti(d["email"]).izin_var(request):
             kok = request.build_absolute_uri("/").rstrip("/")
             transaction.on_commit(lambda: kuyruga_al(tasks.kayit_basvurusu, d["email"], sifre_ozeti,
@@ -56,22 +70,32 @@ class KayitGonderildiView(View):
 
 class KayitOnayView(View):
     """The mailed link: GET shows one button (so a mail scanner that fetches links opens no
-    account and signs nobody in), its POST opens the account and signs the user in."""
+    account and signs nobody in), its POST opens the account and signs the user in; outside the
+    browser that signed up, with the sign-up's password."""
 
     template = "portal/kayit_onay.html"
 
     def _gecersiz(self, request):
         return hata_sayfasi(request, 404, "Bağlantı geçersiz", services.GECERSIZ_KAYIT_MESAJI)
 
+    def _form(self, request, bekleyen, data=None):
+        if _adres_izi(bekleyen.email) in request.session.get(KAYIT_OTURUMU, []):
+            return None
+        return forms.KayitOnayForm(data, sifre_ozeti=bekleyen.sifre)
+
     def get(self, request, token: str):
         try:
             bekleyen = services.bekleyen_kayit_bul(token=token)
         except Bulunamadi:
             return self._gecersiz(request)
-        return render(request, self.template, {"bekleyen": bekleyen})
+        return render(request, self.template, {"bekleyen": bekleyen, "form": self._form(request, bekleyen)})
 
     def post(self, request, token: str):
         try:
+            bekleyen = services.bekleyen_kayit_bul(token=token)
+            form = self._form(request, bekleyen, request.POST)
+            if form is not None and not form.is_valid():
+                return render(request, self.template, {"bekleyen": bekleyen, "form": form})
             kullanici, musteri = services.kayit_onayla(token=token)
         except Bulunamadi:
             return self._gecersiz(request)
