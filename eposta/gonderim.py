@@ -21,10 +21,10 @@ from .models import EpostaDurdurma, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
 SUPURME_PARCASI = 200
-# Mails that carry a one-time secret link (an invitation, a password reset): their body leaves the
+# Mails that carry a one-time secret link (an invitation, a password reset, a sign-up's confirmation): their body leaves the
 # database once it is sent or given up, so the outbox is no copy of live links (tenants.Davet keeps
 # only a hash for the same reason).
-HASSAS_TURLER = (GidenEposta.Tur.DAVET, GidenEposta.Tur.SIFRE_SIFIRLAMA)
+HASSAS_TURLER = (GidenEposta.Tur.DAVET, GidenEposta.Tur.SIFRE_SIFIRLAMA, GidenEposta.Tur.KAYIT_ONAY)
 HASSAS_NOT = "(Tek kullanımlık bağlantı içerdiği için içerik gönderildikten sonra saklanmaz.)"
 
 

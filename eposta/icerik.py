@@ -18,6 +18,23 @@ def tek_satir(deger: str) -> str:
     return _KONTROL.sub(" ", deger).strip()
 
 
+# Visitor-written text in a mail is never a link: the HTML part is escaped and nothing is made a
+# link, but mail clients link URLs, domains and addresses they see in either part by themselves,
+# so a stranger could make our mail carry its link (the widget mails a receipt to any address).
+# Such text is "defanged" the way security advisories write hostile links: `hxxps[://]` for a
+# scheme and `[.]` for a dot between a name and a label that starts with a letter
+# (`example[.]com`, `a@b[.]org`, `www[.]site[.]tr`); a reader still reads it, no client links it.
+_SEMA = re.compile(r"\b([a-z][a-z0-9+.-]{0,30})://", re.IGNORECASE)
+_HTTP = re.compile(r"\b(h)tt(ps?)\b", re.IGNORECASE)
+_NOKTA = re.compile(r"(?<=[^\W_])[.\u3002\uff0e\uff61](?=[^\W\d_])")
+
+
+def baglantisiz(metin: str) -> str:
+    """People's text as it may appear in a mail without any client making a link of it."""
+    metin = _SEMA.sub(lambda m: _HTTP.sub(r"\1xx\2", m.group(1)) + "[://]", metin)
+    return _NOKTA.sub("[.]", metin)
+
+
 @dataclass
 class Icerik:
     konu: str

@@ -14,6 +14,8 @@ class GidenEposta(models.Model):
         YENI_TICKET = "yeni_ticket", "Yeni ticket (ekibe)"
         DAVET = "davet", "Davet"
         SIFRE_SIFIRLAMA = "sifre_sifirlama", "Şifre sıfırlama"
+        KAYIT_ONAY = "kayit_onay", "Kayıt onayı"
+        KAYIT_MEVCUT = "kayit_mevcut", "Kayıt denemesi (hesap var)"
 
     class Durum(models.TextChoices):
         BEKLIYOR = "bekliyor", "Bekliyor"

@@ -5,14 +5,12 @@ Who gets what is decided here and nowhere else: a visitor mail goes only to the 
 on that visitor's own ticket or chat (or given with the transcript request of that visitor), and
 names no operator address; team mails go only to members of the ticket's tenant.
 """
+import hashlib
 import logging
-import threading
 import time
 from datetime import timedelta
 from email.utils import formataddr, getaddresses, make_msgid
 
-from celery import current_app
-from django import db
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -34,19 +32,21 @@ from supportdesk.core.exceptions import (
     LimitAsildi,
 )
 from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
+from supportdesk.core.throttling import oran_coz, pencere_kontrol
 from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
-from . import gonderim, tasks, tokenlar
+from . import arkaplan, tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
-from .icerik import Icerik, html_olustur, metin_olustur, tek_satir
+from .icerik import Icerik, baglantisiz, html_olustur, metin_olustur, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
 Tur = GidenEposta.Tur
 DOKUM_SATIR_MAX = 2000
 CEVRIMDISI_ARALIK_SANIYE = 600  # one "answered while you were away" mail per chat per 10 minutes
+ADRES_LIMITI_MESAJI = "Bu adrese kısa sürede çok fazla e-posta gönderildi; bir süre sonra yeniden deneyin."
 COZULDU_NOTU = "Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın."
 
 
@@ -101,24 +101,8 @@ def _eposta_yaz(
 
 
 def _kuyruga_al(eposta_id: int) -> None:
-    if current_app.conf.task_always_eager and settings.EPOSTA_YEREL_ISCI:
-        # No broker (`make run`): a thread sends it, so the request never waits on the mail server.
-        threading.Thread(target=_yerel_gonder, args=(eposta_id,), daemon=True, name="eposta-yerel").start()
-        return
-    try:
-        tasks.eposta_gonder.delay(eposta_id)
-    except Exception:
-        # Broker down: the row is stored, the sweep sends it (CONTRACT 14: no mail lost).
-        logger.warning("E-posta %s kuyruğa alınamadı; süpürme gönderecek.", eposta_id, exc_info=True)
-
-
-def _yerel_gonder(eposta_id: int) -> None:
-    try:
-        gonderim.eposta_gonder(eposta_id=eposta_id)
-    except Exception:
-        logger.exception("E-posta %s gönderilemedi (yerel iş parçacığı); süpürme yeniden dener.", eposta_id)
-    finally:
-        db.connection.close()
+    # On failure the row stays waiting and the sweep sends it (gonderim.vadesi_gelenleri_gonder).
+    arkaplan.kuyruga_al(tasks.eposta_gonder, eposta_id)
 
 
 def _gonderen_adresi() -> str:
@@ -148,15 +132,37 @@ def _ticket_bul(ticket_id: int) -> Ticket | None:
 
 
 # --- the table of CONTRACT 14 --------------------------------------------------------------
+def _alindi_izni(*, musteri_id: int, alici: str, tur: str = Tur.TICKET_ALINDI) -> bool:
+    """Whether one more mail of kind `tur` that a visitor's request sends to an address it names
+    ("ticket received", a chat transcript) may go to `alici`: EPOSTA_ALINDI_ALICI_LIMITI for this
+    tenant, EPOSTA_ALINDI_PLATFORM_LIMITI over all tenants, each kind counted on its own. Anyone
+    may name anyone's address (the widget's key is public; an inbound mail's From is whatever its
+    sender wrote), so without a limit these mails relay a stranger's text to any inbox."""
+    adres = hashlib.sha256(alici.strip().casefold().encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    platform, musteri = (oran_coz(settings.EPOSTA_ALINDI_PLATFORM_LIMITI),
+                         oran_coz(settings.EPOSTA_ALINDI_ALICI_LIMITI))
+    platform_anahtari, musteri_anahtari = f"eposta:{tur}:{adres}", f"eposta:{tur}:{musteri_id}:{adres}"
+    # Counted only when both allow it: a receipt refused by one limit uses up neither.
+    if platform and not pencere_kontrol(platform_anahtari, platform, say=False)[0]:
+        return False
+    if musteri and not pencere_kontrol(musteri_anahtari, musteri)[0]:
+        return False
+    return not platform or pencere_kontrol(platform_anahtari, platform)[0]
+
+
 def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
         return None
+    if not _alindi_izni(musteri_id=ticket.musteri_id, alici=ticket.email):
+        logger.info("Ticket %s: alındı e-postası gönderilmedi, alıcının sınırı doldu.", ticket.id)
+        return None
+    konu, ad = baglantisiz(ticket.konu), baglantisiz(ticket.ad)
     icerik = Icerik(
-        konu=f"[#{ticket.id}] Talebiniz alındı: {ticket.konu}",
+        konu=f"[#{ticket.id}] Talebiniz alındı: {konu}",
         baslik=f"Talebiniz alındı (#{ticket.id})",
-        paragraflar=[f"Merhaba{' ' + ticket.ad if ticket.ad else ''},",
-                     f"\"{ticket.konu}\" konulu talebiniz #{ticket.id} numarasıyla kaydedildi. "
+        paragraflar=[f"Merhaba{' ' + ad if ad else ''},",
+                     f"\"{konu}\" konulu talebiniz #{ticket.id} numarasıyla kaydedildi. "
                      "Ekibimiz en kısa sürede yanıt verecek.",
                      "Bu e-postayı yanıtlayarak talebinize ekleme yapabilirsiniz."],
     )
@@ -174,7 +180,7 @@ def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else "Destek ekibi")
     cozuldu = ticket.durum == Ticket.Durum.COZULDU and ticket.guncellenme == yanit.zaman
     icerik = Icerik(
-        konu=f"[#{ticket.id}] Yanıt: {ticket.konu}",
+        konu=f"[#{ticket.id}] Yanıt: {baglantisiz(ticket.konu)}",
         baslik=f"Talebinize yanıt verildi (#{ticket.id})",
         paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
         alinti=yanit.icerik.splitlines(),
@@ -192,10 +198,11 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
     if son is not None and son.zaman == ticket.guncellenme:
         return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
+    konu = baglantisiz(ticket.konu)
     icerik = Icerik(
-        konu=f"[#{ticket.id}] Talebiniz çözüldü: {ticket.konu}",
+        konu=f"[#{ticket.id}] Talebiniz çözüldü: {konu}",
         baslik=f"Talebiniz çözüldü (#{ticket.id})",
-        paragraflar=[f"\"{ticket.konu}\" konulu talebiniz çözüldü olarak işaretlendi.",
+        paragraflar=[f"\"{konu}\" konulu talebiniz çözüldü olarak işaretlendi.",
                      "Sorun devam ediyorsa bu e-postayı yanıtlamanız yeterli: talebiniz yeniden açılır."],
     )
     return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_COZULDU, alici=ticket.email, icerik=icerik,
@@ -214,12 +221,13 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     kanal = "e-posta" if ticket.kanal == Ticket.Kanal.EPOSTA else "widget"
     gonderilen = []
     for uyelik in uyeler:
+        konu = baglantisiz(ticket.konu)
         icerik = Icerik(
-            konu=f"[{ticket.musteri.firma_adi}] Yeni talep #{ticket.id}: {ticket.konu}",
+            konu=f"[{ticket.musteri.firma_adi}] Yeni talep #{ticket.id}: {konu}",
             baslik=f"Yeni talep #{ticket.id}",
-            paragraflar=[f"{ticket.ad or ticket.ziyaretci_id} {kanal} üzerinden yeni bir destek talebi açtı.",
-                         f"Konu: {ticket.konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
-            alinti=(ilk.icerik.splitlines() if ilk else []),
+            paragraflar=[f"{baglantisiz(ticket.ad or ticket.ziyaretci_id)} {kanal} üzerinden yeni bir destek talebi açtı.",
+                         f"Konu: {konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
+            alinti=(baglantisiz(ilk.icerik).splitlines() if ilk else []),
             dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
             dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
         )
@@ -246,6 +254,8 @@ def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, emai
         if sayi >= settings.EPOSTA_DOKUM_SINIRI:
             raise LimitAsildi(f"Bu sohbetin dökümü en çok {settings.EPOSTA_DOKUM_SINIRI} kez gönderilebilir.",
                               retry_after=86400)
+        if not _alindi_izni(musteri_id=musteri.id, alici=alici, tur=Tur.SOHBET_DOKUMU):
+            raise LimitAsildi(ADRES_LIMITI_MESAJI, retry_after=3600)
         eposta = _eposta_yaz(musteri=musteri, tur=Tur.SOHBET_DOKUMU, alici=alici, icerik=_dokum_icerigi(oturum),
                              oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
     if eposta is None:
@@ -266,11 +276,13 @@ def _email_dogrula(email) -> str:
 
 
 def _dokum_icerigi(oturum: Oturum) -> Icerik:
-    adlar = {Mesaj.Gonderen.ZIYARETCI: oturum.ziyaretci_adi or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
+    adlar = {Mesaj.Gonderen.ZIYARETCI: baglantisiz(oturum.ziyaretci_adi) or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
              Mesaj.Gonderen.SISTEM: "Sistem"}
     satirlar = []
     for mesaj in Mesaj.objects.filter(oturum=oturum).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
         metin = mesaj.icerik + (f" [Ek: {mesaj.ek.ad}]" if mesaj.ek_id and mesaj.ek else "")
+        if mesaj.gonderen == Mesaj.Gonderen.ZIYARETCI:
+            metin = baglantisiz(metin)
         satirlar.append(f"[{mesaj.zaman:%d.%m.%Y %H:%M}] {adlar[mesaj.gonderen]}: {metin}")
     return Icerik(
         konu=f"Sohbet dökümünüz ({oturum.baslangic:%d.%m.%Y})",
@@ -328,6 +340,37 @@ def sifre_sifirlama_gonder(*, alici: str, konu: str, metin: str, url: str | None
     icerik = Icerik(konu=konu, baslik="Şifre sıfırlama", paragraflar=[metin.strip()],
                     dugme=("Yeni şifre belirle", url) if url else None)
     return _eposta_yaz(musteri=None, tur=Tur.SIFRE_SIFIRLAMA, alici=alici, icerik=icerik)
+
+
+def kayit_onay_gonder(*, alici: str, url: str, firma_adi: str) -> GidenEposta | None:
+    """A sign-up's confirmation link (portal.services.kayit_basvurusu_isle). The project name is
+    the signer's text, mailed to an address it typed: never a link (`baglantisiz`)."""
+    icerik = Icerik(
+        konu="SupportDesk hesabınızı etkinleştirin",
+        baslik="Hesabınızı etkinleştirin",
+        paragraflar=[f"“{baglantisiz(firma_adi)}” projesiyle SupportDesk'e kaydolmak için aşağıdaki bağlantıyı "
+                     "açın. Hesabınız ve 14 günlük deneme projeniz bağlantıyı açtığınızda hazır olur.",
+                     "Bağlantı 3 gün geçerlidir ve bir kez kullanılabilir. Bu kaydı siz yapmadıysanız bu e-postayı "
+                     "yok sayın; hesap açılmaz."],
+        dugme=("Hesabımı etkinleştir", url),
+    )
+    return _eposta_yaz(musteri=None, tur=Tur.KAYIT_ONAY, alici=alici, icerik=icerik)
+
+
+def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str) -> GidenEposta | None:
+    """A sign-up with an address that has an account: its holder is told, instead of the page
+    telling whoever typed it."""
+    icerik = Icerik(
+        konu="SupportDesk: bu adresle zaten bir hesabınız var",
+        baslik="Bu adresle zaten bir hesabınız var",
+        paragraflar=["Biri (büyük olasılıkla siz) bu e-posta adresiyle yeni bir SupportDesk hesabı açmak istedi. "
+                     "Bu adresle zaten bir hesabınız olduğu için yeni hesap açılmadı.",
+                     "Giriş yaptıktan sonra “Projelerim” sayfasından yeni bir proje açabilirsiniz.",
+                     f"Şifrenizi hatırlamıyorsanız buradan yenileyin: {sifirlama_url}",
+                     "Bu isteği siz yapmadıysanız bir şey yapmanız gerekmez; hesabınız değişmedi."],
+        dugme=("Giriş yap", giris_url),
+    )
+    return _eposta_yaz(musteri=None, tur=Tur.KAYIT_MEVCUT, alici=alici, icerik=icerik)
 
 
 # --- the stop link -------------------------------------------------------------------------

@@ -154,5 +154,9 @@ class DavetKabulView(View):
             form_hatalari(form, exc)
             return render(request, self.template, self._baglam(request, davet, form))
         _proje_etkinlestir(request, uyelik.musteri_id)
-        messages.success(request, f"“{uyelik.musteri.firma_adi}” projesine katıldınız.")
+        katildi = f"“{uyelik.musteri.firma_adi}” projesine katıldınız."
+        if not uyelik.yonetebilir:
+            # CONTRACT 21: an operator works in the console; the dashboard's first card leads there.
+            katildi += " Sohbetleri ve talepleri operatör panelinde yanıtlarsınız."
+        messages.success(request, katildi)
         return redirect("portal:pano")

@@ -4,6 +4,7 @@ from datetime import date
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.hashers import check_password
 
 from supportdesk.core.olaylar import OLAYLAR
 from tenants import gorunum
@@ -59,10 +60,8 @@ class KayitForm(forms.Form):
     firma_adi = _firma_adi_alani()
 
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if Kullanici.objects.filter(email=email).exists():
-            raise forms.ValidationError("Bu e-posta adresiyle zaten bir hesap var. Giriş yapmayı deneyin.")
-        return email
+        # No "this address has an account" here: the page must not tell (the holder gets a mail).
+        return self.cleaned_data["email"].strip().lower()
 
     def clean(self):
         data = super().clean()
@@ -183,6 +182,23 @@ class DavetForm(forms.Form):
 class UyeForm(forms.Form):
     rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI)
     max_chat_per_tenant = _max_chat_alani()
+
+
+class KayitOnayForm(forms.Form):
+    """The password given at sign-up, asked when the mailed link is opened in another browser."""
+
+    sifre = forms.CharField(label="Kayıtta seçtiğiniz şifre", strip=False,
+                            widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, *args, sifre_ozeti: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sifre_ozeti = sifre_ozeti
+
+    def clean_sifre(self):
+        sifre = self.cleaned_data["sifre"]
+        if not check_password(sifre, self.sifre_ozeti):
+            raise forms.ValidationError("Şifre, kayıtta seçtiğiniz şifre değil.")
+        return sifre
 
 
 class DavetKabulForm(forms.Form):

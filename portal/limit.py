@@ -88,3 +88,14 @@ class SifreAdresLimiti(_PortalLimiti):
 
     def get_cache_key(self, request, view=None):
         return "throttle:portal:sifre-adres:" + hashlib.sha256(self.email.strip().casefold().encode()).hexdigest()[:40]
+
+
+class KayitAdresLimiti(SifreAdresLimiti):
+    """Sign-up mails per address (`KAYIT_ADRES_LIMITI`), whoever signs up with it: the sign-up
+    form mails the address (a confirmation link, or "you have an account"), so nobody can flood
+    someone's inbox through it. Over it, the page is the same and nothing is sent."""
+
+    setting_name = "KAYIT_ADRES_LIMITI"
+
+    def get_cache_key(self, request, view=None):
+        return "throttle:portal:kayit-adres:" + hashlib.sha256(self.email.strip().casefold().encode()).hexdigest()[:40]

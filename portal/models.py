@@ -22,3 +22,27 @@ class SelfServisProje(models.Model):
 
     def __str__(self):
         return f"{self.kullanici_id} → {self.musteri_id} ({self.olusturulma:%Y-%m-%d %H:%M})"
+
+
+class BekleyenKayit(models.Model):
+    """A sign-up waiting for its address to be confirmed (the link mailed to it).
+
+    The sign-up page answers the same whether the address has an account or not, so an account
+    is opened only from this mailed link: the account and its first project are created when
+    the link is opened, from what the form took (the password already hashed). Only the
+    token's SHA-256 is kept, as for invitations.
+    """
+
+    email = models.EmailField("e-posta", max_length=254, db_index=True)
+    sifre = models.CharField("şifre özeti", max_length=128)
+    firma_adi = models.CharField("proje adı", max_length=120)
+    ad = models.CharField("ad", max_length=150, blank=True, default="")
+    token_ozeti = models.CharField("token özeti", max_length=64, unique=True)
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "bekleyen kayıt"
+        verbose_name_plural = "bekleyen kayıtlar"
+
+    def __str__(self):
+        return f"{self.email} ({self.olusturulma:%Y-%m-%d %H:%M})"

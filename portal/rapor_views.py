@@ -1,13 +1,13 @@
 """`/portal/raporlar`: the project's figures for a date range, as a page with server-drawn SVG
 charts and as CSV (CONTRACT 13). Days are calendar days of the service's `TIME_ZONE` (projects
 have no time zone of their own yet); the default range is the last 30 days including today."""
-import csv
 from datetime import datetime, time, timedelta
 
 from django.http import HttpResponse
 from django.utils import timezone
 
 from chat.raporlar import PUANLAR, sohbet_raporu
+from supportdesk.core.tablo import GuvenliYazici
 from tickets.selectors import ticket_raporu
 
 from . import forms
@@ -75,6 +75,8 @@ class RaporView(PortalView):
         r = rapor_hesapla(musteri_id=self.musteri.id, bas_gun=bas, son_gun=son)
         if request.GET.get("bicim") == "csv":
             return self._csv(r, bas, son)
+        if request.GET.get("bicim") == "excel":
+            return _excel(r, bas, son, request.GET.get("tablo"))
         return self.sayfa("portal/raporlar.html", form=form, r=r, bas=bas, son=son, grafik=_gunluk_grafik(r["gunler"]),
                           puanlar=_puan_grafigi(r["ozet"]), ilk_yanit=_sure(r["medyan_ilk_yanit"]),
                           cozum=_sure(r["medyan_cozum"]), puan_ortalama=_sayi(r["ozet"]["puan_ortalama"]),
@@ -82,10 +84,11 @@ class RaporView(PortalView):
                                        for o in r["operatorler"]])
 
     def _csv(self, r, bas, son):
+        """For scripts: comma, ".", the summary, ratings and days, then the operators (docs/api.md)."""
         yanit = HttpResponse(content_type="text/csv; charset=utf-8")
         yanit["Content-Disposition"] = f'attachment; filename="rapor-{bas:%Y%m%d}-{son:%Y%m%d}.csv"'
         yanit.write("\ufeff")  # so that spreadsheet programs read the Turkish letters as UTF-8
-        w = csv.writer(yanit)
+        w = GuvenliYazici(yanit)  # a member's e-mail may start with '=': never a formula
         o, t = r["ozet"], r["ticket"]
         w.writerow(["bolum", "anahtar", "deger"])
         ozet = [("sohbet", o["toplam"]), ("kapanan_sohbet", o["kapanan"]),
@@ -100,3 +103,37 @@ class RaporView(PortalView):
         w.writerows((op["operator__email"], op["sohbet"], op["kapanan"], _sayi(op["puan_ortalama"]),
                      _sayi(op["ilk_yanit_ortalama"], 1)) for op in r["operatorler"])
         return yanit
+
+
+# `?bicim=excel&tablo=...`: one table per file, as a spreadsheet in a Turkish locale opens it
+# (`;` between cells, "," decimals, dd.mm.yyyy days, a BOM); the plain CSV stays for machines.
+EXCEL_TABLOLARI = {"gunluk": "günlük", "operator": "operatörler", "ozet": "özet"}
+
+
+def _ondalik(deger, basamak=2):
+    return "" if deger is None else round(float(deger), basamak)
+
+
+def _excel(r, bas, son, tablo):
+    tablo = tablo if tablo in EXCEL_TABLOLARI else "gunluk"
+    yanit = HttpResponse(content_type="text/csv; charset=utf-8")
+    yanit["Content-Disposition"] = f'attachment; filename="rapor-{tablo}-{bas:%Y%m%d}-{son:%Y%m%d}.csv"'
+    yanit.write("\ufeff")
+    w = GuvenliYazici(yanit, ayirici=";", ondalik=",")
+    if tablo == "gunluk":
+        w.writerow(["Gün", "Sohbet"])
+        w.writerows((f"{g:%d.%m.%Y}", n) for g, n in r["gunler"])
+    elif tablo == "operator":
+        w.writerow(["Operatör", "Sohbet", "Kapanan", "Puan ortalaması", "Ortalama ilk yanıt (sn)"])
+        w.writerows((op["operator__email"], op["sohbet"], op["kapanan"], _ondalik(op["puan_ortalama"]),
+                     _ondalik(op["ilk_yanit_ortalama"], 1)) for op in r["operatorler"])
+    else:
+        o, t = r["ozet"], r["ticket"]
+        w.writerow(["Ölçü", "Değer"])
+        w.writerows([("Sohbet", o["toplam"]), ("Kapanan sohbet", o["kapanan"]),
+                     ("Medyan ilk yanıt (sn)", _ondalik(r["medyan_ilk_yanit"], 1)),
+                     ("Medyan çözüm süresi (sn)", _ondalik(r["medyan_cozum"], 1)),
+                     ("Puan ortalaması", _ondalik(o["puan_ortalama"])), ("Puanlı sohbet", o["puanli"]),
+                     *((f"{p} puan", o[f"puan_{p}"]) for p in PUANLAR),
+                     ("Açılan talep", t["acilan"]), ("Çözülen talep", t["cozulen"])])
+    return yanit

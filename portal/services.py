@@ -3,20 +3,29 @@
 The tenant itself is created by `tenants.services.musteri_olustur`, the one way a tenant comes
 to exist; the portal adds the self-service rules around it (spec 4.6, 8).
 """
+import hashlib
+import secrets
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
-from supportdesk.core.exceptions import LimitAsildi
+from eposta import services as eposta_services
+from eposta.formlar import SifreSifirlamaFormu
+from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, LimitAsildi
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.selectors import uyelik_get
 from tenants.services import kullanici_olustur, musteri_olustur
 
-from .models import SelfServisProje
+from .models import BekleyenKayit, SelfServisProje
 from .selectors import GUNLUK_PROJE_LIMITI, PROJE_PENCERESI, son_projeler
 
 TRIAL_GUN = 14  # spec 4.6.4 and 8
+KAYIT_GECERLILIK = timedelta(days=3)  # a sign-up's confirmation link
+GECERSIZ_KAYIT_MESAJI = "Bu kayıt bağlantısı geçersiz, süresi dolmuş ya da daha önce kullanılmış. Yeniden kaydolun."
+HESAP_ACIK_MESAJI = "Bu e-posta adresiyle bir hesap zaten açık. Giriş yapın."
+SIFRE_SABLON = "portal/sifre_sifirlama/"
 PROJE_LIMITI_MESAJI = "24 saat içinde en çok 3 yeni proje oluşturabilirsiniz. Lütfen daha sonra tekrar deneyin."
 
 
@@ -36,16 +45,78 @@ def proje_olustur(*, kullanici: Kullanici, firma_adi: str) -> Musteri:
 
 
 @transaction.atomic
-def kayit_ol(*, email: str, sifre: str, firma_adi: str, ad: str = "") -> tuple[Kullanici, Musteri]:
-    """Sign-up: the user and a first project (same trial, owner link), or neither.
+def kayit_ol(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str = "") -> tuple[Kullanici, Musteri]:
+    """Sign-up: the user (with the password hashed when the form was sent) and a first project
+    (same trial, owner link), or neither.
 
     The first project is part of the account, not one of the "3 new projects per 24 hours"
     (spec 8) that `POST /portal/projelerim` counts: a new owner may still open three more.
     Account farming is what the sign-up rate limit per IP is for.
     """
-    kullanici = kullanici_olustur(email=email.strip().lower(), sifre=sifre, ad=ad)
+    kullanici = kullanici_olustur(email=email.strip().lower(), sifre=None, ad=ad)
+    kullanici.password = sifre_ozeti
+    kullanici.save(update_fields=["password"])
     musteri = musteri_olustur(firma_adi=firma_adi, sahip=kullanici, trial_gun=TRIAL_GUN)
     return kullanici, musteri
+
+
+def _token_ozeti(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str) -> None:
+    """The sign-up form's work, in the background (the page answers the same either way, so it
+    never tells whether an address has an account, not even by how long it takes): a new address
+    gets its confirmation link; an address with an account gets a note to log in or reset."""
+    email = email.strip().lower()
+    if Kullanici.objects.filter(email=email).exists():
+        eposta_services.kayit_denendi_gonder(alici=email, giris_url=kok + reverse("portal:giris"),
+                                             sifirlama_url=kok + reverse("portal:sifremi_unuttum"))
+        return
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        BekleyenKayit.objects.filter(olusturulma__lt=timezone.now() - KAYIT_GECERLILIK).delete()
+        BekleyenKayit.objects.create(email=email, sifre=sifre_ozeti, firma_adi=firma_adi, ad=ad,
+                                     token_ozeti=_token_ozeti(token))
+        eposta_services.kayit_onay_gonder(alici=email, firma_adi=firma_adi,
+                                          url=kok + reverse("portal:kayit_onay", kwargs={"token": token}))
+
+
+def bekleyen_kayit_bul(*, token: str) -> BekleyenKayit:
+    """The sign-up a confirmation link names; unknown, expired and used links are all 404."""
+    bekleyen = BekleyenKayit.objects.filter(token_ozeti=_token_ozeti(token),
+                                            olusturulma__gte=timezone.now() - KAYIT_GECERLILIK).first()
+    if bekleyen is None:
+        raise Bulunamadi(GECERSIZ_KAYIT_MESAJI)
+    return bekleyen
+
+
+def kayit_onayla(*, token: str) -> tuple[Kullanici, Musteri]:
+    """Open the account a confirmation link names, once. Every pending sign-up of that address
+    goes with it. An address that got an account meanwhile: `DurumCakismasi`."""
+    try:
+        with transaction.atomic():
+            bekleyen = bekleyen_kayit_bul(token=token)
+            # The row lock makes a double click one account: the second finds the row gone.
+            if not BekleyenKayit.objects.select_for_update().filter(pk=bekleyen.pk).exists():
+                raise Bulunamadi(GECERSIZ_KAYIT_MESAJI)
+            BekleyenKayit.objects.filter(email=bekleyen.email).delete()
+            if Kullanici.objects.filter(email=bekleyen.email).exists():
+                raise DurumCakismasi(HESAP_ACIK_MESAJI)
+            return kayit_ol(email=bekleyen.email, sifre_ozeti=bekleyen.sifre, firma_adi=bekleyen.firma_adi,
+                            ad=bekleyen.ad)
+    except IntegrityError:  # two links of one address opened at once: the other one opened it
+        raise DurumCakismasi(HESAP_ACIK_MESAJI) from None
+
+
+def sifre_sifirlama_isle(*, email: str, alan: str, https: bool) -> None:
+    """The "şifremi unuttum" form's work, in the background (the page answers the same either
+    way): Django's reset mail to each active account of that address, none when there is none."""
+    form = SifreSifirlamaFormu(data={"email": email})
+    if form.is_valid():
+        form.save(domain_override=alan, use_https=https, subject_template_name=SIFRE_SABLON + "konu.txt",
+                  email_template_name=SIFRE_SABLON + "eposta.txt",
+                  html_email_template_name=SIFRE_SABLON + "eposta.html")
 
 
 @transaction.atomic

@@ -6,6 +6,7 @@ from . import (
     gecmis_views,
     gorunum_views,
     icerik_views,
+    kayit_views,
     kb_views,
     rapor_views,
     sifre_views,
@@ -17,7 +18,9 @@ app_name = "portal"
 urlpatterns = [
     path("", views.PanoView.as_view(), name="pano"),
     path("giris", views.GirisView.as_view(), name="giris"),
-    path("kayit", views.KayitView.as_view(), name="kayit"),
+    path("kayit", kayit_views.KayitView.as_view(), name="kayit"),
+    path("kayit/gonderildi", kayit_views.KayitGonderildiView.as_view(), name="kayit_gonderildi"),
+    path("kayit/onay/<str:token>", kayit_views.KayitOnayView.as_view(), name="kayit_onay"),
     path("cikis", views.CikisView.as_view(), name="cikis"),
     path("sifre", views.SifreView.as_view(), name="sifre"),
     path("hesap", views.HesapView.as_view(), name="hesap"),

@@ -7,7 +7,6 @@ session id on its own, so a project the user left can neither become nor stay ac
 from django.contrib import messages
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import IntegrityError
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
@@ -21,7 +20,7 @@ from tenants.services import kullanici_profil_guncelle, musteri_anahtar_yenile, 
 from tenants.ziyaretci import ziyaretci_serbest_birak, ziyaretci_tokenlari_iptal_et
 
 from . import forms, selectors, services
-from .limit import GirisLimiti, KayitLimiti
+from .limit import GirisLimiti
 
 AKTIF_PROJE = "portal_active_tenant_id"  # spec 4.6.3
 GUVENLI_YONTEMLER = ("GET", "HEAD", "OPTIONS")
@@ -111,36 +110,6 @@ class GirisView(View):
         else:
             limit.iade()  # an incomplete form is not a password guess
         return render(request, self.template, {"form": form, "next": _guvenli_next(request, "")})
-
-
-class KayitView(View):
-    template = "portal/kayit.html"
-
-    def get(self, request):
-        if request.user.is_authenticated:
-            return redirect("portal:pano")
-        return render(request, self.template, {"form": forms.KayitForm()})
-
-    def post(self, request):
-        # A client that leaves the project name out gets a default one; a blanked field is an error.
-        form = forms.KayitForm(forms.takma_adlari_coz(request.POST, firma_adi=forms.varsayilan_proje_adi(0)))
-        limit = KayitLimiti()
-        if not limit.izin_var(request):
-            return limit_yaniti(request, self.template, form, limit)
-        # Every sign-up attempt counts (izin_var counted it), successful ones too: they are what
-        # an account farm makes.
-        if not form.is_valid():
-            return render(request, self.template, {"form": form})
-        d = form.cleaned_data
-        try:
-            kullanici, musteri = services.kayit_ol(email=d["email"], sifre=d["sifre"], firma_adi=d["firma_adi"], ad=d["ad"])
-        except IntegrityError:  # the same e-mail signed up in a parallel request
-            form.add_error("email", "Bu e-posta adresiyle zaten bir hesap var. Giriş yapmayı deneyin.")
-            return render(request, self.template, {"form": form})
-        login(request, kullanici, backend="django.contrib.auth.backends.ModelBackend")
-        request.session[AKTIF_PROJE] = musteri.id
-        messages.success(request, f"Hoş geldiniz! “{musteri.firma_adi}” projeniz 14 günlük deneme ile açıldı.")
-        return redirect("portal:pano")
 
 
 class CikisView(View):

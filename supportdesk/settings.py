@@ -225,6 +225,8 @@ LOGIN_RATE_LIMIT = env("LOGIN_RATE_LIMIT", default="10/min")
 PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="20/min")
 # Password-reset mails per address, whoever asks (portal.limit.SifreAdresLimiti).
 SIFRE_SIFIRLAMA_ADRES_LIMITI = env("SIFRE_SIFIRLAMA_ADRES_LIMITI", default="3/h")
+# Sign-up mails (a confirmation link, or "you have an account") per address, whoever signs up.
+KAYIT_ADRES_LIMITI = env("KAYIT_ADRES_LIMITI", default="3/h")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
@@ -434,6 +436,10 @@ EPOSTA_ZIYARETCI_AYRILDI_SANIYE = env.int("EPOSTA_ZIYARETCI_AYRILDI_SANIYE", def
 EPOSTA_YEREL_ISCI = env.bool("EPOSTA_YEREL_ISCI", default=True)
 # At most this many transcript mails per chat.
 EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
+# "Ticket received" mails to one address (anyone may open a ticket with anyone's address): per
+# tenant, and over all tenants. Over either, the ticket is opened and only the mail is skipped.
+EPOSTA_ALINDI_ALICI_LIMITI = env("EPOSTA_ALINDI_ALICI_LIMITI", default="3/h")
+EPOSTA_ALINDI_PLATFORM_LIMITI = env("EPOSTA_ALINDI_PLATFORM_LIMITI", default="10/h")
 
 # --- Security (check --deploy clean with DEBUG off) -------------------------------------------
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -213,3 +213,26 @@ def test_an_admin_manages_operators_but_not_owners(musteri, sahip_user):
     yonetici.post(f"{EKIP}/{op_uyelik.id}", {"islem": "guncelle", "rol": "yonetici", "max_chat_per_tenant": "2"})
     assert Uyelik.objects.get(pk=op_uyelik.id).rol == "yonetici"
     assert davet_et(yonetici, "yeni-op@ornek.com")
+
+
+def test_an_invited_operator_lands_where_the_console_is_one_click_away(sahip, musteri):
+    """CONTRACT 21: members with the operator role find a link to /panel/ (an operator who accepted
+    an invitation landed on the owners' dashboard with no way to the console it works in)."""
+    yol = davet_et(sahip, "op@ornek.com", rol="operator")
+    yeni = Tarayici()
+    res = yeni.post(yol, {"ad": "Op", "sifre": YENI_SIFRE}, follow=True)
+    assert res.status_code == 200 and res.redirect_chain[-1][0] == "/portal/", res.redirect_chain
+    html = res.content.decode()
+    assert 'data-test="konsol-karti"' in html and 'href="/panel/" data-test="konsol-ac"' in html
+    assert "operatör panelinde" in html  # the welcome message says where the work is
+    assert 'href="/panel/" data-test="panel-baglanti"' in html
+    assert yeni.get("/panel/").status_code == 200
+
+
+@pytest.mark.parametrize("rol", ["sahip", "yonetici", "operator"])
+def test_every_member_has_the_console_link_in_the_header(musteri, rol):
+    t = giris_yapmis(operator_yap(musteri, rol=rol))
+    for yol in ("/portal/", "/portal/raporlar", "/portal/ekip"):
+        html = t.get(yol).content.decode()
+        assert 'href="/panel/" data-test="panel-baglanti"' in html, yol
+    assert ('data-test="konsol-karti"' in t.get("/portal/").content.decode()) == (rol == "operator")

@@ -10,7 +10,7 @@ from supportdesk.testing.fixtures import operator_yap
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.services import uyelik_ekle
 
-from .yardimci import AKTIF, Tarayici, giris_yapmis
+from .yardimci import AKTIF, Tarayici, giris_yapmis, kayit_ol
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +178,7 @@ def test_fourth_project_in_24_hours_is_refused_with_429_and_no_row(musteri):
 
 def test_sign_up_project_is_not_one_of_the_three_new_projects():
     t = Tarayici()
-    t.post("/portal/kayit", {"email": "s@ornek.com", "sifre": "Mavi-Deniz-2026", "firma_adi": "İlk"})
+    assert kayit_ol(t, {"email": "s@ornek.com", "sifre": "Mavi-Deniz-2026", "firma_adi": "İlk"}).status_code == 302
     for ad in ("İkinci", "Üçüncü", "Dördüncü"):
         assert t.post("/portal/projelerim", {"firma_adi": ad}).status_code == 302
     user = Kullanici.objects.get(email="s@ornek.com")

@@ -175,3 +175,47 @@ def test_operator_member_reads_history_and_reports(musteri, veri):
 def test_dashboard_figures_link_to_the_history(sahip):
     html = sahip.get("/portal/").content.decode()
     assert 'href="/portal/gecmis?bas=' in html and 'href="/portal/gecmis?tur=ticket"' in html
+
+
+@pytest.mark.parametrize("email", ["=cmd|'/Ccalc'!A0@x.test", "+1@x.test", "-2@x.test", "@sum@x.test",
+                                   "\tuzak@x.test", "\rcr@x.test"])
+def test_report_csv_cells_never_start_a_formula(sahip, musteri, email):
+    """OWASP's CSV injection rule: a text cell beginning with = + - @ tab or CR gets a leading '."""
+    kotu = operator_yap(musteri, email=email)
+    sohbet(musteri, "z9", _an(1), operator=kotu, ilk_yanit=5, sure=30, puan=5)
+    for params in ({"bicim": "csv"}, {"bicim": "excel", "tablo": "operator"}):
+        res = sahip.get(RAPOR, {**aralik(), **params})
+        assert res.status_code == 200, res.content.decode()[:500]
+        hucreler = [h for s in csv.reader(io.StringIO(res.content.decode("utf-8-sig")),
+                                          delimiter="," if params["bicim"] == "csv" else ";") for h in s]
+        assert "'" + email in hucreler, hucreler
+        assert not any(h.startswith(("=", "+", "-", "@", "\t", "\r")) for h in hucreler), hucreler
+
+
+def _excel(sahip, tablo):
+    res = sahip.get(RAPOR, {**aralik(), "bicim": "excel", "tablo": tablo})
+    assert res.status_code == 200 and res["Content-Type"].startswith("text/csv"), res.content.decode()[:500]
+    assert res.content.startswith("\ufeff".encode()), "a BOM, or Excel reads the Turkish letters as Latin-1"
+    assert f"rapor-{tablo}-" in res["Content-Disposition"]
+    return list(csv.reader(io.StringIO(res.content.decode("utf-8-sig")), delimiter=";"))
+
+
+def test_report_excel_variant_opens_as_columns_in_a_turkish_spreadsheet(sahip, veri):
+    """`;` between cells, decimal commas, dd.mm.yyyy days, one table per file (a Turkish Excel
+    read the machine CSV as one column: "," is its decimal mark, and two tables in one file)."""
+    gunluk = _excel(sahip, "gunluk")
+    assert gunluk[0] == ["Gün", "Sohbet"] and len(gunluk) == 8 and all(len(s) == 2 for s in gunluk)
+    dun = timezone.localdate() - timedelta(days=1)
+    assert [f"{dun:%d.%m.%Y}", "3"] in gunluk
+    ops = _excel(sahip, "operator")
+    assert ops[0][0] == "Operatör" and all(len(s) == 5 for s in ops)
+    assert ["a@ekip.com", "2", "2", "4,5", "15,0"] in ops and ["b@ekip.com", "2", "2", "3,0", "35,0"] in ops
+    ozet = dict(_excel(sahip, "ozet")[1:])
+    assert ozet["Puan ortalaması"] == "3,75" and ozet["Medyan ilk yanıt (sn)"] == "25,0" and ozet["Sohbet"] == "5"
+
+
+def test_report_page_links_both_variants(sahip, veri):
+    html = sahip.get(RAPOR, aralik()).content.decode()
+    for test_adi, bicim in (("excel-gunluk", "bicim=excel&amp;tablo=gunluk"),
+                            ("excel-operator", "bicim=excel&amp;tablo=operator"), ("csv", "bicim=csv")):
+        assert f'data-test="{test_adi}"' in html and bicim in html

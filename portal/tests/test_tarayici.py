@@ -1,6 +1,6 @@
 """End to end in real headless Chromium against the running service (issue 7, "Must show").
 
-Sign up -> create a second project -> choose between them after login -> switch with the header
+Sign up (and open the mailed link) -> create a second project -> choose between them after login -> switch with the header
 dropdown -> add an allowed origin -> a widget call from another origin gets 403.
 Screenshots go to a temporary directory, or to docs/screenshots/ with PORTAL_EKRAN_GORUNTULERI=1.
 """
@@ -12,6 +12,8 @@ import pytest
 
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 from tenants.models import Kullanici, Musteri
+
+from .yardimci import kayit_baglantisi
 
 pytestmark = TARAYICI_ISARETLERI
 SIFRE = "Mavi-Deniz-2026"
@@ -57,6 +59,9 @@ def test_signup_projects_switch_origin_whitelist(live_server, tarayici, ekran_di
     page.fill("#id_firma_adi", "Kuzey Kitap")
     page.screenshot(path=str(ekran_dizini / "portal-kayit.png"))
     page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/portal/kayit/gonderildi")  # the same page for a taken address
+    page.goto(url + kayit_baglantisi("ayse@kuzeykitap.com"))  # the link of the mail
+    page.click("[data-test=kayit-onayla]")
     page.wait_for_url(f"{url}/portal/")
     assert "14 gün" in page.inner_text("[data-test=trial]")
     user = Kullanici.objects.get(email="ayse@kuzeykitap.com")
