@@ -190,7 +190,8 @@ WHITENOISE_ROOT = BASE_DIR / "static" / "kok"
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
 if AWS_STORAGE_BUCKET_NAME:
     STORAGES["default"] = {
-        "BACKEND": "storages.backends.s3.S3Storage",
+        # django-storages' S3Storage, non-images stored and signed as attachments.
+        "BACKEND": "supportdesk.core.s3.KullaniciDosyalari",
         "OPTIONS": {
             "bucket_name": AWS_STORAGE_BUCKET_NAME,
             "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),
