@@ -76,6 +76,7 @@ MIDDLEWARE = [
     # views authenticate themselves per request and keep no session.
     "supportdesk.core.middleware.SayfaAraKatmanlari",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "portal.middleware.PortalCSP",
 ]
 SAYFA_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
