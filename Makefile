@@ -4,6 +4,21 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The largest WebSocket message uvicorn takes (`--ws-max-size`, bytes; its default is 16 MiB, read
+# in full before the consumer sees it, and before any authentication). The largest legitimate
+# client frame is the `kimlik` frame with a JWT or a visitor token, well under the consumers' own
+# limit (CANLI_MAKS_CERCEVE_BAYT, 4096 bytes, answered with `hata` and 4429); 64 KiB leaves that
+# answer to the consumers and has uvicorn cut anything bigger (close 1009) before buffering it.
+# The README's production command and the live-server test fixture use the same value.
+WS_MAX_SIZE ?= 65536
+# Links in mails sent outside a request (ticket notifications, transcripts, unsubscribe links) are
+# built from SITE_URL: `make run` points it at the address it serves (`PORT=8100 make run`), unless
+# SITE_URL is set in the environment.
+SITE_URL ?= http://$(HOST):$(PORT)
+# The reloader watches the project's own folders only (the apps, settings, templates, static files,
+# translations), never .venv, media/ or tmp/; with watchfiles (requirements.txt) it waits on inotify
+# instead of polling every file.
+RELOAD_DIRS := supportdesk templates static locale $(patsubst %/apps.py,%,$(wildcard */apps.py))
 # Development settings (DEBUG=true, a random SECRET_KEY), written once and read by
 # supportdesk/settings.py, so a bare `python manage.py ...` works in a checkout. Never deployed
 # (.gitignore); production sets its variables in the environment.
@@ -38,7 +53,8 @@ run: install $(ENV_FILE)
 	@echo "Giden e-postalar $(CURDIR)/tmp/eposta/ klasörüne yazılır (EMAIL_URL ile SMTP'ye gönderilir)."
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
 	@echo "Operatör konsolu: http://$(HOST):$(PORT)/panel/  (demo operatörleriyle giriş: yukarıdaki e-posta ve şifre)"
-	$(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --reload --reload-include '*.html' --lifespan off
+	SITE_URL=$(SITE_URL) $(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --ws-max-size $(WS_MAX_SIZE) \
+	  --reload $(addprefix --reload-dir ,$(RELOAD_DIRS)) --reload-include '*.html' --lifespan off
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not
 # download its own browser here).

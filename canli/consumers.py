@@ -42,6 +42,7 @@ class _Soket(AsyncWebsocketConsumer):
         self.yaziyor_son: dict[int, float] = {}
         self.hazir = False  # counted in the presence store (`say_ve_hazirla`): to be closed there
         self.kapaniyor = False
+        self.istemci_gitti = False
         self.temizlendi = False
         self.gorevler: list[asyncio.Task] = []
 
@@ -54,7 +55,7 @@ class _Soket(AsyncWebsocketConsumer):
         tokenlar = gunluk.istek_baslat(f"ws-{self.soket_id}")
         acilis = time.monotonic()
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, self._istemci_gittiyse_birak(send))
         except Exception:
             logger.exception("Soket beklenmedik bir hatayla kapandı.")
             try:
@@ -67,6 +68,22 @@ class _Soket(AsyncWebsocketConsumer):
                 logger.info("Soket kapandı (%s).", type(self).__name__,
                             extra={"rota": self.scope.get("path", ""), "sure_ms": round((time.monotonic() - acilis) * 1000, 1)})
             gunluk.istek_bitir(tokenlar)
+
+    def _istemci_gittiyse_birak(self, send):
+        """The server's `send`, made quiet once the client has gone. A refusal (4429 above all: a
+        client over its limit tends to be one that drops connections) or a frame may find the
+        client gone between its connect and our answer; uvicorn then raises ClientDisconnected (an
+        OSError) from `send`. That is no error of ours: the frame is dropped, and the consumer ends
+        on the `websocket.disconnect` the server has queued, cleaning up as after any close."""
+        async def gonder(message):
+            if self.istemci_gitti:
+                return
+            try:
+                await send(message)
+            except OSError:
+                self.istemci_gitti = self.kapaniyor = True
+                logger.debug("İstemci gitmiş; %s gönderilmedi.", message.get("type"))
+        return gonder
 
     async def connect(self):
         taramayi_baslat()
@@ -112,7 +129,13 @@ class _Soket(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if self.kapaniyor:
             return
-        boyut = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        # Refused before anything else, authentication included (the server has bounded the read:
+        # uvicorn's --ws-max-size). A text frame longer in characters than the limit is over it in
+        # bytes too: no UTF-8 copy of a large frame is made to find that out.
+        if text_data is not None:
+            boyut = len(text_data) if len(text_data) > settings.CANLI_MAKS_CERCEVE_BAYT else len(text_data.encode())
+        else:
+            boyut = len(bytes_data or b"")
         simdi = time.monotonic()
         self.cerceve_zamanlari.append(simdi)
         while self.cerceve_zamanlari and self.cerceve_zamanlari[0] <= simdi - 1:

@@ -3,10 +3,11 @@ comes from the public operator REST API and the operator socket, read by its ES 
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
+from supportdesk.core.csp import sayfa_csp
+
 # No inline script or style anywhere, so the policy can forbid both: an injected message could
-# not run even if it ever reached the DOM as HTML (it does not: text nodes only).
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; "
-       "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# not run even if it ever reached the DOM as HTML (it does not: text nodes only). The socket too.
+CSP = sayfa_csp(connect_src="'self' ws: wss:")
 
 
 class KonsolView(TemplateView):

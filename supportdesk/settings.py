@@ -77,6 +77,7 @@ MIDDLEWARE = [
     # views authenticate themselves per request and keep no session.
     "supportdesk.core.middleware.SayfaAraKatmanlari",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "portal.middleware.PortalCSP",
 ]
 SAYFA_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -193,7 +194,8 @@ WHITENOISE_ROOT = BASE_DIR / "static" / "kok"
 AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
 if AWS_STORAGE_BUCKET_NAME:
     STORAGES["default"] = {
-        "BACKEND": "storages.backends.s3.S3Storage",
+        # django-storages' S3Storage, non-images stored and signed as attachments.
+        "BACKEND": "supportdesk.core.s3.KullaniciDosyalari",
         "OPTIONS": {
             "bucket_name": AWS_STORAGE_BUCKET_NAME,
             "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),

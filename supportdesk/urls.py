@@ -2,9 +2,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path, re_path
-from django.views.static import serve
 
-from supportdesk.core import hata_raporu, mesajlar
+from supportdesk.core import hata_raporu, kullanici_dosyasi, mesajlar
 from supportdesk.core.metrikler import metrics_view
 
 urlpatterns = [
@@ -18,12 +17,9 @@ urlpatterns = [
 ]
 
 if settings.SERVE_MEDIA:
-    # Uploaded files in development and single-box deployments (names are unguessable).
-    # MEDIA_ROOT is read per request, not captured at import, so a changed setting (tests) holds.
-    def _medya(request, path):
-        return serve(request, path, document_root=settings.MEDIA_ROOT)
-
-    urlpatterns += [re_path(r"^media/(?P<path>.*)$", _medya)]
+    # Uploaded files in development and single-box deployments (names are unguessable), never
+    # rendered as pages of the service (supportdesk.core.kullanici_dosyasi).
+    urlpatterns += [re_path(r"^media/(?P<path>.*)$", kullanici_dosyasi.medya)]
 
 
 def _json_or_default(status, kod, mesaj, default):

@@ -118,6 +118,11 @@ def operator_tokeni_dogrula(ham_token: str) -> tuple[Kullanici, AccessToken]:
 # --- the operator console's cookie and socket ticket (CONTRACT 12) ------------------------------
 PANEL_CEREZI = "sd_operator"
 PANEL_CEREZ_YOLU = "/api/v1/"
+# Beside the token: a cookie the console's page can read, holding no secret ("1"), living as long
+# as the token, so the console asks for its session (`GET /panel/oturum`) only when there may be
+# one; without it every load of a logged-out console cost a 401 in the browser's console.
+PANEL_IPUCU_CEREZI = "sd_operator_girisli"
+PANEL_IPUCU_YOLU = "/panel/"
 CSRF_BASLIGI = "HTTP_X_CSRF_TOKEN"
 CSRF_HATASI = "CSRF doğrulaması başarısız: X-CSRF-Token başlığı eksik ya da yanlış."
 SOKET_AMACI = "soket"
@@ -139,14 +144,18 @@ def panel_csrf_degeri(jti: str) -> str:
 def panel_cerezi_yaz(response, *, token: str, request) -> None:
     """HttpOnly (no script of the page reads it), SameSite=Strict (no other site's request
     carries it), scoped to the API's path, Secure behind HTTPS, living as long as the token."""
+    omur = int(settings.SIMPLE_JWT["ACCESS_TOKEN_LIFETIME"].total_seconds())
     response.set_cookie(
-        PANEL_CEREZI, token, max_age=int(settings.SIMPLE_JWT["ACCESS_TOKEN_LIFETIME"].total_seconds()),
-        path=PANEL_CEREZ_YOLU, httponly=True, samesite="Strict", secure=request.is_secure(),
+        PANEL_CEREZI, token, max_age=omur, path=PANEL_CEREZ_YOLU, httponly=True, samesite="Strict",
+        secure=request.is_secure(),
     )
+    response.set_cookie(PANEL_IPUCU_CEREZI, "1", max_age=omur, path=PANEL_IPUCU_YOLU, samesite="Strict",
+                        secure=request.is_secure())
 
 
 def panel_cerezi_sil(response) -> None:
     response.delete_cookie(PANEL_CEREZI, path=PANEL_CEREZ_YOLU, samesite="Strict")
+    response.delete_cookie(PANEL_IPUCU_CEREZI, path=PANEL_IPUCU_YOLU, samesite="Strict")
 
 
 class PanelCerezAuthentication(BaseAuthentication):

@@ -169,3 +169,42 @@ def test_projeden_cikarilan_operatorun_sekmesi_ve_sohbetleri_gider(asgi_sunucu, 
     page.locator(f'.satir[data-id="{o["id"]}"]').wait_for(timeout=5000)
     assert not hatalar, hatalar
     context.close()
+
+
+def test_konsol_yuklenirken_tarayici_konsoluna_hata_dusmez(asgi_sunucu, tarayici):
+    # Issue 24: before a login the console called `GET /panel/oturum` to learn whether a token
+    # cookie existed (HttpOnly: no script sees it), and every logged-out load logged that 401. The
+    # server now sets a hint cookie beside the token (no secret, scoped to /panel/, as long-lived
+    # as the token); the console asks for its session only when the hint is there.
+    kullanici = operator_yap(MusteriFactory(firma_adi="Anadolu Yazılım"))
+    context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale="tr-TR")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    hatalar, basarisiz = [], []
+    page.on("console", lambda m: hatalar.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: hatalar.append(str(e)))
+    page.on("response", lambda r: basarisiz.append((r.status, r.url)) if r.status >= 400 else None)
+
+    def yukle():
+        page.goto(f"{asgi_sunucu}/panel/")
+        page.wait_for_load_state("networkidle")
+
+    yukle()  # a first visit: the login form, and no call that must fail
+    page.get_by_role("button", name="Giriş yap").wait_for()
+    assert hatalar == [] and basarisiz == []
+
+    page.get_by_label("E-posta").fill(kullanici.email)
+    page.get_by_label("Şifre").fill(TEST_SIFRE)
+    page.get_by_role("button", name="Giriş yap").click()
+    page.locator(".mod", has_text="Canlı").wait_for()
+    [token] = [c["value"] for c in context.cookies() if c["name"] == "sd_operator"]
+    assert page.evaluate("document.cookie") == "sd_operator_girisli=1" and token not in page.evaluate("document.cookie")
+
+    yukle()  # a reload keeps the session (and the socket), still without an error
+    page.locator(".mod", has_text="Canlı").wait_for()
+    page.get_by_role("button", name="Çıkış").click()
+    page.get_by_role("button", name="Giriş yap").wait_for()
+    yukle()  # after logout: the login form again, no 401
+    page.get_by_role("button", name="Giriş yap").wait_for()
+    assert hatalar == [] and basarisiz == [], (hatalar, basarisiz)
+    context.close()

@@ -55,3 +55,30 @@ def test_widget_betigi_statik_olarak_sunulur():
     # Server text is inserted as text: the only innerHTML-like parsing is DOMParser for the
     # sanitized article body and search snippets, never innerHTML on the live document.
     assert "innerHTML" not in metin and "insertAdjacentHTML" not in metin and "eval(" not in metin
+
+
+def test_demo_sayfasi_demo_projeleri_arasinda_gecer(client, settings):
+    settings.DEBUG = True
+    anadolu, ege, bogazici = (MusteriFactory(firma_adi=ad) for ad in ("Anadolu Yazılım", "Ege Market", "Boğaziçi Bulut"))
+    baska = MusteriFactory(firma_adi="Başka Firma")
+
+    html = client.get("/demo/").content.decode()
+    assert f'data-api-key="{anadolu.api_key}"' in html  # the first one without a choice
+    assert 'data-test="demo-proje-sec"' in html
+    for m in (anadolu, ege, bogazici):
+        assert f'<option value="{m.id}"' in html
+    assert f'<option value="{anadolu.id}" selected>' in html and baska.firma_adi not in html
+
+    res = client.get(f"/demo/?proje={ege.id}")
+    assert res.status_code == 200
+    html = res.content.decode()
+    assert f'data-api-key="{ege.api_key}"' in html and anadolu.api_key not in html
+    assert f'<option value="{ege.id}" selected>' in html
+    assert f'href="/demo/?proje={ege.id}#urunler"' in html  # a reload keeps the project
+    assert "<title>Ege Market · Demo site</title>" in html
+
+    # Only the demo projects: another tenant's id, an unknown one or garbage is a 404.
+    for deger in (baska.id, 999999, "abc", ""):
+        assert client.get("/demo/", {"proje": deger}).status_code == 404
+    settings.DEBUG = False
+    assert client.get(f"/demo/?proje={ege.id}").status_code == 404

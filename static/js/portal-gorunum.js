@@ -7,7 +7,7 @@
   var kayitli = null;
   document.addEventListener("input", function (e) {
     var ad = e.target.getAttribute("data-gorunum");
-    if (ad === "renk" && /^#[0-9a-f]{6}$/i.test(e.target.value)) kutu.style.setProperty("--wr", e.target.value);
+    if (ad === "renk" && /^#[0-9a-f]{6}$/i.test(e.target.value)) kutu.style.setProperty("--renk", e.target.value);
     if (ad === "karsilama") karsilama.textContent = e.target.value.trim() || karsilama.getAttribute("data-varsayilan");
   });
   document.addEventListener("change", function (e) {

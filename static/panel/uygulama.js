@@ -8,6 +8,7 @@ import { OperatorSoketi } from "./soket.js";
 
 const YOKLAMA_MS = 1000;
 const DURUM_ANAHTARI = "supportdesk:panel:durum";
+const IPUCU_CEREZI = "sd_operator_girisli"; // tenants.kimlik.PANEL_IPUCU_CEREZI
 const S = {
   operator: null,
   musteriler: [],
@@ -40,12 +41,20 @@ const el = {};
 async function basla() {
   ayarla({ oturumDustu, baglanti: baglantiDurumu });
   iskeletKur();
+  // The token cookie is HttpOnly: the server's hint cookie (no secret, as long-lived as the token)
+  // says whether there may be a session, so a logged-out load makes no call that must fail (401).
+  if (!document.cookie.split("; ").includes(IPUCU_CEREZI + "=1")) return girisGoster(false);
   try {
     const veri = await api.oturum();
     await oturumAc(veri);
   } catch {
+    ipucunuSil();  // revoked or expired elsewhere: one 401, not one on every load
     girisGoster(false);
   }
+}
+
+function ipucunuSil() {
+  document.cookie = `${IPUCU_CEREZI}=; path=/panel/; max-age=0; samesite=strict`;
 }
 
 async function oturumAc(veri) {
@@ -70,6 +79,7 @@ async function oturumAc(veri) {
 function oturumDustu() {
   if (!S.oturumVar) return;
   S.oturumVar = false;
+  ipucunuSil();
   if (soket) { soket.kapat(); soket = null; }
   clearInterval(yoklamaZamani);
   girisGoster(true);

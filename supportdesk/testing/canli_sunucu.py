@@ -7,6 +7,7 @@ committed rows. Skipped on SQLite (the test database lives in the test process).
 intervals are short (CANLI_AYARLARI) so presence tests take seconds.
 """
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -34,6 +35,13 @@ CANLI_AYARLARI = {
 }
 
 
+def ws_max_size() -> int:
+    """`--ws-max-size` as the Makefile sets it for `make run` (WS_MAX_SIZE); the README's production
+    command names the same figure, so the live server runs with what both run with."""
+    makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
+    return int(re.search(r"^WS_MAX_SIZE \?= (\d+)$", makefile, re.MULTILINE).group(1))
+
+
 class CanliSunucu:
     def __init__(self, *, tmp: Path, ek_ortam: dict | None = None):
         db_url = worker_veritabani_url()
@@ -55,7 +63,8 @@ class CanliSunucu:
             **(ek_ortam or {}),
         }
         komut = [sys.executable, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(self.soket.fileno()),
-                 "--log-level", "warning", "--ws", "websockets-sansio", "--lifespan", "off"]
+                 "--log-level", "warning", "--ws", "websockets-sansio", "--lifespan", "off",
+                 "--ws-max-size", str(ws_max_size())]
         with open(self.log, "wb") as cikti:
             self.proc = subprocess.Popen(komut, cwd=Path(settings.BASE_DIR), env=env, start_new_session=True,
                                          pass_fds=(self.soket.fileno(),), stdout=cikti, stderr=subprocess.STDOUT)

@@ -1,0 +1,33 @@
+// Every portal page (templates/base.html). An external file, not an inline script: the portal's
+// Content-Security-Policy allows neither inline scripts nor inline style attributes
+// (supportdesk/core/csp.py).
+(function () {
+  // Copy buttons: data-kopyala names the element whose text is copied.
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-kopyala]");
+    if (btn) {
+      var kaynak = document.getElementById(btn.getAttribute("data-kopyala"));
+      var metin = kaynak.value !== undefined ? kaynak.value : kaynak.textContent;
+      var bitti = function () { var eski = btn.textContent; btn.textContent = "Kopyalandı ✓"; setTimeout(function () { btn.textContent = eski; }, 1600); };
+      if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(metin).then(bitti); }
+      else { var t = document.createElement("textarea"); t.value = metin; document.body.appendChild(t); t.select(); document.execCommand("copy"); t.remove(); bitti(); }
+    }
+  });
+  // Destructive buttons ask first (data-onay holds the question).
+  document.addEventListener("submit", function (e) {
+    var btn = e.submitter;
+    var soru = (btn && btn.getAttribute("data-onay")) || e.target.getAttribute("data-onay");
+    if (soru && !window.confirm(soru)) { e.preventDefault(); }
+  });
+  // Close the project menu when clicking elsewhere.
+  document.addEventListener("click", function (e) {
+    document.querySelectorAll("details.menu[open]").forEach(function (d) { if (!d.contains(e.target)) d.removeAttribute("open"); });
+  });
+  // Colours from data (a project's colour): `data-renk` becomes the `--renk` custom property,
+  // set through CSSOM, which the policy allows (a style attribute in the markup it does not).
+  var RENK = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+  document.querySelectorAll("[data-renk]").forEach(function (el) {
+    var renk = el.getAttribute("data-renk");
+    if (RENK.test(renk)) el.style.setProperty("--renk", renk);
+  });
+})();
