@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
@@ -459,6 +459,20 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         bildirim_yayinla("chat_operator_mesaji", mesaj_id=mesaj.id)
         return mesaj
+
+
+def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:
+    """The visitor has read its chat up to `mesaj_id` (the widget socket's `okundu`, CONTRACT 11):
+    kept for the operator's messages answer (`ziyaretci_son_okunan`), so read marks survive a
+    reload. Only forward, only to a message of this chat; one statement. True when it moved."""
+    if not gecerli_id_mi(mesaj_id):
+        return False
+    return bool(
+        Oturum.objects.filter(pk=oturum_id)
+        .filter(Q(ziyaretci_son_okunan__isnull=True) | Q(ziyaretci_son_okunan__lt=mesaj_id))
+        .filter(Exists(Mesaj.objects.filter(pk=mesaj_id, oturum_id=OuterRef("pk"))))
+        .update(ziyaretci_son_okunan=mesaj_id)
+    )
 
 
 def chat_okundu(*, oturum: Oturum) -> None:

@@ -287,6 +287,7 @@ _BILINENLER = {
     ("chat/services.py", "chat_ziyaretci_mesaj_gonder", "Oturum"): "the Mesaj created after it (SQLite path)",
     ("chat/services.py", "_kabul_kaydet", "Oturum"): "yoklama.degisti right after it",
     ("chat/services.py", "chat_okundu", "Oturum"): "yoklama.degisti right after it",
+    ("chat/services.py", "chat_ziyaretci_okudu", "Oturum"): "its field is in no poll answer (operator's messages only)",
     ("tenants/services.py", "operator_durum_ayarla", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
     ("tenants/services.py", "operator_cikis_yapti", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
     ("tenants/services.py", "operator_erisilemez_yap", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
