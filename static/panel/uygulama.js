@@ -600,7 +600,7 @@ function sohbetBasligiCiz() {
 
 // One read of a chat's messages at a time: a call while one is on its way (a socket frame, the
 // accept's answer) asks for one more read after it. Two reads in flight from the same `sonra`
-// would each draw what is new: the accept's "X sohbete katıldı" line twice until a reload.
+// would each draw what is new: the accept's `sistem` line twice until a reload.
 function mesajlariYenile(id) {
   const suren = S.mesajOkumalari.get(id);
   if (suren) { suren.tekrar = true; return suren.bitti; }
