@@ -342,12 +342,14 @@ def chat_ticketa_donustu(*, oturum: Oturum, ticket_id: int) -> Oturum:
 
 # --- operator side -------------------------------------------------------------------------
 def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
-    # Locking the membership serialises this operator's accepts/transfers-in for the tenant,
-    # so the `max_chat_per_tenant` count cannot be passed by two moves at once.
+    # Locking the membership serialises this operator's accepts/transfers-in (and answers that
+    # claim a waiting chat) for the tenant, so the `max_chat_per_tenant` count cannot be passed by
+    # two moves at once. Only that row (`of`): the user row joined for `is_active` stays free for
+    # status and presence writes, which every operator message would otherwise wait behind.
     if not gecerli_id_mi(kullanici_id):
         return None  # no user has this id (and SQLite cannot even bind it: 404, not a 500)
     return (
-        Uyelik.objects.select_for_update()
+        Uyelik.objects.select_for_update(of=("self",))
         .filter(kullanici_id=kullanici_id, musteri_id=musteri_id, kullanici__is_active=True)
         .first()
     )
