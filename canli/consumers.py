@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from chat.services import chat_ziyaretci_okudu
 from supportdesk.core import gunluk, varlik
 
 from . import gruplar, kimlik, yayin
@@ -182,9 +183,13 @@ class _Soket(AsyncWebsocketConsumer):
             if isinstance(mesaj_id, bool) or not isinstance(mesaj_id, int) or mesaj_id < 1:
                 return await self.gecersiz("mesaj_id pozitif bir tam sayı olmalı.")
             veri["mesaj_id"] = mesaj_id
+            await self.okundu_kaydet(oturum, mesaj_id)
         elif not self._yaziyor_izinli(oturum.id):
             return
         await yayin.agruba_gonder(uuid.uuid4().hex, [(g, tip, veri) for g in hedefler])
+
+    async def okundu_kaydet(self, oturum, mesaj_id: int):
+        """What a side's `okundu` leaves behind besides the relay (nothing, unless overridden)."""
 
     # --- frames from the channel layer ----------------------------------------------------
     async def dispatch(self, message):
@@ -298,6 +303,10 @@ class WidgetSoketi(_Soket):
         )
         hedefler = yayin.operator_gruplari(oturum) if oturum is not None else []
         await self.isaret_gonder(tip, data, oturum, hedefler)
+
+    async def okundu_kaydet(self, oturum, mesaj_id: int):
+        # Kept before the relay, so a console reloaded after the frame still shows the read marks.
+        await database_sync_to_async(chat_ziyaretci_okudu)(oturum_id=oturum.id, mesaj_id=mesaj_id)
 
 
 class OperatorSoketi(_Soket):

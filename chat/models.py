@@ -50,6 +50,9 @@ class Oturum(models.Model):
     # When the visitor was offered to leave a ticket instead of waiting on (issue 13: nobody
     # online for BEKLEME_ZAMAN_ASIMI); set once, by the periodic `chat.zaman_asimlari`.
     ticket_onerildi = models.DateTimeField("ticket önerildi", null=True, blank=True)
+    # The last message the visitor has read (its widget socket's `okundu`, issue 24): kept so that
+    # the console's read marks survive a reload. Only moves forward; a message id of this chat.
+    ziyaretci_son_okunan = models.BigIntegerField("ziyaretçinin son okuduğu mesaj", null=True, blank=True)
 
     objects = KapsamliQuerySet.as_manager()
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
@@ -342,12 +342,14 @@ def chat_ticketa_donustu(*, oturum: Oturum, ticket_id: int) -> Oturum:
 
 # --- operator side -------------------------------------------------------------------------
 def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
-    # Locking the membership serialises this operator's accepts/transfers-in for the tenant,
-    # so the `max_chat_per_tenant` count cannot be passed by two moves at once.
+    # Locking the membership serialises this operator's accepts/transfers-in (and answers that
+    # claim a waiting chat) for the tenant, so the `max_chat_per_tenant` count cannot be passed by
+    # two moves at once. Only that row (`of`): the user row joined for `is_active` stays free for
+    # status and presence writes, which every operator message would otherwise wait behind.
     if not gecerli_id_mi(kullanici_id):
         return None  # no user has this id (and SQLite cannot even bind it: 404, not a 500)
     return (
-        Uyelik.objects.select_for_update()
+        Uyelik.objects.select_for_update(of=("self",))
         .filter(kullanici_id=kullanici_id, musteri_id=musteri_id, kullanici__is_active=True)
         .first()
     )
@@ -360,6 +362,9 @@ def _limit_kontrol(uyelik: Uyelik) -> None:
         raise ChatLimitiDolu()
 
 
+BASKASI_KABUL_ETTI = "Sohbet başka bir temsilci tarafından kabul edildi."
+
+
 def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
     with transaction.atomic():
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
@@ -368,18 +373,27 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
             raise Bulunamadi()
         if oturum.durum != Oturum.Durum.BEKLIYOR:
             raise DurumCakismasi("Sohbet sırada beklemiyor; kabul edilemez.")
-        _limit_kontrol(uyelik)
-        degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(
-            durum=Oturum.Durum.AKTIF, operator=kullanici, kabul_zamani=timezone.now()
-        )
-        if degisen != 1:
-            raise DurumCakismasi("Sohbet başka bir temsilci tarafından kabul edildi.")
-        yoklama.degisti(oturum_idleri=[oturum.pk], musteri_idleri=[oturum.musteri_id])  # left the queue
-        oturum = _yeniden_oku(oturum)
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
-                    icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
-        _oturum_yayinla(oturum, sira_degisti=True)
+        _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
         return _yeniden_oku(oturum)
+
+
+def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik) -> Oturum:
+    """The accept's write, shared by an accept and an operator's answer to a waiting chat
+    (CONTRACT 3a): the cap, the move, its one `sistem` line and its events. The caller holds the
+    membership lock (`_uyelik_kilitle`) and saw the chat waiting; the conditional UPDATE makes
+    exactly one of two racing claims win (the other gets 409 and writes nothing)."""
+    _limit_kontrol(uyelik)
+    degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(
+        durum=Oturum.Durum.AKTIF, operator=kullanici, kabul_zamani=timezone.now()
+    )
+    if degisen != 1:
+        raise DurumCakismasi(BASKASI_KABUL_ETTI)
+    yoklama.degisti(oturum_idleri=[oturum.pk], musteri_idleri=[oturum.musteri_id])  # left the queue
+    oturum = _yeniden_oku(oturum)
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
+    _oturum_yayinla(oturum, sira_degisti=True)
+    return oturum
 
 
 def operator_gorunen_adi(kullanici) -> str:
@@ -407,8 +421,10 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
                 raise DurumCakismasi("Sohbet zaten bu operatörde.")
             _limit_kontrol(hedef)
             oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
+            # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
+            oturum.okunmamis = max(oturum.okunmamis, 1)
             metin = SISTEM_METINLERI["aktarildi"]
-        oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
+        oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
         _oturum_yayinla(oturum, sira_degisti=hedef is None)
         return _yeniden_oku(oturum)
@@ -421,17 +437,44 @@ def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> O
 
 
 def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None) -> Mesaj:
+    """An operator's message (CONTRACT 3a). To a waiting chat it claims the chat first, in this
+    transaction, exactly as an accept would (cap, `sistem` line before the reply, events); if a
+    colleague's claim wins the race meanwhile, 409 and nothing is stored. To a colleague's active
+    chat it is someone stepping in: allowed, and the chat keeps its operator."""
     icerik = icerik_dogrula(icerik)
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        gorulen = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
+        # Locked as an accept locks (the membership, then the chat): the message may claim the chat.
+        uyelik = _uyelik_kilitle(kullanici_id=kullanici.id, musteri_id=gorulen.musteri_id)
+        if uyelik is None:
+            raise Bulunamadi()
+        oturum = _kilitli(gorulen.pk)
         # The operator's own upload of the chat's tenant (the console's `POST /operator/upload`).
         ek = None if ek_id is None else operator_dosya_list_by_ids(
             musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
         if not oturum.acik:
             raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+        if oturum.durum == Oturum.Durum.BEKLIYOR:
+            oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
+        elif gorulen.durum == Oturum.Durum.BEKLIYOR and oturum.operator_id != kullanici.id:
+            raise DurumCakismasi(BASKASI_KABUL_ETTI)  # an answer to a waiting visitor lost the claim
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         bildirim_yayinla("chat_operator_mesaji", mesaj_id=mesaj.id)
         return mesaj
+
+
+def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:
+    """The visitor has read its chat up to `mesaj_id` (the widget socket's `okundu`, CONTRACT 11):
+    kept for the operator's messages answer (`ziyaretci_son_okunan`), so read marks survive a
+    reload. Only forward, only to a message of this chat; one statement. True when it moved."""
+    if not gecerli_id_mi(mesaj_id):
+        return False
+    return bool(
+        Oturum.objects.filter(pk=oturum_id)
+        .filter(Q(ziyaretci_son_okunan__isnull=True) | Q(ziyaretci_son_okunan__lt=mesaj_id))
+        .filter(Exists(Mesaj.objects.filter(pk=mesaj_id, oturum_id=OuterRef("pk"))))
+        .update(ziyaretci_son_okunan=mesaj_id)
+    )
 
 
 def chat_okundu(*, oturum: Oturum) -> None:

@@ -291,13 +291,17 @@ class OperatorChatMesajlarView(OperatorAPIView):
         responses={200: inline_serializer("OperatorMesajlar", {
             "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
             "oturum": s.OturumSerializer(),
+            "ziyaretci_son_okunan": serializers.IntegerField(
+                allow_null=True, help_text="Ziyaretçinin okuduğu son mesajın id'si (widget soketinin `okundu` "
+                                           "çerçevesi); hiç bildirmediyse null."),
         }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
     def get(self, request, oturum_id: int):
         oturum = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         services.chat_okundu(oturum=oturum)
-        return basarili({"mesajlar": mesajlar, "sonraki": sonraki, "oturum": s.oturum_verisi(oturum)})
+        return basarili({"mesajlar": mesajlar, "sonraki": sonraki, "oturum": s.oturum_verisi(oturum),
+                         "ziyaretci_son_okunan": oturum.ziyaretci_son_okunan})
 
 
 class OperatorChatMesajView(OperatorAPIView):

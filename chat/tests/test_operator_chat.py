@@ -266,12 +266,14 @@ def test_yoldaki_gecersiz_ya_da_bilinmeyen_id_her_uc_noktada_404(op, parca):
 
 
 def test_bekleyen_sohbete_operator_yazabilir_kabul_etmeden(op, widget):
-    # State table: a message (either side) is allowed from `bekliyor`; the chat stays waiting.
+    # State table: a message (either side) is allowed from `bekliyor`; CONTRACT 3a (issue 24): the
+    # operator's message claims the chat first, as an accept (chat/tests/test_sahiplik.py).
     user, client = op
     o = baslat(widget)
     m = ok(client.post(op_url(o["id"], "message"), {"icerik": "Birazdan sizinleyim."}, format="json"), 201)["mesaj"]
     assert (m["gonderen"], m["operator_id"], m["oturum_id"]) == ("operator", user.id, o["id"])
-    assert Oturum.objects.get(pk=o["id"]).durum == "bekliyor"
+    oturum = Oturum.objects.get(pk=o["id"])
+    assert (oturum.durum, oturum.operator_id) == ("aktif", user.id)
 
 
 def test_operator_mesajinda_baskasinin_ek_idsi_404_sessizce_dusurulmez(op, widget):

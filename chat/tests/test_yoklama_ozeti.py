@@ -286,8 +286,9 @@ _TOPLU = {"update", "bulk_create", "bulk_update"}
 _BILINENLER = {
     ("chat/services.py", "_mesaj_ekle", "Oturum"): "the Mesaj created just before renews the chat (signal)",
     ("chat/services.py", "chat_ziyaretci_mesaj_gonder", "Oturum"): "the Mesaj created after it (SQLite path)",
-    ("chat/services.py", "chat_kabul_et", "Oturum"): "yoklama.degisti right after it",
+    ("chat/services.py", "_kabul_kaydet", "Oturum"): "yoklama.degisti right after it",
     ("chat/services.py", "chat_okundu", "Oturum"): "yoklama.degisti right after it",
+    ("chat/services.py", "chat_ziyaretci_okudu", "Oturum"): "its field is in no poll answer (operator's messages only)",
     ("tenants/services.py", "operator_durum_ayarla", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
     ("tenants/services.py", "operator_cikis_yapti", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
     ("tenants/services.py", "operator_erisilemez_yap", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",

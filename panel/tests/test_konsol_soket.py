@@ -3,11 +3,8 @@ server (uvicorn on an ephemeral port), as `make run` serves it. The visitor's si
 and the widget socket of the same server, so every frame comes from a real commit."""
 import json
 import re
-import threading
 import time
 import urllib.request
-
-import pytest
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
@@ -16,29 +13,6 @@ from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 from .test_konsol_tarayici import BILDIRIM_KAYDI, bekle
 
 pytestmark = TARAYICI_ISARETLERI
-
-
-@pytest.fixture
-def asgi_sunucu(transactional_db):
-    import uvicorn
-    from channels.routing import ProtocolTypeRouter, URLRouter
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
-
-    from canli.routing import websocket_urlpatterns
-
-    uygulama = ProtocolTypeRouter({
-        "http": ASGIStaticFilesHandler(get_asgi_application()),
-        "websocket": URLRouter(websocket_urlpatterns),
-    })
-    sunucu = uvicorn.Server(uvicorn.Config(uygulama, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-    is_parcacigi = threading.Thread(target=sunucu.run, daemon=True)
-    is_parcacigi.start()
-    bekle(lambda: sunucu.started, sure=15)
-    port = sunucu.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    sunucu.should_exit = True
-    is_parcacigi.join(10)
 
 
 def http(taban, yontem, yol, govde=None, basliklar=None):

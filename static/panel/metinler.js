@@ -87,6 +87,7 @@ export const M = {
   },
   yeniSohbet: (p) => `Yeni sohbet · ${p}`,
   yeniMesaj: (p) => `Yeni mesaj · ${p}`,
+  sizeAktarildi: (p) => `Size aktarılan sohbet · ${p}`,
   bildirimIzni: "Bildirimlere izin ver",
   kisayollar: "Klavye kısayolları",
   kisayolListesi: [

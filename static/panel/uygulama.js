@@ -19,6 +19,11 @@ const S = {
   mesajlar: new Map(),
   taslaklar: new Map(),
   okunan: new Map(),
+  mesajOkumalari: new Map(),
+  imlecler: new Map(), // per chat: the last message id a read brought (`sonra` of the next read)
+  // Chats this console is taking itself (accept, or an answer to a waiting chat) until the
+  // server's word comes: any other chat that becomes ours was handed to us (CONTRACT 3a).
+  kendiAldiklarim: new Set(),
   yaziyor: new Map(),
   uyeler: new Map(),
   hazirYanitlar: new Map(),
@@ -380,6 +385,7 @@ async function sohbetleriYenile() {
     for (const [id, o] of yeni) {
       const eski = S.sohbetler.get(id);
       if (!eski && o.durum === "bekliyor") uyar(M.yeniSohbet(musteriAdi(o.musteri_id)), o.ziyaretci_adi, o.musteri_id);
+      else if (bizeDevredildi(eski, o)) uyar(M.sizeAktarildi(musteriAdi(o.musteri_id)), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
       else if (eski && id !== S.acikSohbet && o.okunmamis > eski.okunmamis)
         uyar(M.yeniMesaj(musteriAdi(o.musteri_id)), o.son_mesaj || "", o.musteri_id);
     }
@@ -390,10 +396,21 @@ async function sohbetleriYenile() {
   listeyiCiz();
 }
 
+const benimMi = (o) => Boolean(o) && o.durum === "aktif" && o.operator_id === S.operator.id;
+
+// A chat that became ours without this console taking it: a transfer, or (later) an automatic
+// assignment. It reaches us as a new chat does (CONTRACT 3a): it rings, and the server counts it unread.
+function bizeDevredildi(eski, o) {
+  if (!benimMi(o) || benimMi(eski)) return false;
+  return !S.kendiAldiklarim.delete(o.id);
+}
+
 function sohbetGuncelle(o, yeniMi) {
-  const benim = o.durum === "aktif" && o.operator_id === S.operator.id;
+  const benim = benimMi(o);
   if (o.durum === "bekliyor" || benim) {
-    if (yeniMi && !S.sohbetler.has(o.id)) uyar(M.yeniSohbet(musteriAdi(o.musteri_id)), o.ziyaretci_adi, o.musteri_id);
+    const eski = S.sohbetler.get(o.id);
+    if (yeniMi && !eski) uyar(M.yeniSohbet(musteriAdi(o.musteri_id)), o.ziyaretci_adi, o.musteri_id);
+    else if (bizeDevredildi(eski, o)) uyar(M.sizeAktarildi(musteriAdi(o.musteri_id)), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
     S.sohbetler.set(o.id, o);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
   } else {
@@ -486,12 +503,17 @@ async function bildirimIzniIste() {
 
 // --- chats: actions --------------------------------------------------------------------------
 async function kabulEt(id) {
+  S.kendiAldiklarim.add(id);
   try {
     const { oturum } = await api.kabul(id);
+    S.kendiAldiklarim.delete(id);
     S.sohbetler.set(oturum.id, oturum);
     listeyiCiz();
-    sohbetAc(oturum.id);
+    // Already open (read before accepting): only its header changes; the accept's `sistem` line
+    // comes with the next read like any message.
+    if (S.acikSohbet === oturum.id && S.gorunum === "sohbet") { sohbetBasligiCiz(); mesajlariYenile(oturum.id); } else sohbetAc(oturum.id);
   } catch (e) {
+    S.kendiAldiklarim.delete(id);
     bildir(e.message);
     sohbetleriYenile().catch(() => {});
   }
@@ -573,6 +595,7 @@ async function sohbetAc(id) {
         h("button", { type: "submit", class: "birincil", text: M.gonder }))));
   sohbetBasligiCiz();
   S.mesajlar.set(id, new Map());
+  S.imlecler.delete(id);
   bolme("orta");
   listeyiCiz();
   await mesajlariYenile(id);
@@ -594,18 +617,40 @@ function sohbetBasligiCiz() {
       h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "x", onclick: kapatAc, text: M.kapat })));
 }
 
-async function mesajlariYenile(id) {
-  const harita = S.mesajlar.get(id) || new Map();
-  S.mesajlar.set(id, harita);
-  const sonra = harita.size ? Math.max(...harita.keys()) : undefined;
+// One read of a chat's messages at a time: a call while one is on its way (a socket frame, the
+// accept's answer) asks for one more read after it. Two reads in flight from the same `sonra`
+// would each draw what is new: the accept's `sistem` line twice until a reload.
+function mesajlariYenile(id) {
+  const suren = S.mesajOkumalari.get(id);
+  if (suren) { suren.tekrar = true; return suren.bitti; }
+  const kayit = { tekrar: false };
+  kayit.bitti = (async () => {
+    try {
+      do { kayit.tekrar = false; await mesajlariOku(id); } while (kayit.tekrar);
+    } finally { S.mesajOkumalari.delete(id); }
+  })();
+  S.mesajOkumalari.set(id, kayit);
+  return kayit.bitti;
+}
+
+async function mesajlariOku(id) {
+  if (!S.mesajlar.has(id)) { S.mesajlar.set(id, new Map()); S.imlecler.delete(id); }
+  const harita = S.mesajlar.get(id);
+  // From the last message a read brought, not the newest shown: a sent message is shown from its
+  // answer at once, and what was written just before it (an accept's line) must still come.
+  const sonra = S.imlecler.get(id);
   let veri;
   try { veri = await api.mesajlar(id, sonra); } catch (e) {
     if (e.status === 404) { S.sohbetler.delete(id); if (S.acikSohbet === id) sohbetGitti(); listeyiCiz(); }
     return;
   }
-  if (S.acikSohbet !== id) return;
+  // Re-opened meanwhile (a fresh list on the screen): the opening asked for a read of its own.
+  if (S.acikSohbet !== id || S.mesajlar.get(id) !== harita) return;
   const o = S.sohbetler.get(id);
   if (o) { o.okunmamis = 0; Object.assign(o, veri.oturum); }
+  // The visitor's read position as the server kept it: read marks survive a reload.
+  if (veri.ziyaretci_son_okunan) S.okunan.set(id, Math.max(S.okunan.get(id) || 0, veri.ziyaretci_son_okunan));
+  if (veri.mesajlar.length) S.imlecler.set(id, Math.max(sonra || 0, veri.mesajlar[veri.mesajlar.length - 1].id));
   let yeni = 0;
   for (const m of veri.mesajlar) if (!harita.has(m.id)) { harita.set(m.id, m); mesajCiz(m); yeni += 1; }
   if (yeni) { el.log.scrollTop = el.log.scrollHeight; okunduBildir(); }
@@ -617,11 +662,14 @@ function mesajCiz(m) {
   const kendi = m.gonderen === "operator" && m.operator_id === S.operator.id;
   const kim = m.gonderen === "operator" && !kendi ? M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
   const zaman = new Date(m.zaman).toLocaleTimeString("tr-TR", { hour: "2-digit", minute: "2-digit" });
-  el.log.append(h("li", { class: `mesaj ${m.gonderen}${kendi ? " kendi" : ""}`, dataset: { id: String(m.id) } },
+  // In id order: a message shown from its send's answer may precede one a read brings later.
+  const son = el.log.lastElementChild;
+  const sonraki = son && Number(son.dataset.id) > m.id ? [...el.log.children].find((li) => Number(li.dataset.id) > m.id) : null;
+  el.log.insertBefore(h("li", { class: `mesaj ${m.gonderen}${kendi ? " kendi" : ""}`, dataset: { id: String(m.id) } },
     h("span", { class: "kim", text: `${kim} · ${zaman}` }),
     h("p", { class: "metin", text: m.icerik }),
     m.ek ? ekCiz(m.ek) : null,
-    m.gonderen === "operator" ? h("span", { class: "okundu-isaret", text: `✓ ${M.iletildi}` }) : null));
+    m.gonderen === "operator" ? h("span", { class: "okundu-isaret", text: `✓ ${M.iletildi}` }) : null), sonraki);
 }
 
 function ekCiz(ek) {
@@ -657,16 +705,32 @@ async function mesajGonder(ek) {
   const metin = el.yazi.value.trim() || (ek ? ek.ad : "");
   if (!id || !metin) return;
   el.bildirim.textContent = "";
+  // An answer to a waiting chat takes it, as an accept does (CONTRACT 3a).
+  const aliyorum = S.sohbetler.get(id)?.durum === "bekliyor";
+  if (aliyorum) S.kendiAldiklarim.add(id);
   try {
     const { mesaj } = await api.mesajGonder(id, metin, ek && ek.id);
+    if (aliyorum) bekleyeniAldim(id);
     if (!ek || el.yazi.value.trim()) el.yazi.value = "";
     S.taslaklar.delete(id);
     const harita = S.mesajlar.get(id);
     if (harita && !harita.has(mesaj.id) && S.acikSohbet === id) { harita.set(mesaj.id, mesaj); mesajCiz(mesaj); el.log.scrollTop = el.log.scrollHeight; }
   } catch (e) {
+    if (aliyorum) { S.kendiAldiklarim.delete(id); listeGecikmeli(); }
     // The draft stays in the box (a dropped session brings the login form over it).
     if (e.status !== 401) el.bildirim.textContent = e.message;
   }
+}
+
+// The server's 201 says the waiting chat is ours now: shown so at once (its frame may come later).
+function bekleyeniAldim(id) {
+  S.kendiAldiklarim.delete(id);
+  const o = S.sohbetler.get(id);
+  if (o && o.durum === "bekliyor") Object.assign(o, { durum: "aktif", operator_id: S.operator.id });
+  sohbetBasligiCiz();
+  listeyiCiz();
+  listeGecikmeli();
+  if (S.acikSohbet === id) mesajlariYenile(id); // the claim's `sistem` line, before this answer
 }
 
 async function sohbeteDosyaGonder() {
