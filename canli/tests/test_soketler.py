@@ -208,6 +208,47 @@ def test_ticket_ve_operator_durumu_cerceveleri(ortam):
     assert [c for c in b1.sessiz() if c["tip"] == "ticket_yeni"] == []  # tenant B saw no ticket of A
 
 
+def _widget_ticketi(widget, ziyaretci_id, ticket_id):
+    return widget.get(f"widget/ticket/{ticket_id}", ziyaretci_id=ziyaretci_id)["ticket"]
+
+
+def test_ticket_yaniti_ve_durumu_ziyaretcinin_kendi_soketlerine_gelir(ortam):
+    """CONTRACT 11's `ticket_guncellendi` of the widget socket: an operator reply or a state change
+    reaches that visitor's sockets (every tab) with the ticket as the widget's REST detail reads it
+    after the commit; another visitor of the tenant, the same id in another tenant and operator-only
+    moves that fail (409, rolled back) send nothing."""
+    ticket = ortam.widget_a.post("widget/ticket/create", {"ziyaretci_id": "z1", "konu": "Kargo",
+                                                          "mesaj": "Kargom gelmedi"}, 201)["ticket"]
+    zw, zw2 = (widget_soketi(ortam.sunucu, ortam.musteri_a, "z1") for _ in range(2))
+    baska = widget_soketi(ortam.sunucu, ortam.musteri_a, "z2")
+    baska_proje = widget_soketi(ortam.sunucu, ortam.musteri_b, "z1")
+    yol = f"operator/ticket/{ticket['id']}"
+
+    yanit = ortam.rest["a2"].post(f"{yol}/reply", {"icerik": "**Kargonuz** yolda."}, 201)["yanit"]
+    for s in (zw, zw2):
+        gelen = s.bekle("ticket_guncellendi")["ticket"]
+        assert gelen == _widget_ticketi(ortam.widget_a, "z1", ticket["id"])
+        assert gelen["yanitlar"][-1] == yanit and gelen["durum"] == "acik"
+
+    ortam.rest["a2"].post(f"{yol}/status", {"durum": "beklemede"}, 200, yontem="PUT")
+    assert zw.bekle("ticket_guncellendi")["ticket"] == _widget_ticketi(ortam.widget_a, "z1", ticket["id"])
+    ortam.rest["a2"].post(f"{yol}/reply", {"icerik": "Çözüldü.", "durum": "cozuldu"}, 201)
+    gelen = zw.bekle("ticket_guncellendi")["ticket"]
+    assert gelen["durum"] == "cozuldu" and gelen["yanitlar"][-1]["icerik"] == "Çözüldü."
+    ortam.rest["a2"].post(f"{yol}/status", {"durum": "kapandi"}, 200, yontem="PUT")
+    assert zw.bekle("ticket_guncellendi")["ticket"]["durum"] == "kapandi"
+
+    # a refused reply (kapandi is terminal) changes nothing and says nothing
+    ortam.rest["a2"].post(f"{yol}/reply", {"icerik": "Geç kalan yanıt"}, 409)
+    assert zw.sessiz(0.5) == []
+    assert [c["tip"] for c in zw2.sessiz(0.1)] == ["ticket_guncellendi"] * 3
+    for s in (baska, baska_proje):
+        assert s.sessiz(0.2) == []
+        s.kapat()
+    zw.kapat()
+    zw2.kapat()
+
+
 # --- widget socket refusals and limits ---------------------------------------------------------
 def test_widget_soketi_reddedilenler(ortam, canli_sunucu):
     yol = f"{canli_sunucu.ws_url}/ws/v1/widget/"
