@@ -4,8 +4,8 @@ may see it, once its transaction has committed.
 Registered with `supportdesk.core.olaylar.anlik_alici_kaydet` (CanliConfig.ready), so it runs in
 the process and thread that committed, in commit order. `data` is built by the same functions and
 serializers as the REST answers (chat's `oturum_verisi`, `widget_oturum_verisi`, `mesaj_verisi`,
-tickets' `TicketSerializer`, and `TicketDetaySerializer` for the visitor), from the rows as they are right after the commit: a frame and a REST
-read of the same object are equal.
+tickets' `TicketSerializer`, and `TicketDetaySerializer` for the visitor), from the rows as they
+are right after the commit: a frame and a REST read of the same object are equal.
 """
 import asyncio
 import atexit
@@ -123,6 +123,11 @@ def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
     return [(gruplar.operator_musteri(m), "operator_durumu", data) for m in musteri_idleri]
 
 
+def _hazir_yanitlar_degisti(olay: YayinlananOlay) -> list[Gonderim]:
+    # Only that something changed (docs/api.md): each console re-reads the list it may see.
+    return [(gruplar.operator_musteri(olay.musteri_id), "hazir_yanitlar_degisti", {"musteri_id": olay.musteri_id})]
+
+
 _CEVIRICILER = {
     "chat_yeni": _chat_yeni,
     "chat_guncellendi": _chat_guncellendi,
@@ -130,6 +135,7 @@ _CEVIRICILER = {
     "ticket_yeni": _ticket,
     "ticket_guncellendi": _ticket,
     "operator_durumu": _operator_durumu,
+    "hazir_yanitlar_degisti": _hazir_yanitlar_degisti,
 }
 
 
