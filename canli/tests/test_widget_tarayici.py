@@ -169,3 +169,27 @@ def test_acik_talep_operator_yaniti_ve_durumuyla_yenilemeden_guncellenir(tarayic
     assert okumalar == []  # all of it came by the socket
     assert akis.locator(".m").count() == 2
     context.close()
+
+
+def test_soket_engelliyken_acik_talep_yoklamayla_guncellenir(tarayici, ev_sahibi, canli_sunucu):
+    # Polling stays the fallback (CONTRACT 11): with the socket refused, the open ticket is read
+    # again (every 10 s while the panel is open) and the operator's reply appears.
+    musteri = MusteriFactory()
+    context, page, site = _sayfa(tarayici, ev_sahibi, canli_sunucu, musteri)
+    page.route_web_socket(re.compile(r".*/ws/v1/widget/.*"), lambda ws: ws.close(code=1011))
+    page.goto(site)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("tab", name="Talepler").click()
+    page.get_by_role("button", name="Yeni talep").click()
+    page.get_by_label("Konu").fill("Fatura")
+    page.get_by_label("Açıklama").fill("Faturam gelmedi")
+    page.get_by_role("button", name="Talebi gönder").click()
+    akis = page.get_by_role("log", name="Fatura")
+    akis.get_by_text("Faturam gelmedi").wait_for()
+    operator = _operator(canli_sunucu, musteri)
+    [t] = operator.get("operator/tickets")["ticketlar"]
+    operator.post(f"operator/ticket/{t['id']}/reply", {"icerik": "Faturanız **gönderildi**.", "durum": "cozuldu"}, 201)
+    akis.locator("strong", has_text="gönderildi").wait_for(timeout=15_000)
+    page.locator("supportdesk-widget .st .ch", has_text="Çözüldü").wait_for()
+    assert akis.locator(".m").count() == 2
+    context.close()

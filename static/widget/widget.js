@@ -1123,6 +1123,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       canli.acik = true;
       canli.deneme = 0;
       if (S.oturum) mesajlariGetir().catch(() => {}).finally(() => pollPlanla(aralik()));
+      talepOku(); // frames missed while it was down
     };
     ws.onmessage = (e) => { try { canliCerceve(JSON.parse(e.data)); } catch (x) { /* not ours */ } };
     ws.onclose = (e) => {
@@ -1319,6 +1320,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     ekle(kap, h("div", { class: "st" }, h("h3", { text: t.konu }), ekran.cip),
       h("small", { class: "zm", text: `#${t.id} · ${tarih(t.olusturulma)}` }), akis);
     talepEkrani.detay = ekran;
+    talepYoklamaPlanla();
     if (t.durum === "kapandi") return kap.append(h("div", { class: "bl", text: M.kapaliTalep }));
     const [ekEtiketi, ekGirdisi] = ekSecici(M.dosyaEkle);
     const form = h("form", null, h("label", null, M.yanitla, h("textarea", { name: "icerik", required: true, rows: "3", maxlength: "20000", placeholder: M.yanitYaz })),
@@ -1350,6 +1352,25 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     }
     ekran.akis.append(dugum);
     return dugum;
+  }
+
+  // Without the socket (blocked, refused) the open ticket is read again every 10 s while the
+  // panel is open and the page visible; the REST detail and the frame have one shape.
+  let talepYoklama = null;
+  function talepYoklamaPlanla() {
+    clearTimeout(talepYoklama);
+    const ekran = talepEkrani.detay;
+    if (!ekran || S.durdu) return;
+    talepYoklama = setTimeout(async () => {
+      if (talepEkrani.detay !== ekran || !ekran.kap.isConnected) return;
+      if (!canli.acik && S.acik && !D.hidden) await talepOku();
+      talepYoklamaPlanla();
+    }, 10000);
+  }
+  async function talepOku() {
+    const ekran = talepEkrani.detay;
+    if (!ekran || !ekran.kap.isConnected) return;
+    try { talepGuncellendi((await api("GET", `/widget/ticket/${encodeURIComponent(ekran.id)}`)).ticket); } catch (e) { /* read again later */ }
   }
 
   function talepGuncellendi(t) {
