@@ -12,9 +12,12 @@ The output holds links: give it operator-written text only. A visitor's text in 
 made a link (another visitor could plant one in a receipt).
 """
 import re
+import xml.etree.ElementTree as etree
+from html import escape
 
 import markdown
 import nh3
+from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
 ETIKETLER = {"p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote", "a"}
@@ -29,6 +32,19 @@ _SATIR_ICI = ("reference", "image_link", "image_reference", "short_reference", "
 _MADDE = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]")
 _CIT = re.compile(r" {0,3}(?:```|~~~)")
 _MUTLAK = re.compile(r"(?:https?://|mailto:)", re.IGNORECASE)
+# `[text](address "title")` with the bounds of the browsers' renderer (static/panel/bicim.js).
+_BAGLANTI = r'(?<!!)\[([^\[\]\n]{1,500})\]\([ \t]*([^\s()<>]{1,2000})(?:[ \t]+"[^"\n]{0,200}")?[ \t]*\)'
+
+
+class _Baglanti(InlineProcessor):
+    """A link whose parts are bounded: Python-Markdown's own link pattern scans from every `[` to
+    the end of the text for its brackets, quadratic in the text (20 000 `[` took 54 s)."""
+
+    def handleMatch(self, m, data):
+        el = etree.Element("a")
+        el.text = m.group(1)
+        el.set("href", m.group(2))
+        return el, m.start(0), m.end(0)
 
 
 class _ListeOncesiBosluk(Preprocessor):
@@ -57,6 +73,7 @@ def _isleyici() -> markdown.Markdown:
         md.parser.blockprocessors.deregister(ad)
     for ad in _SATIR_ICI:
         md.inlinePatterns.deregister(ad)
+    md.inlinePatterns.register(_Baglanti(_BAGLANTI, md), "link", 160)
     return md
 
 
@@ -71,6 +88,11 @@ def yanit_html(icerik: str) -> str:
     """A reply's text as sanitized HTML: only the subset's elements, links to absolute http(s)
     and mailto addresses only. Raw HTML in the text is escaped by the renderer, and nh3 removes
     anything else a renderer's quirk might let through."""
-    html = _isleyici().convert(icerik or "")
+    try:
+        html = _isleyici().convert(icerik or "")
+    except RecursionError:
+        # Python-Markdown parses a list item's text as blocks again: `1. 1. 1. …` (or `- - - …`)
+        # nests a list per marker until the stack runs out. Such a text is shown as typed.
+        html = "<p>" + escape(icerik).replace("\n", "<br>\n") + "</p>"
     return nh3.clean(html, tags=ETIKETLER, attributes=OZNITELIKLER, url_schemes=SEMALAR,
                      attribute_filter=_mutlak_adres, link_rel="noopener noreferrer")

@@ -249,6 +249,22 @@ def test_a_reply_in_markdown_is_formatted_in_the_html_part_and_kept_as_typed_in_
     assert not [a for _, a in etiketler if "src" in a or any(k.startswith("on") for k in a)]
 
 
+
+@pytest.mark.parametrize("icerik", ["1. " * 6000, "- " * 9000, "[" * 20000, "[a](" * 5000, "*_`[<" * 4000])
+def test_a_reply_of_hostile_markdown_is_mailed_at_once(smtp, commit, widget, operator_client, icerik):
+    # Python-Markdown nested a list per `1. ` until RecursionError (the mail failed for good), and
+    # scanned from every `[` to the end of the text (20 000 `[` took 54 s): such a text is mailed
+    # as typed, within a second or so.
+    ticket = commit(ac, widget, email=ZIYARETCI)
+    bas = time.monotonic()
+    commit(operator_client.post, f"{OP}/ticket/{ticket['id']}/reply", {"icerik": icerik}, format="json")
+    assert time.monotonic() - bas < 5
+    _, yanit = smtp.alicinin(ZIYARETCI)
+    metin, html = parcalar(yanit)
+    assert icerik.strip()[:50] in metin.replace("\n", "")
+    assert "<strong" not in html and "<script" not in html
+
+
 def _etiketler(html: str) -> list[tuple[str, dict]]:
     class Okuyucu(HTMLParser):
         def __init__(self):
