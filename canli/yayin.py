@@ -4,8 +4,8 @@ may see it, once its transaction has committed.
 Registered with `supportdesk.core.olaylar.anlik_alici_kaydet` (CanliConfig.ready), so it runs in
 the process and thread that committed, in commit order. `data` is built by the same functions and
 serializers as the REST answers (chat's `oturum_verisi`, `widget_oturum_verisi`, `mesaj_verisi`,
-tickets' `TicketSerializer`), from the rows as they are right after the commit: a frame and a REST
-read of the same object are equal.
+tickets' `TicketSerializer`, and `TicketDetaySerializer` for the visitor), from the rows as they
+are right after the commit: a frame and a REST read of the same object are equal.
 """
 import asyncio
 import atexit
@@ -21,10 +21,12 @@ from django.db.models.signals import post_delete, post_save
 from chat import selectors as chat_selectors
 from chat.api.serializers import mesaj_verisi, oturum_verisi, widget_oturum_verisi
 from chat.models import Oturum
+from supportdesk.core.girdi import AYRILMIS_ZIYARETCI_ONEKLERI
 from supportdesk.core.olaylar import YayinlananOlay
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.selectors import kullanici_musteri_idleri
-from tickets.api.serializers import TicketSerializer
+from tickets import selectors as ticket_selectors
+from tickets.api.serializers import TicketDetaySerializer, TicketSerializer
 
 from . import gruplar
 
@@ -94,7 +96,23 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
 
 def _ticket(olay: YayinlananOlay) -> list[Gonderim]:
     ticket = olay.veri["ticket"]
-    return [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": TicketSerializer(ticket).data})]
+    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": TicketSerializer(ticket).data})]
+    if olay.olay == "ticket_guncellendi":
+        sonuc += _ziyaretci_ticketi(ticket)
+    return sonuc
+
+
+def _ziyaretci_ticketi(ticket) -> list[Gonderim]:
+    # The visitor's open ticket view follows a reply or a state change (CONTRACT 11): the ticket
+    # as `GET /widget/ticket/{id}` answers it, replies included, to that visitor's sockets only.
+    # A visitor of the e-mail channel never holds a socket (its id is refused there).
+    if ticket.ziyaretci_id.startswith(AYRILMIS_ZIYARETCI_ONEKLERI):
+        return []
+    widget = ticket_selectors.ziyaretci_ticket_yayin_icin(ticket=ticket)
+    if widget is None:
+        return []
+    return [(gruplar.ziyaretci(ticket.musteri_id, ticket.ziyaretci_id), "ticket_guncellendi",
+             {"ticket": TicketDetaySerializer(widget).data})]
 
 
 def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
@@ -105,6 +123,11 @@ def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
     return [(gruplar.operator_musteri(m), "operator_durumu", data) for m in musteri_idleri]
 
 
+def _hazir_yanitlar_degisti(olay: YayinlananOlay) -> list[Gonderim]:
+    # Only that something changed (docs/api.md): each console re-reads the list it may see.
+    return [(gruplar.operator_musteri(olay.musteri_id), "hazir_yanitlar_degisti", {"musteri_id": olay.musteri_id})]
+
+
 _CEVIRICILER = {
     "chat_yeni": _chat_yeni,
     "chat_guncellendi": _chat_guncellendi,
@@ -112,6 +135,7 @@ _CEVIRICILER = {
     "ticket_yeni": _ticket,
     "ticket_guncellendi": _ticket,
     "operator_durumu": _operator_durumu,
+    "hazir_yanitlar_degisti": _hazir_yanitlar_degisti,
 }
 
 

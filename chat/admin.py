@@ -1,5 +1,9 @@
+from django import forms
 from django.contrib import admin
 
+from supportdesk.core.exceptions import GecersizIstek
+
+from . import services
 from .models import HazirYanit, Mesaj, Oturum
 
 
@@ -34,10 +38,52 @@ class OturumAdmin(admin.ModelAdmin):
         return False
 
 
+class HazirYanitForm(forms.ModelForm):
+    """The service's checks as form errors: `kisayol` gets its `/`, and one that is then taken in
+    the project is an error on the field (the model's unique constraint), not a 500."""
+
+    class Meta:
+        model = HazirYanit
+        fields = ("musteri", "kisayol", "baslik", "icerik")
+
+    def clean(self):
+        data = super().clean()
+        if not {"kisayol", "baslik", "icerik"} <= data.keys():
+            return data
+        try:
+            data.update(services.hazir_yanit_dogrula(data))
+        except GecersizIstek as exc:
+            for alan, mesaj in (exc.alanlar or {}).items():
+                self.add_error(alan if alan in self.fields else None, mesaj)
+            return data
+        musteri_id = data["musteri"].id if data.get("musteri") else self.instance.musteri_id
+        if HazirYanit.objects.kapsamda([musteri_id]).filter(kisayol=data["kisayol"]).exclude(pk=self.instance.pk).exists():
+            self.add_error("kisayol", services.KISAYOL_VAR_MESAJI)
+        return data
+
+
 @admin.register(HazirYanit)
 class HazirYanitAdmin(admin.ModelAdmin):
+    form = HazirYanitForm
     list_display = ["kisayol", "baslik", "musteri"]
     list_filter = ["musteri"]
     search_fields = ["kisayol", "baslik", "icerik"]
     list_select_related = ["musteri"]
     autocomplete_fields = ["musteri"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A canned response stays in its project (the consoles told of a change are that project's).
+        return ["musteri"] if obj else []
+
+    def save_model(self, request, obj, form, change):
+        d = form.cleaned_data
+        musteri = obj.musteri if change else d["musteri"]
+        obj.pk = services.hazir_yanit_kaydet(musteri=musteri, kisayol=d["kisayol"], baslik=d["baslik"],
+                                             icerik=d["icerik"], hazir_yanit=obj if change else None).pk
+
+    def delete_model(self, request, obj):
+        services.hazir_yanit_sil(hazir_yanit=obj)
+
+    def delete_queryset(self, request, queryset):
+        for hazir_yanit in queryset:
+            services.hazir_yanit_sil(hazir_yanit=hazir_yanit)

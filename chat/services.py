@@ -486,18 +486,37 @@ def chat_okundu(*, oturum: Oturum) -> None:
 
 
 # --- canned responses ----------------------------------------------------------------------
-def _hazir_yanit_dogrula(kayit, sira: int) -> dict:
+# Every write below tells the tenant's open consoles after the commit (`hazir_yanitlar_degisti`,
+# docs/api.md), so a change made in the portal, the admin or a command needs no reload there.
+KISAYOL_VAR_MESAJI = "Bu projede bu kısayol zaten kullanılıyor."
+
+
+def kisayol_duzelt(kisayol: str) -> str:
+    """`kisayol` as stored: without surrounding spaces, with its leading `/` whether or not it was
+    typed (CONTRACT 16): `selam` and `/selam` are one shortcut."""
+    kisayol = kisayol.strip()
+    return kisayol if kisayol.startswith("/") else "/" + kisayol
+
+
+def hazir_yanit_dogrula(kayit, sira: int | None = None) -> dict:
+    """A canned response's fields checked and cleaned (`kisayol` with its `/`). Errors name the
+    fields (`kisayol`), or the record of an import (`hazir_yanitlar.3.kisayol`) when `sira` is given."""
+    onek = "" if sira is None else f"hazir_yanitlar.{sira}."
     if not isinstance(kayit, dict):
-        raise GecersizIstek(alanlar={f"hazir_yanitlar.{sira}": "Nesne olmalı."})
+        raise GecersizIstek(alanlar={onek.rstrip(".") or "hazir_yanit": "Nesne olmalı."})
     kisayol = kayit.get("kisayol")
-    if not isinstance(kisayol, str) or not kisayol.strip() or len(kisayol.strip()) > KISAYOL_MAX \
-            or any(c.isspace() for c in kisayol.strip()):
-        raise GecersizIstek(alanlar={f"hazir_yanitlar.{sira}.kisayol": f"Boşluksuz, 1-{KISAYOL_MAX} karakter olmalı."})
+    kisayol = kisayol_duzelt(kisayol) if isinstance(kisayol, str) else ""
+    if len(kisayol) < 2 or len(kisayol) > KISAYOL_MAX or any(c.isspace() for c in kisayol):
+        raise GecersizIstek(alanlar={f"{onek}kisayol": f"Boşluksuz, / ile birlikte 2-{KISAYOL_MAX} karakter olmalı."})
     baslik = kayit.get("baslik")
     if not isinstance(baslik, str) or not baslik.strip() or len(baslik.strip()) > BASLIK_MAX:
-        raise GecersizIstek(alanlar={f"hazir_yanitlar.{sira}.baslik": f"1-{BASLIK_MAX} karakter olmalı."})
-    icerik = icerik_dogrula(kayit.get("icerik"), alan=f"hazir_yanitlar.{sira}.icerik")
-    return {"kisayol": kisayol.strip(), "baslik": baslik.strip(), "icerik": icerik}
+        raise GecersizIstek(alanlar={f"{onek}baslik": f"1-{BASLIK_MAX} karakter olmalı."})
+    icerik = icerik_dogrula(kayit.get("icerik"), alan=f"{onek}icerik")
+    return {"kisayol": kisayol, "baslik": baslik.strip(), "icerik": icerik}
+
+
+def _hazir_yanitlar_degisti(musteri_id: int) -> None:
+    anlik_yayinla(musteri_id=musteri_id, olay="hazir_yanitlar_degisti", veri={"musteri_id": musteri_id})
 
 
 @transaction.atomic
@@ -508,23 +527,20 @@ def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
     """
     if not isinstance(kayitlar, list):
         raise GecersizIstek(alanlar={"hazir_yanitlar": "Liste olmalı."})
-    temiz = [_hazir_yanit_dogrula(k, i) for i, k in enumerate(kayitlar)]
+    temiz = [hazir_yanit_dogrula(k, i) for i, k in enumerate(kayitlar)]
     for kayit in temiz:
         HazirYanit.objects.update_or_create(
             musteri=musteri, kisayol=kayit["kisayol"], defaults={"baslik": kayit["baslik"], "icerik": kayit["icerik"]}
         )
+    if temiz:
+        _hazir_yanitlar_degisti(musteri.id)
     return len(temiz)
 
 
-KISAYOL_VAR_MESAJI = "Bu projede bu kısayol zaten kullanılıyor."
-
-
 def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYanit | None = None) -> HazirYanit:
-    """Create a canned response, or update `hazir_yanit`; `kisayol` is unique per project."""
-    try:
-        temiz = _hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik}, 0)
-    except GecersizIstek as exc:  # the import's per-record names (`hazir_yanitlar.0.kisayol`) → field names
-        raise GecersizIstek(alanlar={k.rsplit(".", 1)[-1]: v for k, v in (exc.alanlar or {}).items()}) from None
+    """Create a canned response, or update `hazir_yanit`; `kisayol` is unique per project, and
+    one that becomes a duplicate once its `/` is added is a field error like any other."""
+    temiz = hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik})
     hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
     if HazirYanit.objects.kapsamda([musteri.id]).filter(kisayol=temiz["kisayol"]).exclude(pk=hazir_yanit.pk).exists():
         raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI})
@@ -533,6 +549,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
     try:
         with transaction.atomic():
             hazir_yanit.save()
+            _hazir_yanitlar_degisti(musteri.id)
     except IntegrityError:  # the same shortcut saved by a parallel request
         raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI}) from None
     return hazir_yanit
@@ -541,6 +558,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
 @transaction.atomic
 def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
     hazir_yanit.delete()
+    _hazir_yanitlar_degisti(hazir_yanit.musteri_id)
 
 
 @transaction.atomic

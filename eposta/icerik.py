@@ -42,6 +42,9 @@ class Icerik:
     paragraflar: list[str] = field(default_factory=list)
     # Quoted material: a reply's text, a chat transcript (lines), shown as text, never as HTML.
     alinti: list[str] = field(default_factory=list)
+    # The same quote as sanitized HTML (an operator's reply, tickets.bicim): the HTML part shows
+    # it instead of `alinti`, which the text part keeps as typed.
+    alinti_html: str = ""
     baglantilar: list[tuple[str, str]] = field(default_factory=list)  # (name, url): attachments
     dugme: tuple[str, str] | None = None  # (label, url)
     dipnot: str = ""

@@ -34,6 +34,7 @@ from supportdesk.core.exceptions import (
 from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
 from supportdesk.core.throttling import oran_coz, pencere_kontrol
 from tenants.models import Musteri, Uyelik
+from tickets.bicim import yanit_html
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
@@ -184,6 +185,7 @@ def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
         baslik=f"Talebinize yanıt verildi (#{ticket.id})",
         paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
         alinti=yanit.icerik.splitlines(),
+        alinti_html=yanit_html(yanit.icerik),  # operator-written: its Markdown, links too
         baglantilar=[(d.ad, _mutlak(d.dosya.url)) for d in yanit.ekler.all()],
         dipnot="Bu e-postayı yanıtlayarak cevap verebilirsiniz.",
     )

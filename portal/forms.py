@@ -251,7 +251,8 @@ class KbMakaleForm(forms.Form):
 
 
 class HazirYanitForm(forms.Form):
-    kisayol = forms.CharField(label="Kısayol", max_length=50, help_text="Boşluksuz, ör. /selam. Projede tekil.",
+    kisayol = forms.CharField(label="Kısayol", max_length=50,
+                              help_text="Boşluksuz, ör. /selam (başına / yazmasanız da eklenir). Projede tekil.",
                               widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "/selam"}))
     baslik = forms.CharField(label="Başlık", max_length=120)
     icerik = forms.CharField(label="Metin", max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))

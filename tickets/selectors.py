@@ -27,6 +27,15 @@ def ziyaretci_ticket_get(*, musteri, ziyaretci_id: str, ticket_id: int, detay: b
         raise Bulunamadi() from None
 
 
+def ziyaretci_ticket_yayin_icin(*, ticket: Ticket) -> Ticket | None:
+    """The ticket as its visitor reads it (`ziyaretci_ticket_get`), for the widget socket's frame
+    after the commit that changed it; None when it is gone meanwhile."""
+    try:
+        return ziyaretci_ticket_get(musteri=ticket.musteri_id, ziyaretci_id=ticket.ziyaretci_id, ticket_id=ticket.id)
+    except Bulunamadi:
+        return None
+
+
 def operator_ticket_list(
     *, musteri_idleri: list[int], durum: str | None = None, oncelik: str | None = None, musteri_id: int | None = None
 ) -> QuerySet[Ticket]:

@@ -3,8 +3,9 @@ arrives within 2 s of the REST call that caused it, with the REST shape; isolati
 import json
 
 import pytest
+import requests
 
-from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 
 from .yardimci import Rest, Soket, giris, operator_soketi, widget_soketi
@@ -206,6 +207,95 @@ def test_ticket_ve_operator_durumu_cerceveleri(ortam):
         d = s.bekle("operator_durumu")
         assert d | {"musteri_idleri": sorted(d["musteri_idleri"])} == beklenen
     assert [c for c in b1.sessiz() if c["tip"] == "ticket_yeni"] == []  # tenant B saw no ticket of A
+
+
+def _widget_ticketi(widget, ziyaretci_id, ticket_id):
+    return widget.get(f"widget/ticket/{ticket_id}", ziyaretci_id=ziyaretci_id)["ticket"]
+
+
+def test_ticket_yaniti_ve_durumu_ziyaretcinin_kendi_soketlerine_gelir(ortam):
+    """CONTRACT 11's `ticket_guncellendi` of the widget socket: an operator reply or a state change
+    reaches that visitor's sockets (every tab) with the ticket as the widget's REST detail reads it
+    after the commit; another visitor of the tenant, the same id in another tenant and operator-only
+    moves that fail (409, rolled back) send nothing."""
+    ticket = ortam.widget_a.post("widget/ticket/create", {"ziyaretci_id": "z1", "konu": "Kargo",
+                                                          "mesaj": "Kargom gelmedi"}, 201)["ticket"]
+    zw, zw2 = (widget_soketi(ortam.sunucu, ortam.musteri_a, "z1") for _ in range(2))
+    baska = widget_soketi(ortam.sunucu, ortam.musteri_a, "z2")
+    baska_proje = widget_soketi(ortam.sunucu, ortam.musteri_b, "z1")
+    yol = f"operator/ticket/{ticket['id']}"
+
+    yanit = ortam.rest["a2"].post(f"{yol}/reply", {"icerik": "**Kargonuz** yolda."}, 201)["yanit"]
+    for s in (zw, zw2):
+        gelen = s.bekle("ticket_guncellendi")["ticket"]
+        assert gelen == _widget_ticketi(ortam.widget_a, "z1", ticket["id"])
+        assert gelen["yanitlar"][-1] == yanit and gelen["durum"] == "acik"
+
+    ortam.rest["a2"].post(f"{yol}/status", {"durum": "beklemede"}, 200, yontem="PUT")
+    assert zw.bekle("ticket_guncellendi")["ticket"] == _widget_ticketi(ortam.widget_a, "z1", ticket["id"])
+    ortam.rest["a2"].post(f"{yol}/reply", {"icerik": "Çözüldü.", "durum": "cozuldu"}, 201)
+    gelen = zw.bekle("ticket_guncellendi")["ticket"]
+    assert gelen["durum"] == "cozuldu" and gelen["yanitlar"][-1]["icerik"] == "Çözüldü."
+    ortam.rest["a2"].post(f"{yol}/status", {"durum": "kapandi"}, 200, yontem="PUT")
+    assert zw.bekle("ticket_guncellendi")["ticket"]["durum"] == "kapandi"
+
+    # a refused reply (kapandi is terminal) changes nothing and says nothing
+    ortam.rest["a2"].post(f"{yol}/reply", {"icerik": "Geç kalan yanıt"}, 409)
+    assert zw.sessiz(0.5) == []
+    assert [c["tip"] for c in zw2.sessiz(0.1)] == ["ticket_guncellendi"] * 3
+    for s in (baska, baska_proje):
+        assert s.sessiz(0.2) == []
+        s.kapat()
+    zw.kapat()
+    zw2.kapat()
+
+
+
+def _portal_oturumu(sunucu, user) -> requests.Session:
+    """A portal session on the live server (its after-commit hooks run there)."""
+    oturum = requests.Session()
+    oturum.get(f"{sunucu.url}/portal/giris", timeout=10)
+    res = oturum.post(f"{sunucu.url}/portal/giris", timeout=10, allow_redirects=False, data={
+        "email": user.email, "sifre": TEST_SIFRE, "csrfmiddlewaretoken": oturum.cookies["csrftoken"]})
+    assert res.status_code == 302, res.text[:500]
+    return oturum
+
+
+def test_portalda_degisen_hazir_yanitlar_projenin_operatorlerine_haber_verilir(ortam):
+    """docs/api.md (CONTRACT 11 addition): create, edit and delete in the portal each send
+    `hazir_yanitlar_degisti {"musteri_id"}` to the tenant's members after the commit; a refused
+    form sends nothing, another tenant's operators hear nothing."""
+    a2, _ = operator_soketi(ortam.sunucu, ortam.token["a2"])
+    b1, _ = operator_soketi(ortam.sunucu, ortam.token["b1"])
+    portal = _portal_oturumu(ortam.sunucu, operator_yap(ortam.musteri_a, rol="sahip"))
+    url = f"{ortam.sunucu.url}/portal/hazir-yanitlar"
+
+    def gonder(adres, **alanlar):
+        res = portal.post(adres, data={**alanlar, "csrfmiddlewaretoken": portal.cookies["csrftoken"]},
+                          allow_redirects=False, timeout=10)
+        return res.status_code
+
+    def listede():
+        return [(y["kisayol"], y["baslik"]) for y in
+                ortam.rest["a2"].get("operator/canned-responses", musteri_id=ortam.musteri_a.id)["hazir_yanitlar"]]
+
+    beklenen = {"musteri_id": ortam.musteri_a.id}
+    assert gonder(url, kisayol="kargo", baslik="Kargo", icerik="Kargonuz yolda.") == 302
+    assert a2.bekle("hazir_yanitlar_degisti") == beklenen
+    assert listede() == [("/kargo", "Kargo")]
+    [yanit_id] = [y["id"] for y in ortam.rest["a2"].get("operator/canned-responses")["hazir_yanitlar"]]
+
+    assert gonder(url, kisayol="/kargo", baslik="Yine", icerik="x") == 200  # taken: a form error
+    assert a2.sessiz(0.5) == []
+    assert gonder(f"{url}/{yanit_id}", kisayol="/kargom", baslik="Kargom", icerik="Yolda.") == 302
+    assert a2.bekle("hazir_yanitlar_degisti") == beklenen
+    assert listede() == [("/kargom", "Kargom")]
+    assert gonder(f"{url}/{yanit_id}", islem="sil") == 302
+    assert a2.bekle("hazir_yanitlar_degisti") == beklenen
+    assert listede() == []
+    assert [c for c in b1.sessiz() if c["tip"] == "hazir_yanitlar_degisti"] == []
+    a2.kapat()
+    b1.kapat()
 
 
 # --- widget socket refusals and limits ---------------------------------------------------------

@@ -122,3 +122,74 @@ def test_soket_engelliyken_yanit_yoklamayla_gelir(tarayici, ev_sahibi, canli_sun
     assert page.get_by_role("log").get_by_text("Faturanız").count() == 1
     assert denemeler  # it did try the socket
     context.close()
+
+
+def test_acik_talep_operator_yaniti_ve_durumuyla_yenilemeden_guncellenir(tarayici, ev_sahibi, canli_sunucu):
+    # CONTRACT 11's `ticket_guncellendi` on the widget socket: the visitor's open ticket shows an
+    # operator's reply (its Markdown formatted, typed HTML as text) and each state change without
+    # any read of its own (ticket reads are blocked meanwhile); a reply being typed stays.
+    musteri = MusteriFactory()
+    context, page, site = _sayfa(tarayici, ev_sahibi, canli_sunucu, musteri)
+    with page.expect_websocket(lambda ws: "/ws/v1/widget/" in ws.url) as bilgi:
+        page.goto(site)
+    bilgi.value.wait_for_event("framesent")  # the `kimlik` frame: subscribed
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("tab", name="Talepler").click()
+    page.get_by_role("button", name="Yeni talep").click()
+    page.get_by_label("Konu").fill("Kargo gecikti")
+    page.get_by_label("Açıklama").fill("**Acil:** siparişim <b>gelmedi</b>")
+    page.get_by_role("button", name="Talebi gönder").click()
+    akis = page.get_by_role("log", name="Kargo gecikti")
+    akis.locator("strong", has_text="Acil:").wait_for()
+    assert "<b>gelmedi</b>" in akis.inner_text() and akis.locator("b").count() == 0
+    taslak = page.get_by_role("textbox", name="Yanıtla")
+    taslak.fill("Yarın evde olmayacağım")
+
+    okumalar = []
+
+    def engelle(route):
+        okumalar.append(route.request.url)
+        route.abort()
+
+    page.route("**/api/v1/widget/ticket/**", engelle)
+    operator = _operator(canli_sunucu, musteri)
+    [t] = operator.get("operator/tickets")["ticketlar"]
+    operator.post(f"operator/ticket/{t['id']}/reply",
+                  {"icerik": "**Kargonuz** yolda.\n\n- takip: `TR123`\n\n<script>window.__xss=1</script>"}, 201)
+    akis.locator("strong", has_text="Kargonuz").wait_for(timeout=3000)
+    assert akis.locator("li code").inner_text() == "TR123"
+    assert "<script>window.__xss=1</script>" in akis.inner_text() and page.evaluate("window.__xss") is None
+    assert taslak.input_value() == "Yarın evde olmayacağım"
+
+    operator.post(f"operator/ticket/{t['id']}/status", {"durum": "cozuldu"}, 200, yontem="PUT")
+    page.locator("supportdesk-widget .st .ch", has_text="Çözüldü").wait_for(timeout=3000)
+    operator.post(f"operator/ticket/{t['id']}/status", {"durum": "kapandi"}, 200, yontem="PUT")
+    page.get_by_text("Bu talep kapatıldı; yeni bir talep oluşturabilirsiniz.").wait_for(timeout=3000)
+    assert taslak.count() == 0
+    assert okumalar == []  # all of it came by the socket
+    assert akis.locator(".m").count() == 2
+    context.close()
+
+
+def test_soket_engelliyken_acik_talep_yoklamayla_guncellenir(tarayici, ev_sahibi, canli_sunucu):
+    # Polling stays the fallback (CONTRACT 11): with the socket refused, the open ticket is read
+    # again (every 10 s while the panel is open) and the operator's reply appears.
+    musteri = MusteriFactory()
+    context, page, site = _sayfa(tarayici, ev_sahibi, canli_sunucu, musteri)
+    page.route_web_socket(re.compile(r".*/ws/v1/widget/.*"), lambda ws: ws.close(code=1011))
+    page.goto(site)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("tab", name="Talepler").click()
+    page.get_by_role("button", name="Yeni talep").click()
+    page.get_by_label("Konu").fill("Fatura")
+    page.get_by_label("Açıklama").fill("Faturam gelmedi")
+    page.get_by_role("button", name="Talebi gönder").click()
+    akis = page.get_by_role("log", name="Fatura")
+    akis.get_by_text("Faturam gelmedi").wait_for()
+    operator = _operator(canli_sunucu, musteri)
+    [t] = operator.get("operator/tickets")["ticketlar"]
+    operator.post(f"operator/ticket/{t['id']}/reply", {"icerik": "Faturanız **gönderildi**.", "durum": "cozuldu"}, 201)
+    akis.locator("strong", has_text="gönderildi").wait_for(timeout=15_000)
+    page.locator("supportdesk-widget .st .ch", has_text="Çözüldü").wait_for()
+    assert akis.locator(".m").count() == 2
+    context.close()

@@ -4,6 +4,7 @@ doubled while the SMTP server is down."""
 import re
 import time
 from email.utils import formataddr
+from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -216,6 +217,66 @@ def test_a_reply_that_solves_sends_one_mail_saying_both(smtp, commit, widget, op
     metin = parcalar(yanit)[0]
     assert "> Düzelttik." in metin and "çözüldü olarak işaretlendi" in metin
     assert len(smtp.mesajlar) == 2
+
+
+
+MARKDOWN_YANIT = (
+    "**Önemli:** faturanız *yarın* gelir.\n\n"
+    "Adımlar:\n1. [Hesabım](https://ornek.com/hesap) sayfasını açın\n2. `Faturalar` sekmesine gidin\n\n"
+    "<script>alert(1)</script> <img src=x onerror=alert(2)> <a href=\"https://kotu.test\">a</a>\n"
+    "[tık](javascript:alert(3)) [veri](data:text/html,x) ![resim](https://kotu.test/i.png)"
+)
+
+
+def test_a_reply_in_markdown_is_formatted_in_the_html_part_and_kept_as_typed_in_the_text_part(
+        smtp, commit, widget, operator_client):
+    ticket = commit(ac, widget, email=ZIYARETCI)
+    commit(operator_client.post, f"{OP}/ticket/{ticket['id']}/reply", {"icerik": MARKDOWN_YANIT}, format="json")
+    _, yanit = smtp.alicinin(ZIYARETCI)
+    metin, html = parcalar(yanit)
+    html = html.replace("\r\n", "\n")
+    assert "> **Önemli:** faturanız *yarın* gelir." in metin and "> 1. [Hesabım](https://ornek.com/hesap)" in metin
+    assert "<strong>Önemli:</strong> faturanız <em>yarın</em> gelir." in html
+    assert '<ol>\n<li><a href="https://ornek.com/hesap" rel="noopener noreferrer">Hesabım</a> sayfasını açın</li>' in html
+    assert "<li><code>Faturalar</code> sekmesine gidin</li>" in html
+    # typed markup is text; only http(s) and mailto become links; no image is loaded
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt;" in html
+    assert "![resim](https://kotu.test/i.png)" in html
+    etiketler = _etiketler(html)
+    assert not {"script", "img"} & {e for e, _ in etiketler}
+    assert [a["href"] for e, a in etiketler if "href" in a] == [
+        "https://ornek.com/hesap", re.search(r'href="(http://testserver/eposta/durdur/[^"]+)"', html)[1]]
+    assert not [a for _, a in etiketler if "src" in a or any(k.startswith("on") for k in a)]
+
+
+
+@pytest.mark.parametrize("icerik", ["1. " * 6000, "- " * 9000, "[" * 20000, "[a](" * 5000, "*_`[<" * 4000])
+def test_a_reply_of_hostile_markdown_is_mailed_at_once(smtp, commit, widget, operator_client, icerik):
+    # Python-Markdown nested a list per `1. ` until RecursionError (the mail failed for good), and
+    # scanned from every `[` to the end of the text (20 000 `[` took 54 s): such a text is mailed
+    # as typed, within a second or so.
+    ticket = commit(ac, widget, email=ZIYARETCI)
+    bas = time.monotonic()
+    commit(operator_client.post, f"{OP}/ticket/{ticket['id']}/reply", {"icerik": icerik}, format="json")
+    assert time.monotonic() - bas < 5
+    _, yanit = smtp.alicinin(ZIYARETCI)
+    metin, html = parcalar(yanit)
+    assert icerik.strip()[:50] in metin.replace("\n", "")
+    assert "<strong" not in html and "<script" not in html
+
+
+def _etiketler(html: str) -> list[tuple[str, dict]]:
+    class Okuyucu(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.etiketler = []
+
+        def handle_starttag(self, tag, attrs):
+            self.etiketler.append((tag, dict(attrs)))
+
+    okuyucu = Okuyucu()
+    okuyucu.feed(html)
+    return okuyucu.etiketler
 
 
 @pytest.mark.django_db(transaction=True)

@@ -181,4 +181,52 @@ def test_konsol_yuklenirken_tarayici_konsoluna_hata_dusmez(asgi_sunucu, tarayici
     yukle()  # after logout: the login form again, no 401
     page.get_by_role("button", name="Giriş yap").wait_for()
     assert hatalar == [] and basarisiz == [], (hatalar, basarisiz)
+
+
+def test_portalda_degisen_hazir_yanit_acik_konsola_yenilemeden_gelir(asgi_sunucu, tarayici):
+    # CONTRACT 16: a canned response created, edited or deleted in the portal reaches an open
+    # console (`hazir_yanitlar_degisti` on the operator socket); the open list redraws itself.
+    from chat.services import hazir_yanitlari_yukle
+
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, rol="sahip", email="ben@ornek.com")
+    hazir_yanitlari_yukle(musteri=a, kayitlar=[{"kisayol": "/selam", "baslik": "Selamlama", "icerik": "Merhaba!"}])
+    o = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-hazir", "ad": "Ayşe", "mesaj": "Selam"},
+             {"X-API-Key": a.api_key})["oturum"]
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
+    page.locator(f'.satir[data-id="{o["id"]}"]').get_by_role("button", name=re.compile("Kabul et")).click()
+    page.get_by_role("log").get_by_text("Selam", exact=True).wait_for()
+    liste = page.get_by_role("listbox")
+    page.locator("#yazi").fill("/")
+    liste.get_by_role("option", name=re.compile("Selamlama")).wait_for()
+    page.locator("#yazi").type("kar")
+    liste.get_by_text("Eşleşen hazır yanıt yok.").wait_for()
+
+    portal = context.new_page()
+    portal.on("dialog", lambda d: d.accept())
+    portal.goto(f"{asgi_sunucu}/portal/giris")
+    portal.fill("#id_email", ben.email)
+    portal.fill("#id_sifre", TEST_SIFRE)
+    portal.click("button[type=submit]")
+    portal.wait_for_url(f"{asgi_sunucu}/portal/")
+    portal.goto(f"{asgi_sunucu}/portal/hazir-yanitlar")
+    portal.fill("#id_kisayol", "kargo")  # typed without its `/`
+    portal.fill("#id_baslik", "Kargo durumu")
+    portal.fill("#id_icerik", "Kargonuz yolda, yarın elinizde.")
+    portal.get_by_role("button", name="Ekle").click()
+    portal.get_by_text("Kaydedildi.").wait_for()
+
+    # the open list redraws without a keystroke and without a reload
+    secenek = liste.get_by_role("option", name=re.compile("Kargo durumu"))
+    secenek.wait_for(timeout=3000)
+    assert secenek.locator("kbd").inner_text() == "/kargo"
+    page.locator("#yazi").press("Enter")
+    assert page.locator("#yazi").input_value() == "Kargonuz yolda, yarın elinizde."
+
+    portal.locator("tr", has_text="/kargo").get_by_role("link", name="Düzenle").click()
+    portal.get_by_role("button", name="Sil").click()
+    portal.get_by_text("Silindi.").wait_for()
+    page.locator("#yazi").fill("/kar")
+    liste.get_by_text("Eşleşen hazır yanıt yok.").wait_for(timeout=3000)
+    assert not hatalar, hatalar
     context.close()

@@ -268,6 +268,86 @@ def test_html_mesaj_metin_olarak_gorunur_calismaz(ortam):
     assert page.locator(".sohbet-baslik h2").inner_text() == "<script>window.__xss=2</script>"
 
 
+
+ZIYARETCI_MARKDOWN = ("**kalın** ve *eğik* <script>window.__xss=1</script>\n<img src=x onerror=\"window.__xss=2\">"
+                      " [tık](javascript:window.__xss=3) snake_case_adi")
+
+
+def test_talep_yanitlarinin_markdowni_bicimlenir_yazilan_html_metin_kalir(ortam):
+    # Ticket replies show a safe Markdown subset (static/panel/bicim.js, built as DOM nodes);
+    # a chat message stays plain text (CONTRACT 3).
+    w = widget_client(ortam.a)
+    t = ok(w.post("/api/v1/widget/ticket/create", {"ziyaretci_id": "z-md", "konu": "Biçim", "mesaj": ZIYARETCI_MARKDOWN},
+                  format="json"))["ticket"]
+    _, oturum = sohbet_baslat(ortam.a, "z-md-sohbet", mesaj="**düz kalır**")
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    k.satir(oturum["id"]).locator(".satir-ac").click()
+    page.get_by_role("log").get_by_text("**düz kalır**").wait_for()
+    assert page.get_by_role("log").locator("strong").count() == 0
+
+    page.locator("#yazi").press("Escape")
+    page.keyboard.press("v")
+    page.locator(f'#talepler .satir[data-id="{t["id"]}"] .satir-ac').click()
+    ziyaretci = page.locator(".mesaj.ziyaretci .metin")
+    ziyaretci.locator("strong", has_text="kalın").wait_for()
+    assert ziyaretci.locator("em").inner_text() == "eğik"
+    assert "<script>window.__xss=1</script>" in ziyaretci.inner_text()
+    assert '<img src=x onerror="window.__xss=2">' in ziyaretci.inner_text() and "snake_case_adi" in ziyaretci.inner_text()
+    assert ziyaretci.locator("img, script, a").count() == 0  # a javascript: link stays its text
+    assert ziyaretci.locator("span", has_text="tık").count() == 1
+
+    yanit = page.get_by_label("Yanıtınız…")
+    yanit.fill("**Önemli:** `Hesabım` sayfasında:\n- faturalar\n- iadeler\n\n[Yardım](https://ornek.com/yardim)")
+    page.get_by_role("button", name="Yanıtla").click()
+    operator = page.locator(".mesaj.operator .metin")
+    operator.locator("strong", has_text="Önemli:").wait_for()
+    assert operator.locator("code").inner_text() == "Hesabım"
+    assert operator.locator("li").all_inner_texts() == ["faturalar", "iadeler"]
+    baglanti = operator.locator("a")
+    assert (baglanti.inner_text(), baglanti.get_attribute("href"), baglanti.get_attribute("target"),
+            baglanti.get_attribute("rel")) == ("Yardım", "https://ornek.com/yardim", "_blank", "noopener noreferrer nofollow")
+    assert page.evaluate("window.__xss") is None
+    assert page.evaluate(KONTRAST) == []
+
+
+
+BICIM_ORNEKLERI = [
+    ("**kalın** *eğik* __kalın__ _eğik_ snake_case 2 * 3 * 4",
+     "<p><strong>kalın</strong> <em>eğik</em> <strong>kalın</strong> <em>eğik</em> snake_case 2 * 3 * 4</p>"),
+    ("***ikisi*** *a **b** c* \\*kaçış\\*", "<p><strong><em>ikisi</em></strong> <em>a <strong>b</strong> c</em> *kaçış*</p>"),
+    ("Adımlar:\n3. bir\n4. iki\n\n- a\nsürer", '<p>Adımlar:</p><ol start="3"><li>bir</li><li>iki</li></ol>'
+     "<ul><li>a<br>sürer</li></ul>"),
+    ("> alıntı\nsürer\n\nsonra", "<blockquote><p>alıntı<br>sürer</p></blockquote><p>sonra</p>"),
+    ("```\n<b>kod</b>\n**değil**\n```\n`<i>` ```kapanmaz", "<pre><code>&lt;b&gt;kod&lt;/b&gt;\n**değil**</code></pre>"
+     "<p><code>&lt;i&gt;</code> ```kapanmaz</p>"),
+    ("# başlık\n---\n![resim](https://kotu.test/x.png) &amp;",
+     "<p># başlık<br>---<br>![resim](https://kotu.test/x.png) &amp;amp;</p>"),
+    ("<script>alert(1)</script><img src=x onerror=alert(2)>",
+     "<p>&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;</p>"),
+    ("[a](javascript:alert(1)) [b](JAVASCRIPT:x) [c](data:text/html,x) [d](//kotu.test) [e](sayfa)",
+     "<p>[a](javascript:alert(1)) <span>b</span> <span>c</span> <span>d</span> <span>e</span></p>"),
+    ('[a](https://ornek.com/"onmouseover="x) <mailto:destek@ornek.com>',
+     '<p><a href="https://ornek.com/&quot;onmouseover=&quot;x" title="https://ornek.com/&quot;onmouseover=&quot;x" '
+     'target="_blank" rel="noopener noreferrer nofollow">a</a> <a href="mailto:destek@ornek.com" '
+     'title="mailto:destek@ornek.com" target="_blank" rel="noopener noreferrer nofollow">mailto:destek@ornek.com</a></p>'),
+]
+
+
+def test_markdown_alt_kumesi_dom_olarak(ortam):
+    # static/panel/bicim.js on its own: the subset of docs/api.md, and what stays text.
+    k = ortam.konsol(ortam.ben)
+    sonuc = k.page.evaluate("""async (ornekler) => {
+        const { markdownDugumleri } = await import("/static/panel/bicim.js");
+        return ornekler.map((m) => {
+          const d = document.createElement("div");
+          d.append(markdownDugumleri(m));
+          return d.innerHTML;
+        });
+    }""", [girdi for girdi, _ in BICIM_ORNEKLERI])
+    assert sonuc == [beklenen for _, beklenen in BICIM_ORNEKLERI]
+
+
 def test_baglam_paneli_banner_ve_kritik_depolama_kirmizi_serit(ortam):
     w = widget_client(ortam.a)
     ok(w.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-baglam", "ad": "Ayşe", "email": "ayse@example.com",

@@ -47,6 +47,9 @@ def test_canned_response_create_edit_delete_reaches_operators(sahip, musteri, op
     ({"kisayol": "", "baslik": "B", "icerik": "x"}, "kisayol"),
     ({"kisayol": "iki kelime", "baslik": "B", "icerik": "x"}, "kisayol"),
     ({"kisayol": "/var", "baslik": "B", "icerik": "x"}, "kisayol"),
+    ({"kisayol": "var", "baslik": "B", "icerik": "x"}, "kisayol"),  # a duplicate once its `/` is added
+    ({"kisayol": "/", "baslik": "B", "icerik": "x"}, "kisayol"),
+    ({"kisayol": "x" * 50, "baslik": "B", "icerik": "x"}, "kisayol"),  # 51 with its `/`
     ({"kisayol": "/y", "baslik": "", "icerik": "x"}, "baslik"),
     ({"kisayol": "/y", "baslik": "B", "icerik": ""}, "icerik"),
     ({"kisayol": "/y", "baslik": "B", "icerik": "x" * 5001}, "icerik"),
@@ -56,6 +59,16 @@ def test_bad_canned_response_input_is_a_form_error(sahip, musteri, veri, alan):
     res = sahip.post(HY, veri)
     assert res.status_code == 200 and res.context["form"].errors[alan], res.context["form"].errors
     assert 'class="alan-hata"' in res.content.decode() and HazirYanit.objects.count() == 1
+
+
+def test_shortcut_typed_without_its_slash_is_stored_with_it(sahip, musteri):
+    assert sahip.post(HY, {"kisayol": "selam", "baslik": "Selam", "icerik": "Merhaba"}).status_code == 302
+    yanit = HazirYanit.objects.get(musteri=musteri)
+    assert yanit.kisayol == "/selam"
+    assert sahip.post(f"{HY}/{yanit.id}", {"kisayol": " merhaba ", "baslik": "Selam", "icerik": "Merhaba"}
+                      ).status_code == 302
+    yanit.refresh_from_db()
+    assert yanit.kisayol == "/merhaba"
 
 
 def test_shortcut_unique_per_project_only(sahip, musteri, diger_musteri):

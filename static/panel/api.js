@@ -66,7 +66,7 @@ export const api = {
   kabul: (id) => istek("POST", `/operator/chat/${id}/accept`),
   aktar: (id, operator_id) => istek("POST", `/operator/chat/${id}/transfer`, { govde: { operator_id } }),
   kapat: (id) => istek("POST", `/operator/chat/${id}/close`),
-  hazirYanitlar: (musteri_id, q) => istek("GET", "/operator/canned-responses", { sorgu: { musteri_id, q, limit: 20 } }),
+  hazirYanitlar: (musteri_id, cursor) => istek("GET", "/operator/canned-responses", { sorgu: { musteri_id, cursor, limit: 100 } }),
   baglam: (ziyaretci_id, musteri_id) =>
     istek("GET", `/operator/context/${encodeURIComponent(ziyaretci_id)}`, { sorgu: { musteri_id } }),
   talepler: (durum, musteri_id) => istek("GET", "/operator/tickets", { sorgu: { durum, musteri_id, limit: 100 } }),

@@ -1,6 +1,7 @@
 // The operator console (CONTRACT 12): a client of the public operator REST API and the
 // operator socket only. Plain ES modules, no build step.
 import { api, ayarla, ApiHatasi } from "./api.js";
+import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
 import { M } from "./metinler.js";
@@ -224,7 +225,7 @@ function soketDurumu(acik) {
   S.soketAcik = acik;
   modCiz();
   // A (re)connect may have missed frames: fill the gap by REST (CONTRACT 11).
-  if (acik) tamYenile();
+  if (acik) { S.hazirYanitlar.clear(); tamYenile(); }
 }
 
 // A fresh `hazir` on an open socket: the operator joined or left a project (CONTRACT 11). The
@@ -267,6 +268,8 @@ function soketOlayi(tip, d) {
     if (S.gorunum === "talep") talepleriYenile();
     if (S.acikTalep && d.ticket && d.ticket.id === S.acikTalep.id) talepAc(d.ticket.id);
     panoGecikmeli();
+  } else if (tip === "hazir_yanitlar_degisti") {
+    hazirYanitlarDegisti(d.musteri_id);
   } else if (tip === "operator_durumu") {
     if (S.operator && d.operator_id === S.operator.id) el.durum.value = d.durum;
     panoGecikmeli();
@@ -758,16 +761,25 @@ function yaziDegisti() {
 
 // --- canned responses: "/" opens them, filtered as typed ---------------------------------------
 let hazirSecim = 0;
+let hazirSira = 0;
 async function hazirYanitSuz() {
   const v = el.yazi.value;
+  const sira = ++hazirSira; // only the latest call draws (typed on, or a fresher list came)
   if (!v.startsWith("/") || /\s/.test(v)) { el.hazir.hidden = true; return; }
   const o = S.sohbetler.get(S.acikSohbet);
   if (!o) return;
+  // Without the socket (polling) no frame says the list changed: read it each time it opens.
+  if (!S.soketAcik && el.hazir.hidden) S.hazirYanitlar.delete(o.musteri_id);
   if (!S.hazirYanitlar.has(o.musteri_id)) {
-    try { S.hazirYanitlar.set(o.musteri_id, (await api.hazirYanitlar(o.musteri_id)).hazir_yanitlar); } catch { return; }
+    const istek = hazirYanitlariGetir(o.musteri_id);
+    S.hazirYanitlar.set(o.musteri_id, istek);
+    istek.catch(() => { if (S.hazirYanitlar.get(o.musteri_id) === istek) S.hazirYanitlar.delete(o.musteri_id); });
   }
+  let liste;
+  try { liste = await S.hazirYanitlar.get(o.musteri_id); } catch { return; }
+  if (sira !== hazirSira) return;
   const q = v.slice(1).toLocaleLowerCase("tr");
-  const uyan = S.hazirYanitlar.get(o.musteri_id).filter((y) =>
+  const uyan = liste.filter((y) =>
     y.kisayol.toLocaleLowerCase("tr").replace(/^\//, "").startsWith(q) || y.baslik.toLocaleLowerCase("tr").includes(q));
   hazirSecim = Math.min(hazirSecim, Math.max(0, uyan.length - 1));
   bosalt(el.hazir, uyan.length ? uyan.map((y, i) => h("li", { role: "option", id: `hazir-${y.id}`, "aria-selected": String(i === hazirSecim),
@@ -776,6 +788,27 @@ async function hazirYanitSuz() {
   el.hazir.hidden = false;
   el.hazir.uyanlar = uyan;
   el.yazi.setAttribute("aria-activedescendant", uyan[hazirSecim] ? `hazir-${uyan[hazirSecim].id}` : "");
+}
+
+// The project's whole list (filtered here as typed), kept until the project's
+// `hazir_yanitlar_degisti` frame or a reconnect says it may have changed.
+async function hazirYanitlariGetir(musteriId) {
+  const liste = [];
+  let cursor;
+  for (let sayfa = 0; sayfa < 20; sayfa++) {
+    const veri = await api.hazirYanitlar(musteriId, cursor);
+    liste.push(...veri.hazir_yanitlar);
+    if (!veri.sonraki) break;
+    cursor = veri.sonraki;
+  }
+  return liste;
+}
+
+function hazirYanitlarDegisti(musteriId) {
+  S.hazirYanitlar.delete(musteriId);
+  // An open list of that project is drawn again from the fresh one.
+  const o = S.sohbetler.get(S.acikSohbet);
+  if (el.hazir && !el.hazir.hidden && o && o.musteri_id === musteriId) hazirYanitSuz();
 }
 
 function hazirSec(y) {
@@ -886,9 +919,14 @@ let talepEkleri = [];
 async function talepAc(id) {
   let t;
   try { t = (await api.talep(id)).ticket; } catch (e) { bildir(e.message); return; }
+  // Redrawn for a frame (the visitor answered, a colleague changed it): what the operator was
+  // writing, and the files it attached, stay.
+  const onceki = S.acikTalep && S.acikTalep.id === t.id ? $("#talep-yanit") : null;
+  const odakta = Boolean(onceki) && onceki === document.activeElement;
   S.acikTalep = t;
-  talepEkleri = [];
-  const yanit = h("textarea", { id: "talep-yanit", rows: "4", "aria-label": M.yanitYaz, placeholder: M.yanitYaz });
+  if (!onceki) talepEkleri = [];
+  const yanit = h("textarea", { id: "talep-yanit", rows: "4", "aria-label": M.yanitYaz, placeholder: M.yanitYaz,
+    value: onceki ? onceki.value : "" });
   const ekDurum = h("select", { id: "talep-yanit-durum", "aria-label": M.durumuda },
     h("option", { value: "", text: `${M.durumuda}: ${M.degistirme}` }),
     Object.entries(M.talepDurumlari).filter(([k]) => k).map(([k, v]) => h("option", { value: k, text: v })));
@@ -897,7 +935,7 @@ async function talepAc(id) {
       try { S.acikTalep = (await api.talepDurum(t.id, durum.value)).ticket; talepleriYenile(); talepAc(t.id); } catch (e) { el.bildirim.textContent = e.message; }
     } }, Object.entries(M.talepDurumlari).filter(([k]) => k).map(([k, v]) => h("option", { value: k, text: v, selected: k === t.durum })));
   el.bildirim = h("p", { class: "hata", role: "alert" });
-  el.talepEkListe = h("ul", { class: "ek-listesi" });
+  el.talepEkListe = h("ul", { class: "ek-listesi" }, talepEkleri.map((d) => h("li", { text: M.dosyaYuklendi(d.ad) })));
   el.yazi = null;
   bosalt(el.orta,
     h("div", { class: "sohbet-baslik" },
@@ -906,19 +944,25 @@ async function talepAc(id) {
       h("label", { class: "satir-ici" }, `${M.durumDegistir} `, durum)),
     h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}` },
       h("span", { class: "kim", text: `${M.gonderen[y.gonderen] || y.gonderen} · ${new Date(y.zaman).toLocaleString("tr-TR")}` }),
-      h("p", { class: "metin", text: y.icerik }), y.ekler.map(ekCiz)))),
+      h("div", { class: "metin md" }, markdownDugumleri(y.icerik)), y.ekler.map(ekCiz)))),
     el.bildirim,
     t.durum === "kapandi" ? null : h("form", { class: "yazma", onsubmit: async (e) => {
       e.preventDefault();
       if (!yanit.value.trim()) return;
       try {
         await api.talepYanitla(t.id, yanit.value, talepEkleri.map((d) => d.id), ekDurum.value || undefined);
+        yanit.value = "";
+        talepEkleri = [];
         talepleriYenile();
         talepAc(t.id);
       } catch (err) { if (err.status !== 401) el.bildirim.textContent = err.message; }
     } }, yanit, el.talepEkListe, h("div", { class: "yazma-dugmeler" }, ekDurum,
       h("button", { type: "button", class: "ikincil", onclick: () => el.dosya.click(), text: `+ ${M.dosyaEkle}` }),
       h("button", { type: "submit", class: "birincil", text: M.yanitla }))));
+  if (odakta) {
+    yanit.focus();
+    yanit.setSelectionRange(onceki.selectionStart, onceki.selectionEnd);
+  }
   bolme("orta");
 }
 

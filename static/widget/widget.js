@@ -281,6 +281,219 @@
     parca.append(...Array.from(govde.childNodes).map((n) => D.adoptNode(n)));
     return parca;
   }
+  // --- ticket reply text: a copy of static/panel/bicim.js (change both; a test compares them) ---
+  // A safe subset of Markdown built as DOM nodes, for ticket replies only (chat messages stay
+  // plain text, CONTRACT 3): text nodes, a few elements, links to http(s) and mailto only.
+  const EN_DERIN = 4; // quotes in quotes, emphasis in emphasis
+  const MADDE = /^ {0,3}(?:([-*+])|(\d{1,9})[.)])[ \t]+(.*)$/;
+  const CIT = /^(`{3,}|~{3,})[ \t]*[\w+-]*[ \t]*$/;
+  const ALINTI = /^ {0,3}>/;
+  const BAGLANTI = /\[([^[\]\n]{1,500})\]\([ \t]*([^\s()<>]{1,2000})(?:[ \t]+"[^"\n]{0,200}")?[ \t]*\)/y;
+  const OTOMATIK = /<((?:https?:\/\/|mailto:)[^\s<>]{1,2000})>/iy;
+  const MUTLAK = /^(?:https?:\/\/|mailto:)/i;
+  const KACIS = "\\`*_{}[]()#+-.!>";
+  const KELIME = /[\p{L}\p{N}]/u;
+
+  function markdownDugumleri(metin) {
+    const kok = document.createDocumentFragment();
+    mdBloklar(kok, String(metin ?? "").replace(/\r\n?/g, "\n").split("\n"), 0);
+    return kok;
+  }
+
+  function mdEl(etiket, ...cocuklar) {
+    const el = document.createElement(etiket);
+    el.append(...cocuklar);
+    return el;
+  }
+
+  function mdMadde(satir) {
+    const m = MADDE.exec(satir);
+    return m && { tur: m[1] ? "ul" : "ol", no: m[2] ? Number(m[2]) : 1, metin: m[3] };
+  }
+
+  function mdBlokBaslar(satir) {
+    return CIT.test(satir) || ALINTI.test(satir) || Boolean(mdMadde(satir));
+  }
+
+  function mdBloklar(ebeveyn, satirlar, derinlik) {
+    const kapanmayan = new Set(); // fences with no closing line left
+    let i = 0;
+    while (i < satirlar.length) {
+      const satir = satirlar[i];
+      if (!satir.trim()) { i++; continue; }
+      const cit = CIT.exec(satir);
+      if (cit && !kapanmayan.has(cit[1])) {
+        // A fence without its closing line is no code block: its lines are text.
+        let j = i + 1;
+        while (j < satirlar.length && satirlar[j].trimEnd() !== cit[1]) j++;
+        if (j === satirlar.length) kapanmayan.add(cit[1]);
+        else {
+          ebeveyn.append(mdEl("pre", mdEl("code", satirlar.slice(i + 1, j).join("\n"))));
+          i = j + 1;
+          continue;
+        }
+      }
+      if (ALINTI.test(satir) && derinlik < EN_DERIN) {
+        // A quote runs to the next blank line; its lines may leave out the `>` (lazy lines).
+        const ic = [];
+        for (; i < satirlar.length && satirlar[i].trim(); i++) ic.push(satirlar[i].replace(/^ {0,3}> ?/, ""));
+        const alinti = mdEl("blockquote");
+        mdBloklar(alinti, ic, derinlik + 1);
+        ebeveyn.append(alinti);
+        continue;
+      }
+      const ilk = mdMadde(satir);
+      if (ilk) {
+        i = mdListe(ebeveyn, satirlar, i, ilk, derinlik);
+        continue;
+      }
+      const paragraf = [satir];
+      for (i++; i < satirlar.length && satirlar[i].trim() && !mdBlokBaslar(satirlar[i]); i++) paragraf.push(satirlar[i]);
+      const p = mdEl("p");
+      mdSatirIci(p, paragraf.join("\n"), derinlik, false);
+      ebeveyn.append(p);
+    }
+  }
+
+  // Items of one kind (`-`/`*`/`+`, or numbers), with their lazy lines; a blank line between two
+  // items keeps the list going, another kind of item starts another list.
+  function mdListe(ebeveyn, satirlar, i, ilk, derinlik) {
+    const liste = mdEl(ilk.tur);
+    if (ilk.tur === "ol" && ilk.no !== 1) liste.setAttribute("start", String(ilk.no));
+    let metin = null;
+    const bitir = () => {
+      if (metin === null) return;
+      const li = mdEl("li");
+      mdSatirIci(li, metin.join("\n"), derinlik, false);
+      liste.append(li);
+    };
+    while (i < satirlar.length) {
+      const satir = satirlar[i];
+      if (!satir.trim()) {
+        let j = i;
+        while (j < satirlar.length && !satirlar[j].trim()) j++;
+        const sonraki = j < satirlar.length && mdMadde(satirlar[j]);
+        if (!sonraki || sonraki.tur !== ilk.tur) break;
+        i = j;
+        continue;
+      }
+      const madde = mdMadde(satir);
+      if (madde && madde.tur !== ilk.tur) break;
+      if (!madde && (CIT.test(satir) || ALINTI.test(satir))) break;
+      if (madde) { bitir(); metin = [madde.metin]; } else metin.push(satir.trim());
+      i++;
+    }
+    bitir();
+    ebeveyn.append(liste);
+    return i;
+  }
+
+  function mdSatirIci(ebeveyn, s, derinlik, baglantida) {
+    let yazi = "";
+    const kapanissiz = new Set(); // delimiters with no closer left in `s`
+    const yaz = () => { if (yazi) { ebeveyn.append(yazi); yazi = ""; } };
+    let i = 0;
+    while (i < s.length) {
+      const c = s[i];
+      if (c === "\n") { yaz(); ebeveyn.append(mdEl("br")); i++; continue; }
+      if (c === "\\" && i + 1 < s.length && KACIS.includes(s[i + 1])) { yazi += s[i + 1]; i += 2; continue; }
+      if (c === "`") {
+        let n = 1;
+        while (s[i + n] === "`") n++;
+        const j = kapanissiz.has("`" + n) ? -1 : mdKodSonu(s, i + n, n);
+        if (j < 0) { kapanissiz.add("`" + n); yazi += s.slice(i, i + n); i += n; continue; }
+        yaz();
+        ebeveyn.append(mdEl("code", s.slice(i + n, j).trim()));
+        i = j + n;
+        continue;
+      }
+      if (c === "[" && !baglantida && s[i - 1] !== "!") {
+        BAGLANTI.lastIndex = i;
+        const m = BAGLANTI.exec(s);
+        if (m) {
+          yaz();
+          ebeveyn.append(mdBaglanti(m[2], m[1], derinlik));
+          i = BAGLANTI.lastIndex;
+          continue;
+        }
+      }
+      if (c === "<" && !baglantida) {
+        OTOMATIK.lastIndex = i;
+        const m = OTOMATIK.exec(s);
+        if (m) {
+          yaz();
+          ebeveyn.append(mdBaglanti(m[1], m[1], EN_DERIN));
+          i = OTOMATIK.lastIndex;
+          continue;
+        }
+      }
+      if ((c === "*" || c === "_") && derinlik < EN_DERIN) {
+        const vurgu = mdVurgu(s, i, c, kapanissiz);
+        if (vurgu) {
+          yaz();
+          const el = mdEl(vurgu.etiket);
+          mdSatirIci(el, s.slice(vurgu.bas, vurgu.son), derinlik + 1, baglantida);
+          ebeveyn.append(el);
+          i = vurgu.son + vurgu.uzunluk;
+          continue;
+        }
+      }
+      yazi += c;
+      i++;
+    }
+    yaz();
+  }
+
+  function mdKodSonu(s, bas, n) {
+    // The next run of exactly `n` backticks.
+    for (let j = s.indexOf("`".repeat(n), bas); j >= 0; j = s.indexOf("`".repeat(n), j + 1)) {
+      let k = j;
+      while (s[k] === "`") k++;
+      if (k - j === n) return j;
+      j = k;
+    }
+    return -1;
+  }
+
+  function mdBaglanti(adres, metin, derinlik) {
+    // Any other scheme (javascript:, data:, a relative address) leaves the text without a link.
+    const el = mdEl(MUTLAK.test(adres) ? "a" : "span");
+    if (el.tagName === "A") {
+      el.href = adres;
+      el.title = adres;
+      el.target = "_blank";
+      el.rel = "noopener noreferrer nofollow";
+    }
+    mdSatirIci(el, metin, derinlik, true);
+    return el;
+  }
+
+  // `**x**` / `__x__` strong, `*x*` / `_x_` em: an opener is followed by a non-space, a closer
+  // preceded by one; `_` never opens or closes inside a word (snake_case stays as typed).
+  function mdVurgu(s, i, c, kapanissiz) {
+    if (c === "_" && i > 0 && KELIME.test(s[i - 1])) return null;
+    const uzunluk = s[i + 1] === c ? 2 : 1;
+    const isaret = c.repeat(uzunluk);
+    const bas = i + uzunluk;
+    if (kapanissiz.has(isaret) || bas >= s.length || /\s/.test(s[bas])) return null;
+    const son = mdKapanis(s, bas + 1, c, uzunluk);
+    if (son < 0) { kapanissiz.add(isaret); return null; }
+    return { etiket: uzunluk === 2 ? "strong" : "em", bas, son, uzunluk };
+  }
+
+  function mdKapanis(s, bas, c, uzunluk) {
+    for (let j = s.indexOf(c, bas); j >= 0; j = s.indexOf(c, j + 1)) {
+      let k = j;
+      while (s[k] === c) k++;
+      const run = k - j;
+      // A run of three closes both: `***x***` is strong around em, `*a **b***` em around strong.
+      const aday = run === 3 ? k - uzunluk : run === uzunluk ? j : -1;
+      if (aday >= bas && !/\s/.test(s[aday - 1]) && !(c === "_" && k < s.length && KELIME.test(s[k]))) return aday;
+      j = k - 1;
+    }
+    return -1;
+  }
+  // --- /bicim.js ---
   // A search snippet marks the matches with tags; keep the marks, turn everything else to text.
   function vurguluMetin(snippet) {
     const govde = new DOMParser().parseFromString(String(snippet || ""), "text/html").body;
@@ -392,6 +605,14 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .ar input{padding-left:36px;border-radius:12px}
 .bs{font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--g);margin:4px 2px 0}
 .ms.ta{padding:0;overflow:visible}
+.m .bb.md{white-space:normal}
+.md>*{margin:6px 0 0}.md>:first-child{margin-top:0}
+.md ul,.md ol{padding-left:20px}
+.md blockquote{padding-left:8px;border-left:3px solid currentColor;opacity:.9}
+.md code{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:rgba(127,127,127,.16);border-radius:4px;padding:0 3px}
+.md pre{white-space:pre-wrap;background:rgba(127,127,127,.16);border-radius:8px;padding:6px 8px}
+.md pre code{background:transparent;padding:0}
+.md a{color:inherit;text-decoration:underline}
 .mk{margin-top:10px;background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px;overflow-wrap:anywhere}
 .mk h3{margin:0 0 8px;font-size:18px;line-height:1.3}
 .mk img{max-width:100%;height:auto}
@@ -686,9 +907,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     }
   }
 
-  function mesajDugumu(m) {
+  // `bicimli`: a ticket reply, whose Markdown is formatted; a chat message is plain text (CONTRACT 3).
+  function mesajDugumu(m, bicimli) {
     const gonderen = m.gonderen === "ziyaretci" ? "z" : m.gonderen === "sistem" ? "s" : "o";
-    const balon = h("div", { class: "bb", text: m.icerik });
+    const balon = bicimli ? h("div", { class: "bb md" }, markdownDugumleri(m.icerik)) : h("div", { class: "bb", text: m.icerik });
     const ek = m.ek;
     const url = ek && guvenliUrl(ek.url);
     if (url) {
@@ -917,6 +1139,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       canli.acik = true;
       canli.deneme = 0;
       if (S.oturum) mesajlariGetir().catch(() => {}).finally(() => pollPlanla(aralik()));
+      talepOku(); // frames missed while it was down
     };
     ws.onmessage = (e) => { try { canliCerceve(JSON.parse(e.data)); } catch (x) { /* not ours */ } };
     ws.onclose = (e) => {
@@ -941,6 +1164,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
   function canliCerceve(c) {
     const d = (c && c.data) || {};
+    if (c && c.tip === "ticket_guncellendi") return talepGuncellendi(d.ticket);
     const o = S.oturum;
     if (!o || d.oturum_id !== undefined && d.oturum_id !== o.id) return;
     if (c.tip === "mesaj" && d.mesaj && d.mesaj.oturum_id === o.id) {
@@ -1024,7 +1248,13 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function geriDugmesi(is) {
     return h("button", { class: "d2", type: "button", onclick: is }, ikon("geri", 16), M.geri);
   }
+  // The ticket on screen (its detail, or the list's rows), so that a `ticket_guncellendi` frame
+  // (an operator's reply, a state change: CONTRACT 11) updates it in place: a reply being typed
+  // stays as it is.
+  const talepEkrani = { detay: null, satirlar: new Map() };
   async function talepListesi() {
+    talepEkrani.detay = null;
+    talepEkrani.satirlar = new Map();
     const liste = h("ul", { class: "tl", "aria-busy": "true" });
     bosalt(govdeler.talepler, h("div", { class: "ic" },
       h("div", { class: "st" }, h("h3", { text: M.talepler }), h("button", { class: "d", type: "button", onclick: () => talepFormu() }, ikon("arti", 16), M.yeniTalep)), liste));
@@ -1034,8 +1264,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       liste.removeAttribute("aria-busy");
       if (!talepler.length) return liste.append(h("li", { class: "bos", text: M.talepYok }));
       for (const t of talepler) {
+        const satir = { tarih: h("small", { text: `#${t.id} · ${tarih(t.guncellenme || t.olusturulma)}` }), cip: durumCipi(t.durum) };
+        talepEkrani.satirlar.set(t.id, satir);
         liste.append(h("li", null, h("button", { type: "button", onclick: () => talepDetayi(t.id) },
-          h("strong", { text: t.konu }), h("small", { text: `#${t.id} · ${tarih(t.guncellenme || t.olusturulma)}` }), durumCipi(t.durum))));
+          h("strong", { text: t.konu }), satir.tarih, satir.cip)));
       }
     } catch (err) { liste.removeAttribute("aria-busy"); hataGoster(err); }
   }
@@ -1089,6 +1321,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   async function talepDetayi(id, hazirTalep) {
+    talepEkrani.detay = null;
+    talepEkrani.satirlar = new Map();
     const kap = h("div", { class: "ic", "aria-busy": "true" }, geriDugmesi(talepListesi));
     bosalt(govdeler.talepler, kap);
     let t;
@@ -1097,16 +1331,12 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     } catch (err) { kap.removeAttribute("aria-busy"); return hataGoster(err); }
     kap.removeAttribute("aria-busy");
     const akis = h("div", { class: "ms ta", role: "log", "aria-label": t.konu });
-    for (const y of t.yanitlar || []) {
-      const dugum = mesajDugumu({ ...y, ek: (y.ekler || [])[0] || null });
-      for (const ek of (y.ekler || []).slice(1)) {
-        const u = guvenliUrl(ek.url);
-        if (u) dugum.querySelector(".bb").append(h("a", { class: "ek", href: u, target: "_blank", rel: "noopener noreferrer" }, ikon("ek", 14), h("span", { text: ek.ad || "" })));
-      }
-      akis.append(dugum);
-    }
-    ekle(kap, h("div", { class: "st" }, h("h3", { text: t.konu }), durumCipi(t.durum)),
+    const ekran = { id: t.id, kap, akis, cip: durumCipi(t.durum), yanitlar: new Set(), form: null };
+    for (const y of t.yanitlar || []) yanitEkle(ekran, y);
+    ekle(kap, h("div", { class: "st" }, h("h3", { text: t.konu }), ekran.cip),
       h("small", { class: "zm", text: `#${t.id} · ${tarih(t.olusturulma)}` }), akis);
+    talepEkrani.detay = ekran;
+    talepYoklamaPlanla();
     if (t.durum === "kapandi") return kap.append(h("div", { class: "bl", text: M.kapaliTalep }));
     const [ekEtiketi, ekGirdisi] = ekSecici(M.dosyaEkle);
     const form = h("form", null, h("label", null, M.yanitla, h("textarea", { name: "icerik", required: true, rows: "3", maxlength: "20000", placeholder: M.yanitYaz })),
@@ -1124,7 +1354,58 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         } catch (err) { alanHatalari(form, err); }
       });
     });
+    ekran.form = form;
     kap.append(form);
+  }
+
+  function yanitEkle(ekran, y) {
+    if (!y || ekran.yanitlar.has(y.id)) return null;
+    ekran.yanitlar.add(y.id);
+    const dugum = mesajDugumu({ ...y, ek: (y.ekler || [])[0] || null }, true);
+    for (const ek of (y.ekler || []).slice(1)) {
+      const u = guvenliUrl(ek.url);
+      if (u) dugum.querySelector(".bb").append(h("a", { class: "ek", href: u, target: "_blank", rel: "noopener noreferrer" }, ikon("ek", 14), h("span", { text: ek.ad || "" })));
+    }
+    ekran.akis.append(dugum);
+    return dugum;
+  }
+
+  // Without the socket (blocked, refused) the open ticket is read again every 10 s while the
+  // panel is open and the page visible; the REST detail and the frame have one shape.
+  let talepYoklama = null;
+  function talepYoklamaPlanla() {
+    clearTimeout(talepYoklama);
+    const ekran = talepEkrani.detay;
+    if (!ekran || S.durdu) return;
+    talepYoklama = setTimeout(async () => {
+      if (talepEkrani.detay !== ekran || !ekran.kap.isConnected) return;
+      if (!canli.acik && S.acik && !D.hidden) await talepOku();
+      talepYoklamaPlanla();
+    }, 10000);
+  }
+  async function talepOku() {
+    const ekran = talepEkrani.detay;
+    if (!ekran || !ekran.kap.isConnected) return;
+    try { talepGuncellendi((await api("GET", `/widget/ticket/${encodeURIComponent(ekran.id)}`)).ticket); } catch (e) { /* read again later */ }
+  }
+
+  function talepGuncellendi(t) {
+    if (!t || typeof t.id !== "number") return;
+    const satir = talepEkrani.satirlar.get(t.id);
+    if (satir) {
+      satir.cip.replaceWith(satir.cip = durumCipi(t.durum));
+      satir.tarih.textContent = `#${t.id} · ${tarih(t.guncellenme || t.olusturulma)}`;
+    }
+    const ekran = talepEkrani.detay;
+    if (!ekran || ekran.id !== t.id || !ekran.kap.isConnected) return;
+    let son = null;
+    for (const y of t.yanitlar || []) son = yanitEkle(ekran, y) || son;
+    ekran.cip.replaceWith(ekran.cip = durumCipi(t.durum));
+    if (t.durum === "kapandi" && ekran.form) {
+      ekran.form.replaceWith(h("div", { class: "bl", text: M.kapaliTalep }));
+      ekran.form = null;
+    }
+    if (son) son.scrollIntoView({ block: "nearest" });
   }
 
   // --- help center ----------------------------------------------------------------------------

@@ -48,6 +48,7 @@ ANLIK_OLAYLAR = (
     "ticket_yeni",
     "ticket_guncellendi",
     "operator_durumu",
+    "hazir_yanitlar_degisti",
 )
 
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0005_oturum_ziyaretci_indeksi'),
+        ('chat', '0006_hazir_yanit_kisayol_egik_cizgi'),
     ]
 
     operations = [
