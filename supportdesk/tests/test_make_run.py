@@ -43,7 +43,7 @@ def test_yeniden_yukleyici_yalniz_proje_klasorlerini_izler():
     assert "--reload" in komut and "*.html" in komut
     # uvicorn reloads with watchfiles (inotify) when it is installed, and polls every file otherwise.
     assert importlib.util.find_spec("watchfiles") is not None
-    assert any(s.startswith("watchfiles==") for s in (KOK / "requirements.txt").read_text().splitlines())
+    assert any(s.startswith("watchfiles==") for s in (KOK / "requirements" / "dev.txt").read_text().splitlines())
 
 
 def test_soket_cerceve_siniri():
