@@ -10,7 +10,7 @@ in one run, on gunicorn and PostgreSQL with the settings' production defaults.
                                                                waiting chats (page 1; page 2 at 20,000)
 
 With `--tavan`, two more write scenarios join P1's rounds: the bare INSERT plus the widget limit's
-Redis round trip (the service's own `pencere_oku`), through DRF and as a plain Django view: the
+Redis round trip (the service's own `pencere_kontrol`), through DRF and as a plain Django view: the
 ceiling of any rate-limited write, which a visitor message cannot beat (it also does both).
 
 P1/P2 and their floors run in interleaved rounds (bos_kayit, P1, bos_okuma, P2, repeated --tur

@@ -4,8 +4,9 @@ An open widget without its socket asks `GET /widget/chat/messages?sonra=<last id
 seconds, and almost always nothing has changed. The answer of such a poll is kept in Redis, as a
 *snapshot* per chat: the answer as rendered (twice: without and with an operator online), the
 tenant's operators who count as online by their stored status, and the `sonra` it was taken for.
-The request's first and only Redis round trip (the rate limit's script,
-`tenants.kimlik.widget_on_okuma`) also reads the snapshot and three *generations*:
+The request's first and only Redis round trip (its pre-read, `tenants.on_okuma`: the view
+declares `OnOkumaIhtiyaci(yoklama_ozeti=...)` with `okunacaklar`) also reads the snapshot and
+three *generations*:
 
 - the chat's own (`sohbet`): renewed by every change to the chat or a new message in it;
 - the tenant's (`musteri`): renewed by every change that can move other chats' answers: a chat

@@ -24,9 +24,7 @@ from rest_framework_simplejwt.tokens import AccessToken
 from supportdesk.core import gunluk, varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
-from supportdesk.core.throttling import WidgetThrottle, oran_coz, pencere_oku, widget_limit_anahtari
 
-from . import onbellek
 from .models import IptalEdilenToken, Kullanici
 from .origin import origin_izinli
 from .selectors import musteri_api_key_ile
@@ -219,77 +217,14 @@ def widget_anahtari(request) -> str:
 
 def widget_musterisi(request):
     """The active tenant of the request's `X-API-Key`, or None (no key, or no tenant has it). With
-    the request's first round trip made (`on_okuma`), under the tenant cache's generation it read."""
+    the request's pre-read made (`tenants.on_okuma`), under the tenant cache's generation it read."""
     key = widget_anahtari(request)
     if not key or len(key) > 128 or not key.isprintable():
         return None  # no key of ours looks like that; never ask the database
     on = getattr(request, "on_okuma", None)
     if on is not None:
-        return musteri_api_key_ile(api_key=key, nesil=on.degerler[0], nesil_okundu=True)
+        return musteri_api_key_ile(api_key=key, nesil=on.musteri_nesli, nesil_okundu=True)
     return musteri_api_key_ile(api_key=key)
-
-
-def widget_on_okuma(request, *, varlik_gerekli: bool, ek_anahtarlar=None):
-    """A widget request's first and, on the hot paths, only Redis round trip (issue 12): the rate
-    limit of this key and address (counted when allowed, as `WidgetThrottle` would), the tenant
-    cache's generation (`tenants.onbellek`), and, when the view needs it, who is reachable now
-    (`supportdesk.core.varlik`). Stored on the request (`on_okuma`) for the authentication and the
-    throttle, which use it instead of asking Redis again.
-
-    Presence is read only for the tenant's members when this process holds their list under the
-    current generation (`onbellek.adaylar`): the request then costs the same whether ten or ten
-    thousand operators are online on the platform. Every reader of presence in a widget request
-    asks about this tenant's operators only.
-
-    Only when this process already holds the key's tenant (the limit's key names the tenant), and
-    only with Redis; otherwise nothing happens here and each part reads on its own as before.
-    `ek_anahtarlar(musteri)`: further raw keys the view wants read in the same trip (their values
-    follow the generation's in `on_okuma.degerler`).
-    Returns the presence read's context token (for `varlik.istek_okumasi_bitir`), or None.
-    A request counted here that then fails authentication or the origin check still counts:
-    the limit is per key and address, so that only spends the caller's own budget.
-    """
-    key = widget_anahtari(request)
-    musteri = onbellek.yerel(key) if key else None
-    nesil_anahtari = onbellek.nesil_redis_anahtari()
-    if musteri is None or nesil_anahtari is None:
-        return None
-    kumeler = varlik.ulasilabilir_kumeleri() if varlik_gerekli else None
-    degerler = [nesil_anahtari, *(ek_anahtarlar(musteri) if ek_anahtarlar else ())]
-    adaylar = None
-    if kumeler:
-        degerler.append(onbellek.uyelik_nesli_redis_anahtari(musteri.pk))
-        tutulan = onbellek.adaylar(musteri.pk)
-        adaylar = (len(degerler) - 1, str(tutulan[0]), tutulan[1]) if tutulan else None
-    on = pencere_oku(
-        widget_limit_anahtari(musteri.pk, WidgetThrottle().get_ident(request)),
-        oran_coz(settings.WIDGET_RATE_LIMIT),
-        degerler=degerler,
-        kumeler=kumeler[0] if kumeler else (),
-        en_dusuk=kumeler[1] if kumeler else "-inf",
-        adaylar=adaylar,
-    )
-    if on is None:
-        return None
-    if kumeler:
-        on.uyelik_nesli = on.degerler.pop()  # `degerler` stays [generation, *extras]
-    request.on_okuma = on
-    if not kumeler:
-        return None
-    request.varlik_musteri_id = musteri.pk
-    return varlik.istek_okumasi_ayarla(on.kumeler)
-
-
-def adaylari_hazirla(request, musteri) -> None:
-    """After a widget request that reads presence is let in: when its presence read could not be
-    narrowed to the tenant's members (`widget_on_okuma`), read the members for the next requests
-    (one statement, then none until a membership changes or `onbellek.YEREL_SURE` passes)."""
-    on = getattr(request, "on_okuma", None)
-    if on is not None and on.daraltildi:
-        return
-    if onbellek.nesil_redis_anahtari() is None:
-        return  # without Redis presence is read in this process's memory, whole
-    onbellek.adaylari_yukle(musteri.pk, getattr(on, "uyelik_nesli", None))
 
 
 class OriginIzinli(BasePermission):

@@ -9,7 +9,7 @@ Two levels, both checked against one *generation* (`NESIL`, a random number in t
 Every change to a tenant (any save or delete of a `Musteri`, whichever write path: services, the
 portal, the admin) drops the shared entries of its old and new key and sets a new generation,
 before and again after the commit. A widget request reads the generation in the same Redis round
-trip as its rate limit (`tenants.kimlik.widget_on_okuma`), so every process sees any change on
+trip as its rate limit (its pre-read, `tenants.on_okuma`), so every process sees any change on
 its very next request at no extra cost; an entry read before a change (a request racing the
 write) carries the old generation and is never used again. A `QuerySet.update()` of `Musteri`
 bypasses this: the code base has none, and must not add one without calling `unut`.
@@ -80,7 +80,7 @@ def uyelik_nesli_redis_anahtari(musteri_id: int) -> str:
 
 def adaylar(musteri_id: int) -> tuple[int, list[int]] | None:
     """This process's list of the tenant's members and the membership generation it was read
-    under, for a read that checks that generation in the same round trip (`pencere_oku(adaylar=)`);
+    under, for a read that checks that generation in the same round trip (`tenants.on_okuma`);
     None when there is none, it is older than YEREL_SURE, or the tenant has too many members."""
     kayit = _adaylar.get(musteri_id)
     if kayit is None or time.monotonic() - kayit[2] > YEREL_SURE or len(kayit[1]) > ADAY_EN_COK:

@@ -54,15 +54,15 @@ class BosOkuma(APIView):
 
 # --- the ceiling of a rate-limited write (chat_bench.py --tavan) -------------------------------
 # CONTRACT 9 puts every widget request under a limit exact across processes: one Redis round trip
-# (the service's own limiter script, `pencere_oku`) before anything else. These two views are the
+# (the service's own limiter script, `pencere_kontrol`) before anything else. These two views are the
 # bare INSERT plus that round trip and nothing else, once through DRF and once as a plain Django
 # view: what no visitor message, which must also do both, can be faster than.
 def _sinirli_kayit(icerik: str, ip: str):
     from django.conf import settings  # the served checkout's limiter: imported late, old checkouts lack it
 
-    from supportdesk.core.throttling import oran_coz, pencere_oku
+    from supportdesk.core.throttling import oran_coz, pencere_kontrol
 
-    pencere_oku(f"bench-tavan:{ip}", oran_coz(settings.WIDGET_RATE_LIMIT))
+    pencere_kontrol(f"bench-tavan:{ip}", oran_coz(settings.WIDGET_RATE_LIMIT))
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {TABLO} (icerik) VALUES (%s) RETURNING id, zaman", [icerik[:200]])
         return cursor.fetchone()

@@ -13,6 +13,7 @@ from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayf
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, ziyaretci_dogrula
+from tenants.on_okuma import OnOkumaIhtiyaci
 
 from .. import selectors, services, yoklama
 from ..models import Mesaj, Oturum
@@ -85,7 +86,7 @@ SAYFA_PARAMETRELERI = [
 
 # --- widget --------------------------------------------------------------------------------
 class WidgetChatBaslatView(WidgetAPIView):
-    varlik_gerekli = True
+    on_okuma = OnOkumaIhtiyaci(varlik=True)
 
     @extend_schema(
         summary="Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)",
@@ -119,17 +120,19 @@ class WidgetChatMesajView(WidgetAPIView):
         return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
 
-class WidgetChatMesajlarView(WidgetAPIView):
-    varlik_gerekli = True
+def _ozet_anahtarlari(request, musteri) -> list[str]:
+    """The snapshot's keys for a plain poll of a chat (`yoklama.okunacaklar`), else none (read
+    before authentication, for the tenant this process holds for the key)."""
+    params = request.GET
+    oturum_id = sorgu_tam_sayisi(params.get("oturum_id"))
+    if not gecerli_id_mi(oturum_id) or _yoklama_esigi(params) is None:
+        return []
+    return yoklama.okunacaklar(oturum_id=oturum_id, musteri_id=musteri.pk)
 
-    def on_okuma_anahtarlari(self, request, musteri) -> list[str]:
-        # A plain poll also reads its snapshot (chat.yoklama) in the request's one Redis round trip.
-        params = request.GET
-        oturum_id = sorgu_tam_sayisi(params.get("oturum_id"))
-        if not gecerli_id_mi(oturum_id) or _yoklama_esigi(params) is None:
-            return []
-        self._ozet_anahtarlari = yoklama.okunacaklar(oturum_id=oturum_id, musteri_id=musteri.pk)
-        return self._ozet_anahtarlari
+
+class WidgetChatMesajlarView(WidgetAPIView):
+    # A plain poll also reads its snapshot (chat.yoklama) in the request's pre-read.
+    on_okuma = OnOkumaIhtiyaci(varlik=True, yoklama_ozeti=_ozet_anahtarlari)
 
     def hizli_yanit(self, request) -> HttpResponse | None:
         # The idle poll from its snapshot, before DRF's request cycle (WidgetAPIView.hizli_yanit):
@@ -141,7 +144,7 @@ class WidgetChatMesajlarView(WidgetAPIView):
             ziyaretci_id = ziyaretci_dogrula(request, musteri, request.GET)
         except APIException:
             return None
-        return _ozetten(request, self.on_okuma_degerleri(request, musteri), musteri, ziyaretci_id)
+        return _ozetten(request, request.on_okuma.yoklama_ozeti_icin(musteri.pk), musteri, ziyaretci_id)
 
     @extend_schema(
         summary="Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer",
@@ -159,7 +162,8 @@ class WidgetChatMesajlarView(WidgetAPIView):
     )
     def get(self, request):
         ziyaretci_id = self.ziyaretci_id()
-        okunan = self.on_okuma_degerleri(request, self.musteri)
+        on = getattr(request, "on_okuma", None)
+        okunan = on.yoklama_ozeti_icin(self.musteri.pk) if on is not None else None
         # The snapshot holds the answer rendered compact: not for a client asking `; indent=`.
         ozetten = _ozetten(request, okunan, self.musteri, ziyaretci_id) if ";" not in request.accepted_media_type else None
         if ozetten is not None:
@@ -183,7 +187,7 @@ class WidgetChatMesajlarView(WidgetAPIView):
                 veri = _widget_oturum_yaniti(oturum, mesajlar=[], sonraki=None)
                 veri["oturum"]["cevrimici_operator"] = veri["cevrimici_operator"] = cevrimici
                 yanitlar.append(ZarfJSONRenderer().render({"basarili": True, "data": veri}))
-            yoklama.ozet_yaz(anahtarlar=self._ozet_anahtarlari, okunan=okunan, yanitlar=tuple(yanitlar), veri={
+            yoklama.ozet_yaz(anahtarlar=list(on.yoklama_anahtarlari), okunan=okunan, yanitlar=tuple(yanitlar), veri={
                 "m": self.musteri.pk, "z": ziyaretci_id, "s": esik, "u": list(oturum._uygun_idler)})
         return yanit
 

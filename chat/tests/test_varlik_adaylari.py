@@ -9,7 +9,7 @@ from django.core.cache.backends.redis import RedisCache
 
 from supportdesk.core import varlik
 from supportdesk.testing.factories import MusteriFactory
-from tenants import kimlik, onbellek
+from tenants import on_okuma, onbellek
 from tenants.models import Uyelik
 
 from .yardimci import W_MESAJLAR, baslat, ok, operator_istemcisi, operator_yap, widget_client
@@ -27,16 +27,17 @@ def _redis():
 
 @pytest.fixture
 def okumalar(monkeypatch):
-    """Every first round trip's answer (a spy: the real script still runs)."""
+    """Every pre-read made (a spy: the real script still runs)."""
     kayit = []
-    gercek = kimlik.pencere_oku
+    gercek = on_okuma.on_oku
 
     def kaydet(*args, **kwargs):
         on = gercek(*args, **kwargs)
-        kayit.append(on)
+        if on is not None:
+            kayit.append(on)
         return on
 
-    monkeypatch.setattr(kimlik, "pencere_oku", kaydet)
+    monkeypatch.setattr(on_okuma, "on_oku", kaydet)
     return kayit
 
 
@@ -54,7 +55,7 @@ def _yokla(widget, o, **kw):
 
 
 def _canli_idler(on) -> set[int]:
-    return {int(i) for kume in on.kumeler for i in kume}
+    return on.varlik
 
 
 def test_a_poll_reads_presence_for_its_tenants_members_only(musteri, okumalar, django_assert_num_queries):

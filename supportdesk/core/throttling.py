@@ -31,43 +31,38 @@ from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 logger = logging.getLogger("supportdesk.limit")
 
-# KEYS: current window, previous window, then ARGV[5] keys to GET and ARGV[6] sorted sets to read
-# from score ARGV[7] up (other modules' reads on the same request: one round trip for all).
-# ARGV: limit, weight of the previous window, ttl, count it?, #GETs, #sets, lowest score ("(x":
-# above x), then optionally which GET, the value it is expected to have, and members: when that
-# GET has it, only those members are looked up in the sets (ZMSCORE), not the whole sets read.
-_LUA = """
+# The limit's check, the one piece of Lua every script that limits runs (this module's, and the
+# widget's pre-read, `tenants.on_okuma`): KEYS[1] and KEYS[2] are the current and the previous
+# window; its inputs are the named locals `LIMIT_ARGV` (declared by `lua_argv`). Leaves `izin`
+# (1/0), `cur` and `prev` for the script to return.
+LIMIT_ARGV = ("sinir", "agirlik", "ttl", "say")
+LIMIT_LUA = """
 local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
 local prev = tonumber(redis.call('GET', KEYS[2]) or '0')
 local izin = 1
-if prev * tonumber(ARGV[2]) + cur >= tonumber(ARGV[1]) then
+if prev * tonumber(agirlik) + cur >= tonumber(sinir) then
   izin = 0
-elseif ARGV[4] == '1' then
+elseif say == '1' then
   cur = redis.call('INCR', KEYS[1])
-  if cur == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3])) end
+  if cur == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ttl)) end
 end
-local n = tonumber(ARGV[5] or '0')
-local okunan = {}
-for i = 1, n do okunan[i] = redis.call('GET', KEYS[2 + i]) end
-local kumeler = {}
-local daralt = ARGV[9] ~= nil and okunan[tonumber(ARGV[8])] == ARGV[9]
-local alt = tonumber((string.gsub(ARGV[7] or '', '^%(', '')))
-for j = 1, tonumber(ARGV[6] or '0') do
-  if daralt and alt then
-    local canli = {}
-    if #ARGV > 9 then
-      local skorlar = redis.call('ZMSCORE', KEYS[2 + n + j], unpack(ARGV, 10))
-      for i = 1, #skorlar do
-        if skorlar[i] and tonumber(skorlar[i]) > alt then canli[#canli + 1] = ARGV[9 + i] end
-      end
-    end
-    kumeler[j] = canli
-  else
-    kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + j], ARGV[7], '+inf')
-  end
-end
-return {izin, cur, prev, okunan, kumeler, (daralt and alt) and 1 or 0}
 """
+
+
+def lua_argv(adlar: tuple[str, ...]) -> str:
+    """Lua declaring each of `adlar` as a local bound to its ARGV position: a script's inputs are
+    named once, here, and built in the same order by `argv`."""
+    return "".join(f"local {ad} = ARGV[{i}]\n" for i, ad in enumerate(adlar, 1))
+
+
+def argv(adlar: tuple[str, ...], degerler: dict) -> list:
+    """A script's ARGV from its named inputs (every name of `adlar`, nothing else)."""
+    if degerler.keys() != set(adlar):
+        raise ValueError(f"betik girdileri: {sorted(degerler)} != {sorted(adlar)}")
+    return [degerler[ad] for ad in adlar]
+
+
+_LUA = lua_argv(LIMIT_ARGV) + LIMIT_LUA + "return {izin, cur, prev}\n"
 # KEYS: the window a reservation was counted in. Never below zero.
 _IADE_LUA = """
 local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -103,11 +98,46 @@ def _redis(cache):
     return istemci
 
 
-def _pencereler(anahtar: str, sure: int, simdi: float) -> tuple[str, str, float, float]:
+@dataclass(frozen=True)
+class Pencere:
+    """One check of `oran` under `anahtar` at one instant: its two windows (cache keys, before the
+    cache's prefix) and what the verdict's waiting time is computed from."""
+
+    anahtar: str
+    guncel: str
+    onceki: str
+    agirlik: float  # the weight of the previous window still inside the sliding window
+    kalan: float  # seconds until the current window ends
+    sayi: int
+    sure: int
+
+    def argv(self, *, say: bool) -> dict:
+        """The named inputs of `LIMIT_LUA`."""
+        return {"sinir": self.sayi, "agirlik": repr(self.agirlik), "ttl": self.sure * 2, "say": "1" if say else "0"}
+
+    def karar(self, izin, cur: int, prev: int) -> "LimitKarari":
+        bekleme = 0.0 if izin else _bekleme(self.sayi, cur, prev, self.agirlik, self.kalan, self.sure)
+        return LimitKarari(anahtar=self.anahtar, izin=bool(izin), bekleme=bekleme)
+
+
+@dataclass(frozen=True)
+class LimitKarari:
+    """A limit's verdict: allowed, or how many seconds a refused client should wait."""
+
+    anahtar: str
+    izin: bool
+    bekleme: float
+
+
+def pencere(anahtar: str, oran: tuple[int, int] | None, simdi: float | None = None) -> Pencere:
+    """The windows of a check of `oran` (None: no limit, a check that always allows) now."""
+    sayi, sure = oran or (2**53, 1)
+    simdi = time.time() if simdi is None else simdi
     no = int(simdi // sure)
     gecen = simdi - no * sure
     # Hash tag: both windows of one key land on the same Redis Cluster slot.
-    return f"{{{anahtar}}}:{no}", f"{{{anahtar}}}:{no - 1}", (sure - gecen) / sure, sure - gecen
+    return Pencere(anahtar=anahtar, guncel=f"{{{anahtar}}}:{no}", onceki=f"{{{anahtar}}}:{no - 1}",
+                   agirlik=(sure - gecen) / sure, kalan=sure - gecen, sayi=sayi, sure=sure)
 
 
 def pencere_kontrol(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tuple[bool, float]:
@@ -122,72 +152,27 @@ def pencere_kontrol(anahtar: str, oran: tuple[int, int], *, say: bool = True) ->
 def pencere_ayir(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tuple[bool, float, str | None]:
     """`pencere_kontrol`, also returning the window the request was counted in (a receipt for
     `pencere_iade`; None when nothing was counted)."""
-    sayi, sure = oran
-    simdi = time.time()
-    guncel, onceki, agirlik, kalan = _pencereler(anahtar, sure, simdi)
+    p = pencere(anahtar, oran)
     cache = caches["default"]
     try:
         if isinstance(cache, RedisCache):
             _redis(cache)
-            izin, cur, prev, *_ = cache._limit_betik(
-                keys=[cache.make_and_validate_key(guncel), cache.make_and_validate_key(onceki)],
-                args=[sayi, repr(agirlik), sure * 2, "1" if say else "0", 0, 0, ""],
+            izin, cur, prev = cache._limit_betik(
+                keys=[cache.make_and_validate_key(p.guncel), cache.make_and_validate_key(p.onceki)],
+                args=argv(LIMIT_ARGV, p.argv(say=say)),
             )
         else:
             with _yerel_kilit:
-                cur, prev = cache.get(guncel, 0), cache.get(onceki, 0)
-                izin = prev * agirlik + cur < sayi
+                cur, prev = cache.get(p.guncel, 0), cache.get(p.onceki, 0)
+                izin = prev * p.agirlik + cur < p.sayi
                 if izin and say:
-                    if not cache.add(guncel, 1, sure * 2):
-                        cur = cache.incr(guncel)
+                    if not cache.add(p.guncel, 1, p.sure * 2):
+                        cur = cache.incr(p.guncel)
     except Exception:  # noqa: BLE001  (any store failure: fail open, CONTRACT 9 is not worth an outage)
-        _acik_gecis()
+        acik_gecis()
         return True, 0.0, None
-    if izin:
-        return True, 0.0, guncel if say else None
-    return False, _bekleme(sayi, cur, prev, agirlik, kalan, sure), None
-
-
-@dataclass
-class OnOkuma:
-    """`pencere_oku`'s answer: the limit's verdict for `anahtar`, and the other reads."""
-
-    anahtar: str
-    izin: bool
-    bekleme: float
-    degerler: list  # GET of each key asked (bytes or None)
-    kumeler: list[list[bytes]]  # members of each sorted set asked, from the lowest score up
-    daraltildi: bool = False  # the sets were read for the members `adaylar` named only
-    uyelik_nesli: object = None  # set by tenants.kimlik.widget_on_okuma (the membership generation read)
-
-
-def pencere_oku(anahtar: str, oran: tuple[int, int] | None, *, degerler=(), kumeler=(),
-                en_dusuk: str = "-inf", adaylar: tuple[int, str, list[int]] | None = None) -> OnOkuma | None:
-    """`pencere_kontrol` (the request counted when allowed) and, in the same Redis round trip,
-    GETs of `degerler` and the members of the sorted sets `kumeler` scored above `en_dusuk`
-    (`"(<score>"`; raw Redis keys, not cache keys). None when the cache is not Redis or cannot be
-    reached (the limit then fails open as usual, and callers read what they need their own way).
-
-    `adaylar` = (i, value, members): when `degerler[i]` reads `value`, the sets are read for these
-    members only (`daraltildi`), so the cost follows their number, not the sets' size."""
-    cache = caches["default"]
-    if not isinstance(cache, RedisCache):
-        return None
-    sayi, sure = oran or (2**53, 1)
-    guncel, onceki, agirlik, kalan = _pencereler(anahtar, sure, time.time())
-    try:
-        _redis(cache)
-        izin, cur, prev, okunan, kume, daraltildi = cache._limit_betik(
-            keys=[cache.make_key(guncel), cache.make_key(onceki), *degerler, *kumeler],  # hot path: no memcached key checks
-            args=[sayi, repr(agirlik), sure * 2, "1" if oran else "0", len(degerler), len(kumeler), en_dusuk,
-                  *((adaylar[0] + 1, adaylar[1], *adaylar[2]) if adaylar else ())],
-        )
-    except Exception:  # noqa: BLE001
-        _acik_gecis()
-        return None
-    bekleme = 0.0 if izin else _bekleme(sayi, cur, prev, agirlik, kalan, sure)
-    return OnOkuma(anahtar=anahtar, izin=bool(izin), bekleme=bekleme, degerler=list(okunan), kumeler=list(kume),
-                   daraltildi=bool(daraltildi))
+    karar = p.karar(izin, cur, prev)
+    return karar.izin, karar.bekleme, p.guncel if karar.izin and say else None
 
 
 def pencere_iade(fis: str | None) -> None:
@@ -205,13 +190,12 @@ def pencere_iade(fis: str | None) -> None:
                 if cache.get(fis, 0) > 0:
                     cache.decr(fis)
     except Exception:  # noqa: BLE001
-        _acik_gecis()
+        acik_gecis()
 
 
 def pencere_say(anahtar: str, oran: tuple[int, int]) -> None:
     """Count one event (a failed login) under `anahtar`, whatever the count is."""
-    sayi, sure = oran
-    guncel, *_ = _pencereler(anahtar, sure, time.time())
+    guncel, sure = pencere(anahtar, oran).guncel, oran[1]
     cache = caches["default"]
     try:
         if isinstance(cache, RedisCache):
@@ -225,7 +209,7 @@ def pencere_say(anahtar: str, oran: tuple[int, int]) -> None:
                 if not cache.add(guncel, 1, sure * 2):
                     cache.incr(guncel)
     except Exception:  # noqa: BLE001
-        _acik_gecis()
+        acik_gecis()
 
 
 def _bekleme(sayi: int, cur: int, prev: int, agirlik: float, kalan: float, sure: int) -> float:
@@ -237,7 +221,7 @@ def _bekleme(sayi: int, cur: int, prev: int, agirlik: float, kalan: float, sure:
     return max(1.0, kalan)
 
 
-def _acik_gecis() -> None:
+def acik_gecis() -> None:
     with _kilit:
         _durum["acik_gecis"] += 1
         uyar = time.monotonic() - _durum["son_uyari"] > 60 or not _durum["son_uyari"]
@@ -264,11 +248,11 @@ class _PencereThrottle(BaseThrottle):
         if oran is None:
             return True
         anahtar = self.anahtar(request, view)
-        # Checked already in this request's first round trip (tenants.kimlik.widget_on_okuma)?
-        on = getattr(request, "on_okuma", None)
-        if on is not None and on.anahtar == anahtar:
-            self._bekleme = on.bekleme
-            return on.izin
+        # Decided already by this request's pre-read (`tenants.on_okuma`: its `limit`)?
+        karar = getattr(getattr(request, "on_okuma", None), "limit", None)
+        if karar is not None and karar.anahtar == anahtar:
+            self._bekleme = karar.bekleme
+            return karar.izin
         izin, self._bekleme = pencere_kontrol(anahtar, oran)
         return izin
 

@@ -230,11 +230,11 @@ def ulasilabilir_kumeleri() -> tuple[list[str], str] | None:
     return [SOKETLI, REST], f"({time.time()!r}"
 
 
-def istek_okumasi_ayarla(kumeler: list[list[bytes]] | None):
-    """This request's read of the sets of `ulasilabilir_kumeleri` (made in its first round trip):
-    `ulasilabilir_idler` answers from it until `istek_okumasi_bitir(token)`. A widget request
-    may have read them for its tenant's members only: within it, ask about those alone."""
-    ids = None if kumeler is None else {int(k) for kume in kumeler for k in kume}
+def istek_okumasi_ayarla(ids: set[int] | None):
+    """This request's read of the sets of `ulasilabilir_kumeleri` (made in its pre-read,
+    `tenants.on_okuma`): `ulasilabilir_idler` answers from it until `istek_okumasi_bitir(token)`.
+    A widget request may have read them for its tenant's members only: within it, ask about
+    those alone."""
     return _istek_okumasi.set(ids)
 
 

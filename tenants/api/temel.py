@@ -5,21 +5,21 @@ from functools import cached_property
 from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
 
-from supportdesk.core import gunluk, varlik
+from supportdesk.core import gunluk
 from supportdesk.core.girdi import ziyaretci_id_dogrula
-from supportdesk.core.throttling import WidgetThrottle, widget_limit_anahtari
+from supportdesk.core.throttling import WidgetThrottle
 from supportdesk.core.views import TemelAPIView
 
+from .. import on_okuma
 from ..kimlik import (
     OperatorJWTAuthentication,
     OriginIzinli,
     PanelCerezAuthentication,
     WidgetAnahtarAuthentication,
-    adaylari_hazirla,
     widget_musterisi,
-    widget_on_okuma,
 )
 from ..models import Musteri
+from ..on_okuma import OnOkumaIhtiyaci
 from ..origin import origin_izinli
 from ..selectors import kullanici_musteri_idleri
 from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
@@ -43,46 +43,16 @@ class WidgetAPIView(TemelAPIView):
     authentication_classes = [WidgetAnahtarAuthentication]
     permission_classes = [OriginIzinli]
     throttle_classes = [WidgetThrottle]
-    # Views that read operators' presence (queue info, "operators online") get it in the
-    # request's first Redis round trip, with the rate limit (kimlik.widget_on_okuma).
-    varlik_gerekli = False
+    # What the request's pre-read (`tenants.on_okuma`: one Redis round trip with the rate limit
+    # and the tenant cache's generation) also reads for this view: presence (queue info,
+    # "operators online"), the idle poll's snapshot.
+    on_okuma = OnOkumaIhtiyaci()
 
     def initial(self, request, *args, **kwargs):
         if WidgetThrottle in self.throttle_classes and not getattr(request, "on_okuma_denendi", False):
-            self._varlik_jetonu = self._on_oku(request)
+            on_okuma.on_oku(request, self.on_okuma)
         super().initial(request, *args, **kwargs)
-        jeton = getattr(self, "_varlik_jetonu", None)
-        if jeton is not None and getattr(request, "varlik_musteri_id", None) != getattr(self.musteri, "pk", None):
-            # Presence was read for the members of the tenant this process held for the key, and
-            # the key turned out to be another's (it never is, keys are never reused): read anew.
-            self._varlik_jetonu = None
-            varlik.istek_okumasi_bitir(jeton)
-        if self.varlik_gerekli:
-            adaylari_hazirla(request, self.musteri)
-
-    def _on_oku(self, request):
-        # At most once per request (a fast path may have made it already: never count twice).
-        request.on_okuma_denendi = True
-
-        def ek(musteri) -> list[str]:
-            anahtarlar = self.on_okuma_anahtarlari(request, musteri)
-            self._on_okuma_musteri_id = musteri.pk if anahtarlar else None
-            return anahtarlar
-
-        return widget_on_okuma(request, varlik_gerekli=self.varlik_gerekli, ek_anahtarlar=ek)
-
-    def on_okuma_anahtarlari(self, request, musteri) -> list[str]:
-        """Raw Redis keys this view wants read in the request's first round trip, for the tenant
-        this process holds for the key (not yet authenticated: `on_okuma_degerleri` gives the
-        values only for the tenant the request turns out to be for)."""
-        return []
-
-    def on_okuma_degerleri(self, request, musteri) -> list | None:
-        """The values of `on_okuma_anahtarlari`, when they were read for `musteri`."""
-        on = getattr(request, "on_okuma", None)
-        if on is None or getattr(self, "_on_okuma_musteri_id", None) != musteri.pk:
-            return None
-        return on.degerler[1:]
+        on_okuma.musteri_dogrulandi(request, self.musteri, self.on_okuma)
 
     def hizli_yanit(self, request) -> HttpResponse | None:
         """A view's answer to a plain `GET` before DRF's request cycle, or None to take the
@@ -93,10 +63,10 @@ class WidgetAPIView(TemelAPIView):
     def hizli_musteri(self, request) -> Musteri | None:
         """The tenant of a request that passes, exactly as the ordinary path would pass it, every
         check before the view: no body, an answer in JSON acceptable, the limit (already counted
-        by `_on_oku`) allowing it, the key, the origin whitelist. None for anything else, which
+        by the pre-read) allowing it, the key, the origin whitelist. None for anything else, which
         the ordinary path then handles (and refuses, with its own error)."""
         on = getattr(request, "on_okuma", None)
-        if on is None or not on.izin:
+        if on is None or not on.limit.izin:
             return None
         meta = request.META
         if meta.get("CONTENT_LENGTH") not in (None, "", "0") or "HTTP_TRANSFER_ENCODING" in meta:
@@ -104,8 +74,8 @@ class WidgetAPIView(TemelAPIView):
         if meta.get("HTTP_ACCEPT", "*/*") not in ("*/*", "application/json") or "format" in request.GET:
             return None  # DRF's content negotiation decides anything else
         musteri = widget_musterisi(request)  # WidgetAnahtarAuthentication's own look-up
-        if musteri is None or on.anahtar != widget_limit_anahtari(musteri.pk, WidgetThrottle().get_ident(request)):
-            return None
+        if musteri is None or on.musteri_id != musteri.pk:
+            return None  # (the limit's key names the tenant: the pre-read counted it under this one)
         if not origin_izinli(musteri.izinli_originler, meta.get("HTTP_ORIGIN"), meta.get("HTTP_REFERER")):
             return None
         gunluk.baglam_ekle(musteri_id=musteri.pk)  # what the authentication would have noted
@@ -115,7 +85,7 @@ class WidgetAPIView(TemelAPIView):
         try:
             if (request.method == "GET" and WidgetThrottle in self.throttle_classes
                     and type(self).hizli_yanit is not WidgetAPIView.hizli_yanit):
-                self._varlik_jetonu = self._on_oku(request)
+                on_okuma.on_oku(request, self.on_okuma)
                 yanit = self.hizli_yanit(request)
                 if yanit is not None:
                     self.headers = self.default_response_headers  # as DRF's finalize_response adds them
@@ -124,10 +94,7 @@ class WidgetAPIView(TemelAPIView):
                     return yanit
             return super().dispatch(request, *args, **kwargs)
         finally:
-            jeton = getattr(self, "_varlik_jetonu", None)
-            if jeton is not None:
-                self._varlik_jetonu = None
-                varlik.istek_okumasi_bitir(jeton)
+            on_okuma.bitir(request)
 
     @property
     def musteri(self):

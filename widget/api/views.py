@@ -21,6 +21,7 @@ from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
 from tenants.gorunum import KONUMLAR, logo_adresi
+from tenants.on_okuma import OnOkumaIhtiyaci
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
 from tickets.api.serializers import TicketDetaySerializer
 from tickets.selectors import ziyaretci_ticket_get
@@ -51,7 +52,7 @@ def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
 
 
 class WidgetInitView(WidgetAPIView):
-    varlik_gerekli = True
+    on_okuma = OnOkumaIhtiyaci(varlik=True)
 
     @extend_schema(
         summary="Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti",

@@ -1,0 +1,180 @@
+"""The widget request's pre-read (issues 12 and 25): everything a widget request reads from Redis
+before it is handled, in one round trip, as one component with named fields.
+
+A widget view declares what it needs besides the limit and the tenant cache's generation (which
+every widget request reads) with `OnOkumaIhtiyaci` (`WidgetAPIView.on_okuma`); `on_oku` runs one
+Lua script and leaves on the request an `OnOkuma`:
+
+- `limit`: the rate limit's verdict for this key and client IP (`throttling.LimitKarari`), the
+  request counted when allowed, as `WidgetThrottle` would count it; the throttle then uses it
+  instead of asking Redis (it only limits: it knows nothing of the other reads);
+- `musteri_nesli`: the tenant cache's generation (`tenants.onbellek.NESIL`), for the
+  authentication's look-up of the key (`kimlik.widget_musterisi`);
+- `uyelik_nesli`, `varlik`, `daraltildi`: with `varlik=True`, who is reachable now
+  (`supportdesk.core.varlik`), read for the tenant's members only (`daraltildi`) when this process
+  holds their ids under the membership generation read in the same script
+  (`tenants.onbellek.adaylar`), so the cost follows the tenant's team, not the platform's;
+- `yoklama_ozeti`: with `yoklama_ozeti=<keys of the request>`, the values of those keys (the
+  idle poll's snapshot and its generations, `chat.yoklama.okunacaklar`), in their order.
+
+The script's inputs are named once (`_ARGV`, declared in Lua by `throttling.lua_argv`, built by
+`throttling.argv`); its keys are the limit's two windows, then the GETs (`musteri_nesli`, the
+snapshot's keys, `uyelik_nesli`), then the presence sets. The limit's own Lua is
+`throttling.LIMIT_LUA`, the same text the limiter runs alone.
+
+Only when this process already holds the key's tenant (the limit's key names the tenant) and the
+cache is Redis; otherwise there is no pre-read (`request.on_okuma` stays unset) and each part
+reads on its own (the throttle its limit, the authentication its tenant, presence its sets).
+A request counted here that then fails authentication or the origin check still counts: the
+limit is per key and address, so that only spends the caller's own budget. The keys are not in
+the limit's hash slot: one Redis server (or a primary), not Redis Cluster.
+"""
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import caches
+
+from supportdesk.core import throttling, varlik
+
+from . import onbellek
+from .kimlik import widget_anahtari
+
+_ARGV = (*throttling.LIMIT_ARGV, "get_sayisi", "kume_sayisi", "en_dusuk", "daralt_sirasi", "daralt_degeri")
+# After the named inputs: the members to look up when narrowing (`daralt_degeri` read at GET
+# number `daralt_sirasi`), by ZMSCORE instead of reading the whole sets.
+_LUA = throttling.lua_argv(_ARGV) + throttling.LIMIT_LUA + """
+local n = tonumber(get_sayisi)
+local okunan = {}
+for i = 1, n do okunan[i] = redis.call('GET', KEYS[2 + i]) end
+local kumeler = {}
+local daralt = daralt_degeri ~= '' and okunan[tonumber(daralt_sirasi)] == daralt_degeri
+local alt = tonumber((string.gsub(en_dusuk, '^%(', '')))
+for j = 1, tonumber(kume_sayisi) do
+  if daralt and alt then
+    local canli = {}
+    if #ARGV > UYE_ONCESI then
+      local skorlar = redis.call('ZMSCORE', KEYS[2 + n + j], unpack(ARGV, UYE_ONCESI + 1))
+      for i = 1, #skorlar do
+        if skorlar[i] and tonumber(skorlar[i]) > alt then canli[#canli + 1] = ARGV[UYE_ONCESI + i] end
+      end
+    end
+    kumeler[j] = canli
+  else
+    kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + j], en_dusuk, '+inf')
+  end
+end
+return {izin, cur, prev, okunan, kumeler, (daralt and alt) and 1 or 0}
+""".replace("UYE_ONCESI", str(len(_ARGV)))
+
+
+@dataclass(frozen=True)
+class OnOkumaIhtiyaci:
+    """What a widget view reads in its request's pre-read besides the limit and the tenant
+    cache's generation. `yoklama_ozeti(request, musteri)`: the raw Redis keys of the poll
+    snapshot to read for the tenant this process holds for the key (not yet authenticated), or
+    an empty list."""
+
+    varlik: bool = False
+    yoklama_ozeti: Callable[..., list[str]] | None = None
+
+
+@dataclass
+class OnOkuma:
+    """What a widget request's pre-read read (see the module's text)."""
+
+    musteri_id: int  # the tenant this process held for the key: every read below is for it
+    limit: throttling.LimitKarari
+    musteri_nesli: bytes | None
+    uyelik_nesli: bytes | None = None
+    varlik: set[int] | None = None  # None: not read
+    daraltildi: bool = False
+    yoklama_anahtarlari: tuple[str, ...] = ()
+    yoklama_ozeti: list | None = None  # the values of `yoklama_anahtarlari`
+
+    def yoklama_ozeti_icin(self, musteri_id: int) -> list | None:
+        """The snapshot's values when they were read for `musteri_id` (the authenticated tenant)."""
+        return self.yoklama_ozeti if self.yoklama_anahtarlari and musteri_id == self.musteri_id else None
+
+
+def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
+    """Make the request's pre-read (at most once per request: `on_okuma_denendi`) and leave it on
+    the request as `on_okuma`. With presence read, this request's `varlik.ulasilabilir_idler`
+    answers from it until `bitir(request)`."""
+    request = getattr(request, "_request", request)  # DRF's Request reads through to Django's
+    request.on_okuma_denendi = True
+    key = widget_anahtari(request)
+    musteri = onbellek.yerel(key) if key else None
+    nesil_anahtari = onbellek.nesil_redis_anahtari()
+    if musteri is None or nesil_anahtari is None:
+        return None
+    kumeler = varlik.ulasilabilir_kumeleri() if ihtiyac.varlik else None
+    yoklama = tuple(ihtiyac.yoklama_ozeti(request, musteri)) if ihtiyac.yoklama_ozeti else ()
+    getler = [nesil_anahtari, *yoklama]
+    daralt = None
+    if kumeler:
+        getler.append(onbellek.uyelik_nesli_redis_anahtari(musteri.pk))
+        daralt = onbellek.adaylar(musteri.pk)
+    oran = throttling.oran_coz(settings.WIDGET_RATE_LIMIT)
+    limit = throttling.pencere(
+        throttling.widget_limit_anahtari(musteri.pk, throttling.WidgetThrottle().get_ident(request)), oran)
+    okunan = _calistir(limit=limit, say=oran is not None, getler=getler, kumeler=kumeler, daralt=daralt)
+    if okunan is None:
+        return None
+    izin, cur, prev, degerler, kume, daraltildi = okunan
+    on = OnOkuma(musteri_id=musteri.pk, limit=limit.karar(izin, cur, prev), musteri_nesli=degerler[0],
+                 yoklama_anahtarlari=yoklama, yoklama_ozeti=degerler[1:1 + len(yoklama)] if yoklama else None)
+    if kumeler:
+        on.uyelik_nesli = degerler[-1]
+        on.varlik = {int(k) for uyeler in kume for k in uyeler}
+        on.daraltildi = bool(daraltildi)
+        request.varlik_jetonu = varlik.istek_okumasi_ayarla(on.varlik)
+    request.on_okuma = on
+    return on
+
+
+def _calistir(*, limit: throttling.Pencere, say: bool, getler: list[str], kumeler, daralt) -> list | None:
+    """Run the script; None (the limit fails open, as the limiter's own) when Redis cannot be reached.
+    `daralt` = (membership generation, member ids) held by this process, checked against the
+    last GET."""
+    cache = caches["default"]
+    try:
+        betik = getattr(cache, "_on_okuma_betigi", None)
+        if betik is None:
+            betik = cache._on_okuma_betigi = cache._cache.get_client(write=True).register_script(_LUA)
+        setler, en_dusuk = kumeler or ((), "-inf")
+        girdiler = {
+            **limit.argv(say=say), "get_sayisi": len(getler), "kume_sayisi": len(setler), "en_dusuk": en_dusuk,
+            "daralt_sirasi": len(getler) if daralt else 0, "daralt_degeri": str(daralt[0]) if daralt else "",
+        }
+        # Cache keys of our own ASCII names: no memcached key checks on the hot path.
+        return betik(keys=[cache.make_key(limit.guncel), cache.make_key(limit.onceki), *getler, *setler],
+                     args=[*throttling.argv(_ARGV, girdiler), *(daralt[1] if daralt else ())])
+    except Exception:  # noqa: BLE001  (as the limiter: a dead cache must not take the widget down)
+        throttling.acik_gecis()
+        return None
+
+
+def bitir(request) -> None:
+    """The request is answered: presence is read afresh by whatever runs next in this context."""
+    request = getattr(request, "_request", request)
+    jeton = getattr(request, "varlik_jetonu", None)
+    if jeton is not None:
+        request.varlik_jetonu = None
+        varlik.istek_okumasi_bitir(jeton)
+
+
+def musteri_dogrulandi(request, musteri, ihtiyac: OnOkumaIhtiyaci) -> None:
+    """After authentication, with the request let in. Presence read for the members of the tenant
+    this process held for the key is dropped (read anew) when the key turned out to be another's
+    (it never is: keys are never reused). For a view that reads presence and could not narrow its
+    read to the tenant's members, the members are read for the next requests (one statement, then
+    none until a membership changes or `onbellek.YEREL_SURE` passes)."""
+    on = getattr(request, "on_okuma", None)
+    if on is not None and on.varlik is not None and on.musteri_id != getattr(musteri, "pk", None):
+        bitir(request)
+    if not ihtiyac.varlik or (on is not None and on.daraltildi):
+        return
+    if onbellek.nesil_redis_anahtari() is None:
+        return  # without Redis presence is read in this process's memory, whole
+    onbellek.adaylari_yukle(musteri.pk, getattr(on, "uyelik_nesli", None))
