@@ -334,6 +334,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_CONNECT_TIMEO
                                    "socket_timeout": REDIS_SOCKET_TIMEOUT, "max_retries": 1}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
 CELERY_TIMEZONE = "UTC"
+# Without a broker (`make run`) the runner (supportdesk/core/kosucu.py) runs the timetable below in
+# the web process, each job once a period over every process; off in tests, which run jobs by hand.
+KOSUCU_ZAMANLAYICI = env.bool("KOSUCU_ZAMANLAYICI", default=True)
 CELERY_BEAT_SCHEDULE = {
     # Outbox sweep: queues webhook deliveries that are due but were never queued (CONTRACT 7).
     "webhook-vadesi-gelenler": {
