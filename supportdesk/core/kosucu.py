@@ -66,10 +66,11 @@ class Kosucu:
         self._olanlar: set[str] = set()
 
     # --- lanes ------------------------------------------------------------------------------------
-    def calistir(self, kulvar: str, fn: Callable, *args, esz: int = 4) -> Future | None:
+    def calistir(self, kulvar: str, fn: Callable, *args, esz: int = 4, baglanti_kalsin: bool = False) -> Future | None:
         """Run `fn(*args)` on the lane `kulvar` (a pool of `esz` threads, sized on first use). The
-        thread's database connection is checked before and closed after a failure; an exception is
-        logged, never raised. None once the runner is stopping."""
+        thread's database connection is closed after the job (`baglanti_kalsin`: kept, checked
+        before the next one, closed after a failure: a Celery worker's delivery threads); an
+        exception is logged, never raised. None once the runner is stopping."""
         with self._kilit:
             if self._dur.is_set():
                 return None
@@ -77,7 +78,7 @@ class Kosucu:
             if havuz is None:
                 havuz = self._kulvarlar[kulvar] = ThreadPoolExecutor(esz, thread_name_prefix=f"kosucu-{kulvar}")
         try:
-            return havuz.submit(_sarili, kulvar, fn, args)
+            return havuz.submit(_sarili, kulvar, fn, args, baglanti_kalsin)
         except RuntimeError:  # shut down meanwhile
             return None
 
@@ -216,7 +217,7 @@ class Kosucu:
             dongu.call_soon_threadsafe(_dongu_kapat, dongu)
 
 
-def _sarili(kulvar: str, fn: Callable, args: tuple) -> None:
+def _sarili(kulvar: str, fn: Callable, args: tuple, baglanti_kalsin: bool = False) -> None:
     try:
         close_old_connections()
         fn(*args)
@@ -224,8 +225,8 @@ def _sarili(kulvar: str, fn: Callable, args: tuple) -> None:
         logger.exception("%s kulvarında %r başarısız.", kulvar, fn)
         connection.close()  # whatever state it is in, the next job starts clean
     finally:
-        if connection.vendor == "sqlite":
-            connection.close()  # `make run` on SQLite: no connection kept open between jobs
+        if not baglanti_kalsin:
+            connection.close()  # lane threads live on: no connection held between jobs
 
 
 def _kilitli_calistir(ad: str, dilim: int, saniye: float, fn: Callable, args: tuple) -> None:
@@ -295,16 +296,13 @@ def _cikista() -> None:
 # --- Celery tasks off the request ----------------------------------------------------------------------
 def gorev_gonder(gorev, *args, yerel: bool = True) -> None:
     """Run the Celery task `gorev` with JSON `args` outside this request: on the broker when there
-    is one, else on this process's runner (lane `gorevler`; `yerel=False`: inside the caller, eager,
-    as tests want). Never raises: a broker that is down is logged, and the sweeps bring back what
+    is one, else on this process's runner (lane `gorevler`; `yerel=False`: inside the caller,
+    Celery's eager mode, as tests want). Never raises: a broker that is down is logged, and the sweeps bring back what
     was stored."""
-    if not broker_var():
-        if yerel:
-            kosucu().calistir("gorevler", gorev, *args, esz=4)
-        else:
-            _sarili("gorevler", gorev, args)
+    if yerel and not broker_var():
+        kosucu().calistir("gorevler", gorev, *args, esz=4)
         return
-    try:
+    try:  # to the broker; eager (no broker, `yerel` off): inside the caller
         gorev.delay(*args)
     except Exception:
         logger.warning("%s kuyruğa alınamadı.", gorev.name, exc_info=True)
