@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from celery.signals import worker_process_shutdown, worker_shutdown
 from django.conf import settings
 from django.core.cache import cache
 from django.core.signals import request_started
@@ -52,7 +53,7 @@ def broker_var() -> bool:
 class Kosucu:
     def __init__(self):
         self.pid = os.getpid()
-        self._kilit = threading.Lock()
+        self._kilit = threading.RLock()  # `nesne` builds under it, and a builder may use the timer
         self._dur = threading.Event()
         self._kulvarlar: dict[str, ThreadPoolExecutor] = {}
         self._zamanli: list[tuple[float, int, Callable, tuple]] = []  # (when, n, fn, args), a heap
@@ -286,6 +287,12 @@ def _catal_sonrasi() -> None:
 os.register_at_fork(after_in_child=_catal_sonrasi)
 
 
+@worker_shutdown.connect
+@worker_process_shutdown.connect
+def _isci_dururken(**_) -> None:
+    durdur(settings.KOSUCU_DURMA_SANIYE)
+
+
 @atexit.register
 def _cikista() -> None:
     # A process leaving (gunicorn's graceful restart) first publishes what its lines still hold.
@@ -352,10 +359,9 @@ def baslat(**_) -> None:
     """A web process's first request (`request_started`): without a broker, start the timetable
     and the apps' start work, once per runner. With a broker there is nothing to start here, and
     the receiver leaves the request path."""
-    if not settings.KOSUCU_ZAMANLAYICI:
-        return
     if broker_var():
-        request_started.disconnect(dispatch_uid=BASLAT_UID)
+        if settings.KOSUCU_ZAMANLAYICI:  # (tests keep it, to switch the broker off and on)
+            request_started.disconnect(dispatch_uid=BASLAT_UID)
         return
     k = kosucu()
     if not k.ilk_kez("baslat"):

@@ -156,3 +156,16 @@ def test_brokerle_zaman_cizelgesi_celery_beatte_kalir(settings):
         assert kosucu_mod.zamanlanmis_isleri_baslat(Kosucu()) is False
     finally:
         celery_app.conf.task_always_eager = onceki
+
+
+def test_make_runda_beatin_butun_isleri_kosucuda(brokersiz, settings):
+    # Every job of the production timetable (webhook and mail sweeps, chat time-outs, clean-ups)
+    # is on the runner's timetable without a broker.
+    k = Kosucu()
+    try:
+        assert kosucu_mod.zamanlanmis_isleri_baslat(k)
+        assert k._periyodik == set(settings.CELERY_BEAT_SCHEDULE) >= {
+            "webhook-vadesi-gelenler", "eposta-vadesi-gelenler", "sohbet-zaman-asimlari", "sahipsiz-dosyalar"}
+        assert all(ad in celery_app.tasks for ad in (t["task"] for t in settings.CELERY_BEAT_SCHEDULE.values()))
+    finally:
+        k.durdur(2)
