@@ -336,6 +336,9 @@ def zamanlanmis_isleri_baslat(k: Kosucu | None = None) -> bool:
     if broker_var() or not settings.KOSUCU_ZAMANLAYICI:
         return False
     k = k or kosucu()
+    # Every app's tasks module, as a worker imports them at start (the web process imports only
+    # the ones its apps use): each job of the timetable must be known by name.
+    celery_app.loader.import_default_modules()
     for ad, tanim in settings.CELERY_BEAT_SCHEDULE.items():
         k.her(ad, _saniye(tanim["schedule"]), _gorevi_calistir, tanim["task"], tuple(tanim.get("args", ())),
               dict(tanim.get("kwargs", {})))
