@@ -102,14 +102,15 @@ class Kosucu:
                 simdi, hazir = time.monotonic(), []
                 while self._zamanli and self._zamanli[0][0] <= simdi:
                     hazir.append(heapq.heappop(self._zamanli))
-                bekle = self._zamanli[0][0] - simdi if self._zamanli else 1.0
+                bekle = self._zamanli[0][0] - simdi if self._zamanli else 60.0
             for _, _, fn, args in hazir:
                 try:
                     fn(*args)
                 except Exception:
                     logger.exception("Zamanlanmış çağrı %r başarısız.", fn)
             if not hazir:
-                self._uyan.wait(timeout=max(0.005, min(bekle, 1.0)))
+                # Until the next call is due (`sonra` wakes it sooner): idle, it sleeps.
+                self._uyan.wait(timeout=max(0.005, min(bekle, 60.0)))
                 self._uyan.clear()
 
     def her(self, ad: str, saniye: float, fn: Callable, *args) -> None:
