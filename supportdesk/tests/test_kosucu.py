@@ -7,6 +7,7 @@ import time
 import pytest
 from celery import shared_task
 from django.db import transaction
+from django.test import Client
 
 from supportdesk.celery import app as celery_app
 from supportdesk.core import kosucu as kosucu_mod
@@ -127,12 +128,17 @@ def test_brokerle_gorev_brokere_gider(monkeypatch):
     assert giden == [("x",)] and CALISANLAR == []
 
 
-def test_varsayilan_yapilandirmada_zaman_cizelgesi_isi_calistirir(brokersiz, settings):
+@pytest.mark.django_db
+def test_varsayilan_yapilandirmada_ilk_istek_zaman_cizelgesini_baslatir(brokersiz, settings):
+    # `make run`: no broker, no beat; the web process's first request starts the timetable.
     settings.CELERY_BEAT_SCHEDULE = {"deneme": {"task": "kosucu_test.kaydet", "schedule": 1, "args": ["p"]}}
-    kaydet_ = celery_app.tasks["kosucu_test.kaydet"]
-    assert kaydet_ is not None
-    kosucu_mod.baslat()  # the web process's first request
+    kosucu_mod.durdur(2)  # a fresh process
+    Client().get("/portal/")
     assert _bekle(lambda: len(CALISANLAR) >= 2, timeout=4)
+    Client().get("/portal/")  # once per process: not registered twice
+    time.sleep(1.2)
+    dilimler = [d for _, _, d in CALISANLAR]
+    assert len(dilimler) == len(set(dilimler)), CALISANLAR
 
 
 def test_iki_kosucu_bir_periyotta_bir_kez_calistirir(brokersiz, settings):
