@@ -7,11 +7,8 @@ serializers as the REST answers (chat's `oturum_verisi`, `widget_oturum_verisi`,
 tickets' `TicketSerializer`, and `TicketDetaySerializer` for the visitor), from the rows as they
 are right after the commit: a frame and a REST read of the same object are equal.
 """
-import asyncio
-import atexit
 import json
 import logging
-import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -22,6 +19,7 @@ from chat import selectors as chat_selectors
 from chat.api.serializers import mesaj_verisi, oturum_verisi, widget_oturum_verisi
 from chat.models import Oturum
 from supportdesk.core.girdi import AYRILMIS_ZIYARETCI_ONEKLERI
+from supportdesk.core.kosucu import kosucu
 from supportdesk.core.olaylar import YayinlananOlay
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.selectors import kullanici_musteri_idleri
@@ -146,56 +144,7 @@ def dagit(olay: YayinlananOlay) -> None:
         gruba_gonder(str(olay.id), gonderimler)
 
 
-_dongu: asyncio.AbstractEventLoop | None = None
-_sira: asyncio.Queue | None = None
-_dongu_kilidi = threading.Lock()
-SIRA_SINIRI = 10_000  # events waiting to be published in one process (Redis down for long)
-
-
-def _yayin_dongusu() -> tuple[asyncio.AbstractEventLoop, asyncio.Queue]:
-    """One event loop per process, in a daemon thread, for publishing from sync code: the Redis
-    layer keeps its connection there, instead of a new loop and connection per event (which
-    `async_to_sync` would cost: tens of ms on a busy machine). One task on it publishes the
-    process's events one after another, in the order they were committed. Started on first use,
-    so a forking server (gunicorn) starts it in each worker."""
-    global _dongu, _sira
-    with _dongu_kilidi:
-        if _dongu is None or _dongu.is_closed():
-            dongu = asyncio.new_event_loop()
-            sira = asyncio.Queue()
-            threading.Thread(target=dongu.run_forever, name="canli-yayin", daemon=True).start()
-            asyncio.run_coroutine_threadsafe(_yayinci(sira), dongu)
-            _dongu, _sira = dongu, sira
-            atexit.register(_bosalt, dongu, sira)
-        return _dongu, _sira
-
-
-async def _yayinci(sira: asyncio.Queue) -> None:
-    while True:
-        etiket, isci, argumanlar = await sira.get()
-        try:
-            await isci(*argumanlar)
-        except Exception:
-            logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", etiket, exc_info=True)
-        finally:
-            sira.task_done()
-
-
-def _siraya_koy(sira: asyncio.Queue, oge) -> None:
-    if sira.qsize() >= SIRA_SINIRI:
-        logger.warning("Canlı yayın sırası dolu; olay %s gönderilmedi (istemciler yoklamayla alacak).", oge[0])
-        return
-    sira.put_nowait(oge)
-
-
-def _bosalt(dongu: asyncio.AbstractEventLoop, sira: asyncio.Queue) -> None:
-    # A worker leaving (gunicorn's graceful restart) first publishes what it still holds, briefly.
-    if dongu.is_closed():
-        return
-    try:
-        asyncio.run_coroutine_threadsafe(asyncio.wait_for(sira.join(), 2), dongu).result(timeout=3)
-    except Exception:  # noqa: BLE001  (exiting: what is left is re-read by the clients' polls)
-        logger.warning("Canlı yayın sırası çıkışta boşaltılamadı.")
+YAYIN_SIRASI = "canli-yayin"
 
 
 def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
@@ -207,14 +156,16 @@ def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
 
 
 def _yayinla(etiket: str, isci, *argumanlar) -> None:
-    """Run `await isci(*argumanlar)` (a publication) in this process's publishing line."""
+    """Run `await isci(*argumanlar)` (a publication) in this process's publishing line: the
+    runner's ordered line on its event loop (supportdesk/core/kosucu.py), where the Redis layer
+    keeps its connection instead of a new loop and connection per event (`async_to_sync`: tens of
+    ms on a busy machine), and events go out one after another in commit order."""
     try:
         if isinstance(get_channel_layer(), InMemoryChannelLayer):
             # `make run`: the sockets' queues live on the server's own loop; go there.
             async_to_sync(isci)(*argumanlar)
         else:
-            dongu, sira = _yayin_dongusu()
-            dongu.call_soon_threadsafe(_siraya_koy, sira, (etiket, isci, argumanlar))
+            kosucu().sirala(YAYIN_SIRASI, etiket, isci, *argumanlar)
     except Exception:
         logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", etiket, exc_info=True)
 

@@ -23,6 +23,7 @@ from chat.selectors import ziyaretci_oturum_get
 from chat.varlik import ziyaretci_son_gorulme
 from dosyalar.services import dosya_yukle
 from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
+from supportdesk.core import kosucu
 from supportdesk.core.exceptions import (
     Bulunamadi,
     DesteklenmeyenDosya,
@@ -38,7 +39,7 @@ from tickets.bicim import yanit_html
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
-from . import arkaplan, tasks, tokenlar
+from . import tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
 from .icerik import Icerik, baglantisiz, html_olustur, metin_olustur, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
@@ -103,7 +104,7 @@ def _eposta_yaz(
 
 def _kuyruga_al(eposta_id: int) -> None:
     # On failure the row stays waiting and the sweep sends it (gonderim.vadesi_gelenleri_gonder).
-    arkaplan.kuyruga_al(tasks.eposta_gonder, eposta_id)
+    kosucu.gorev_gonder(tasks.eposta_gonder, eposta_id, yerel=settings.EPOSTA_YEREL_ISCI)
 
 
 def _gonderen_adresi() -> str:

@@ -1,5 +1,7 @@
 """Thin Celery tasks: ids in, a call of `gonderim`, nothing else (HOUSE-STYLE 11)."""
-from celery import current_app, shared_task
+from celery import shared_task
+
+from supportdesk.core.kosucu import broker_var
 
 from . import gonderim
 
@@ -9,7 +11,7 @@ def eposta_gonder(eposta_id: int) -> None:
     """One attempt; a failure queues the next with the row's backoff. Without a broker (eager
     mode) a retry is left to the sweep, since an eager countdown would run at once, in a loop."""
     bekleme = gonderim.eposta_gonder(eposta_id=eposta_id)
-    if bekleme is not None and not current_app.conf.task_always_eager:
+    if bekleme is not None and broker_var():
         eposta_gonder.apply_async((eposta_id,), countdown=bekleme)
 
 

@@ -14,14 +14,14 @@ unexpected mail, an account whose password the signer knows.
 """
 import hashlib
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.hashers import make_password
-from django.db import transaction
 from django.shortcuts import redirect, render
 from django.views import View
 
-from eposta.arkaplan import kuyruga_al
+from supportdesk.core import kosucu
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
 
 from . import forms, services, tasks
@@ -58,8 +58,8 @@ class KayitView(View):
         request.session[KAYIT_OTURUMU] = [*request.session.get(KAYIT_OTURUMU, [])[-4:], _adres_izi(d["email"])]
         if KayitAdresLimiti(d["email"]).izin_var(request):
             kok = request.build_absolute_uri("/").rstrip("/")
-            transaction.on_commit(lambda: kuyruga_al(tasks.kayit_basvurusu, d["email"], sifre_ozeti,
-                                                     d["firma_adi"], d["ad"], kok))
+            kosucu.commit_sonrasi(tasks.kayit_basvurusu, d["email"], sifre_ozeti, d["firma_adi"], d["ad"], kok,
+                                  yerel=settings.EPOSTA_YEREL_ISCI)
         return redirect("portal:kayit_gonderildi")
 
 

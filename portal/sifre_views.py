@@ -7,13 +7,13 @@ same work: neither the page nor its timing tells which addresses have an account
 the mail took 18-39 ms against 6-9 ms; found by an outside probe). Limited per client IP and per
 address (`portal.limit`).
 """
+from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.db import transaction
 from django.http import HttpResponseRedirect
 from django.urls import reverse_lazy
 
-from eposta.arkaplan import kuyruga_al
 from eposta.formlar import SifreSifirlamaFormu
+from supportdesk.core import kosucu
 
 from . import tasks
 from .limit import SifreAdresLimiti, SifreSifirlamaLimiti
@@ -38,7 +38,7 @@ class SifremiUnuttumView(auth_views.PasswordResetView):
         # Over the address's limit: the same page as a sent mail, and nothing handed on.
         if SifreAdresLimiti(email).izin_var(self.request):
             alan, https = self.request.get_host(), self.request.is_secure()
-            transaction.on_commit(lambda: kuyruga_al(tasks.sifre_sifirlama, email, alan, https))
+            kosucu.commit_sonrasi(tasks.sifre_sifirlama, email, alan, https, yerel=settings.EPOSTA_YEREL_ISCI)
         return HttpResponseRedirect(self.get_success_url())
 
 

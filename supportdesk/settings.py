@@ -334,6 +334,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_CONNECT_TIMEO
                                    "socket_timeout": REDIS_SOCKET_TIMEOUT, "max_retries": 1}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
 CELERY_TIMEZONE = "UTC"
+# Without a broker (`make run`) the runner (supportdesk/core/kosucu.py) runs the timetable below in
+# the web process, each job once a period over every process; off in tests, which run jobs by hand.
+KOSUCU_ZAMANLAYICI = env.bool("KOSUCU_ZAMANLAYICI", default=True)
 CELERY_BEAT_SCHEDULE = {
     # Outbox sweep: queues webhook deliveries that are due but were never queued (CONTRACT 7).
     "webhook-vadesi-gelenler": {
@@ -365,6 +368,10 @@ WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", defaul
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10)
 # An address that does not even accept the connection is given up on sooner.
 WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=3)
+# A stopping worker lets the runner's running jobs finish for this long (a webhook attempt: at most
+# one timeout); what is still waiting stays due for the next worker.
+KOSUCU_DURMA_SANIYE = env.float("KOSUCU_DURMA_SANIYE",
+                                default=WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_CONNECT_TIMEOUT_SECONDS + 1)
 # Isolation inside a worker process (webhooks/havuz.py): the task hands the delivery to threads of
 # two lanes; attempts running at once per endpoint (across all worker processes, on Redis) are
 # capped, so a slow or hanging receiver only delays its own deliveries.
@@ -396,10 +403,9 @@ WEBHOOK_ETA_MAX_SECONDS = env.float("WEBHOOK_ETA_MAX_SECONDS", default=900)
 # The sweep leaves a due delivery to its queued message for this long before queueing it again.
 WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=60)
 WEBHOOK_DISABLE_AFTER_HOURS = env.float("WEBHOOK_DISABLE_AFTER_HOURS", default=72)
-# Without a broker (eager Celery) a thread of the web process delivers and retries instead.
+# Without a broker (eager Celery) the web process's runner delivers and retries instead, through
+# the same per-endpoint pool as a worker (webhooks/havuz.py); off in tests, which deliver by hand.
 WEBHOOK_LOCAL_WORKER = env.bool("WEBHOOK_LOCAL_WORKER", default=True)
-# ...with this many deliveries in flight at once, so one hanging receiver holds only its own.
-WEBHOOK_LOCAL_WORKER_THREADS = env.int("WEBHOOK_LOCAL_WORKER_THREADS", default=8)
 # Finished events and their delivery log are kept this long (days).
 WEBHOOK_RETENTION_DAYS = env.float("WEBHOOK_RETENTION_DAYS", default=30)
 

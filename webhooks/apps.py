@@ -1,7 +1,6 @@
 from django.apps import AppConfig
-from django.core.signals import request_started
 
-from supportdesk.core import olaylar
+from supportdesk.core import kosucu, olaylar
 
 
 class WebhooksConfig(AppConfig):
@@ -11,11 +10,12 @@ class WebhooksConfig(AppConfig):
         # Here, not at the top: these import models, which exist only once apps are loaded.
         from supportdesk.core import metrikler
 
-        from . import outbox, selectors, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
+        from . import kuyruk, outbox, selectors, tasks  # noqa: F401  (tasks: so the web process's Celery app knows them)
 
         # Every domain event is written to the outbox in the publishing transaction (CONTRACT 7).
         olaylar.alici_kaydet(outbox.olay_yaz)
-        request_started.connect(yerel.ilk_istek, dispatch_uid=yerel.ILK_ISTEK_UID)
+        # Without a broker, a web process's start hands the deliveries already due to its pool.
+        kosucu.baslangicta(kuyruk.vadesi_gelenleri_havuza_ver)
         # Backlog and failures (CONTRACT 20): deliveries waiting, and those given up on.
         metrikler.gosterge_kaydet("supportdesk_webhook_deliveries", "Webhook deliveries waiting (bekliyor) "
                                   "and given up on (basarisiz).", "state", selectors.teslimat_sayilari_durumlara_gore)

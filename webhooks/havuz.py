@@ -1,18 +1,22 @@
-"""Delivery inside a Celery worker process, isolated per endpoint (the way Stripe and Svix deliver).
+"""Delivery isolated per endpoint (the way Stripe and Svix deliver), on the process's runner.
 
-The Celery task does not make the HTTP request itself: it hands the delivery to this process's
-pool and returns, so a worker slot is never held idle while a receiver takes its time. The pool:
+In a Celery worker the task does not make the HTTP request itself: it hands the delivery to this
+process's pool and returns, so a worker slot is never held idle while a receiver takes its time.
+Without a broker (`make run`) the web process's deliveries go to the same pool, after commit, so
+one tenant's hanging receiver holds up nobody else there either. The pool is an object of the
+process's runner (`supportdesk.core.kosucu`: its lanes, its timer, its stop and its fork rule):
 
 - keeps one waiting line per endpoint; an attempt starts only while the endpoint has fewer than
   its cap of attempts running, counted in this process and across every worker process (a Redis
   semaphore with expiry, `supportdesk.core.semafor`, so a killed worker's places free themselves);
-- runs attempts in two lanes of threads: endpoints that answered quickly last time in the fast
-  lane (`WEBHOOK_ENDPOINT_CONCURRENCY` at once each), endpoints whose last attempt was slow (over
-  `WEBHOOK_SLOW_SECONDS`, a timeout included) in the slow lane (`WEBHOOK_SLOW_ENDPOINT_CONCURRENCY`
-  each), so slow receivers only compete with each other. An endpoint not seen yet gets one attempt
-  at a time until its first answer says which lane it belongs to; one that has timed out
-  `WEBHOOK_CIRCUIT_TIMEOUTS` times running gets one at a time in the slow lane (a half-open circuit
-  breaker: its own deliveries wait, nobody else's) until an attempt succeeds quickly again;
+- runs attempts in two lanes of the runner (`webhook-hizli`, `webhook-yavas`): endpoints that
+  answered quickly last time in the fast lane (`WEBHOOK_ENDPOINT_CONCURRENCY` at once each),
+  endpoints whose last attempt was slow (over `WEBHOOK_SLOW_SECONDS`, a timeout included) in the
+  slow lane (`WEBHOOK_SLOW_ENDPOINT_CONCURRENCY` each), so slow receivers only compete with each
+  other. An endpoint not seen yet gets one attempt at a time until its first answer says which
+  lane it belongs to; one that has timed out `WEBHOOK_CIRCUIT_TIMEOUTS` times running gets one at
+  a time in the slow lane (a half-open circuit breaker: its own deliveries wait, nobody else's)
+  until an attempt succeeds quickly again;
 - in the fast lane, sends a busy endpoint's waiting deliveries in batches (up to
   `WEBHOOK_BATCH_MAX` one after another on one place, one claim and one log for them all:
   `teslimat.teslimatlari_dene`); its next batch starts at most `WEBHOOK_BATCH_WAIT_SECONDS` after
@@ -22,21 +26,19 @@ pool and returns, so a worker slot is never held idle while a receiver takes its
 Nothing here is the only copy of anything: the delivery row stays due in the outbox until an
 attempt is recorded, leases (`teslimat.teslimat_dene`) keep two processes from sending the same
 attempt, and the beat sweep re-queues whatever a dead process was holding (a live one refreshes
-`kuyruga_alinma` of what it holds every half sweep grace, so the sweep leaves that alone). Within an endpoint,
-waiting deliveries start in the order they reached this process, up to the cap at once: order is
-still not promised (docs/webhooks.md).
+`kuyruga_alinma` of what it holds every half sweep grace, so the sweep leaves that alone). Within
+an endpoint, waiting deliveries start in the order they reached this process, up to the cap at
+once: order is still not promised (docs/webhooks.md).
 """
-import heapq
 import logging
-import os
 import threading
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import connection
 
+from supportdesk.core.kosucu import Kosucu, broker_var, kosucu
 from supportdesk.core.semafor import semafor_al, semafor_birak
 
 from .hedef import oturum as hedef_oturumu
@@ -44,17 +46,19 @@ from .hedef import oturum as hedef_oturumu
 logger = logging.getLogger("supportdesk.webhooks")
 
 HIZLI, YAVAS, BILINMIYOR = "hizli", "yavas", "bilinmiyor"
+HAVUZ = "webhook-havuzu"
 
 
 class TeslimatHavuzu:
-    def __init__(self, dene, sonra, tazele):
+    def __init__(self, kosucu_: Kosucu, dene, sonra, tazele):
         """`dene(teslimat_idleri, oturum, devam)`: attempts of one endpoint's deliveries one after
         another, returns a `teslimat.TopluSonuc` (`oturum`: the thread's HTTP session; `devam()`:
         False once the pool is stopping); `sonra(teslimat)`: what to do with a delivery left waiting
         (queue its retry); `tazele(ids)`: mark deliveries waiting here as queued, so the sweep
         leaves them alone while this process is alive."""
-        self._dene, self._sonra, self._tazele = dene, sonra, tazele
-        self._son_tazeleme = time.monotonic()
+        self._kosucu, self._dene, self._sonra, self._tazele = kosucu_, dene, sonra, tazele
+        # A worker's lane threads keep their connection (CONN_MAX_AGE); the web process's close it.
+        self._baglanti_kalsin = broker_var()
         self._kilit = threading.Lock()
         self._bekleyen: dict[int, deque[int]] = {}  # endpoint -> deliveries waiting here
         self._bilinen: set[int] = set()  # deliveries waiting or running here
@@ -64,14 +68,9 @@ class TeslimatHavuzu:
         self._suren: dict[int, int] = {}  # endpoint -> attempts running here
         self._serit: dict[int, str] = {}  # endpoint -> lane of its last attempt
         self._zaman_asimi: dict[int, int] = {}  # endpoint -> timeouts running
-        self._ertelenen: list[tuple[float, int]] = []  # (when, endpoint): shared places were full
-        self._hizli = ThreadPoolExecutor(settings.WEBHOOK_DELIVERY_THREADS, thread_name_prefix="webhook-hizli")
-        self._yavas = ThreadPoolExecutor(settings.WEBHOOK_SLOW_LANE_THREADS, thread_name_prefix="webhook-yavas")
         self._dur = threading.Event()
-        self._uyan = threading.Event()
         self._yerel = threading.local()  # each thread's HTTP session
-        self._zamanlayici = threading.Thread(target=self._zamanla, name="webhook-havuz-zamanlayici", daemon=True)
-        self._zamanlayici.start()
+        self._tazelemeyi_planla()
 
     # --- in ------------------------------------------------------------------------------------
     def ekle(self, teslimat_id: int, endpoint_id: int) -> bool:
@@ -97,15 +96,12 @@ class TeslimatHavuzu:
         """Stop taking work and wait up to `timeout` s for running attempts (worker shutdown). Waiting
         ones are left due in the outbox."""
         self._dur.set()
-        self._uyan.set()
         with self._kilit:
             self._bekleyen.clear()
             self._varis.clear()
         bitis = time.monotonic() + timeout
         while time.monotonic() < bitis and self.durum()["suren"]:
             time.sleep(0.05)
-        self._hizli.shutdown(wait=False, cancel_futures=True)
-        self._yavas.shutdown(wait=False, cancel_futures=True)
 
     # --- lanes and caps -------------------------------------------------------------------------
     def _serit_ve_sinir(self, endpoint_id: int) -> tuple[str, int, int]:
@@ -151,24 +147,29 @@ class TeslimatHavuzu:
                 teslimat_idleri = [kuyruk.popleft() for _ in range(adet)]
                 self._son_baslama[endpoint_id] = time.monotonic()
                 self._suren[endpoint_id] = self._suren.get(endpoint_id, 0) + 1
-            havuz = self._yavas if serit == YAVAS else self._hizli
-            try:
-                havuz.submit(self._calistir, teslimat_idleri, endpoint_id, jeton)
-            except RuntimeError:  # shut down meanwhile
+            if serit == YAVAS:
+                kulvar, esz = "webhook-yavas", settings.WEBHOOK_SLOW_LANE_THREADS
+            else:
+                kulvar, esz = "webhook-hizli", settings.WEBHOOK_DELIVERY_THREADS
+            if self._kosucu.calistir(kulvar, self._calistir, teslimat_idleri, endpoint_id, jeton, esz=esz,
+                                     baglanti_kalsin=self._baglanti_kalsin) is None:  # stopping meanwhile
                 self._bitti(teslimat_idleri, endpoint_id, jeton)
                 return
 
     def _sonra_bak(self, endpoint_id: int, zaman: float) -> None:
-        """Run `_baslat(endpoint_id)` again at `zaman` (called with the lock held)."""
+        """Run `_baslat(endpoint_id)` again at `zaman` (the runner's timer; called with the lock held)."""
         if endpoint_id not in self._planli:
             self._planli.add(endpoint_id)
-            heapq.heappush(self._ertelenen, (zaman, endpoint_id))
-            self._uyan.set()
+            self._kosucu.sonra(zaman - time.monotonic(), self._yeniden_bak, endpoint_id)
+
+    def _yeniden_bak(self, endpoint_id: int) -> None:
+        with self._kilit:
+            self._planli.discard(endpoint_id)
+        self._baslat(endpoint_id)
 
     def _calistir(self, teslimat_idleri: list[int], endpoint_id: int, jeton: str) -> None:
         geri: list[int] = []
         try:
-            close_old_connections()
             sonuc = self._dene(teslimat_idleri, self._oturum(), lambda: not self._dur.is_set())
             geri = sonuc.geri
             for teslimat, sure in sonuc.denenen:
@@ -216,40 +217,24 @@ class TeslimatHavuzu:
                 del self._suren[endpoint_id]
         self._baslat(endpoint_id)
 
-    def _zamanla(self) -> None:
-        """Retries endpoints whose shared places were all taken by other processes."""
-        while not self._dur.is_set():
-            with self._kilit:
-                simdi = time.monotonic()
-                hazir = []
-                while self._ertelenen and self._ertelenen[0][0] <= simdi:
-                    hazir.append(heapq.heappop(self._ertelenen)[1])
-                    self._planli.discard(hazir[-1])
-                bekle = (self._ertelenen[0][0] - simdi) if self._ertelenen else 1.0
-            for endpoint_id in set(hazir):
-                self._baslat(endpoint_id)
-            self._bekleyenleri_tazele()
-            self._uyan.wait(timeout=max(0.01, min(bekle, 0.5)))
-            self._uyan.clear()
+    def _tazelemeyi_planla(self) -> None:
+        if not self._dur.is_set():
+            self._kosucu.sonra(settings.WEBHOOK_SWEEP_GRACE_SECONDS / 2, self._tazelemeyi_baslat)
 
+    def _tazelemeyi_baslat(self) -> None:  # on the runner's timer: the UPDATE runs on a lane
+        self._kosucu.calistir("webhook-tazele", self._bekleyenleri_tazele, esz=1)
 
     def _bekleyenleri_tazele(self) -> None:
         """Every half sweep grace: the deliveries waiting in a line here are still held (one UPDATE),
         so the sweep does not queue them again and again while an endpoint is slow; a dead
         process stops refreshing and the sweep takes them over."""
-        if time.monotonic() - self._son_tazeleme < settings.WEBHOOK_SWEEP_GRACE_SECONDS / 2:
-            return
-        self._son_tazeleme = time.monotonic()
-        with self._kilit:
-            ids = [i for kuyruk in self._bekleyen.values() for i in kuyruk]
-        if not ids:
-            return
         try:
-            close_old_connections()
-            self._tazele(ids)
-        except Exception:
-            logger.exception("Bekleyen webhook teslimatları tazelenemedi")
-            connection.close()
+            with self._kilit:
+                ids = [i for kuyruk in self._bekleyen.values() for i in kuyruk]
+            if ids:
+                self._tazele(ids)
+        finally:
+            self._tazelemeyi_planla()
 
 
 def _semafor_anahtari(endpoint_id: int) -> str:
@@ -261,23 +246,7 @@ def _yer_suresi() -> float:
     return settings.WEBHOOK_TIMEOUT_SECONDS + settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS + 30
 
 
-_havuz: TeslimatHavuzu | None = None
-_havuz_pid: int | None = None
-_havuz_kilidi = threading.Lock()
-
-
 def havuz(dene, sonra, tazele) -> TeslimatHavuzu:
-    """This process's pool (a forked worker child builds its own)."""
-    global _havuz, _havuz_pid
-    with _havuz_kilidi:
-        if _havuz is None or _havuz_pid != os.getpid():
-            _havuz, _havuz_pid = TeslimatHavuzu(dene, sonra, tazele), os.getpid()
-        return _havuz
-
-
-def durdur(timeout: float) -> None:
-    global _havuz
-    with _havuz_kilidi:
-        h, _havuz = (_havuz, None) if _havuz_pid == os.getpid() else (None, _havuz)
-    if h is not None:
-        h.durdur(timeout)
+    """This process's pool, an object of its runner (stopped with it; a forked child builds its own)."""
+    k = kosucu()
+    return k.nesne(HAVUZ, lambda: TeslimatHavuzu(k, dene, sonra, tazele))

@@ -1,12 +1,14 @@
-"""Queue adapter: hands deliveries to Celery, or to the local thread when there is no broker.
+"""Queue adapter: hands deliveries to Celery, or, without a broker, to this process's pool.
 
 The task is looked up in the project's Celery app by its name (the name beat and the broker use
-too; not `celery.current_app`, which a worker's pool thread does not share),
-so this module, the tasks and the local worker import one another in one direction only:
-`tasks` -> `kuyruk` -> `yerel`, `havuz` -> `teslimat`. In a worker the task only hands the delivery
-to the process's per-endpoint pool (`havuz`) and returns: the HTTP request never holds a worker
-slot, and one endpoint's slowness only delays that endpoint's deliveries. `WebhooksConfig.ready()` imports the tasks so
-that the web process knows them.
+too; not `celery.current_app`, which a worker's pool thread does not share), so this module and
+the tasks import one another in one direction only: `tasks` -> `kuyruk` -> `havuz` -> `teslimat`.
+In a worker the task only hands the delivery to the process's per-endpoint pool (`havuz`, on the
+runner) and returns: the HTTP request never holds a worker slot, and one endpoint's slowness only
+delays that endpoint's deliveries. Without a broker (`make run`) the web process hands its
+deliveries to the same pool after commit, a short retry waits on the runner's timer (the broker's
+countdown otherwise), and the beat sweep runs on the runner's timetable. `WebhooksConfig.ready()`
+imports the tasks so that the web process knows them.
 """
 import logging
 from datetime import timedelta
@@ -16,10 +18,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from supportdesk.celery import app as celery_app
+from supportdesk.core.kosucu import Kosucu, broker_var, kosucu
 
-from . import havuz, yerel
+from . import havuz
 from .models import Teslimat
-from .teslimat import TopluSonuc, bos_kilit, teslimat_dene, teslimatlari_dene
+from .teslimat import TopluSonuc, bos_kilit, teslimat_dene, teslimatlari_dene, vadesi_gelen_teslimat_idleri
 
 logger = logging.getLogger("supportdesk.webhooks")
 
@@ -34,10 +37,14 @@ def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None,
     """Queue deliveries on the broker (`endpointler`: delivery id -> endpoint id, when known, so
     the worker need not look it up). Never raises: an unreachable broker leaves them due, and the
     beat sweep queues them once it is back (the request that caused the event is not hurt)."""
-    if settings.WEBHOOK_LOCAL_WORKER and yerel.eager():
-        yerel.uyandir()
-        return True
     endpointler = endpointler or {}
+    if yerel_havuz():
+        try:
+            teslimatlari_isle([[i, endpointler.get(i)] for i in teslimat_idleri])
+        except Exception:  # the sweep (on the runner's timetable) brings them back
+            logger.exception("Webhook teslimatı havuza verilemedi: %s", teslimat_idleri)
+            return False
+        return True
     try:
         if len(teslimat_idleri) == 1:
             [teslimat_id] = teslimat_idleri
@@ -57,9 +64,10 @@ def teslimata_gonder(teslimat_idleri: list[int], countdown: float | None = None,
 
 
 def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
-    """The task's work. In a worker: hand the delivery to this process's per-endpoint pool
-    (`havuz`), which attempts it on its own threads. In eager mode (no broker): attempt it here."""
-    if yerel.eager():
+    """The task's work, and without a broker the hand-off after commit: hand the delivery to this
+    process's per-endpoint pool (`havuz`), which attempts it on the runner's lanes. In eager mode
+    with the pool off (tests: WEBHOOK_LOCAL_WORKER): attempt it here."""
+    if not broker_var() and not settings.WEBHOOK_LOCAL_WORKER:
         teslimat = teslimat_dene(teslimat_id=teslimat_id)
         if teslimat is not None:
             sonraki_denemeyi_kuyruga_al(teslimat)
@@ -69,6 +77,23 @@ def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
         if endpoint_id is None:
             return
     havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
+
+
+def yerel_havuz() -> bool:
+    """No broker, and this process delivers (`make run`; WEBHOOK_LOCAL_WORKER, off in tests)."""
+    return settings.WEBHOOK_LOCAL_WORKER and not broker_var()
+
+
+def vadesi_gelenleri_havuza_ver(_kosucu: Kosucu | None = None) -> None:
+    """Without a broker, a web process's start (`kosucu.baslangicta`): deliveries due now (retries
+    from before a restart, events whose process died before handing them on) go to its pool,
+    without waiting for the next event or the sweep's grace."""
+    if yerel_havuz():
+        kosucu().calistir("webhook-tazele", _vadesi_gelenleri_isle, esz=1)
+
+
+def _vadesi_gelenleri_isle() -> None:
+    teslimatlari_isle([[i, None] for i in vadesi_gelen_teslimat_idleri(limit=KUYRUK_PARTI)])
 
 
 def teslimatlari_isle(ciftler: list[list[int | None]]) -> None:
@@ -92,17 +117,26 @@ def _bekleyenleri_tazele(teslimat_idleri: list[int]) -> None:
 
 
 def sonraki_denemeyi_kuyruga_al(teslimat: Teslimat) -> None:
-    """After an attempt: a short wait goes back on the broker.
+    """After an attempt: a short wait goes back on the broker (without one: on the runner's timer).
 
     Short waits ride on the broker's countdown; long ones (hours) are left to the sweep, since a
-    Redis broker re-delivers unacked ETA messages after its visibility timeout. In eager mode a
-    countdown would run at once, so retries wait for the sweep there too.
+    Redis broker re-delivers unacked ETA messages after its visibility timeout. In eager mode with
+    the pool off (tests) a countdown would run at once, so retries wait for the sweep there.
     """
     if teslimat.durum != Teslimat.Durum.BEKLIYOR or teslimat.sonraki_deneme is None:
         return
     bekleme = (teslimat.sonraki_deneme - timezone.now()).total_seconds()
-    if bekleme <= settings.WEBHOOK_ETA_MAX_SECONDS and not yerel.eager():
+    if bekleme > settings.WEBHOOK_ETA_MAX_SECONDS:
+        return
+    if yerel_havuz():
+        kosucu().sonra(bekleme, teslimat_isle_zamaninda, teslimat.pk, teslimat.endpoint_id)
+    elif broker_var():
         teslimata_gonder([teslimat.pk], countdown=max(0.0, bekleme), endpointler={teslimat.pk: teslimat.endpoint_id})
+
+
+def teslimat_isle_zamaninda(teslimat_id: int, endpoint_id: int) -> None:
+    # On the runner's timer: into the pool (quick; the attempt runs on a lane).
+    havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
 
 
 def vadesi_gelenleri_kuyruga_al() -> int:

@@ -1,9 +1,7 @@
 """Thin Celery tasks: ids in, a service call, nothing else (HOUSE-STYLE 11)."""
 from celery import shared_task
-from celery.signals import worker_process_shutdown, worker_shutdown
-from django.conf import settings
 
-from . import havuz, kuyruk, teslimat
+from . import kuyruk, teslimat
 
 
 @shared_task(name=kuyruk.TESLIMAT_GOREVI, ignore_result=True, acks_late=True)
@@ -30,10 +28,3 @@ def vadesi_gelenleri_gonder() -> int:
 def eski_olaylari_temizle() -> int:
     """Beat, daily: finished events past the retention period go."""
     return teslimat.eski_olaylari_temizle()
-
-
-@worker_shutdown.connect
-@worker_process_shutdown.connect
-def _havuzu_durdur(**_) -> None:
-    # Let running attempts finish (at most one timeout); waiting ones stay due for the next worker.
-    havuz.durdur(settings.WEBHOOK_TIMEOUT_SECONDS + settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS + 1)

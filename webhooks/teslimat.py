@@ -1,6 +1,6 @@
 """Delivering webhooks (CONTRACT 7): claiming and attempting a delivery, signing, backoff,
 disabling a failing endpoint, and clean-up of the outbox. Nothing here queues anything: the
-queue (`kuyruk`) and the broker-less worker (`yerel`) call in.
+queue (`kuyruk`) and the per-endpoint pool (`havuz`) call in.
 
 Each attempt is claimed with a lease (one conditional UPDATE), so duplicate messages, the sweep
 and a re-run of a finished delivery never double-send.
@@ -362,8 +362,8 @@ def _hata_serisi(endpoint_id: int, simdi) -> None:
 
 
 def vadesi_gelen_teslimat_idleri(*, limit: int, haric=()) -> list[int]:
-    """Deliveries due now and not leased, oldest due first (the broker-less loop of yerel.py;
-    `haric`: the ones it is already attempting)."""
+    """Deliveries due now and not leased, oldest due first (a web process's start without a
+    broker, `kuyruk.vadesi_gelenleri_havuza_ver`; `haric`: ids to leave out)."""
     simdi = timezone.now()
     return list(
         Teslimat.objects.filter(durum=Teslimat.Durum.BEKLIYOR, sonraki_deneme__lte=simdi)

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.core.signals import request_started
 
 
 class CoreConfig(AppConfig):
@@ -11,4 +12,7 @@ class CoreConfig(AppConfig):
         katlama.kaydet()
         # The deployment checks; the metrics' database and Celery hooks, in every process (web,
         # sockets, Celery workers), not only where the middleware runs.
-        from . import checks, metrikler  # noqa: F401
+        from . import checks, kosucu, metrikler  # noqa: F401
+
+        # Without a broker the web process's first request starts the runner's timetable.
+        request_started.connect(kosucu.baslat, dispatch_uid=kosucu.BASLAT_UID)

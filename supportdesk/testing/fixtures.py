@@ -73,7 +73,7 @@ def webhook_alici():
 @pytest.fixture(autouse=True)
 def _webhook_yerel_isci_kapali(settings):
     # Tests deliver explicitly (teslimatlari_simdi_gonder) or through a real worker, never from a
-    # stray thread of the test process (webhooks/yerel.py).
+    # stray runner lane of the test process (webhooks/kuyruk.yerel_havuz).
     settings.WEBHOOK_LOCAL_WORKER = False
 
 

@@ -1,12 +1,15 @@
-"""Broker-less mode (`make run`): a thread of the web process delivers and retries."""
+"""Broker-less mode (`make run`): the web process's runner delivers and retries (webhooks/havuz.py
+on supportdesk/core/kosucu.py)."""
 import time
 
 import pytest
 from rest_framework.test import APIClient
 
+from supportdesk.celery import app as celery_app
+from supportdesk.core import kosucu
 from supportdesk.core.olaylar import olay_yayinla
 from supportdesk.testing.fixtures import giris_yap, operator_yap
-from webhooks import kuyruk, yerel
+from webhooks import kuyruk
 from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Teslimat
 
@@ -19,9 +22,12 @@ def yerel_isci(settings, monkeypatch):
     settings.WEBHOOK_TIMEOUT_SECONDS = 0.5
     settings.WEBHOOK_BACKOFF_BASE_SECONDS = 0.1
     settings.WEBHOOK_BACKOFF_MAX_SECONDS = 0.2
-    monkeypatch.setattr(yerel, "eager", lambda: True)
+    onceki = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True  # no broker
+    kosucu.durdur()  # a fresh web process: its first request starts the runner
     yield
-    yerel.durdur()
+    kosucu.durdur()
+    celery_app.conf.task_always_eager = onceki
 
 
 def test_yerel_isci_istegi_bekletmeden_teslim_eder_ve_yeniden_dener(yerel_isci, musteri, webhook_alici):
