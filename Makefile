@@ -64,6 +64,9 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	  else echo "chromium yok: tarayıcı testleri atlanacak"; fi; }
 
+# The suite runs on the machine's PostgreSQL and Redis when they answer (as CI does), on SQLite and
+# in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used
+# (supportdesk/testing/altyapi.py).
 test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=supportdesk.test_settings >/dev/null
 	$(BIN)/pytest
