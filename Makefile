@@ -29,7 +29,7 @@ ENV_FILE ?= .env
 # (what the Docker image installs) and requirements/dev.txt (everything; what this virtualenv gets).
 # To add a package: one `name==version` line in the right .in file, then `make lock`.
 
-.PHONY: install env run test browser worker beat prod lint lock bench bench-canli clean
+.PHONY: install env run test browser worker beat prod lint lock bench bench-canli bench-karma clean
 
 $(BIN)/.installed: requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -105,6 +105,11 @@ bench: install
 bench-canli: install
 	$(BIN)/python bench/canli_bench.py --soket 500 --surec 1 --tur 30
 	$(BIN)/python bench/canli_bench.py --soket 500 --surec 2 --tur 30
+
+# Mixed load (issue 25): 300 open widgets (most on sockets), steady messages, operators reading,
+# with each speed-up switched off in turn; see docs/performance.md ("Mixed load").
+bench-karma: install
+	$(BIN)/python bench/karma_bench.py --sure 30 --tur 3
 
 lint: install
 	$(BIN)/ruff check .
