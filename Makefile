@@ -29,7 +29,7 @@ ENV_FILE ?= .env
 # (what the Docker image installs) and requirements/dev.txt (everything; what this virtualenv gets).
 # To add a package: one `name==version` line in the right .in file, then `make lock`.
 
-.PHONY: install env run test browser worker beat prod lint lock bench bench-canli clean
+.PHONY: install env run test browser worker beat prod lint lock bench bench-canli bench-karma clean
 
 $(BIN)/.installed: requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,9 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	  else echo "chromium yok: tarayıcı testleri atlanacak"; fi; }
 
+# The suite runs on the machine's PostgreSQL and Redis when they answer (as CI does), on SQLite and
+# in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used
+# (supportdesk/testing/altyapi.py).
 test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=supportdesk.test_settings >/dev/null
 	$(BIN)/pytest
@@ -102,6 +105,11 @@ bench: install
 bench-canli: install
 	$(BIN)/python bench/canli_bench.py --soket 500 --surec 1 --tur 30
 	$(BIN)/python bench/canli_bench.py --soket 500 --surec 2 --tur 30
+
+# Mixed load (issue 25): 300 open widgets (most on sockets), steady messages, operators reading,
+# with each speed-up switched off in turn; see docs/performance.md ("Mixed load").
+bench-karma: install
+	$(BIN)/python bench/karma_bench.py --sure 30 --tur 3
 
 lint: install
 	$(BIN)/ruff check .

@@ -4,6 +4,23 @@ import pytest
 pytest_plugins = ["supportdesk.testing.fixtures"]
 
 
+def _altyapi() -> str:
+    from django.conf import settings
+
+    from supportdesk.testing.altyapi import ozet
+
+    return ozet(settings.DATABASES, settings.REDIS_URL)
+
+
+def pytest_report_header(config):
+    return _altyapi()
+
+
+def pytest_terminal_summary(terminalreporter):
+    # Last thing before the result line: which database and Redis this run tested against.
+    terminalreporter.write_line(_altyapi())
+
+
 @pytest.fixture(autouse=True)
 def _hizli_ayarlar(settings, tmp_path):
     # Throttling state and media never leak between tests.

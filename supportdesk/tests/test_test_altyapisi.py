@@ -1,0 +1,64 @@
+"""`make test` runs what production runs (issue 25): the machine's PostgreSQL and Redis when they
+answer, SQLite and in-memory stand-ins only where they do not, an explicit DATABASE_URL/REDIS_URL
+first; and the run says which in its summary."""
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from supportdesk.testing import altyapi
+
+KOK = Path(__file__).resolve().parents[2]
+
+
+def _kapali_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again on leaving: nothing listens there
+
+
+def test_kapali_portta_ne_postgresql_ne_redis_bulunur():
+    port = _kapali_port()
+    assert altyapi.postgres_hazir_mi(port=port) is False
+    assert altyapi.redis_hazir_mi(port=port) is False
+
+
+def test_ikisi_de_yoksa_sqlite_ve_bellek_ici_kalir():
+    ortam = {}
+    secim = altyapi.ortami_hazirla(ortam, pg_port=_kapali_port(), redis_port=_kapali_port())
+    assert "DATABASE_URL" not in ortam and "REDIS_URL" not in ortam
+    assert secim["kaynak"] == {"veritabani": "yok", "redis": "yok"}
+    ozet = altyapi.ozet({"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "/x/db.sqlite3"}}, "", ortam)
+    assert ozet.startswith("veritabanı: sqlite3 (db.sqlite3; bulunamadı), redis: yok")
+
+
+def test_acik_ortam_degiskeni_kazanir():
+    ortam = {"DATABASE_URL": "sqlite:///tek.sqlite3", "REDIS_URL": ""}
+    secim = altyapi.ortami_hazirla(ortam)  # whatever this machine runs
+    assert ortam == {"DATABASE_URL": "sqlite:///tek.sqlite3", "REDIS_URL": "", "SUPPORTDESK_TEST_ALTYAPI": "ortam,ortam"}
+    assert secim["kaynak"] == {"veritabani": "ortam", "redis": "ortam"}
+
+
+@pytest.mark.skipif(not altyapi.postgres_hazir_mi() or not altyapi.redis_hazir_mi(),
+                    reason="bu makinede PostgreSQL ya da Redis yok")
+def test_makinedeki_postgresql_ve_redis_kullanilir():
+    ortam = {}
+    altyapi.ortami_hazirla(ortam)
+    assert ortam["DATABASE_URL"] == "postgres://postgres@127.0.0.1:5432/supportdesk"
+    assert ortam["REDIS_URL"] == "redis://127.0.0.1:6379/0"
+
+
+@pytest.mark.skipif(not altyapi.postgres_hazir_mi() or not altyapi.redis_hazir_mi(),
+                    reason="bu makinede PostgreSQL ya da Redis yok")
+def test_ortamsiz_calisan_pytest_ozetinde_postgresql_ve_redisi_soyler():
+    """A bare `pytest` (no DATABASE_URL, no REDIS_URL) as `make test` runs it: its summary names
+    the machine's PostgreSQL and Redis."""
+    ortam = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SUPPORTDESK_TEST_ALTYAPI")}
+    sonuc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "supportdesk/tests/test_saglik.py"],
+                           cwd=KOK, env=ortam, capture_output=True, text=True, timeout=120)
+    assert sonuc.returncode == 0, sonuc.stdout + sonuc.stderr
+    assert ("veritabanı: postgresql (127.0.0.1:5432/supportdesk; bu makinede bulundu), "
+            "redis: 127.0.0.1:6379/0 (bu makinede bulundu)") in sonuc.stdout
