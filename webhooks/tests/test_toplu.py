@@ -3,6 +3,7 @@ attempt as `teslimat_dene` (claim, signature, log, retry schedule), the database
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test.utils import override_settings
 from django.utils import timezone
 
@@ -13,6 +14,9 @@ from webhooks.sorgular import teslimatlari_kirala, teslimatlari_kirala_oku
 from webhooks.teslimat import teslimatlari_dene
 
 from .test_teslimat import dogrula
+
+# The one-statement claim-and-read is PostgreSQL's; elsewhere it is two (sorgular.py).
+_IKIZ = 0 if connection.vendor == "postgresql" else 1
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +32,8 @@ def test_yirmi_teslimat_alti_sorguda_her_biri_bir_kez_imzali(webhook_alici, must
     ids = olaylar(musteri, 20)
     # Claim and read with event and endpoint (one statement), INSERT the 20 attempts, one UPDATE of
     # the 20 deliveries; and SAVEPOINT/RELEASE (the test runs in a transaction). The same for 1 or 100.
-    with django_assert_num_queries(5):
+    # On SQLite the claim and the read are two statements (sorgular.teslimatlari_kirala_oku).
+    with django_assert_num_queries(5 + _IKIZ):
         sonuc = teslimatlari_dene(ids)
     assert [t.pk for t, _ in sonuc.denenen] == ids and sonuc.geri == []
     istekler = webhook_alici.bekle(20)
@@ -74,7 +79,7 @@ def test_kiralayip_okuma_sorgusu_orm_ile_ayni_nesneleri_verir(musteri, webhook_a
     a, b = olaylar(musteri, 1)
     Teslimat.objects.filter(pk=b).update(kilit_bitis=timezone.now() + timedelta(seconds=30))
     simdi, bitis = timezone.now(), timezone.now() + timedelta(minutes=2)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(1 + _IKIZ):
         [t] = teslimatlari_kirala_oku([a, b], simdi=simdi, kilit_bitis=bitis)
         olay, endpoint = t.olay, t.endpoint  # loaded: no query
     orm = Teslimat.objects.select_related("olay", "endpoint").get(pk=a)
@@ -153,6 +158,8 @@ def test_devre_disi_uc_noktaya_gonderilmez(webhook_alici, musteri):
     assert set(Teslimat.objects.values_list("durum", flat=True)) == {"basarisiz"}
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the attempt log's foreign key is checked at "
+                    "COMMIT on PostgreSQL; SQLite's single writer orders the delete differently")
 @pytest.mark.django_db(transaction=True)
 def test_gonderirken_silinen_teslimat_digerlerinin_kaydini_bozmaz(webhook_alici, musteri, monkeypatch):
     # Real commits (the attempt log's foreign key is checked at COMMIT): the batch's transaction
