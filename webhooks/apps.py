@@ -1,8 +1,6 @@
 from django.apps import AppConfig
 from django.core.signals import request_started
 
-from supportdesk.core import olaylar
-
 
 class WebhooksConfig(AppConfig):
     name = "webhooks"
@@ -11,10 +9,9 @@ class WebhooksConfig(AppConfig):
         # Here, not at the top: these import models, which exist only once apps are loaded.
         from supportdesk.core import metrikler
 
-        from . import outbox, selectors, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
+        # dinleyiciler: every webhook event is written to the outbox in its transaction (CONTRACT 7).
+        from . import dinleyiciler, selectors, tasks, yerel  # noqa: F401  (tasks: so the web process's Celery app knows them)
 
-        # Every domain event is written to the outbox in the publishing transaction (CONTRACT 7).
-        olaylar.alici_kaydet(outbox.olay_yaz)
         request_started.connect(yerel.ilk_istek, dispatch_uid=yerel.ILK_ISTEK_UID)
         # Backlog and failures (CONTRACT 20): deliveries waiting, and those given up on.
         metrikler.gosterge_kaydet("supportdesk_webhook_deliveries", "Webhook deliveries waiting (bekliyor) "
