@@ -109,12 +109,12 @@ def _okunmamis(gonderen: str):
     return F("okunmamis")
 
 
-def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, yayinla: bool = True) -> Mesaj:
+def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, mesaj_olayi: bool = True) -> Mesaj:
     mesaj = Mesaj.objects.create(
         musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
     )
     Oturum.objects.filter(pk=oturum.pk).update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(gonderen))
-    if yayinla:
+    if mesaj_olayi:
         _mesaj_yayinla(mesaj)
     return mesaj
 
@@ -193,7 +193,7 @@ def chat_baslat(
             return mevcut, False
         ilk = None
         if mesaj:
-            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, yayinla=False)
+            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, mesaj_olayi=False)
             oturum = _yeniden_oku(oturum)
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
