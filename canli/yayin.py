@@ -126,8 +126,13 @@ def _hazir_yanitlar_degisti(olay: YayinlananOlay) -> list[Gonderim]:
     return [(gruplar.operator_musteri(olay.musteri_id), "hazir_yanitlar_degisti", {"musteri_id": olay.musteri_id})]
 
 
+# Event -> its frames. A chat started is `chat_yeni`; accepted or claimed, transferred, rated or
+# closed (`chat_guncellendi`, the sockets' side of `chat_kapandi`) is `chat_guncellendi`.
 _CEVIRICILER = {
-    "chat_yeni": _chat_yeni,
+    "yeni_chat": _chat_yeni,
+    "chat_kabul_edildi": _chat_guncellendi,
+    "chat_aktarildi": _chat_guncellendi,
+    "memnuniyet_puan": _chat_guncellendi,
     "chat_guncellendi": _chat_guncellendi,
     "mesaj": _mesaj,
     "ticket_yeni": _ticket,

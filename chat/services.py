@@ -126,10 +126,11 @@ def _mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
     yayinla("mesaj", musteri_id=mesaj.musteri_id, veri=veri)
 
 
-def _oturum_yayinla(oturum: Oturum, *, olay: str = "chat_guncellendi", sira_degisti: bool = False) -> None:
-    # `sira_degisti`: the chat entered or left the queue, so the places (`sira_no`) of the chats
-    # waiting behind it changed too (CONTRACT 11: the widget hears of every change).
-    yayinla(olay, musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
+def _kapandi_yayinla(oturum: Oturum, *, sira_degisti: bool) -> None:
+    # The sockets' side of a close (`chat_kapandi` carries the webhook's fields only).
+    # `sira_degisti`: the chat left the queue, so the places (`sira_no`) of the chats waiting
+    # behind it changed too (CONTRACT 11: the widget hears of every change).
+    yayinla("chat_guncellendi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
 
 
 def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
@@ -146,7 +147,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
     })
-    _oturum_yayinla(oturum, sira_degisti=bekliyordu)
+    _kapandi_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
 
 
@@ -195,11 +196,10 @@ def chat_baslat(
         if mesaj:
             ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, mesaj_olayi=False)
             oturum = _yeniden_oku(oturum)
+        # The operators hear of the chat (its `chat_yeni` frame) before its first message.
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
         })
-        # The operators hear of the chat before its first message.
-        _oturum_yayinla(oturum, olay="chat_yeni")
         if ilk is not None:
             _mesaj_yayinla(ilk)
     return oturum, True
@@ -276,7 +276,6 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
             _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
         oturum.puan, oturum.puan_yorumu, oturum.puan_zamani = puan, yorum, timezone.now()
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
-        _oturum_yayinla(oturum)
         yayinla("memnuniyet_puan", musteri_id=oturum.musteri_id, veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
         })
@@ -388,11 +387,11 @@ def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik) -> Oturum:
     )
     if degisen != 1:
         raise DurumCakismasi(BASKASI_KABUL_ETTI)
-    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk})  # an UPDATE: no signal
     oturum = _yeniden_oku(oturum)
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
-    _oturum_yayinla(oturum, sira_degisti=True)
+    # The chat left the queue (an UPDATE: no signal, so this is also the poll's renewal).
+    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": True})
     return oturum
 
 
@@ -426,7 +425,8 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
             metin = SISTEM_METINLERI["aktarildi"]
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
-        _oturum_yayinla(oturum, sira_degisti=hedef is None)
+        yayinla("chat_aktarildi", musteri_id=oturum.musteri_id,
+                veri={"oturum_id": oturum.pk, "sira_degisti": hedef is None})
         return _yeniden_oku(oturum)
 
 

@@ -46,9 +46,9 @@ OLAYLAR = (
 # What else happens, by name. No webhook ever sees these (they are not in OLAYLAR).
 ALAN_OLAYLARI = (
     # chats and messages (chat)
-    "chat_yeni",  # a new chat is in the queue (veri: oturum_id, sira_degisti)
-    "chat_guncellendi",  # a chat was accepted, claimed, transferred, closed or rated (oturum_id, sira_degisti)
-    "chat_kabul_edildi",  # a waiting chat was taken by an operator (oturum_id), by a conditional UPDATE
+    "chat_kabul_edildi",  # a waiting chat was accepted or claimed by an operator's answer (oturum_id, sira_degisti)
+    "chat_aktarildi",  # an active chat was handed to a colleague or back to the queue (oturum_id, sira_degisti)
+    "chat_guncellendi",  # a chat was closed: the sockets' side of `chat_kapandi` (oturum_id, sira_degisti)
     "chat_okundu",  # an operator read a chat: its unread count dropped to 0 (oturum_id)
     "mesaj",  # a message was written and is to be shown (mesaj, [oturum])
     "mesaj_kaydedildi",  # a message row was written, by any path (oturum_id)

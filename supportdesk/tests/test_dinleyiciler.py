@@ -19,8 +19,8 @@ from supportdesk.core.olaylar import yayinla
 from tenants.models import Kullanici
 from webhooks.models import Olay
 
-SOKET_OLAYLARI = ("chat_yeni", "chat_guncellendi", "mesaj", "ticket_yeni", "ticket_guncellendi", "operator_durumu",
-                  "hazir_yanitlar_degisti")
+SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
+                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti")
 # What each event carries: enough for every listener of it.
 VERILER = {
     **{ad: {"ticket_id": 1} for ad in olaylar.TUM_OLAYLAR},
