@@ -13,7 +13,7 @@ One worker (`celery -A supportdesk worker`, its default pool and concurrency: pr
 per core) with the settings' production defaults, on a dropped and recreated PostgreSQL database
 migrated by the served checkout, and Redis as broker and cache. Receivers are real HTTP servers on
 loopback (supportdesk/testing/receiver.py) in this process. Events are published with the served
-checkout's own `olay_yayinla`, each in its own transaction (as the API does), from this process.
+checkout's own `yayinla` (supportdesk.core.olaylar), each in its own transaction (as the API does), from this process.
 Only the environment needed differs from production: DEBUG=false, WEBHOOK_ALLOW_PRIVATE_TARGETS
 (the receivers are on 127.0.0.1).
 
@@ -102,7 +102,7 @@ def main():
     import redis
     from django.db import connection
 
-    from supportdesk.core.olaylar import olay_yayinla
+    from supportdesk.core.olaylar import yayinla as olay_yayinla
     from supportdesk.testing.factories import MusteriFactory
     from supportdesk.testing.receiver import WebhookAlici
     from webhooks.endpointler import webhook_endpoint_olustur
@@ -133,7 +133,7 @@ def main():
                     for n, (musteri_id, sira) in enumerate(isler[k::a.yayinci]):
                         if hiz:
                             time.sleep(max(0.0, basla + (n * a.yayinci + k) / hiz - time.monotonic()))
-                        olay_yayinla(musteri_id=musteri_id, olay="chat_kapandi", veri={"sira": sira})
+                        olay_yayinla("chat_kapandi", musteri_id=musteri_id, veri={"sira": sira})
                 finally:
                     connection.close()
             t = time.time()

@@ -1,8 +1,8 @@
 """The socket fan-out (CONTRACT 11): turns each socket-only event into frames for the groups that
 may see it, once its transaction has committed.
 
-Registered with `supportdesk.core.olaylar.anlik_alici_kaydet` (CanliConfig.ready), so it runs in
-the process and thread that committed, in commit order. `data` is built by the same functions and
+An after-commit listener of the socket events (canli/dinleyiciler.py), so it runs in the process
+and thread that committed, in commit order. `data` is built by the same functions and
 serializers as the REST answers (chat's `oturum_verisi`, `widget_oturum_verisi`, `mesaj_verisi`,
 tickets' `TicketSerializer`, and `TicketDetaySerializer` for the visitor), from the rows as they
 are right after the commit: a frame and a REST read of the same object are equal.
@@ -12,8 +12,6 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import transaction
-from django.db.models.signals import post_delete, post_save
 
 from chat import selectors as chat_selectors
 from chat.api.serializers import mesaj_verisi, oturum_verisi, widget_oturum_verisi
@@ -21,7 +19,7 @@ from chat.models import Oturum
 from supportdesk.core.girdi import AYRILMIS_ZIYARETCI_ONEKLERI
 from supportdesk.core.kosucu import kosucu
 from supportdesk.core.olaylar import YayinlananOlay
-from tenants.models import Kullanici, Musteri, Uyelik
+from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 from tickets import selectors as ticket_selectors
 from tickets.api.serializers import TicketDetaySerializer, TicketSerializer
@@ -126,8 +124,13 @@ def _hazir_yanitlar_degisti(olay: YayinlananOlay) -> list[Gonderim]:
     return [(gruplar.operator_musteri(olay.musteri_id), "hazir_yanitlar_degisti", {"musteri_id": olay.musteri_id})]
 
 
+# Event -> its frames. A chat started is `chat_yeni`; accepted or claimed, transferred, rated or
+# closed (`chat_guncellendi`, the sockets' side of `chat_kapandi`) is `chat_guncellendi`.
 _CEVIRICILER = {
-    "chat_yeni": _chat_yeni,
+    "yeni_chat": _chat_yeni,
+    "chat_kabul_edildi": _chat_guncellendi,
+    "chat_aktarildi": _chat_guncellendi,
+    "memnuniyet_puan": _chat_guncellendi,
     "chat_guncellendi": _chat_guncellendi,
     "mesaj": _mesaj,
     "ticket_yeni": _ticket,
@@ -187,35 +190,3 @@ async def _auyelik_degisti(adlar: tuple[str, ...]) -> None:
     katman = get_channel_layer()
     for ad in adlar:
         await katman.group_send(ad, {"type": "uyelik.degisti"})
-
-
-def _uyelik_sinyali(sender, instance, created=True, raw=False, **kwargs) -> None:
-    # A membership created or deleted (any path: the portal's team page, an invitation accepted,
-    # provisioning, the admin, a cascade): its user's sockets, after the commit. A save that only
-    # changes the order, the role or muting changes no tenant list.
-    if not created or raw:
-        return
-    grup = gruplar.operator_kullanici(instance.kullanici_id)
-    transaction.on_commit(lambda: uyelik_degisti_bildir(grup))
-
-
-def _musteri_sinyali(sender, instance, created=False, raw=False, update_fields=None, **kwargs) -> None:
-    # A tenant deactivated: every socket still in its group drops it. One (re)activated is in no
-    # socket's groups: its members' own groups are told, and a socket whose list did not change
-    # (the tenant was active already) sends nothing.
-    if raw or created or (update_fields is not None and "aktif" not in update_fields):
-        return
-    if not instance.aktif:
-        adlar = [gruplar.operator_musteri(instance.pk)]
-    else:
-        adlar = [gruplar.operator_kullanici(k) for k in
-                 Uyelik.objects.filter(musteri_id=instance.pk).values_list("kullanici_id", flat=True)]
-    if adlar:
-        transaction.on_commit(lambda: uyelik_degisti_bildir(*adlar))
-
-
-def sinyalleri_bagla() -> None:
-    post_save.connect(_uyelik_sinyali, sender=Uyelik, dispatch_uid="canli_uyelik_eklendi")
-    post_delete.connect(_uyelik_sinyali, sender=Uyelik, dispatch_uid="canli_uyelik_silindi")
-    post_save.connect(_musteri_sinyali, sender=Musteri, dispatch_uid="canli_musteri_pasif")
-

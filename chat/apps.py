@@ -7,7 +7,7 @@ class ChatConfig(AppConfig):
     def ready(self):
         from supportdesk.core import metrikler
 
-        from . import selectors, sinyaller
+        from . import dinleyiciler, selectors, sinyaller  # noqa: F401  (dinleyiciler: the poll snapshots' listeners)
 
         sinyaller.bagla()
         metrikler.gosterge_kaydet("supportdesk_chats", "Open chats of every tenant, by state (bekliyor, aktif).",

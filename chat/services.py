@@ -4,8 +4,9 @@ Race safety (PostgreSQL): a move first locks what it depends on, always in the s
 (the operator's membership row, then the chat row), so two racing moves serialise instead of
 both passing a stale check, and never deadlock. Accept also guards with a conditional UPDATE
 (`WHERE durum = 'bekliyor'`): of two racing accepts exactly one changes a row.
-Events go to the outbox (`olay_yayinla`) inside the same transaction; the sockets' events
-(CONTRACT 11) go out after commit (`anlik_yayinla`), from here and nowhere else.
+Each move states what happened (`yayinla`, supportdesk.core.olaylar) inside its transaction;
+the webhooks outbox, the sockets, mail and the poll snapshots react in their listeners
+(`*/dinleyiciler.py`).
 """
 from datetime import timedelta
 
@@ -16,13 +17,12 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
-from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
-from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from tenants.models import Uyelik
 
-from . import selectors, sorgular, yoklama
+from . import selectors, sorgular
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
 
 AD_MAX = 100
@@ -109,12 +109,12 @@ def _okunmamis(gonderen: str):
     return F("okunmamis")
 
 
-def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, yayinla: bool = True) -> Mesaj:
+def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, mesaj_olayi: bool = True) -> Mesaj:
     mesaj = Mesaj.objects.create(
         musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
     )
     Oturum.objects.filter(pk=oturum.pk).update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(gonderen))
-    if yayinla:
+    if mesaj_olayi:
         _mesaj_yayinla(mesaj)
     return mesaj
 
@@ -123,13 +123,14 @@ def _mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
     # `oturum`: the chat's id, tenant, visitor, state and operator as the write left them, when the
     # writer knows them (the fan-out then reads nothing); only those fields are set.
     veri = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
-    anlik_yayinla(musteri_id=mesaj.musteri_id, olay="mesaj", veri=veri)
+    yayinla("mesaj", musteri_id=mesaj.musteri_id, veri=veri)
 
 
-def _oturum_yayinla(oturum: Oturum, *, olay: str = "chat_guncellendi", sira_degisti: bool = False) -> None:
-    # `sira_degisti`: the chat entered or left the queue, so the places (`sira_no`) of the chats
-    # waiting behind it changed too (CONTRACT 11: the widget hears of every change).
-    anlik_yayinla(musteri_id=oturum.musteri_id, olay=olay, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
+def _kapandi_yayinla(oturum: Oturum, *, sira_degisti: bool) -> None:
+    # The sockets' side of a close (`chat_kapandi` carries the webhook's fields only).
+    # `sira_degisti`: the chat left the queue, so the places (`sira_no`) of the chats waiting
+    # behind it changed too (CONTRACT 11: the widget hears of every change).
+    yayinla("chat_guncellendi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
 
 
 def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
@@ -140,13 +141,13 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
     oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin or SISTEM_METINLERI[kapatan])
-    olay_yayinla(musteri_id=oturum.musteri_id, olay="chat_kapandi", veri={
+    yayinla("chat_kapandi", musteri_id=oturum.musteri_id, veri={
         "oturum_id": oturum.id,
         "musteri_id": oturum.musteri_id,
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
     })
-    _oturum_yayinla(oturum, sira_degisti=bekliyordu)
+    _kapandi_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
 
 
@@ -193,13 +194,12 @@ def chat_baslat(
             return mevcut, False
         ilk = None
         if mesaj:
-            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, yayinla=False)
+            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, mesaj_olayi=False)
             oturum = _yeniden_oku(oturum)
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={
+        # The operators hear of the chat (its `chat_yeni` frame) before its first message.
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
         })
-        # The operators hear of the chat before its first message.
-        _oturum_yayinla(oturum, olay="chat_yeni")
         if ilk is not None:
             _mesaj_yayinla(ilk)
     return oturum, True
@@ -228,7 +228,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             durum, operator_id = yazildi
             yonlendirme = Oturum(pk=oturum_id, musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, durum=durum,
                                  operator_id=operator_id)
-            yoklama.degisti(oturum_idleri=[oturum_id])  # raw SQL: no signal
+            yayinla("mesaj_kaydedildi", musteri_id=musteri.pk, veri={"oturum_id": oturum_id})  # raw SQL: no signal
     else:
         with transaction.atomic():
             ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
@@ -276,8 +276,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
             _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
         oturum.puan, oturum.puan_yorumu, oturum.puan_zamani = puan, yorum, timezone.now()
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
-        _oturum_yayinla(oturum)
-        olay_yayinla(musteri_id=oturum.musteri_id, olay="memnuniyet_puan", veri={
+        yayinla("memnuniyet_puan", musteri_id=oturum.musteri_id, veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
         })
         return _yeniden_oku(oturum)
@@ -388,11 +387,11 @@ def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik) -> Oturum:
     )
     if degisen != 1:
         raise DurumCakismasi(BASKASI_KABUL_ETTI)
-    yoklama.degisti(oturum_idleri=[oturum.pk], musteri_idleri=[oturum.musteri_id])  # left the queue
     oturum = _yeniden_oku(oturum)
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
-    _oturum_yayinla(oturum, sira_degisti=True)
+    # The chat left the queue (an UPDATE: no signal, so this is also the poll's renewal).
+    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": True})
     return oturum
 
 
@@ -426,7 +425,8 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
             metin = SISTEM_METINLERI["aktarildi"]
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
-        _oturum_yayinla(oturum, sira_degisti=hedef is None)
+        yayinla("chat_aktarildi", musteri_id=oturum.musteri_id,
+                veri={"oturum_id": oturum.pk, "sira_degisti": hedef is None})
         return _yeniden_oku(oturum)
 
 
@@ -459,7 +459,7 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         elif gorulen.durum == Oturum.Durum.BEKLIYOR and oturum.operator_id != kullanici.id:
             raise DurumCakismasi(BASKASI_KABUL_ETTI)  # an answer to a waiting visitor lost the claim
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
-        bildirim_yayinla("chat_operator_mesaji", mesaj_id=mesaj.id)
+        yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
 
 
@@ -481,7 +481,7 @@ def chat_okundu(*, oturum: Oturum) -> None:
     """The operator has read the chat: its unread count drops to 0 (no write when already 0)."""
     if oturum.okunmamis:
         Oturum.objects.filter(pk=oturum.pk).update(okunmamis=0)
-        yoklama.degisti(oturum_idleri=[oturum.pk])
+        yayinla("chat_okundu", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk})
         oturum.okunmamis = 0
 
 
@@ -516,7 +516,7 @@ def hazir_yanit_dogrula(kayit, sira: int | None = None) -> dict:
 
 
 def _hazir_yanitlar_degisti(musteri_id: int) -> None:
-    anlik_yayinla(musteri_id=musteri_id, olay="hazir_yanitlar_degisti", veri={"musteri_id": musteri_id})
+    yayinla("hazir_yanitlar_degisti", musteri_id=musteri_id, veri={"musteri_id": musteri_id})
 
 
 @transaction.atomic

@@ -21,10 +21,11 @@ unusable at once. Every write renews the generations it touches now and again af
 failed second one (Redis unreachable at that moment, the process killed) would leave a stale
 snapshot, which then lives at most `SURE` seconds.
 
-Write paths: `post_save`/`post_delete` of `Oturum`, `Mesaj`, `Uyelik` and `Kullanici` (signals,
-`chat.apps`), and explicit calls where a `QuerySet.update()` or raw SQL bypasses them (chat
-services, `chat.sorgular`, `tenants.services`' status changes). A new `update()` of these models
-must call `degisti` too (`chat/tests/test_yoklama.py` checks the code base for them).
+Write paths: `degisti` is called by the listeners in `chat/dinleyiciler.py` only, on the domain
+events of every write of `Oturum`, `Mesaj`, `Uyelik` and `Kullanici` (their own apps' signals state
+them for ORM saves; the services that write by `QuerySet.update()` or raw SQL state their own). A
+new `update()` of these models must state its event too (`chat/tests/test_yoklama_ozeti.py` checks
+the code base for them).
 
 Only with Redis as the cache and PostgreSQL as the database (the online operators come from an
 array subquery); anything else takes the ordinary path, which stays the reference answer.

@@ -5,7 +5,7 @@ class TenantsConfig(AppConfig):
     name = "tenants"
 
     def ready(self):
-        from . import onbellek
+        from . import dinleyiciler, sinyaller  # noqa: F401  (dinleyiciler: the caches' listeners)
         from .api import sema  # noqa: F401  (registers the OpenAPI descriptions of our two credentials)
 
-        onbellek.bagla()
+        sinyaller.bagla()

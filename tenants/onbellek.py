@@ -7,16 +7,18 @@ Two levels, both checked against one *generation* (`NESIL`, a random number in t
 - the shared cache (Redis in production): `api_key -> (generation, tenant)`, likewise.
 
 Every change to a tenant (any save or delete of a `Musteri`, whichever write path: services, the
-portal, the admin) drops the shared entries of its old and new key and sets a new generation,
-before and again after the commit. A widget request reads the generation in the same Redis round
-trip as its rate limit (its pre-read, `tenants.on_okuma`), so every process sees any change on
-its very next request at no extra cost; an entry read before a change (a request racing the
-write) carries the old generation and is never used again. A `QuerySet.update()` of `Musteri`
-bypasses this: the code base has none, and must not add one without calling `unut`.
+portal, the admin; the `musteri_degisti` event, tenants/dinleyiciler.py) drops the shared entries
+of its old and new key and sets a new generation, before and again after the commit. A widget
+request reads the generation in the same Redis round trip as its rate limit
+(its pre-read, `tenants.on_okuma`), so every process sees any change on its very next request at
+no extra cost; an entry read before a change (a request racing the write) carries the old
+generation and is never used again. A `QuerySet.update()` of `Musteri` bypasses this: the code
+base has none, and must not add one without stating `musteri_degisti`.
 
 A process also keeps each tenant's member ids (`adaylar`), under a generation of the tenant's own
-(`UYELIK_NESLI`), renewed the same way whenever a `Uyelik` is created or deleted, so the list is
-never used after a membership changed. Widget requests narrow their read of presence to it.
+(`UYELIK_NESLI`), renewed the same way whenever a `Uyelik` is created or deleted (`uyelik_eklendi`,
+`uyelik_silindi`), so the list is never used after a membership changed. Widget requests narrow
+their read of presence to it.
 
 A cache that cannot be reached is skipped (the database answers), never an error; a generation
 change made while Redis was down reaches the memories when Redis is back only through
@@ -29,7 +31,6 @@ import time
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
-from django.db.models.signals import post_delete, post_save, pre_save
 
 from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
 
@@ -185,20 +186,9 @@ def unut(*api_keys: str) -> None:
     simdi_ve_commit_sonrasi(sil)
 
 
-def _once(sender, instance: Musteri, raw=False, **kwargs):
-    if instance.pk and not raw:
-        instance._onceki_api_key = Musteri.objects.filter(pk=instance.pk).values_list("api_key", flat=True).first()
-
-
-def _sonra(sender, instance: Musteri, raw=False, **kwargs):
-    unut(instance.api_key, getattr(instance, "_onceki_api_key", None) or "")
-
-
-def _uyelik(sender, instance: Uyelik, created=True, raw=False, **kwargs):
-    # Only joining and leaving change who is a member; a tab's order or mute does not.
-    if not created or raw:
-        return
-    musteri_id = instance.musteri_id
+def uyelik_nesli_yenile(musteri_id: int) -> None:
+    """The tenant's member list changed: this process's copy and every process's (through the
+    shared generation) are not used again, now and after the commit."""
 
     def yenile():
         _adaylar.pop(musteri_id, None)
@@ -208,11 +198,3 @@ def _uyelik(sender, instance: Uyelik, created=True, raw=False, **kwargs):
             logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
 
     simdi_ve_commit_sonrasi(yenile)
-
-
-def bagla() -> None:
-    pre_save.connect(_once, sender=Musteri, dispatch_uid="musteri_onbellek_once")
-    post_save.connect(_sonra, sender=Musteri, dispatch_uid="musteri_onbellek_sonra")
-    post_delete.connect(_sonra, sender=Musteri, dispatch_uid="musteri_onbellek_sil")
-    post_save.connect(_uyelik, sender=Uyelik, dispatch_uid="musteri_onbellek_uyelik")
-    post_delete.connect(_uyelik, sender=Uyelik, dispatch_uid="musteri_onbellek_uyelik_sil")

@@ -7,12 +7,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from supportdesk.core.exceptions import GecersizIstek
-from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
+from supportdesk.core.olaylar import yayinla
 
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
 from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
-from .sinyaller import operator_durumu_degisti
 
 TRIAL_GUN = 14
 
@@ -247,15 +246,15 @@ def operator_erisilemez_yap(*, kullanici_id: int) -> bool:
 
 
 def _durum_yayinla(kullanici: Kullanici) -> None:
-    operator_durumu_degisti.send(sender=Kullanici, kullanici=kullanici)
-    # The subscriber names the operator's tenants after commit (`musteri_idleri` of the frame).
-    anlik_yayinla(musteri_id=None, olay="operator_durumu", veri={"operator_id": kullanici.pk, "durum": kullanici.durum})
+    # A conditional UPDATE sends no signal: this is the one statement of the change. The socket
+    # listener names the operator's tenants after commit (`musteri_idleri` of the frame).
+    yayinla("operator_durumu", musteri_id=None, veri={"operator_id": kullanici.pk, "durum": kullanici.durum})
 
 
 def _cevrimdisi_olaylari(*, kullanici: Kullanici) -> None:
     for musteri_id in kullanici_musteri_idleri(kullanici=kullanici):
-        olay_yayinla(
+        yayinla(
+            "operator_cevrimdisi",
             musteri_id=musteri_id,
-            olay="operator_cevrimdisi",
             veri={"operator_id": kullanici.pk, "musteri_id": musteri_id, "email": kullanici.email},
         )

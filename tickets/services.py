@@ -4,9 +4,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
-from supportdesk.core.bildirimler import bildirim_yayinla
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
-from supportdesk.core.olaylar import anlik_yayinla, olay_yayinla
+from supportdesk.core.olaylar import yayinla
 
 from .models import Ticket, TicketYanit
 
@@ -25,7 +24,7 @@ def ticket_olustur(
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
             yanit.ekler.set(ekler)
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={
+        yayinla("yeni_ticket", musteri_id=musteri.id, veri={
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
             "konu": konu, "oncelik": oncelik,
         })
@@ -57,7 +56,7 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
         kilitli = _kilitle(ticket)
         yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=operator,
                             ekler=ekler)
-        bildirim_yayinla("ticket_operator_yaniti", yanit_id=yanit.id)
+        yayinla("ticket_operator_yaniti", musteri_id=kilitli.musteri_id, veri={"yanit_id": yanit.id})
         kilitli.guncellenme = yanit.zaman
         if durum is not None:
             _durum_degistir(kilitli, durum=durum, operator=operator)
@@ -93,7 +92,7 @@ def _durum_degistir(ticket: Ticket, *, durum: str, operator) -> None:
         raise GecersizIstek(alanlar={"durum": f"Geçerli değerler: {', '.join(Ticket.Durum.values)}."})
     onceki, ticket.durum = ticket.durum, durum
     if durum == Ticket.Durum.COZULDU and onceki != Ticket.Durum.COZULDU:
-        olay_yayinla(musteri_id=ticket.musteri_id, olay="ticket_cozuldu", veri={
+        yayinla("ticket_cozuldu", musteri_id=ticket.musteri_id, veri={
             "ticket_id": ticket.id, "musteri_id": ticket.musteri_id, "operator_id": operator.id if operator else None,
         })
 
@@ -112,4 +111,4 @@ def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
 
 def _ticket_yayinla(ticket: Ticket, *, olay: str = "ticket_guncellendi") -> None:
     # The socket event (CONTRACT 11) carries the ticket as committed; sent after commit.
-    anlik_yayinla(musteri_id=ticket.musteri_id, olay=olay, veri={"ticket": ticket})
+    yayinla(olay, musteri_id=ticket.musteri_id, veri={"ticket": ticket})

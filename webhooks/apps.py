@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 
-from supportdesk.core import kosucu, olaylar
+from supportdesk.core import kosucu
 
 
 class WebhooksConfig(AppConfig):
@@ -10,10 +10,9 @@ class WebhooksConfig(AppConfig):
         # Here, not at the top: these import models, which exist only once apps are loaded.
         from supportdesk.core import metrikler
 
-        from . import kuyruk, outbox, selectors, tasks  # noqa: F401  (tasks: so the web process's Celery app knows them)
+        # dinleyiciler: every webhook event is written to the outbox in its transaction (CONTRACT 7).
+        from . import dinleyiciler, kuyruk, selectors, tasks  # noqa: F401  (tasks: so the web process's Celery app knows them)
 
-        # Every domain event is written to the outbox in the publishing transaction (CONTRACT 7).
-        olaylar.alici_kaydet(outbox.olay_yaz)
         # Without a broker, a web process's start hands the deliveries already due to its pool.
         kosucu.baslangicta(kuyruk.vadesi_gelenleri_havuza_ver)
         # Backlog and failures (CONTRACT 20): deliveries waiting, and those given up on.

@@ -284,14 +284,14 @@ def test_committed_writes_renew_after_their_commit(musteri):
 _MODELLER = {"Oturum", "Mesaj", "Kullanici", "Uyelik"}
 _TOPLU = {"update", "bulk_create", "bulk_update"}
 _BILINENLER = {
-    ("chat/services.py", "_mesaj_ekle", "Oturum"): "the Mesaj created just before renews the chat (signal)",
+    ("chat/services.py", "_mesaj_ekle", "Oturum"): "the Mesaj created just before renews the chat (mesaj_kaydedildi)",
     ("chat/services.py", "chat_ziyaretci_mesaj_gonder", "Oturum"): "the Mesaj created after it (SQLite path)",
-    ("chat/services.py", "_kabul_kaydet", "Oturum"): "yoklama.degisti right after it",
-    ("chat/services.py", "chat_okundu", "Oturum"): "yoklama.degisti right after it",
+    ("chat/services.py", "_kabul_kaydet", "Oturum"): "the chat_kabul_edildi event at its end",
+    ("chat/services.py", "chat_okundu", "Oturum"): "the chat_okundu event right after it",
     ("chat/services.py", "chat_ziyaretci_okudu", "Oturum"): "its field is in no poll answer (operator's messages only)",
-    ("tenants/services.py", "operator_durum_ayarla", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
-    ("tenants/services.py", "operator_cikis_yapti", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
-    ("tenants/services.py", "operator_erisilemez_yap", "Kullanici"): "operator_durumu_degisti (chat.sinyaller)",
+    ("tenants/services.py", "operator_durum_ayarla", "Kullanici"): "the operator_durumu event (chat/dinleyiciler.py)",
+    ("tenants/services.py", "operator_cikis_yapti", "Kullanici"): "the operator_durumu event (chat/dinleyiciler.py)",
+    ("tenants/services.py", "operator_erisilemez_yap", "Kullanici"): "the operator_durumu event (chat/dinleyiciler.py)",
     ("tenants/services.py", "uyelik_sirala", "Uyelik"): "`sira` (tab order) is not in a poll's answer",
     ("tenants/ekip.py", "uyelik_cikar", "Kullanici"): "`musteri_id` (active project) is not in a poll's answer",
     ("portal/services.py", "aktif_proje_sec", "Kullanici"): "`musteri_id` (active project) is not in a poll's answer",
@@ -322,9 +322,9 @@ def test_every_write_without_a_signal_is_handled():
     bulunan = _toplu_yazimlar()
     bilinmeyen = {b for b in bulunan if b not in _BILINENLER and (b[0], "*", b[2]) not in _BILINENLER}
     assert not bilinmeyen, f"Yoklama özetini geçersiz kılmayan toplu yazımlar (chat.yoklama): {sorted(bilinmeyen)}"
-    # The raw visitor-message statement renews its chat itself.
+    # The raw visitor-message statement states the message's event itself.
     kaynak = (Path(settings.BASE_DIR) / "chat/services.py").read_text(encoding="utf-8")
-    assert "yoklama.degisti(oturum_idleri=[oturum_id])  # raw SQL: no signal" in kaynak
+    assert 'yayinla("mesaj_kaydedildi", musteri_id=musteri.pk, veri={"oturum_id": oturum_id})  # raw SQL: no signal' in kaynak
 
 
 def _ozetli_yoklama(musteri, django_assert_num_queries):

@@ -51,12 +51,12 @@ def test_project_choice_needs_the_token(musteri, diger_musteri):
 
 
 def test_webhook_forms_need_the_token(musteri, webhook_alici):
-    from supportdesk.core.olaylar import olay_yayinla
+    from supportdesk.core.olaylar import yayinla
     from webhooks.endpointler import webhook_endpoint_olustur
     from webhooks.models import Teslimat
 
     endpoint = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": 1})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1})
     teslimat = Teslimat.objects.get()
     t = giris_yapmis(operator_yap(musteri, rol="sahip"))
     for islem in ("guncelle", "test", "devre_disi", "gizli_yenile", "sil"):

@@ -2,7 +2,7 @@
 import pytest
 from django.utils import timezone
 
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 from webhooks.endpointler import webhook_endpoint_olustur
@@ -110,7 +110,7 @@ def test_send_test_event_and_see_each_attempt_in_the_log(sahip, musteri, webhook
 
 def test_log_shows_domain_events_too(sahip, musteri):
     webhook_endpoint_olustur(musteri=musteri, url="http://127.0.0.1:9/kapali")
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": 1, "musteri_id": musteri.id,
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1, "musteri_id": musteri.id,
                                                                  "ziyaretci_adi": "Ali", "kanal": "widget"})
     html = sahip.get(LISTE).content.decode()
     assert "yeni_chat" in html and "Bekliyor" in html
@@ -126,7 +126,7 @@ def test_auto_disabled_endpoint_tells_the_owner_why(sahip, musteri):
 
 def test_another_projects_endpoints_and_deliveries_are_404_and_left_out(sahip, musteri, diger_musteri):
     yabanci = webhook_endpoint_olustur(musteri=diger_musteri, url="https://yabanci.example.com/h")
-    olay_yayinla(musteri_id=diger_musteri.id, olay="yeni_ticket", veri={"ticket_id": 1})
+    yayinla("yeni_ticket", musteri_id=diger_musteri.id, veri={"ticket_id": 1})
     teslimat = Teslimat.objects.get(endpoint=yabanci)
     res = sahip.get(LISTE)
     assert "yabanci.example.com" not in res.content.decode()
@@ -161,7 +161,7 @@ def test_operator_member_sees_the_page_read_only(musteri):
 def test_log_pages_with_a_cursor(sahip, musteri):
     endpoint = webhook_endpoint_olustur(musteri=musteri, url="http://127.0.0.1:9/kapali")
     for i in range(55):
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": i})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": i})
     res = sahip.get(LISTE)
     assert len(res.context["teslimatlar"]) == 50 and res.context["sonraki"]
     res = sahip.get(LISTE, {"cursor": res.context["sonraki"]})
@@ -175,7 +175,7 @@ def test_webhooks_page_query_count_is_flat(sahip, musteri, sayi, django_assert_m
     for i in range(sayi):
         webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres(f"/h{i}"))
     if sayi:
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": 1})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1})
         teslimatlari_simdi_gonder(musteri=musteri)
     MusteriFactory()
     sahip.get(LISTE)

@@ -1,23 +1,25 @@
-"""The event publisher: the one place a domain event leaves a service's transaction.
+"""Domain events: the one way a change travels from the service that made it to everyone who cares.
 
-A service calls `olay_yayinla(musteri_id=..., olay=..., veri=...)` inside its
-`transaction.atomic()` block. What happens to the event belongs to the apps that plug in here,
-never to core (which knows no domain app):
+A service states what happened, once, inside its transaction:
 
-- `alici_kaydet(fonksiyon)`: run inside the caller's transaction, before it commits. The
-  webhooks outbox writer registers here (from `WebhooksConfig.ready()`), so the outbox row and
-  its deliveries commit or roll back with the change (CONTRACT 7).
-- `commit_sonrasi_kaydet(fonksiyon)`: run once the transaction has committed, in commit order,
-  never after a rollback. The socket fan-out (CONTRACT 11) plugs in here.
+    yayinla("chat_kapandi", musteri_id=oturum.musteri_id, veri={...})
 
-Both get the same `YayinlananOlay`; its `id` is the event's identity everywhere (the webhook's
-`X-Webhook-Id`).
+and knows nothing of who listens. Core knows no domain app either: each concern registers its
+listeners in one module of its own app (`<app>/dinleyiciler.py`, imported by its
+`AppConfig.ready()`), so "what happens when a membership is removed?" is answered by reading the
+listeners of `uyelik_silindi`:
 
-A second kind of event, `anlik_yayinla`, is for the sockets only (CONTRACT 11: a new message, an
-accept, a status change...): nothing is written for it, no webhook ever sees it, and it goes only
-to the handlers registered with `anlik_alici_kaydet`, after commit, in commit order. Its `veri`
-may hold the model objects as the service committed them (it never leaves the process); the
-subscriber (the `canli` app) turns them into frames with the REST serializers.
+- `@dinle(ad, ..., islem_icinde=True)`: runs now, inside the publishing transaction; it may write,
+  and an exception rolls the whole change back. The webhooks outbox (CONTRACT 7: the row commits
+  or rolls back with the change) and the cache generations ("now and again after commit") are here.
+- `@dinle(ad, ...)`: runs once the outermost transaction has committed, in commit order, never
+  after a rollback; an exception is logged and does not reach the caller (the change is saved).
+  The sockets and mail are here.
+
+Every listener gets the same `YayinlananOlay`; its `id` is the event's identity everywhere (the
+webhook's `X-Webhook-Id`, the socket frame's de-duplication). `veri` may hold model objects as the
+service committed them: only the webhook events' `veri` leaves the process (as the outbox row).
+Zulip's `send_event_on_commit` and Chatwoot's dispatcher with `app/listeners/*.rb` are the shape.
 """
 import logging
 import uuid
@@ -30,125 +32,127 @@ from django.utils import timezone
 
 logger = logging.getLogger("supportdesk.olaylar")
 
-# CONTRACT 7: the domain events ("Emitted by"). Endpoints subscribe to these names.
+# CONTRACT 7: the webhook events ("Emitted by"); endpoints subscribe to these names, and each is
+# written to the outbox in its transaction (webhooks/dinleyiciler.py).
 OLAYLAR = (
-    "yeni_chat",
-    "yeni_ticket",
-    "chat_kapandi",
-    "ticket_cozuldu",
-    "memnuniyet_puan",
-    "operator_cevrimdisi",
+    "yeni_chat",  # a visitor started a new chat
+    "yeni_ticket",  # a ticket was created
+    "chat_kapandi",  # a chat was closed, by anyone
+    "ticket_cozuldu",  # a ticket's status became `cozuldu`
+    "memnuniyet_puan",  # a visitor rated a chat
+    "operator_cevrimdisi",  # an operator went offline (one per tenant of the operator)
 )
 
-# CONTRACT 11: the socket-only events. Never in OLAYLAR, so never in the outbox or a webhook.
-ANLIK_OLAYLAR = (
-    "chat_yeni",
-    "chat_guncellendi",
-    "mesaj",
-    "ticket_yeni",
-    "ticket_guncellendi",
-    "operator_durumu",
-    "hazir_yanitlar_degisti",
+# What else happens, by name. No webhook ever sees these (they are not in OLAYLAR).
+ALAN_OLAYLARI = (
+    # chats and messages (chat)
+    "chat_kabul_edildi",  # a waiting chat was accepted or claimed by an operator's answer (oturum_id, sira_degisti)
+    "chat_aktarildi",  # an active chat was handed to a colleague or back to the queue (oturum_id, sira_degisti)
+    "chat_guncellendi",  # a chat was closed: the sockets' side of `chat_kapandi` (oturum_id, sira_degisti)
+    "chat_okundu",  # an operator read a chat: its unread count dropped to 0 (oturum_id)
+    "mesaj",  # a message was written and is to be shown (mesaj, [oturum])
+    "mesaj_kaydedildi",  # a message row was written, by any path (oturum_id)
+    "oturum_kaydedildi",  # a chat row was saved or deleted, by any path (oturum_id)
+    "chat_operator_mesaji",  # an operator wrote in a chat (mesaj_id)
+    "hazir_yanitlar_degisti",  # a tenant's canned responses changed (musteri_id)
+    # tickets (tickets)
+    "ticket_yeni",  # a ticket was created (ticket)
+    "ticket_guncellendi",  # a ticket was replied to or its status changed (ticket)
+    "ticket_operator_yaniti",  # an operator replied to a ticket (yanit_id)
+    # tenants, operators, memberships (tenants)
+    "operator_durumu",  # an operator's status changed (operator_id, durum)
+    "kullanici_degisti",  # a user row was saved, by any path (kullanici_id, alanlar)
+    "kullanici_silindi",  # a user was deleted (kullanici_id)
+    "uyelik_eklendi",  # a membership was created (kullanici_id)
+    "uyelik_guncellendi",  # a membership's order, role, cap or muting changed (kullanici_id)
+    "uyelik_silindi",  # a membership was removed (kullanici_id)
+    "musteri_degisti",  # a tenant was saved or deleted (api_keyler, aktif, olusturuldu, alanlar, silindi, ham)
 )
+TUM_OLAYLAR = frozenset(OLAYLAR + ALAN_OLAYLARI)
 
 
 @dataclass(frozen=True)
 class YayinlananOlay:
-    """One published event, as every handler sees it."""
+    """One published event, as every listener sees it."""
 
-    musteri_id: int
+    musteri_id: int | None
     olay: str
     veri: dict
     id: uuid.UUID = field(default_factory=uuid.uuid4)
     zaman: datetime = field(default_factory=timezone.now)
 
 
-Alici = Callable[[YayinlananOlay], None]
+Dinleyici = Callable[[YayinlananOlay], None]
 
-_alicilar: list[Alici] = []
-_commit_sonrasi: list[Alici] = []
-_anlik: list[Alici] = []
-
-
-def alici_kaydet(fonksiyon: Alici) -> Alici:
-    """Run `fonksiyon(olay)` inside the publishing transaction (it may write; an exception rolls
-    the whole change back). Registering the same function again does nothing. Usable as a decorator."""
-    if fonksiyon not in _alicilar:
-        _alicilar.append(fonksiyon)
-    return fonksiyon
+_islem_icinde: dict[str, list[Dinleyici]] = {ad: [] for ad in TUM_OLAYLAR}
+_commit_sonrasi: dict[str, list[Dinleyici]] = {ad: [] for ad in TUM_OLAYLAR}
 
 
-def commit_sonrasi_kaydet(fonksiyon: Alici) -> Alici:
-    """Run `fonksiyon(olay)` after the publishing transaction commits (never on rollback). An
-    exception is logged and does not reach the caller: the change is already saved."""
-    if fonksiyon not in _commit_sonrasi:
-        _commit_sonrasi.append(fonksiyon)
-    return fonksiyon
+def dinle(*adlar: str, islem_icinde: bool = False) -> Callable[[Dinleyici], Dinleyici]:
+    """Register the decorated function for these events: inside the publishing transaction
+    (`islem_icinde=True`) or after its commit. Registering it again does nothing."""
+    bilinmeyen = [ad for ad in adlar if ad not in TUM_OLAYLAR]
+    if bilinmeyen or not adlar:
+        raise ValueError(f"Bilinmeyen olay: {bilinmeyen}")
+
+    def kaydet(fonksiyon: Dinleyici) -> Dinleyici:
+        tablo = _islem_icinde if islem_icinde else _commit_sonrasi
+        for ad in adlar:
+            if fonksiyon not in tablo[ad]:
+                tablo[ad].append(fonksiyon)
+        return fonksiyon
+
+    return kaydet
 
 
-def anlik_alici_kaydet(fonksiyon: Alici) -> Alici:
-    """Run `fonksiyon(olay)` for each socket-only event (`anlik_yayinla`), after commit."""
-    if fonksiyon not in _anlik:
-        _anlik.append(fonksiyon)
-    return fonksiyon
+def dinlemeyi_birak(fonksiyon: Dinleyici) -> None:
+    """Unregister `fonksiyon` from every event (tests)."""
+    for tablo in (_islem_icinde, _commit_sonrasi):
+        for liste in tablo.values():
+            if fonksiyon in liste:
+                liste.remove(fonksiyon)
 
 
-def kaydi_sil(fonksiyon: Alici) -> None:
-    """Unregister `fonksiyon` from every list (tests)."""
-    for liste in (_alicilar, _commit_sonrasi, _anlik):
-        if fonksiyon in liste:
-            liste.remove(fonksiyon)
+def dinleyiciler(ad: str) -> tuple[tuple[Dinleyici, ...], tuple[Dinleyici, ...]]:
+    """(in-transaction listeners, after-commit listeners) of event `ad`, in registration order."""
+    return tuple(_islem_icinde[ad]), tuple(_commit_sonrasi[ad])
 
 
-def alicilar() -> tuple[tuple[Alici, ...], tuple[Alici, ...]]:
-    """(in-transaction handlers, after-commit handlers), in registration order."""
-    return tuple(_alicilar), tuple(_commit_sonrasi)
+def yayinla(olay: str, *, musteri_id: int | None, veri: dict | None = None) -> YayinlananOlay:
+    """State that `olay` happened (to tenant `musteri_id`; None for an event of several tenants,
+    which name them in `veri`), from inside the service's transaction.
 
-
-def olay_yayinla(*, musteri_id: int, olay: str, veri: dict) -> YayinlananOlay:
-    """Publish an event of tenant `musteri_id` from inside the service's transaction.
-
-    In-transaction handlers run now (the webhooks outbox costs 2 queries, 3 when the tenant has a
-    subscribed endpoint); after-commit handlers run once the caller's outermost transaction has
-    committed. A rollback drops the event for every handler. An unknown event name is a
-    programming error (ValueError); so is publishing with no in-transaction handler registered
-    (RuntimeError), since the event would be lost without a trace.
+    In-transaction listeners run now; after-commit listeners once the caller's outermost
+    transaction has committed (at once outside a transaction). A rollback drops the event for
+    every after-commit listener. An unknown name is a programming error (ValueError); so is a
+    webhook event with no in-transaction listener (RuntimeError): it would be lost without a trace.
     """
-    if olay not in OLAYLAR:
+    if olay not in TUM_OLAYLAR:
         raise ValueError(f"Bilinmeyen olay: {olay}")
-    if not _alicilar:
+    simdi, sonra = tuple(_islem_icinde[olay]), tuple(_commit_sonrasi[olay])
+    if olay in OLAYLAR and not simdi:
         raise RuntimeError(f"'{olay}' olayı için kayıtlı alıcı yok (webhooks uygulaması yüklenmemiş mi?).")
-    kayit = YayinlananOlay(musteri_id=musteri_id, olay=olay, veri=veri)
-    # savepoint=False: inside the caller's block this adds no SAVEPOINT queries; called on its
-    # own it still keeps what the handlers write together.
-    with transaction.atomic(savepoint=False):
-        for alici in tuple(_alicilar):
-            alici(kayit)
-        sonrakiler = tuple(_commit_sonrasi)
-        if sonrakiler:
-            transaction.on_commit(lambda: _commit_sonrasi_calistir(kayit, sonrakiler))
+    kayit = YayinlananOlay(musteri_id=musteri_id, olay=olay, veri={} if veri is None else veri)
+    if olay in OLAYLAR:
+        # savepoint=False: inside the caller's block this adds no SAVEPOINT queries; called on
+        # its own it still keeps what the outbox writes together.
+        with transaction.atomic(savepoint=False):
+            _calistir(kayit, simdi, sonra)
+    else:
+        _calistir(kayit, simdi, sonra)
     return kayit
 
 
-def _commit_sonrasi_calistir(kayit: YayinlananOlay, fonksiyonlar: tuple[Alici, ...]) -> None:
+def _calistir(kayit: YayinlananOlay, simdi: tuple[Dinleyici, ...], sonra: tuple[Dinleyici, ...]) -> None:
+    for dinleyici in simdi:
+        dinleyici(kayit)
+    if sonra:
+        transaction.on_commit(lambda: _commit_sonrasi_calistir(kayit, sonra))
+
+
+def _commit_sonrasi_calistir(kayit: YayinlananOlay, fonksiyonlar: tuple[Dinleyici, ...]) -> None:
     for fonksiyon in fonksiyonlar:
         try:
             fonksiyon(kayit)
         except Exception:
             logger.exception("Olay %s (%s) commit sonrası işlenemedi: %s", kayit.id, kayit.olay, fonksiyon)
-
-
-def anlik_yayinla(*, musteri_id: int | None, olay: str, veri: dict) -> None:
-    """Publish a socket-only event (ANLIK_OLAYLAR) once the caller's transaction commits.
-
-    Nothing is stored: a client that misses it re-reads through REST (`sonra=`). With no handler
-    registered (no socket app installed) it costs nothing. `musteri_id` is None for an event of
-    several tenants (`operator_durumu` names them in `veri`).
-    """
-    if olay not in ANLIK_OLAYLAR:
-        raise ValueError(f"Bilinmeyen anlık olay: {olay}")
-    fonksiyonlar = tuple(_anlik)
-    if not fonksiyonlar:
-        return
-    kayit = YayinlananOlay(musteri_id=musteri_id, olay=olay, veri=veri)
-    transaction.on_commit(lambda: _commit_sonrasi_calistir(kayit, fonksiyonlar))

@@ -99,3 +99,67 @@ def test_the_check_catches_wrong_directions(satir, beklenen):
     bulunan = [m for _, m in _ice_aktarilanlar(agac, app)
                if _uygulama(m) and _uygulama(m) != app and KATMANLAR[_uygulama(m)] >= KATMANLAR[app]]
     assert bool(bulunan) is beklenen
+
+
+# --- model signals stay inside their model's app (issue 25) -----------------------------------
+# A receiver of a model signal on another app's model is a change travelling by a hidden route:
+# the model's own app states a domain event instead (supportdesk.core.olaylar), and whoever cares
+# listens in its `dinleyiciler.py`. Connections are found as `<signal>.connect(..., sender=X)` and
+# `@receiver(<signal>, sender=X)`; X must be a model imported relatively (from the app itself).
+MODEL_SINYALLERI = {"pre_init", "post_init", "pre_save", "post_save", "pre_delete", "post_delete", "m2m_changed"}
+
+
+def _gondericiler(agac):
+    """(line, signal, sender expression) of each model-signal connection in the module."""
+    for dugum in ast.walk(agac):
+        if not isinstance(dugum, ast.Call):
+            continue
+        islev = dugum.func
+        if isinstance(islev, ast.Attribute) and islev.attr == "connect" and isinstance(islev.value, ast.Name):
+            sinyal = islev.value.id
+        elif isinstance(islev, ast.Name) and islev.id == "receiver" and dugum.args and isinstance(dugum.args[0], ast.Name):
+            sinyal = dugum.args[0].id
+        else:
+            continue
+        if sinyal not in MODEL_SINYALLERI:
+            continue
+        gonderen = next((k.value for k in dugum.keywords if k.arg == "sender"), None)
+        yield dugum.lineno, sinyal, gonderen
+
+
+def _yabanci_gondericiler(agac) -> list[str]:
+    yerel = set()  # names bound by a relative import (the app's own modules) or defined here
+    for dugum in ast.walk(agac):
+        if isinstance(dugum, ast.ImportFrom) and dugum.level:
+            yerel |= {a.asname or a.name for a in dugum.names}
+        elif isinstance(dugum, ast.ClassDef):
+            yerel.add(dugum.name)
+    sorunlar = []
+    for satir, sinyal, gonderen in _gondericiler(agac):
+        if gonderen is None:  # every model of every app
+            sorunlar.append(f"{satir}: {sinyal} without sender")
+        elif isinstance(gonderen, ast.Constant):  # "app.Model": the app label must be this one
+            sorunlar.append(f"{satir}: {sinyal} sender={gonderen.value!r} (use the imported model)")
+        elif not (isinstance(gonderen, ast.Name) and gonderen.id in yerel):
+            sorunlar.append(f"{satir}: {sinyal} sender={ast.unparse(gonderen)}")
+    return sorunlar
+
+
+YABANCI_ALICILAR = [f"{_dosya}:{s}" for _, _dosya, _agac in _dosyalar() for s in _yabanci_gondericiler(_agac)]
+
+
+def test_no_model_signal_receiver_on_another_apps_model():
+    assert YABANCI_ALICILAR == []
+
+
+@pytest.mark.parametrize("kaynak, yabanci", [
+    ("from tenants.models import Uyelik\npost_save.connect(f, sender=Uyelik)", True),
+    ("from .models import Uyelik\npost_save.connect(f, sender=Uyelik)", False),
+    ("from tenants import models\npost_delete.connect(f, sender=models.Kullanici)", True),
+    ("from .models import Oturum\n@receiver(post_save, sender=Oturum)\ndef f(**k): pass", False),
+    ("from tenants.models import Musteri\n@receiver(pre_save, sender=Musteri)\ndef f(**k): pass", True),
+    ("post_save.connect(f)", True),
+    ("request_started.connect(f)", False),  # not a model signal
+])
+def test_the_check_catches_receivers_on_other_apps_models(kaynak, yabanci):
+    assert bool(_yabanci_gondericiler(ast.parse(kaynak))) is yabanci

@@ -9,7 +9,7 @@ from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from dosyalar.tasks import sahipsiz_dosyalari_temizle
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.sunucu import gunicorn_sureci, surec_ortami
 from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Teslimat
@@ -82,7 +82,7 @@ def test_every_family_is_there_with_the_data_of_now(olcum, musteri, widget, djan
     assert res.status_code == 201, res.content
     webhook_endpoint_olustur(musteri=musteri, url="https://alici.example.com/hook")
     with transaction.atomic():
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"oturum_id": 1})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"oturum_id": 1})
     bekleyen_teslimat = Teslimat.objects.filter(durum="bekliyor").count()
     assert bekleyen_teslimat >= 1
     sahipsiz_dosyalari_temizle.apply()  # run here, as a worker would: a Celery task outcome

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import KullaniciFactory
 from webhooks.endpointler import (
     teslimat_yeniden_gonder,
@@ -60,7 +60,7 @@ def test_gelistirmede_yerel_hedef_serbest(settings, musteri):
 def test_teslimat_aninda_da_hedef_kontrol_edilir(settings, musteri, webhook_alici):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
     deneme = Teslimat.objects.get().denemeler.get()
     assert not deneme.basarili and deneme.durum_kodu is None and deneme.hata.startswith("Hedef izinsiz")
@@ -75,7 +75,7 @@ def test_baglanti_aninda_ozel_adres_reddedilir(settings, musteri, webhook_alici,
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
     monkeypatch.setattr(hedef, "_host_adresleri", lambda host, port: [ipaddress.ip_address("93.184.215.14")])
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
     deneme = Teslimat.objects.get().denemeler.get()
     assert not deneme.basarili and deneme.durum_kodu is None and deneme.hata.startswith("Hedef izinsiz"), deneme.hata
@@ -89,7 +89,7 @@ def test_denetli_baglanti_genel_adrese_teslim_eder(settings, musteri, webhook_al
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
     monkeypatch.setattr(hedef, "_adres_izinsiz", lambda ip: False)
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     assert teslimatlari_simdi_gonder() == 1
     assert len(webhook_alici.bekle(1)) == 1
     assert Teslimat.objects.get().durum == "teslim_edildi"
@@ -98,7 +98,7 @@ def test_denetli_baglanti_genel_adrese_teslim_eder(settings, musteri, webhook_al
 def test_yonlendirme_izlenmez(musteri, webhook_alici):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/ilk"))
     webhook_alici.yanitla(302)
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
     assert [i.path for i in webhook_alici.bekle(1)] == ["/ilk"]
     t = Teslimat.objects.get()
@@ -141,7 +141,7 @@ def test_guncelle_ve_sil(musteri):
 def test_uc_gun_boyunca_hata_veren_uc_nokta_kapanir_ve_yeniden_acilir(musteri, webhook_alici):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.varsayilan_durum = 500
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
     ep.refresh_from_db()
     assert ep.aktif and ep.hata_baslangici is not None
@@ -153,7 +153,7 @@ def test_uc_gun_boyunca_hata_veren_uc_nokta_kapanir_ve_yeniden_acilir(musteri, w
     teslimatlari_simdi_gonder()
     t = Teslimat.objects.get()
     assert t.durum == "basarisiz" and t.deneme_sayisi == 2
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     assert Teslimat.objects.count() == 1
 
     webhook_endpoint_guncelle(endpoint=ep, aktif=True)
@@ -164,7 +164,7 @@ def test_uc_gun_boyunca_hata_veren_uc_nokta_kapanir_ve_yeniden_acilir(musteri, w
 def test_basari_hata_serisini_sifirlar(musteri, webhook_alici):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.yanitla(500)
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
     ep.refresh_from_db()
     assert ep.hata_baslangici is not None
@@ -175,7 +175,7 @@ def test_basari_hata_serisini_sifirlar(musteri, webhook_alici):
 
 def test_talep_edilmis_ya_da_bitmis_teslimat_tekrar_gonderilmez(musteri, webhook_alici):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     t = Teslimat.objects.get()
     Teslimat.objects.filter(pk=t.pk).update(kilit_bitis=timezone.now() + timedelta(seconds=30))
     assert teslimat_dene(teslimat_id=t.pk) is None  # another worker holds the lease
@@ -200,7 +200,7 @@ def test_supurme_yalnizca_vadesi_gecmis_ve_bos_olanlari_kuyruga_alir(musteri, se
     monkeypatch.setattr(tasks.teslimat_gonder, "apply_async", lambda args, countdown=None: kuyruk.append(args[0]))
     settings.WEBHOOK_SWEEP_GRACE_SECONDS = 60
     webhook_endpoint_olustur(musteri=musteri, url="https://ornek.com/hook")
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     t = Teslimat.objects.get()
     assert vadesi_gelenleri_kuyruga_al() == 0  # fresh: its own on-commit message handles it
     Teslimat.objects.filter(pk=t.pk).update(sonraki_deneme=timezone.now() - timedelta(minutes=2))
@@ -222,7 +222,7 @@ def test_broker_yokken_kuyruga_alma_hata_firlatmaz(musteri, monkeypatch, django_
     monkeypatch.setattr(tasks.teslimat_gonder, "apply_async", broker_yok)
     webhook_endpoint_olustur(musteri=musteri, url="https://ornek.com/hook")
     with django_capture_on_commit_callbacks(execute=True):
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     Teslimat.objects.update(sonraki_deneme=timezone.now() - timedelta(hours=1))
     assert vadesi_gelenleri_kuyruga_al() == 0
     assert Teslimat.objects.get().kuyruga_alinma is None  # stays due for the next sweep
@@ -230,7 +230,7 @@ def test_broker_yokken_kuyruga_alma_hata_firlatmaz(musteri, monkeypatch, django_
 
 def test_bilinmeyen_olay_programlama_hatasi(musteri):
     with pytest.raises(ValueError):
-        olay_yayinla(musteri_id=musteri.id, olay="webhook_test", veri={})
+        yayinla("webhook_test", musteri_id=musteri.id, veri={})
     assert not Olay.objects.exists()
 
 
@@ -238,7 +238,7 @@ def test_bilinmeyen_olay_programlama_hatasi(musteri):
 def test_secicilerde_kiraci_kapsami(musteri, diger_musteri):
     ep = webhook_endpoint_olustur(musteri=musteri, url="https://ornek.com/a")
     yabanci = webhook_endpoint_olustur(musteri=diger_musteri, url="https://ornek.com/b")
-    olay_yayinla(musteri_id=diger_musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=diger_musteri.id, veri={})
     assert list(webhook_endpoint_list(musteri=musteri)) == [ep]
     assert webhook_endpoint_get(musteri=musteri, endpoint_id=ep.pk) == ep
     for bad in (yabanci.pk, 999999, "abc", None):
@@ -256,7 +256,7 @@ def test_teslimat_listesi_sorgu_sayisi_sabit(musteri, webhook_alici, django_asse
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.yanitla(*([500] * adet))
     for _ in range(adet):
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
     teslimatlari_simdi_gonder()
     with django_assert_max_num_queries(2):
@@ -329,7 +329,7 @@ def admin_client(client):
 def test_admin_listeleri_ve_yeniden_gonder(admin_client, musteri, webhook_alici):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.varsayilan_durum = 500
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     Teslimat.objects.update(durum="basarisiz")
     for url in ["/admin/webhooks/webhookendpoint/", f"/admin/webhooks/webhookendpoint/{ep.pk}/change/",
                 "/admin/webhooks/teslimat/?durum__exact=basarisiz&olay__olay__exact=yeni_chat",
@@ -360,7 +360,7 @@ def test_gonderim_sirasinda_silinen_uc_nokta_sessizce_biter(musteri, webhook_ali
     from webhooks import teslimat as teslimat_modulu
 
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     t = Teslimat.objects.get()
     gercek = teslimat_modulu._http_gonder
 
@@ -378,11 +378,11 @@ def test_eski_bitmis_olaylar_temizlenir_bekleyenler_kalir(musteri, webhook_alici
     from webhooks.teslimat import eski_olaylari_temizle
 
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    teslim = olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    teslim = yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     teslimatlari_simdi_gonder()
-    bekleyen = olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    bekleyen = yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     abonesiz = Olay.objects.create(musteri=musteri, olay="yeni_ticket", veri={})
-    yeni = olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={})
+    yeni = yayinla("chat_kapandi", musteri_id=musteri.id, veri={})
     Olay.objects.exclude(pk=yeni.id).update(zaman=timezone.now() - timedelta(days=31))
     eski_olaylari_temizle()
     assert set(Olay.objects.values_list("pk", flat=True)) == {bekleyen.id, yeni.id}

@@ -8,7 +8,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import MusteriFactory
 from webhooks.endpointler import webhook_endpoint_olustur, webhook_test_olayi_gonder
 from webhooks.models import Teslimat, WebhookEndpoint
@@ -27,8 +27,8 @@ def dogrula(istek, gizli_anahtar: str) -> dict:
 
 def test_olay_imzali_ve_basliklariyla_ulasir(webhook_alici, musteri):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/hook"))
-    olay = olay_yayinla(musteri_id=musteri.id, olay="yeni_chat",
-                        veri={"oturum_id": 7, "musteri_id": musteri.id, "ziyaretci_adi": "Ayşe", "kanal": "widget"})
+    olay = yayinla("yeni_chat", musteri_id=musteri.id,
+                   veri={"oturum_id": 7, "musteri_id": musteri.id, "ziyaretci_adi": "Ayşe", "kanal": "widget"})
     assert teslimatlari_simdi_gonder() == 1
     [istek] = webhook_alici.bekle(1)
     assert istek.method == "POST" and istek.path == "/hook"
@@ -48,7 +48,7 @@ def test_olay_imzali_ve_basliklariyla_ulasir(webhook_alici, musteri):
 def test_geri_alinan_islem_olay_uretmez(webhook_alici, musteri):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     with pytest.raises(RuntimeError), transaction.atomic():
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={})
+        yayinla("yeni_ticket", musteri_id=musteri.id, veri={})
         raise RuntimeError
     assert not Teslimat.objects.exists()
     assert teslimatlari_simdi_gonder() == 0
@@ -60,9 +60,9 @@ def test_abonelik_aktiflik_ve_kiraci_filtreleri(webhook_alici, musteri):
     pasif = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/pasif"))
     WebhookEndpoint.objects.filter(pk=pasif.pk).update(aktif=False)
     webhook_endpoint_olustur(musteri=diger, url=webhook_alici.adres("/diger"))
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     assert teslimatlari_simdi_gonder() == 0
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={"ticket_id": 1})
+    yayinla("yeni_ticket", musteri_id=musteri.id, veri={"ticket_id": 1})
     assert teslimatlari_simdi_gonder() == 1
     assert [i.path for i in webhook_alici.bekle(1)] == ["/ticket"]
     assert webhook_alici.sessiz_mi(0.2)
@@ -71,7 +71,7 @@ def test_abonelik_aktiflik_ve_kiraci_filtreleri(webhook_alici, musteri):
 def test_500_sonra_200_ayni_olay_kimligi(webhook_alici, musteri):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.yanitla(500, 500)
-    olay = olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={})
+    olay = yayinla("chat_kapandi", musteri_id=musteri.id, veri={})
     for _ in range(3):
         teslimatlari_simdi_gonder()
     istekler = webhook_alici.bekle(3)
@@ -86,7 +86,7 @@ def test_500_sonra_200_ayni_olay_kimligi(webhook_alici, musteri):
 def test_basarili_deneme_dort_sorgu(webhook_alici, musteri, django_assert_num_queries):
     # Claim, read (with event and endpoint), log the attempt, finish: nothing for a healthy endpoint.
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={})
+    yayinla("chat_kapandi", musteri_id=musteri.id, veri={})
     t = Teslimat.objects.get()
     with django_assert_num_queries(6):  # the 4, and SAVEPOINT/RELEASE (the test runs in a transaction)
         assert teslimat_dene(teslimat_id=t.pk).durum == "teslim_edildi"
@@ -95,7 +95,7 @@ def test_basarili_deneme_dort_sorgu(webhook_alici, musteri, django_assert_num_qu
 def test_hic_2xx_donmeyen_alici_8_denemede_basarisiz(webhook_alici, musteri):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.varsayilan_durum = 503
-    olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={})
+    yayinla("chat_kapandi", musteri_id=musteri.id, veri={})
     t = Teslimat.objects.get()
     assert teslimat_dene(teslimat_id=t.pk) is not None
     t.refresh_from_db()
@@ -127,7 +127,7 @@ def test_kilitli_veritabani_denemenin_kaydini_kaybettirmez(webhook_alici, muster
     from webhooks import teslimat as teslimat_modulu
 
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     gercek, cagri = teslimat_modulu._sonucu_kaydet, []
 
     def ilk_seferde_kilitli(teslimat, sonuc):

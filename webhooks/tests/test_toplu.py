@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Olay, Teslimat, TeslimatDenemesi, WebhookEndpoint
 from webhooks.sorgular import teslimatlari_kirala, teslimatlari_kirala_oku
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def olaylar(musteri, n: int) -> list[int]:
     for i in range(n):
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"sira": i})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"sira": i})
     return list(Teslimat.objects.order_by("id").values_list("id", flat=True))
 
 
@@ -75,7 +75,7 @@ def test_kiralama_sorgusu_yalnizca_alinanlari_dondurur(musteri, webhook_alici):
 def test_kiralayip_okuma_sorgusu_orm_ile_ayni_nesneleri_verir(musteri, webhook_alici, django_assert_num_queries):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres(), olaylar=["chat_kapandi"])
     WebhookEndpoint.objects.filter(pk=ep.pk).update(hata_baslangici=timezone.now())
-    olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"ş": [1, {"ğ": None}], "n": 2.5})
+    yayinla("chat_kapandi", musteri_id=musteri.id, veri={"ş": [1, {"ğ": None}], "n": 2.5})
     a, b = olaylar(musteri, 1)
     Teslimat.objects.filter(pk=b).update(kilit_bitis=timezone.now() + timedelta(seconds=30))
     simdi, bitis = timezone.now(), timezone.now() + timedelta(minutes=2)

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from supportdesk.celery import app as celery_app
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from webhooks.endpointler import webhook_endpoint_olustur
 from webhooks.models import Olay, Teslimat, TeslimatDenemesi
 
@@ -28,7 +28,7 @@ def _kuyruk_baglantisi(_hizli_ayarlar):
 def test_bir_uc_noktaya_300_olay_partilerle_her_biri_bir_kez(celery_worker_sureci, webhook_alici, musteri):
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/toplu"))
     for i in range(300):
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"sira": i})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"sira": i})
     istekler = webhook_alici.bekle(300, timeout=60)
     assert webhook_alici.sessiz_mi(1.0)  # nothing more: no duplicate
     assert sorted(i.json()["veri"]["sira"] for i in istekler) == list(range(300))
@@ -51,7 +51,7 @@ def test_coklu_uc_nokta_ve_supurme_tek_mesajda_her_biri_bir_kez(celery_worker_su
     # deliveries; so is what the sweep finds (up to 100 a message). Each arrives exactly once.
     endpointler = [webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres(f"/{ad}")) for ad in "abc"]
     for i in range(10):
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"sira": i})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"sira": i})
     # Written but never queued (as if the broker had been down at commit): the worker's beat sweep
     # finds the 15 and queues them in one message.
     eski = timezone.now() - timedelta(minutes=5)

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.celery_worker import worker_veritabani_url
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap
@@ -68,7 +68,7 @@ def test_iki_500_sonra_200_ayni_kimlikle_uc_kez(celery_worker_sureci, webhook_al
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.yanitla(500, 500)
     with transaction.atomic():
-        olay = olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"oturum_id": 1})
+        olay = yayinla("chat_kapandi", musteri_id=musteri.id, veri={"oturum_id": 1})
     istekler = webhook_alici.bekle(3, timeout=15)
     assert [i.headers["x-webhook-id"] for i in istekler] == [str(olay.id)] * 3
     assert all(imza_dogru(i, ep.gizli_anahtar) for i in istekler)
@@ -80,7 +80,7 @@ def test_iki_500_sonra_200_ayni_kimlikle_uc_kez(celery_worker_sureci, webhook_al
 def test_hic_2xx_donmeyen_ayarlanan_denemeden_sonra_basarisiz(celery_worker_sureci, webhook_alici, musteri):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     webhook_alici.varsayilan_durum = 500
-    olay = olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={"ticket_id": 3})
+    olay = yayinla("yeni_ticket", musteri_id=musteri.id, veri={"ticket_id": 3})
     t = bekle_durum({"olay_id": olay.id}, "basarisiz")
     assert t.deneme_sayisi == 4 and t.denemeler.count() == 4  # WEBHOOK_MAX_ATTEMPTS of the worker
     assert {i.headers["x-webhook-id"] for i in webhook_alici.bekle(4)} == {str(olay.id)}
@@ -109,9 +109,9 @@ def test_broker_erisilemezken_yazilan_olay_supurme_gorevine_teslim(celery_worker
     ep = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     betik = (
         "from django.db import transaction\n"
-        "from supportdesk.core.olaylar import olay_yayinla\n"
+        "from supportdesk.core.olaylar import yayinla\n"
         "with transaction.atomic():\n"
-        f"    o = olay_yayinla(musteri_id={musteri.id}, olay='memnuniyet_puan', veri={{'puan': 5}})\n"
+        f"    o = yayinla('memnuniyet_puan', musteri_id={musteri.id}, veri={{'puan': 5}})\n"
         "print('OLAY', o.id)\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "supportdesk.test_settings", "DATABASE_URL": worker_veritabani_url(),
@@ -135,9 +135,9 @@ def test_yalnizca_hakli_uc_nokta_alir(celery_worker_sureci, webhook_alici, muste
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/hedef"), olaylar=["chat_kapandi"])
 
     with pytest.raises(RuntimeError), transaction.atomic():
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"geri_alindi": True})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"geri_alindi": True})
         raise RuntimeError("geri al")
-    olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"oturum_id": 9})
+    yayinla("chat_kapandi", musteri_id=musteri.id, veri={"oturum_id": 9})
 
     [istek] = webhook_alici.bekle(1, timeout=15)
     assert istek.path == "/hedef" and istek.json()["veri"] == {"oturum_id": 9}

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 
 from supportdesk.celery import app as celery_app
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.receiver import WebhookAlici
 from webhooks.endpointler import webhook_endpoint_olustur
@@ -57,8 +57,8 @@ def test_a_receiver_answering_after_5_s_does_not_delay_a_fast_one(celery_worker_
         webhook_endpoint_olustur(musteri=yavas_musteri, url=yavas.adres("/yavas"))
         webhook_endpoint_olustur(musteri=hizli_musteri, url=webhook_alici.adres("/hizli"))
         for i in range(50):  # the slow tenant's event first, every time
-            olay_yayinla(musteri_id=yavas_musteri.id, olay="chat_kapandi", veri={"sira": i})
-            olay_yayinla(musteri_id=hizli_musteri.id, olay="chat_kapandi", veri={"sira": i})
+            yayinla("chat_kapandi", musteri_id=yavas_musteri.id, veri={"sira": i})
+            yayinla("chat_kapandi", musteri_id=hizli_musteri.id, veri={"sira": i})
         hizli = gecikmeler(webhook_alici, 50, timeout=20)
         print("\n" + ozet("hızlı uç nokta (yavaş komşusu 5 s)", hizli))
         print(f"yavaş uç noktaya o sırada ulaşan: {len(yavas.istekler)}")
@@ -78,11 +78,11 @@ def test_a_hanging_endpoint_with_100_events_leaves_other_tenants_flowing(celery_
         for m in digerleri:
             webhook_endpoint_olustur(musteri=m, url=webhook_alici.adres(f"/m{m.id}"))
         for i in range(100):
-            olay_yayinla(musteri_id=asili_musteri.id, olay="yeni_ticket", veri={"sira": i})
+            yayinla("yeni_ticket", musteri_id=asili_musteri.id, veri={"sira": i})
         time.sleep(1.0)  # the worker has taken the hanging endpoint's deliveries and is attempting
         for tur in range(10):
             for m in digerleri:
-                olay_yayinla(musteri_id=m.id, olay="yeni_ticket", veri={"sira": tur})
+                yayinla("yeni_ticket", musteri_id=m.id, veri={"sira": tur})
         diger = gecikmeler(webhook_alici, 30, timeout=20)
         print("\n" + ozet("diğer kiracılar (asılı komşu, 100 olay)", diger))
         # Requests to it open at once: each hangs until the 6 s timeout, so those that arrived

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 
 from chat.models import Oturum
 from supportdesk.core import olaylar
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.fixtures import widget_client
 from webhooks.models import Olay
 from webhooks.outbox import olay_yaz
@@ -28,9 +28,9 @@ def commit_sonrasi():
     def alici(olay):
         alinan.append((olay, connection.in_atomic_block, Olay.objects.filter(pk=olay.id).exists()))
 
-    olaylar.commit_sonrasi_kaydet(alici)
+    olaylar.dinle(*olaylar.OLAYLAR)(alici)
     yield alinan
-    olaylar.kaydi_sil(alici)
+    olaylar.dinlemeyi_birak(alici)
 
 
 def test_webhooks_outbox_uygulama_acilirken_kaydolur():
@@ -40,28 +40,28 @@ def test_webhooks_outbox_uygulama_acilirken_kaydolur():
         "import django\n"
         "django.setup()\n"
         "from supportdesk.core import olaylar\n"
-        "print([f'{f.__module__}.{f.__name__}' for f in olaylar.alicilar()[0]])\n"
+        "print([f'{f.__module__}.{f.__name__}' for f in olaylar.dinleyiciler('yeni_chat')[0]])\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "supportdesk.test_settings"}
     out = subprocess.run([sys.executable, "-c", betik], cwd=settings.BASE_DIR, env=env, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['webhooks.outbox.olay_yaz']"
-    assert olaylar.alicilar()[0] == (olay_yaz,)
+    assert all(olaylar.dinleyiciler(ad)[0] == (olay_yaz,) for ad in olaylar.OLAYLAR)
 
 
 @pytest.mark.django_db
 def test_kayitli_alici_yoksa_olay_sessizce_kaybolmaz(musteri, monkeypatch):
-    monkeypatch.setattr(olaylar, "_alicilar", [])
+    monkeypatch.setitem(olaylar._islem_icinde, "yeni_chat", [])
     with pytest.raises(RuntimeError):
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={})
     assert not Olay.objects.exists()
 
 
 @pytest.mark.django_db
 def test_bilinmeyen_olay_adi_programlama_hatasi(musteri):
     with pytest.raises(ValueError):
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_sey", veri={})
+        yayinla("yeni_sey", musteri_id=musteri.id, veri={})
 
 
 @pytest.mark.django_db(transaction=True)
@@ -99,11 +99,11 @@ def test_islem_icindeki_alici_hata_verirse_her_sey_geri_alinir(musteri, commit_s
     def bozuk(olay):
         raise RuntimeError("alıcı bozuk")
 
-    olaylar.alici_kaydet(bozuk)
+    olaylar.dinle("yeni_chat", islem_icinde=True)(bozuk)
     try:
         res = widget_client(musteri).post(BASLAT, {"ziyaretci_id": "z1"}, format="json")
     finally:
-        olaylar.kaydi_sil(bozuk)
+        olaylar.dinlemeyi_birak(bozuk)
     assert res.status_code == 500 and res.json()["hata"]["kod"] == "SUNUCU_HATASI"
     assert not Olay.objects.exists() and commit_sonrasi == []
     assert not Oturum.objects.exists()
@@ -112,13 +112,13 @@ def test_islem_icindeki_alici_hata_verirse_her_sey_geri_alinir(musteri, commit_s
 @pytest.mark.django_db(transaction=True)
 def test_geri_alinan_islemde_kanca_calismaz_commit_sirasi_korunur(musteri, commit_sonrasi):
     with pytest.raises(RuntimeError), transaction.atomic():
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"geri": True})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"geri": True})
         raise RuntimeError
     assert commit_sonrasi == [] and not Olay.objects.exists()
 
     with transaction.atomic():
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"sira": 1})
-        olay_yayinla(musteri_id=musteri.id, olay="chat_kapandi", veri={"sira": 2})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={"sira": 1})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"sira": 2})
         assert commit_sonrasi == []  # not before the commit
     assert [o.veri["sira"] for o, _, _ in commit_sonrasi] == [1, 2]
 
@@ -128,10 +128,10 @@ def test_commit_sonrasi_alici_hatasi_cagirana_ulasmaz(musteri, commit_sonrasi):
     def bozuk(olay):
         raise RuntimeError("soket katmanı çöktü")
 
-    olaylar.commit_sonrasi_kaydet(bozuk)
+    olaylar.dinle("yeni_ticket")(bozuk)
     try:
-        olayi = olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={})
+        olayi = yayinla("yeni_ticket", musteri_id=musteri.id, veri={})
     finally:
-        olaylar.kaydi_sil(bozuk)
+        olaylar.dinlemeyi_birak(bozuk)
     # The change is saved; the failing handler is logged, and the one registered before it ran.
     assert Olay.objects.filter(pk=olayi.id).exists() and len(commit_sonrasi) == 1

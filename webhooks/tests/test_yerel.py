@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from supportdesk.celery import app as celery_app
 from supportdesk.core import kosucu
-from supportdesk.core.olaylar import olay_yayinla
+from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.fixtures import giris_yap, operator_yap
 from webhooks import kuyruk
 from webhooks.endpointler import webhook_endpoint_olustur
@@ -61,10 +61,10 @@ def test_asili_alici_diger_teslimatlari_bekletmez(yerel_isci, settings, musteri,
         asili.varsayilan_gecikme = 10
         webhook_endpoint_olustur(musteri=diger_musteri, url=asili.adres("/asili"))
         webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/hizli"))
-        olay_yayinla(musteri_id=diger_musteri.id, olay="yeni_chat", veri={"oturum_id": 1})
+        yayinla("yeni_chat", musteri_id=diger_musteri.id, veri={"oturum_id": 1})
         asili.bekle(1, timeout=5)  # the hanging attempt is under way
         baslangic = time.monotonic()
-        olay_yayinla(musteri_id=musteri.id, olay="yeni_chat", veri={"oturum_id": 2})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 2})
         [istek] = webhook_alici.bekle(1, timeout=5)
         assert istek.path == "/hizli"
         assert time.monotonic() - baslangic < 1.5
@@ -76,7 +76,7 @@ def test_sunucunun_ilk_istegi_bekleyen_teslimatlari_baslatir(yerel_isci, monkeyp
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
     with monkeypatch.context() as m:
         m.setattr(kuyruk, "teslimata_gonder", lambda *a, **k: True)
-        olay = olay_yayinla(musteri_id=musteri.id, olay="yeni_ticket", veri={"ticket_id": 1})
+        olay = yayinla("yeni_ticket", musteri_id=musteri.id, veri={"ticket_id": 1})
     assert webhook_alici.sessiz_mi(1.2, mevcut=0)
     APIClient().get("/api/v1/operator/tenants")
     [istek] = webhook_alici.bekle(1, timeout=5)

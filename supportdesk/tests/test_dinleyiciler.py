@@ -1,0 +1,169 @@
+"""Domain events reach their listeners (supportdesk.core.olaylar, `*/dinleyiciler.py`).
+
+One case per (event, listener) pair registered: the event, published inside a transaction, reaches
+the listener (what the listener then calls is replaced by a recorder), in the transaction when it
+is an in-transaction listener, only after the commit otherwise. A rolled-back transaction reaches
+no after-commit listener and leaves no outbox row. The table must name every registered pair: a
+new listener fails here until it has its case."""
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import transaction
+
+from canli import yayin
+from supportdesk.core import olaylar
+from supportdesk.core.olaylar import yayinla
+from tenants.models import Kullanici
+from webhooks.models import Olay
+
+SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
+                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti")
+# What each event carries: enough for every listener of it.
+VERILER = {
+    **{ad: {"ticket_id": 1} for ad in olaylar.TUM_OLAYLAR},
+    "ticket_operator_yaniti": {"yanit_id": 1},
+    "chat_operator_mesaji": {"mesaj_id": 1},
+    "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi"},
+    **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
+    **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
+    "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
+    "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
+                        "silindi": False, "ham": False},
+}
+
+
+# (event, listener, what it calls: [(module, attribute)], in the transaction?)
+DURUMLAR = [
+    *[(ad, "webhooks.outbox.olay_yaz", [("webhooks.outbox", "teslimatlari_olustur")], True)
+      for ad in olaylar.OLAYLAR],
+    ("yeni_ticket", "eposta.dinleyiciler.ticket_olusturuldu",
+     [("eposta.services", "ticket_alindi_gonder"), ("eposta.services", "yeni_ticket_ekibe_gonder")], False),
+    ("ticket_cozuldu", "eposta.dinleyiciler.ticket_cozuldu",
+     [("eposta.services", "ticket_cozuldu_gonder")], False),
+    ("ticket_operator_yaniti", "eposta.dinleyiciler.ticket_operator_yaniti",
+     [("eposta.services", "ticket_yaniti_gonder")], False),
+    ("chat_operator_mesaji", "eposta.dinleyiciler.chat_operator_mesaji",
+     [("eposta.services", "cevrimdisi_yanit_gonder")], False),
+    *[(ad, "canli.yayin.dagit", [("canli.yayin", "gruba_gonder")], False) for ad in SOKET_OLAYLARI],
+    *[(ad, "canli.dinleyiciler.uyelik_degisti", [("canli.yayin", "uyelik_degisti_bildir")], False)
+      for ad in ("uyelik_eklendi", "uyelik_silindi")],
+    ("musteri_degisti", "canli.dinleyiciler.musteri_degisti",
+     [("canli.yayin", "uyelik_degisti_bildir")], False),
+    ("musteri_degisti", "tenants.dinleyiciler.musteri_onbellegi", [("tenants.onbellek", "unut")], True),
+    *[(ad, "tenants.dinleyiciler.uyelik_nesli", [("tenants.onbellek", "uyelik_nesli_yenile")], True)
+      for ad in ("uyelik_eklendi", "uyelik_silindi")],
+    *[(ad, "chat.dinleyiciler.sohbet_ve_sira", [("chat.yoklama", "degisti")], True)
+      for ad in ("oturum_kaydedildi", "chat_kabul_edildi")],
+    *[(ad, "chat.dinleyiciler.sohbet", [("chat.yoklama", "degisti")], True)
+      for ad in ("mesaj_kaydedildi", "chat_okundu")],
+    *[(ad, "chat.dinleyiciler.uyelik", [("chat.yoklama", "degisti")], True)
+      for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi")],
+    ("operator_durumu", "chat.dinleyiciler.operator_durumu",
+     [("chat.yoklama", "degisti")], True),
+    ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
+    ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
+]
+
+
+def _ad(fonksiyon) -> str:
+    return f"{fonksiyon.__module__}.{fonksiyon.__qualname__}"
+
+
+def _kayitli_ciftler() -> set[tuple[str, str]]:
+    ciftler = set()
+    for ad in olaylar.TUM_OLAYLAR:
+        for dinleyici in [*olaylar.dinleyiciler(ad)[0], *olaylar.dinleyiciler(ad)[1]]:
+            ciftler.add((ad, _ad(dinleyici)))
+    return ciftler
+
+
+def test_every_registered_listener_has_its_case():
+    assert _kayitli_ciftler() == {(ad, dinleyici) for ad, dinleyici, *_ in DURUMLAR}
+
+
+def test_each_listener_is_registered_in_the_transaction_or_after_commit_as_its_case_says():
+    for ad, dinleyici, _, islem_icinde in DURUMLAR:
+        simdi, sonra = olaylar.dinleyiciler(ad)
+        assert dinleyici in {_ad(f) for f in (simdi if islem_icinde else sonra)}, (ad, dinleyici)
+
+
+def _kaydedici(monkeypatch, hedefler, musteri_id):
+    """Replace what listeners call with recorders; `canli.yayin.dagit` also needs a frame to send."""
+    cagrilar = []
+    for modul, nitelik in hedefler:
+        monkeypatch.setattr(importlib.import_module(modul), nitelik,
+                            lambda *a, _ad=f"{modul}.{nitelik}", **k: cagrilar.append(_ad))
+    for ad in SOKET_OLAYLARI:
+        monkeypatch.setitem(yayin._CEVIRICILER, ad, lambda olay: [("grup", olay.olay, {})])
+    return cagrilar
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("ad", "dinleyici", "hedefler", "islem_icinde"), DURUMLAR,
+                         ids=[f"{d[0]}->{d[1]}" for d in DURUMLAR])
+def test_the_event_reaches_its_listener(musteri, monkeypatch, ad, dinleyici, hedefler, islem_icinde):
+    cagrilar = _kaydedici(monkeypatch, hedefler, musteri.id)
+    with transaction.atomic():
+        yayinla(ad, musteri_id=musteri.id, veri=dict(VERILER[ad]))
+        icerde = list(cagrilar)
+    beklenen = [f"{m}.{n}" for m, n in hedefler]
+    assert icerde == (beklenen if islem_icinde else [])
+    assert cagrilar == beklenen
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_transaction_reaches_no_after_commit_listener_and_leaves_no_outbox_row(musteri, monkeypatch):
+    hedefler = {h for *_, hs, islem_icinde in DURUMLAR if not islem_icinde for h in hs}
+    cagrilar = _kaydedici(monkeypatch, sorted(hedefler), musteri.id)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        for ad in sorted(olaylar.TUM_OLAYLAR):
+            yayinla(ad, musteri_id=musteri.id, veri=dict(VERILER[ad]))
+        assert Olay.objects.count() == len(olaylar.OLAYLAR)  # written in the transaction...
+        raise RuntimeError("geri al")
+    assert cagrilar == []
+    assert not Olay.objects.exists()  # ...and gone with it
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_after_commit_listener_is_logged_and_the_next_one_still_runs(musteri, monkeypatch, caplog):
+    cagrilar = _kaydedici(monkeypatch, [("eposta.services", "ticket_cozuldu_gonder")], musteri.id)
+
+    def bozuk(olay):
+        raise RuntimeError("bozuk dinleyici")
+
+    monkeypatch.setitem(olaylar._commit_sonrasi, "ticket_cozuldu", [bozuk, *olaylar._commit_sonrasi["ticket_cozuldu"]])
+    with transaction.atomic():
+        olay = yayinla("ticket_cozuldu", musteri_id=musteri.id, veri={"ticket_id": 1})
+    assert cagrilar == ["eposta.services.ticket_cozuldu_gonder"]
+    assert Olay.objects.filter(pk=olay.id).exists()
+    assert "commit sonrası işlenemedi" in caplog.text
+
+
+def test_an_unknown_event_or_listener_name_is_a_programming_error():
+    with pytest.raises(ValueError):
+        yayinla("yeni_sey", musteri_id=1)
+    with pytest.raises(ValueError):
+        olaylar.dinle("yeni_sey")
+
+
+# --- no hand calls: caches are renewed by listeners only ---------------------------------------
+# (module, function) pairs that renew a cache; only a listener module may call them.
+YENILEYICILER = {("yoklama", "degisti"), ("onbellek", "unut"), ("onbellek", "uyelik_nesli_yenile")}
+
+
+def test_no_service_renews_a_cache_by_hand():
+    kok = Path(settings.BASE_DIR)
+    bulunan = []
+    for dosya in kok.rglob("*.py"):
+        goreli = dosya.relative_to(kok).as_posix()
+        if goreli.startswith((".venv/", "bench/")) or "/tests/" in goreli or goreli.endswith("/dinleyiciler.py"):
+            continue
+        for dugum in ast.walk(ast.parse(dosya.read_text(encoding="utf-8"))):
+            islev = getattr(dugum, "func", None)
+            if (isinstance(dugum, ast.Call) and isinstance(islev, ast.Attribute) and isinstance(islev.value, ast.Name)
+                    and (islev.value.id, islev.attr) in YENILEYICILER):
+                bulunan.append(f"{goreli}:{dugum.lineno} {ast.unparse(islev)}")
+    assert bulunan == []
