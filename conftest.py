@@ -27,13 +27,13 @@ def _hizli_ayarlar(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
     from django.core.cache import cache
 
-    from chat import varlik as ziyaretci_varligi
+    from chat import son_gorulme
     from supportdesk.core import varlik
-    from tenants import onbellek
+    from tenants import musteri_onbellegi
 
     cache.clear()
     varlik.sifirla()
-    ziyaretci_varligi.sifirla()  # process-local notes about what the cache holds go with it
-    onbellek.sifirla()
+    son_gorulme.sifirla()  # process-local notes about what the cache holds go with it
+    musteri_onbellegi.sifirla()
     yield
     cache.clear()

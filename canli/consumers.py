@@ -21,8 +21,8 @@ from django.conf import settings
 from chat.services import chat_ziyaretci_okudu
 from supportdesk.core import gunluk, varlik
 
-from . import gruplar, kimlik, yayin
-from .kimlik import Ret
+from . import gruplar, soket_izni, yayin
+from .soket_izni import Ret
 from .varlik_tarama import taramayi_baslat
 
 logger = logging.getLogger("supportdesk.canli")
@@ -258,13 +258,13 @@ class WidgetSoketi(_Soket):
         sorgu = _sorgu(self.scope)
         origin = _baslik(self.scope, b"origin")
         ip = (self.scope.get("client") or ["?"])[0]
-        self.musteri = await database_sync_to_async(kimlik.widget_musterisi)(
+        self.musteri = await database_sync_to_async(soket_izni.widget_musterisi)(
             api_key=sorgu.get("api_key", ""), origin=origin, ip=ip
         )
         gunluk.baglam_ekle(musteri_id=self.musteri.pk)
-        self.ziyaretci_id = kimlik.ziyaretci_kimligi(sorgu.get("ziyaretci_id"))
+        self.ziyaretci_id = soket_izni.ziyaretci_kimligi(sorgu.get("ziyaretci_id"))
         try:
-            await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
+            await database_sync_to_async(soket_izni.ziyaretci_erisimi_dogrula)(
                 musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=None
             )
         except Ret:
@@ -274,7 +274,7 @@ class WidgetSoketi(_Soket):
     async def kimlik_gelince(self, data: dict):
         token = data.get("ziyaretci_token")
         self.token = token if isinstance(token, str) and len(token) <= 4096 else None
-        await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
+        await database_sync_to_async(soket_izni.ziyaretci_erisimi_dogrula)(
             musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=self.token
         )
         await self._hazirla()
@@ -285,7 +285,7 @@ class WidgetSoketi(_Soket):
         while not self.kapaniyor:
             await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
             try:
-                await database_sync_to_async(kimlik.ziyaretci_erisimi_dogrula)(
+                await database_sync_to_async(soket_izni.ziyaretci_erisimi_dogrula)(
                     musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, token=self.token
                 )
             except Ret as ret:
@@ -298,7 +298,7 @@ class WidgetSoketi(_Soket):
         await self.gruplara_katil([gruplar.ziyaretci(self.musteri.pk, self.ziyaretci_id)])
 
     async def istemci_cercevesi(self, tip: str, data: dict):
-        oturum = await database_sync_to_async(kimlik.ziyaretci_oturumu)(
+        oturum = await database_sync_to_async(soket_izni.ziyaretci_oturumu)(
             musteri=self.musteri, ziyaretci_id=self.ziyaretci_id, oturum_id=data.get("oturum_id")
         )
         hedefler = yayin.operator_gruplari(oturum) if oturum is not None else []
@@ -327,7 +327,7 @@ class OperatorSoketi(_Soket):
 
     async def kimlik_gelince(self, data: dict):
         token = data.get("token")
-        kullanici_id, musteri_idleri, _ = await database_sync_to_async(kimlik.operator_kimligi)(token)
+        kullanici_id, musteri_idleri, _ = await database_sync_to_async(soket_izni.operator_kimligi)(token)
         self.token, self.kullanici_id, self.musteri_idleri = token, kullanici_id, musteri_idleri
         gunluk.baglam_ekle(kullanici_id=kullanici_id)
         await self.say_ve_hazirla(kullanici_id, settings.CANLI_MAKS_SOKET_OPERATOR)
@@ -357,7 +357,7 @@ class OperatorSoketi(_Soket):
             if self.kapaniyor or not self.hazir:
                 return
             try:
-                yeni = await database_sync_to_async(kimlik.kullanicinin_musterileri)(self.kullanici_id)
+                yeni = await database_sync_to_async(soket_izni.kullanicinin_musterileri)(self.kullanici_id)
             except Exception:
                 logger.warning("Operatörün projeleri okunamadı; sonraki denetimde yeniden denenecek.", exc_info=True)
                 return
@@ -380,7 +380,7 @@ class OperatorSoketi(_Soket):
             await self.gonder("hazir", {"musteri_idleri": yeni})
 
     async def istemci_cercevesi(self, tip: str, data: dict):
-        oturum = await database_sync_to_async(kimlik.operator_oturumu)(
+        oturum = await database_sync_to_async(soket_izni.operator_oturumu)(
             musteri_idleri=self.musteri_idleri, oturum_id=data.get("oturum_id")
         )
         hedefler = [gruplar.ziyaretci(oturum.musteri_id, oturum.ziyaretci_id)] if oturum is not None else []
@@ -419,7 +419,7 @@ class _TokenBekcisi:
         while True:
             await asyncio.sleep(settings.CANLI_TOKEN_KONTROL_ARALIGI)
             try:
-                musteri_idleri = await database_sync_to_async(kimlik.token_musterileri)(token)
+                musteri_idleri = await database_sync_to_async(soket_izni.token_musterileri)(token)
             except Exception:
                 logger.warning("Operatör tokenı denetlenemedi; sonraki aralıkta yeniden denenecek.", exc_info=True)
                 continue

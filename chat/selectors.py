@@ -21,9 +21,9 @@ from django.db.models import (
 from django.utils import timezone
 
 from supportdesk.core import varlik
+from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
-from supportdesk.core.hazir_sorgu import HazirSorgu
 from supportdesk.core.katlama import katla
 from tenants.models import Kullanici
 
@@ -75,7 +75,7 @@ def _kuyruk_bilgisi(qs: QuerySet[Oturum], ulasilabilir=_OKU) -> QuerySet[Oturum]
 
 
 # The widget's poll reads its chat with queue info on every call: built and compiled once per
-# process (supportdesk.core.hazir_sorgu), run with the request's values. With `sonra` (a poll
+# process (supportdesk.core.derlenmis_sorgu), run with the request's values. With `sonra` (a poll
 # asking for messages after an id) the same statement also says whether there is any
 # (`_yeni_mesaj`), so an idle poll, the most common request of all, is this one statement.
 def _ziyaretci_oturumu(musteri_id, ziyaretci_id, oturum_id, ulasilabilir, sonra=None):
@@ -94,11 +94,11 @@ def _ziyaretci_oturumu(musteri_id, ziyaretci_id, oturum_id, ulasilabilir, sonra=
     return qs
 
 
-_ZIYARETCI_OTURUMU = HazirSorgu(
+_ZIYARETCI_OTURUMU = DerlenmisSorgu(
     _ziyaretci_oturumu,
     parametreler={"musteri_id": int, "ziyaretci_id": str, "oturum_id": int, "ulasilabilir": list},
 )
-_ZIYARETCI_OTURUMU_YENI = HazirSorgu(
+_ZIYARETCI_OTURUMU_YENI = DerlenmisSorgu(
     _ziyaretci_oturumu,
     parametreler={"musteri_id": int, "ziyaretci_id": str, "oturum_id": int, "ulasilabilir": list, "sonra": int},
 )
@@ -154,11 +154,11 @@ def _cevrimici_uye(musteri_id, ulasilabilir):
 
 # Widget init runs on every page view of a tenant's site: its one or two statements are built and
 # compiled once per process too (the ORM would spend ~3 ms a call building them).
-_GUNCEL_OTURUM = HazirSorgu(
+_GUNCEL_OTURUM = DerlenmisSorgu(
     _guncel_oturum,
     parametreler={"musteri_id": int, "ziyaretci_id": str, "kapanis_siniri": datetime, "ulasilabilir": list},
 )
-_CEVRIMICI_UYE = HazirSorgu(_cevrimici_uye, parametreler={"musteri_id": int, "ulasilabilir": list})
+_CEVRIMICI_UYE = DerlenmisSorgu(_cevrimici_uye, parametreler={"musteri_id": int, "ulasilabilir": list})
 
 
 def ziyaretci_guncel_oturum(*, musteri, ziyaretci_id: str, kapanis_siniri) -> Oturum | None:
@@ -321,7 +321,7 @@ def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
     return mesajlar
 
 
-_MESAJ_SAYFASI = HazirSorgu(
+_MESAJ_SAYFASI = DerlenmisSorgu(
     lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra)
     .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],
     parametreler={"oturum_id": int, "sonra": int},

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from chat.models import Mesaj, Oturum
 from chat.selectors import ziyaretci_oturum_get
-from chat.varlik import ziyaretci_son_gorulme
+from chat.son_gorulme import ziyaretci_son_gorulme
 from dosyalar.services import dosya_yukle
 from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
 from supportdesk.core import kosucu

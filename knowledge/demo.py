@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from .icerik import kb_icerik_yukle
+from .ice_aktarma import kb_icerik_yukle
 
 KATEGORILER = [
     {"slug": "hesap", "ad": "Hesap ve Giriş", "aciklama": "Üyelik, şifre ve güvenlik ayarları."},

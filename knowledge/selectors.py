@@ -8,9 +8,9 @@ from django.db import connection
 from django.db.models import Case, Count, F, Func, Q, QuerySet, Value, When, prefetch_related_objects
 from django.utils import timezone
 
+from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi
-from supportdesk.core.hazir_sorgu import HazirSorgu
 from supportdesk.core.katlama import ASCII, TABLO, TURKCE
 
 from . import metin
@@ -189,7 +189,7 @@ def _aktif_kampanyalar(musteri_id, simdi):
 
 
 # Asked on every page view of a tenant's site (static/widget): built and compiled once per process.
-_AKTIF_KAMPANYALAR = HazirSorgu(_aktif_kampanyalar, parametreler={"musteri_id": int, "simdi": datetime})
+_AKTIF_KAMPANYALAR = DerlenmisSorgu(_aktif_kampanyalar, parametreler={"musteri_id": int, "simdi": datetime})
 
 
 def kampanya_aktif_list(*, musteri, simdi: datetime | None = None) -> list[Kampanya]:

@@ -82,7 +82,7 @@ def musteri_gorunum_guncelle(*, musteri: Musteri, renk_primary: str, karsilama_m
     if baslatici_konum not in KONUMLAR:
         raise GecersizIstek(alanlar={"baslatici_konum": "Sağ alt ya da sol alt olmalı."})
     musteri.renk_primary, musteri.karsilama_metni, musteri.baslatici_konum = renk_primary, karsilama_metni, baslatici_konum
-    # save(), not update(): the widget-key cache is dropped by the save signal (tenants.onbellek).
+    # save(), not update(): the widget-key cache is dropped by the save signal (tenants.musteri_onbellegi).
     musteri.save(update_fields=["renk_primary", "karsilama_metni", "baslatici_konum"])
     return musteri
 

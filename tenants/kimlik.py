@@ -85,7 +85,7 @@ class OperatorJWTAuthentication(JWTAuthentication):
 
 
 def _gecerli_mi(user, token):
-    # A console socket ticket (`ana_jti`, see `panel.api.oturum`) dies with the token it was
+    # A console socket ticket (`ana_jti`, see `panel.api.giris`) dies with the token it was
     # minted from: logging out revokes both with one row.
     damga = token.get(SIFRE_DAMGASI)
     jtiler = [token.get("jti", ""), *([token["ana_jti"]] if token.get("ana_jti") else [])]

@@ -8,12 +8,12 @@ Lua script and leaves on the request an `OnOkuma`:
 - `limit`: the rate limit's verdict for this key and client IP (`throttling.LimitKarari`), the
   request counted when allowed, as `WidgetThrottle` would count it; the throttle then uses it
   instead of asking Redis (it only limits: it knows nothing of the other reads);
-- `musteri_nesli`: the tenant cache's generation (`tenants.onbellek.NESIL`), for the
+- `musteri_nesli`: the tenant cache's generation (`tenants.musteri_onbellegi.NESIL`), for the
   authentication's look-up of the key (`kimlik.widget_musterisi`);
 - `uyelik_nesli`, `varlik`, `daraltildi`: with `varlik=True`, who is reachable now
   (`supportdesk.core.varlik`), read for the tenant's members only (`daraltildi`) when this process
   holds their ids under the membership generation read in the same script
-  (`tenants.onbellek.adaylar`), so the cost follows the tenant's team, not the platform's;
+  (`tenants.musteri_onbellegi.adaylar`), so the cost follows the tenant's team, not the platform's;
 - `yoklama_ozeti`: with `yoklama_ozeti=<keys of the request>`, the values of those keys (the
   idle poll's snapshot and its generations, `chat.yoklama.okunacaklar`), in their order.
 
@@ -37,7 +37,7 @@ from django.core.cache import caches
 
 from supportdesk.core import throttling, varlik
 
-from . import onbellek
+from . import musteri_onbellegi
 from .kimlik import widget_anahtari
 
 _ARGV = (*throttling.LIMIT_ARGV, "get_sayisi", "kume_sayisi", "en_dusuk", "daralt_sirasi", "daralt_degeri")
@@ -104,8 +104,8 @@ def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
     request = getattr(request, "_request", request)  # DRF's Request reads through to Django's
     request.on_okuma_denendi = True
     key = widget_anahtari(request)
-    musteri = onbellek.yerel(key) if key else None
-    nesil_anahtari = onbellek.nesil_redis_anahtari()
+    musteri = musteri_onbellegi.yerel(key) if key else None
+    nesil_anahtari = musteri_onbellegi.nesil_redis_anahtari()
     if musteri is None or nesil_anahtari is None:
         return None
     kumeler = varlik.ulasilabilir_kumeleri() if ihtiyac.varlik else None
@@ -113,8 +113,8 @@ def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
     getler = [nesil_anahtari, *yoklama]
     daralt = None
     if kumeler:
-        getler.append(onbellek.uyelik_nesli_redis_anahtari(musteri.pk))
-        daralt = onbellek.adaylar(musteri.pk)
+        getler.append(musteri_onbellegi.uyelik_nesli_redis_anahtari(musteri.pk))
+        daralt = musteri_onbellegi.adaylar(musteri.pk)
     oran = throttling.oran_coz(settings.WIDGET_RATE_LIMIT)
     limit = throttling.pencere(
         throttling.widget_limit_anahtari(musteri.pk, throttling.WidgetThrottle().get_ident(request)), oran)
@@ -169,12 +169,12 @@ def musteri_dogrulandi(request, musteri, ihtiyac: OnOkumaIhtiyaci) -> None:
     this process held for the key is dropped (read anew) when the key turned out to be another's
     (it never is: keys are never reused). For a view that reads presence and could not narrow its
     read to the tenant's members, the members are read for the next requests (one statement, then
-    none until a membership changes or `onbellek.YEREL_SURE` passes)."""
+    none until a membership changes or `musteri_onbellegi.YEREL_SURE` passes)."""
     on = getattr(request, "on_okuma", None)
     if on is not None and on.varlik is not None and on.musteri_id != getattr(musteri, "pk", None):
         bitir(request)
     if not ihtiyac.varlik or (on is not None and on.daraltildi):
         return
-    if onbellek.nesil_redis_anahtari() is None:
+    if musteri_onbellegi.nesil_redis_anahtari() is None:
         return  # without Redis presence is read in this process's memory, whole
-    onbellek.adaylari_yukle(musteri.pk, getattr(on, "uyelik_nesli", None))
+    musteri_onbellegi.adaylari_yukle(musteri.pk, getattr(on, "uyelik_nesli", None))

@@ -4,7 +4,7 @@ from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX
 
 from .models import Kullanici, Musteri, Uyelik
-from .onbellek import musteri_getir
+from .musteri_onbellegi import musteri_getir
 
 
 def uyelik_list(*, kullanici: Kullanici) -> QuerySet[Uyelik]:
@@ -37,7 +37,7 @@ def kullanici_musteri_idleri(*, kullanici: Kullanici) -> list[int]:
 
 
 def musteri_api_key_ile(*, api_key: str, nesil=None, nesil_okundu: bool = False) -> Musteri | None:
-    """The active tenant of a widget key (cached: tenants.onbellek); `nesil` is the cache's
+    """The active tenant of a widget key (cached: tenants.musteri_onbellegi); `nesil` is the cache's
     generation when the caller has read it in this request already."""
     if not api_key or len(api_key) > 64:
         return None

@@ -97,7 +97,7 @@ def _unut(musteri_id: int, ziyaretci_id: str) -> None:
 def _baglandi(musteri: Musteri, ziyaretci_id: str) -> None:
     _unut(musteri.id, ziyaretci_id)
     if not musteri.bagli_ziyaretci_var:
-        # save(), not update(): the tenant cache (tenants.onbellek) is invalidated on save.
+        # save(), not update(): the tenant cache (tenants.musteri_onbellegi) is invalidated on save.
         musteri.bagli_ziyaretci_var = True
         musteri.save(update_fields=["bagli_ziyaretci_var"])
 

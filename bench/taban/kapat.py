@@ -4,7 +4,7 @@ measure what it buys on the mixed load. Never part of the service (it lives in b
 `BENCH_KAPAT` is a comma-separated list of names:
   ozet         the poll snapshot (chat.yoklama): the poll reads no snapshot and writes none, as on
                SQLite (`okunacaklar` answers an empty list)
-  hazir_sorgu  the compiled querysets (supportdesk.core.hazir_sorgu): each call builds and runs the
+  hazir_sorgu  the compiled querysets (supportdesk.core.derlenmis_sorgu): each call builds and runs the
                builder's queryset, as on SQLite
   tek_ifade    the visitor message's one-statement write (chat.services, `connection.vendor`
                branch): the portable UPDATE + INSERT in a transaction, as on SQLite
@@ -36,9 +36,9 @@ def uygula(adlar) -> None:
 
         yoklama.okunacaklar = lambda **_: []
     if "hazir_sorgu" in adlar:
-        from supportdesk.core.hazir_sorgu import HazirSorgu
+        from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
 
-        HazirSorgu.__call__ = lambda self, **degerler: list(self._builder(**degerler))
+        DerlenmisSorgu.__call__ = lambda self, **degerler: list(self._builder(**degerler))
     if "tek_ifade" in adlar:
         from chat import services
 

@@ -17,7 +17,7 @@ from tenants.on_okuma import OnOkumaIhtiyaci
 
 from .. import selectors, services, yoklama
 from ..models import Mesaj, Oturum
-from ..varlik import ziyaretci_goruldu
+from ..son_gorulme import ziyaretci_goruldu
 from . import serializers as s
 
 

@@ -9,7 +9,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 
 from supportdesk.core import throttling
-from tenants import onbellek
+from tenants import musteri_onbellegi
 
 from .yardimci import W_MESAJLAR, baslat, ok, widget_client
 
@@ -70,11 +70,11 @@ def test_the_throttle_answers_with_the_pre_reads_verdict(musteri, redis_onbellek
 def test_without_a_pre_read_the_limiter_limits_alone(musteri, redis_onbellek, settings):
     settings.WIDGET_RATE_LIMIT = "2/min"
     widget = widget_client(musteri)
-    onbellek.sifirla()
+    musteri_onbellegi.sifirla()
     o = baslat(widget, "z")
-    onbellek.sifirla()  # a process that does not hold the tenant: no pre-read
+    musteri_onbellegi.sifirla()  # a process that does not hold the tenant: no pre-read
     assert ok(_yokla(widget, o)) is not None
-    onbellek.sifirla()
+    musteri_onbellegi.sifirla()
     yanit = _yokla(widget, o)
     assert not hasattr(yanit.wsgi_request, "on_okuma")
     assert yanit.status_code == 429 and int(yanit["Retry-After"]) >= 1

@@ -128,7 +128,7 @@ def test_widget_init_sorgu_sayisi(musteri, acik_sohbet, django_assert_max_num_qu
         baslat(widget, "z")
     # tenant by key + the open chat with its queue place and operators online; without a chat,
     # the operators-online EXISTS on its own; a process's first such request of a tenant also
-    # reads its members, to read presence for them only from then on (tenants.onbellek.adaylar)
+    # reads its members, to read presence for them only from then on (tenants.musteri_onbellegi.adaylar)
     with django_assert_max_num_queries(2 if acik_sohbet else 4):
         data = ok(widget.post("/api/v1/widget/init", {"ziyaretci_id": "z"}, format="json"))
     assert (data["oturum"] is not None) is acik_sohbet

@@ -1,4 +1,4 @@
-"""A widget request reads presence for its own tenant's members only (tenants.onbellek.adaylar):
+"""A widget request reads presence for its own tenant's members only (tenants.musteri_onbellegi.adaylar):
 its cost follows the tenant's team, not how many operators are online on the whole platform, and
 a member who joins is seen by the very next request of every process.
 
@@ -9,7 +9,7 @@ from django.core.cache.backends.redis import RedisCache
 
 from supportdesk.core import varlik
 from supportdesk.testing.factories import MusteriFactory
-from tenants import on_okuma, onbellek
+from tenants import musteri_onbellegi, on_okuma
 from tenants.models import Uyelik
 
 from .yardimci import W_MESAJLAR, baslat, ok, operator_istemcisi, operator_yap, widget_client
@@ -81,17 +81,18 @@ def test_a_new_member_is_seen_by_the_next_poll_even_where_an_older_list_is_held(
     widget = widget_client(musteri)
     o = baslat(widget, "z")
     _yokla(widget, o)
-    eski = onbellek.adaylar(musteri.pk)
+    eski = musteri_onbellegi.adaylar(musteri.pk)
     assert eski is not None and eski[1] == []
     assert _yokla(widget, o)["cevrimici_operator"] is False and okumalar[-1].daraltildi
 
     yeni, operator = operator_istemcisi(musteri)  # joins, then goes online over REST
     ok(operator.post("/api/v1/operator/status", {"durum": "cevrimici"}, format="json"))
     # Another process would still hold the old list (this one dropped its own): it must not be used.
-    onbellek._adaylar[musteri.pk] = (eski[0], eski[1], onbellek._adaylar.get(musteri.pk, (0, 0, 0))[2] or 10**12)
+    musteri_onbellegi._adaylar[musteri.pk] = (
+        eski[0], eski[1], musteri_onbellegi._adaylar.get(musteri.pk, (0, 0, 0))[2] or 10**12)
     assert _yokla(widget, o)["cevrimici_operator"] is True
     assert not okumalar[-1].daraltildi  # the old generation: whole sets read, the new list loaded
-    assert onbellek.adaylar(musteri.pk)[1] == [yeni.pk]
+    assert musteri_onbellegi.adaylar(musteri.pk)[1] == [yeni.pk]
     assert _yokla(widget, o)["cevrimici_operator"] is True and okumalar[-1].daraltildi
 
 
@@ -110,22 +111,22 @@ def test_a_list_read_before_a_membership_committed_is_never_used(musteri, okumal
     widget = widget_client(musteri)
     o = baslat(widget, "z")
     _yokla(widget, o)
-    nesil = onbellek.adaylar(musteri.pk)[0]
+    nesil = musteri_onbellegi.adaylar(musteri.pk)[0]
     yeni = operator_yap(musteri)  # renews the generation
     _cevrimici_yap(yeni)
-    onbellek._adaylar.clear()
+    musteri_onbellegi._adaylar.clear()
     # A racing request's read: under the generation before, without the new member.
     Uyelik.objects.filter(kullanici=yeni).update(musteri=MusteriFactory())
-    onbellek.adaylari_yukle(musteri.pk, nesil)
+    musteri_onbellegi.adaylari_yukle(musteri.pk, nesil)
     Uyelik.objects.filter(kullanici=yeni).update(musteri=musteri)
-    assert onbellek.adaylar(musteri.pk) == (nesil, [])
+    assert musteri_onbellegi.adaylar(musteri.pk) == (nesil, [])
     assert _yokla(widget, o)["cevrimici_operator"] is True
     assert not okumalar[-1].daraltildi
 
 
 def test_a_team_too_large_to_list_is_read_whole_without_a_statement_per_request(
         musteri, okumalar, monkeypatch, django_assert_max_num_queries):
-    monkeypatch.setattr(onbellek, "ADAY_EN_COK", 2)
+    monkeypatch.setattr(musteri_onbellegi, "ADAY_EN_COK", 2)
     uyeler = [operator_yap(musteri) for _ in range(3)]
     _cevrimici_yap(uyeler[2], *BASKALARI)
     widget = widget_client(musteri)
@@ -153,12 +154,12 @@ def test_a_refused_request_reads_no_members(musteri, okumalar, settings, django_
     settings.WIDGET_RATE_LIMIT = "3/min"
     widget = widget_client(musteri)
     o = baslat(widget, "z")
-    onbellek._adaylar.clear()
+    musteri_onbellegi._adaylar.clear()
     _yokla(widget, o)
-    onbellek._adaylar.clear()
+    musteri_onbellegi._adaylar.clear()
     _yokla(widget, o)
-    onbellek._adaylar.clear()
+    musteri_onbellegi._adaylar.clear()
     with django_assert_num_queries(0):
         yanit = widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": 10**9})
     assert yanit.status_code == 429
-    assert onbellek.adaylar(musteri.pk) is None
+    assert musteri_onbellegi.adaylar(musteri.pk) is None

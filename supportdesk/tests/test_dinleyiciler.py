@@ -52,8 +52,8 @@ DURUMLAR = [
       for ad in ("uyelik_eklendi", "uyelik_silindi")],
     ("musteri_degisti", "canli.dinleyiciler.musteri_degisti",
      [("canli.yayin", "uyelik_degisti_bildir")], False),
-    ("musteri_degisti", "tenants.dinleyiciler.musteri_onbellegi", [("tenants.onbellek", "unut")], True),
-    *[(ad, "tenants.dinleyiciler.uyelik_nesli", [("tenants.onbellek", "uyelik_nesli_yenile")], True)
+    ("musteri_degisti", "tenants.dinleyiciler.musteri_anahtar_onbellegi", [("tenants.musteri_onbellegi", "unut")], True),
+    *[(ad, "tenants.dinleyiciler.uyelik_nesli", [("tenants.musteri_onbellegi", "uyelik_nesli_yenile")], True)
       for ad in ("uyelik_eklendi", "uyelik_silindi")],
     *[(ad, "chat.dinleyiciler.sohbet_ve_sira", [("chat.yoklama", "degisti")], True)
       for ad in ("oturum_kaydedildi", "chat_kabul_edildi")],
@@ -151,7 +151,7 @@ def test_an_unknown_event_or_listener_name_is_a_programming_error():
 
 # --- no hand calls: caches are renewed by listeners only ---------------------------------------
 # (module, function) pairs that renew a cache; only a listener module may call them.
-YENILEYICILER = {("yoklama", "degisti"), ("onbellek", "unut"), ("onbellek", "uyelik_nesli_yenile")}
+YENILEYICILER = {("yoklama", "degisti"), ("musteri_onbellegi", "unut"), ("musteri_onbellegi", "uyelik_nesli_yenile")}
 
 
 def test_no_service_renews_a_cache_by_hand():

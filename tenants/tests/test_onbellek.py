@@ -1,4 +1,4 @@
-"""The tenant-by-key cache (tenants/onbellek.py): every write path that changes what a widget call
+"""The tenant-by-key cache (tenants/musteri_onbellegi.py): every write path that changes what a widget call
 sees is visible on the very next request. Each test warms the cache with a call first."""
 import pytest
 from django.contrib.auth import get_user_model

@@ -9,8 +9,8 @@ from pathlib import Path
 from django.db import transaction
 
 from chat.services import hazir_yanitlari_yukle
-from knowledge.icerik import TURLER as KB_TURLERI
-from knowledge.icerik import hata_metni, kb_icerik_yukle, liste
+from knowledge.ice_aktarma import TURLER as KB_TURLERI
+from knowledge.ice_aktarma import hata_metni, kb_icerik_yukle, liste
 from supportdesk.core.exceptions import ApiHatasi
 from supportdesk.core.girdi import gecerli_id_mi
 from supportdesk.core.komut import ProvisionCommand

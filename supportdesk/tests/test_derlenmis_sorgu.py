@@ -1,4 +1,4 @@
-"""HazirSorgu (issue 12): a queryset compiled once per process gives the same rows as the ORM,
+"""DerlenmisSorgu (issue 12): a queryset compiled once per process gives the same rows as the ORM,
 runs one unchanging statement text, and refuses builders it cannot run faithfully."""
 from datetime import datetime
 
@@ -8,7 +8,7 @@ from django.db.models import Count, F
 from django.test.utils import CaptureQueriesContext
 
 from chat.models import Mesaj, Oturum
-from supportdesk.core.hazir_sorgu import HazirSorgu
+from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
 from tenants.models import Musteri
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def _kur(cagrilar):
 
 def test_same_rows_and_annotations_as_the_orm(veri):
     musteri, baska, oturumlar = veri
-    sorgu = HazirSorgu(_kur([]), parametreler={"musteri_id": int, "ziyaretci_id": str})
+    sorgu = DerlenmisSorgu(_kur([]), parametreler={"musteri_id": int, "ziyaretci_id": str})
     for m, z in ((musteri, "z0"), (musteri, "z1"), (musteri, "z2"), (baska, "z0"), (musteri, "yok")):
         beklenen = list(_kur([])(m.id, z, 10))
         sonuc = sorgu(musteri_id=m.id, ziyaretci_id=z, adet=10)
@@ -52,7 +52,7 @@ def test_same_rows_and_annotations_as_the_orm(veri):
 def test_built_once_per_fixed_arguments(veri):
     musteri, baska, _ = veri
     cagrilar = []
-    sorgu = HazirSorgu(_kur(cagrilar), parametreler={"musteri_id": int, "ziyaretci_id": str})
+    sorgu = DerlenmisSorgu(_kur(cagrilar), parametreler={"musteri_id": int, "ziyaretci_id": str})
     with CaptureQueriesContext(connection) as sorgular:
         sorgu(musteri_id=musteri.id, ziyaretci_id="z0", adet=10)
         sorgu(musteri_id=baska.id, ziyaretci_id="z1", adet=10)
@@ -65,7 +65,7 @@ def test_built_once_per_fixed_arguments(veri):
 
 def test_a_parameter_the_orm_transforms_is_refused(veri):
     musteri, _, _ = veri
-    sorgu = HazirSorgu(lambda ad: Oturum.objects.filter(ziyaretci_adi__icontains=ad),
+    sorgu = DerlenmisSorgu(lambda ad: Oturum.objects.filter(ziyaretci_adi__icontains=ad),
                        parametreler={"ad": str})
     if connection.vendor != "postgresql":
         assert sorgu(ad="z1")  # runs the builder's queryset as it is
@@ -76,14 +76,14 @@ def test_a_parameter_the_orm_transforms_is_refused(veri):
 
 @PG
 def test_a_parameter_missing_from_the_sql_is_refused(veri):
-    sorgu = HazirSorgu(lambda musteri_id, oturum_id: Oturum.objects.filter(musteri_id=musteri_id),
+    sorgu = DerlenmisSorgu(lambda musteri_id, oturum_id: Oturum.objects.filter(musteri_id=musteri_id),
                        parametreler={"musteri_id": int, "oturum_id": int})
     with pytest.raises(ValueError, match="bulunmayan"):
         sorgu(musteri_id=1, oturum_id=2)
 
 
 def test_missing_argument_is_a_type_error(veri):
-    sorgu = HazirSorgu(lambda musteri_id: Oturum.objects.filter(musteri_id=musteri_id), parametreler={"musteri_id": int})
+    sorgu = DerlenmisSorgu(lambda musteri_id: Oturum.objects.filter(musteri_id=musteri_id), parametreler={"musteri_id": int})
     with pytest.raises(TypeError):
         sorgu()
 
@@ -93,7 +93,7 @@ def test_herhangi_lookup_any_size_and_empty(veri):
     idler = [o.id for o in oturumlar]
     assert set(Oturum.objects.filter(id__herhangi=idler).values_list("id", flat=True)) == set(idler)
     assert list(Oturum.objects.filter(id__herhangi=[])) == []
-    sorgu = HazirSorgu(lambda idler: Oturum.objects.filter(id__herhangi=idler).order_by("id"), parametreler={"idler": list})
+    sorgu = DerlenmisSorgu(lambda idler: Oturum.objects.filter(id__herhangi=idler).order_by("id"), parametreler={"idler": list})
     assert [o.id for o in sorgu(idler=idler[:2])] == idler[:2]
     assert [o.id for o in sorgu(idler=idler)] == idler
     assert sorgu(idler=[]) == []
@@ -106,7 +106,7 @@ def test_a_datetime_parameter(veri):
 
     musteri, _, oturumlar = veri
     Oturum.objects.filter(pk=oturumlar[0].pk).update(baslangic=timezone.now() - timedelta(days=2))
-    sorgu = HazirSorgu(lambda musteri_id, sinir: Oturum.objects.filter(musteri_id=musteri_id, baslangic__gte=sinir)
+    sorgu = DerlenmisSorgu(lambda musteri_id, sinir: Oturum.objects.filter(musteri_id=musteri_id, baslangic__gte=sinir)
                        .order_by("id"), parametreler={"musteri_id": int, "sinir": datetime})
     for gun in (1, 3):
         sinir = timezone.now() - timedelta(days=gun)

@@ -2,7 +2,7 @@
 
 Building a queryset with annotations, subqueries and `OuterRef`s, and compiling it to SQL, costs
 far more Python than running it: the widget's poll spent about 1.3 ms a request building two
-querysets whose SQL never changes, against 0.1 ms of database time. A `HazirSorgu` keeps the ORM
+querysets whose SQL never changes, against 0.1 ms of database time. A `DerlenmisSorgu` keeps the ORM
 as the one author of the SQL (no hand-written SQL, nothing per database vendor): on first use in
 a process it calls the builder with a unique stand-in value for each parameter, compiles the
 queryset with the connection's own compiler, and records which of the statement's parameters
@@ -61,8 +61,8 @@ class Herhangi(Lookup):
 models.Field.register_lookup(Herhangi)
 
 
-class HazirSorgu:
-    """`sorgu = HazirSorgu(builder, parametreler={"oturum_id": int, "ziyaretci_id": str})`, then
+class DerlenmisSorgu:
+    """`sorgu = DerlenmisSorgu(builder, parametreler={"oturum_id": int, "ziyaretci_id": str})`, then
     `sorgu(oturum_id=5, ziyaretci_id="v1", adet=51)` returns the rows as a list. Arguments not
     named in `parametreler` are fixed: passed to the builder as they are and part of the cache key."""
 
@@ -83,7 +83,7 @@ class HazirSorgu:
             elif tur is datetime:  # aware: PostgreSQL's adapter passes it on unchanged
                 sonuc[ad] = datetime(1901, 2, 3, 4, 5, 6, sira + 1, tzinfo=UTC)
             else:
-                raise TypeError(f"HazirSorgu: desteklenmeyen parametre türü {tur!r} ({ad})")
+                raise TypeError(f"DerlenmisSorgu: desteklenmeyen parametre türü {tur!r} ({ad})")
         return sonuc
 
     def _derle(self, alias: str, sabitler: dict) -> tuple[type[models.Model], str, list]:
@@ -104,18 +104,18 @@ class HazirSorgu:
             else:
                 for deger in yer.values():
                     if isinstance(p, str) and isinstance(deger, str) and deger in p:
-                        raise ValueError(f"HazirSorgu: parametre SQL'e dönüştürülerek girdi: {p!r}")
+                        raise ValueError(f"DerlenmisSorgu: parametre SQL'e dönüştürülerek girdi: {p!r}")
                 yerler.append(p)
         eksik = set(yer) - goruldu
         if eksik:
-            raise ValueError(f"HazirSorgu: SQL'de bulunmayan parametreler: {sorted(eksik)}")
+            raise ValueError(f"DerlenmisSorgu: SQL'de bulunmayan parametreler: {sorted(eksik)}")
         return qs.model, sql, yerler
 
     def __call__(self, **degerler) -> list:
         sabitler = {k: v for k, v in degerler.items() if k not in self._parametreler}
         parametreler = {k: v for k, v in degerler.items() if k in self._parametreler}
         if set(parametreler) != set(self._parametreler):
-            raise TypeError(f"HazirSorgu: eksik parametreler {sorted(set(self._parametreler) - set(parametreler))}")
+            raise TypeError(f"DerlenmisSorgu: eksik parametreler {sorted(set(self._parametreler) - set(parametreler))}")
         alias = "default"
         if connections[alias].vendor != "postgresql":
             return list(self._builder(**degerler))
