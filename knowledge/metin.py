@@ -116,7 +116,13 @@ _TR_ASCII = str.maketrans({"ç": "c", "Ç": "c", "ğ": "g", "Ğ": "g", "ı": "i"
 
 def markdown_html(kaynak: str) -> str:
     """Markdown to sanitized HTML: what is stored, previewed and sent to the widget."""
-    return html_temizle(markdown.markdown(kaynak or "", extensions=MARKDOWN_EKLERI, output_format="html"))
+    try:
+        cikti = markdown.markdown(kaynak or "", extensions=MARKDOWN_EKLERI, output_format="html")
+    except RecursionError:
+        # Python-Markdown parses a list item's or a quote's text as blocks again, one level per
+        # marker: `1. 1. 1. …` runs out of stack (a 500 on save and preview). Shown as typed.
+        cikti = "<p>" + html.escape(kaynak).replace("\n", "<br>\n") + "</p>"
+    return html_temizle(cikti)
 
 
 def slug_yap(baslik: str, en_cok: int = 200) -> str:

@@ -141,3 +141,17 @@ def test_another_projects_articles_and_categories_are_404(sahip, musteri, diger_
     res = sahip.post(YENI, {"baslik": "Benim", "kategori": str(kategori.id)})  # foreign category id
     assert res.status_code == 200 and res.context["form"].errors["kategori"]
     assert KbMakale.objects.filter(musteri=diger_musteri).count() == 1 and KbKategori.objects.count() == 1
+
+
+@pytest.mark.parametrize("kaynak", ["1. " * 3000, "- " * 3000, "> " * 3000])
+def test_deeply_nested_markdown_is_saved_as_text_not_a_500(sahip, musteri, kaynak):
+    # Python-Markdown parses a list item's (or quote's) text as blocks again, one level per marker,
+    # until the stack runs out (RecursionError): the save and the preview were a 500. Such a body is
+    # shown as typed, escaped, and still sanitized.
+    govde = kaynak + "<script>window.__xss=1</script> son"
+    onizleme = sahip.post(f"{KB}/onizleme", {"icerik_markdown": govde})
+    assert onizleme.status_code == 200 and "<script>window" not in onizleme.content.decode()
+    makale = makale_yaz(sahip, icerik_markdown=govde)
+    assert "<script" not in makale.icerik and "son" in makale.icerik
+    res = widget_client(musteri).get(f"/api/v1/widget/kb/article/{makale.slug}", {"ziyaretci_id": "v1"})
+    assert res.status_code == 200
