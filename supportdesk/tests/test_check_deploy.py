@@ -1,5 +1,7 @@
 """`check --deploy` refuses a configuration that cannot work across processes (CONTRACT 20), each
 with an error naming what is missing; plain `check` (development) is not affected."""
+import io
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.core.management.base import SystemCheckError
@@ -28,7 +30,7 @@ def denetle(**ayarlar) -> str:
     """The errors of `check --deploy` (only ours: the deployment tag) as text; empty when none."""
     with override_settings(**ayarlar):
         try:
-            call_command("check", deploy=True, tags=["deployment"], stdout=open("/dev/null", "w"))
+            call_command("check", deploy=True, tags=["deployment"], stdout=io.StringIO())
         except (SystemCheckError, CommandError) as hata:
             return str(hata)
     return ""
@@ -63,4 +65,4 @@ def test_all_of_them_at_once_and_development_is_unaffected():
     for kod in ("E001", "E002", "E003", "E004", "E005"):
         assert f"supportdesk.{kod}" in cikti, cikti
     with override_settings(**YEREL):
-        call_command("check", stdout=open("/dev/null", "w"))  # no --deploy: no error
+        call_command("check", stdout=io.StringIO())  # no --deploy: no error

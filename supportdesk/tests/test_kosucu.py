@@ -56,11 +56,15 @@ def test_kulvar_calistirir_durunca_kabul_etmez_ve_ipliklerini_bitirir():
     assert not [t for t in threading.enumerate() if t.name.startswith("kosucu-deneme")]
 
 
-def test_hata_loglanir_kulvar_yasamaya_devam_eder():
+def test_hata_loglanir_kulvar_yasamaya_devam_eder(caplog):
     k = Kosucu()
+    sonuc = []
     try:
-        k.calistir("deneme", lambda: 1 / 0).result(timeout=5)
-        assert k.calistir("deneme", lambda: 7).result(timeout=5) is None  # ran; nothing raised
+        with caplog.at_level("ERROR", logger="supportdesk.core.kosucu"):
+            k.calistir("deneme", lambda: 1 / 0).result(timeout=5)  # the job's error stays in the lane
+        assert "deneme kulvarında" in caplog.text and "ZeroDivisionError" in caplog.text
+        k.calistir("deneme", sonuc.append, 7).result(timeout=5)
+        assert sonuc == [7]  # the lane still runs the next job
     finally:
         k.durdur(2)
 

@@ -56,3 +56,4 @@ def test_closed_ticket_error_says_talep(musteri):
     assert res.status_code == 409, res.content
     assert res.json()["hata"]["kod"] == "DURUM_CAKISMASI"
     assert not TICKET.search(res.json()["hata"]["mesaj"]), res.json()
+    assert "talep" in res.json()["hata"]["mesaj"].lower(), res.json()
