@@ -3,7 +3,6 @@
 The tenant itself is created by `tenants.services.musteri_olustur`, the one way a tenant comes
 to exist; the portal adds the self-service rules around it (spec 4.6, 8).
 """
-import hashlib
 import secrets
 from datetime import timedelta
 
@@ -14,6 +13,7 @@ from django.utils import timezone
 from eposta import services as eposta_services
 from eposta.formlar import SifreSifirlamaFormu
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, LimitAsildi
+from tenants.ekip import token_ozeti
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.selectors import uyelik_get
 from tenants.services import kullanici_olustur, musteri_olustur
@@ -60,10 +60,6 @@ def kayit_ol(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str = "") -> t
     return kullanici, musteri
 
 
-def _token_ozeti(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str) -> None:
     """The sign-up form's work, in the background (the page answers the same either way, so it
     never tells whether an address has an account, not even by how long it takes): a new address
@@ -77,15 +73,17 @@ def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: st
     with transaction.atomic():
         BekleyenKayit.objects.filter(olusturulma__lt=timezone.now() - KAYIT_GECERLILIK).delete()
         BekleyenKayit.objects.create(email=email, sifre=sifre_ozeti, firma_adi=firma_adi, ad=ad,
-                                     token_ozeti=_token_ozeti(token))
+                                     token_ozeti=token_ozeti(token))
         eposta_services.kayit_onay_gonder(alici=email, firma_adi=firma_adi,
                                           url=kok + reverse("portal:kayit_onay", kwargs={"token": token}))
 
 
-def bekleyen_kayit_bul(*, token: str) -> BekleyenKayit:
-    """The sign-up a confirmation link names; unknown, expired and used links are all 404."""
-    bekleyen = BekleyenKayit.objects.filter(token_ozeti=_token_ozeti(token),
-                                            olusturulma__gte=timezone.now() - KAYIT_GECERLILIK).first()
+def bekleyen_kayit_bul(*, token: str, kilitle: bool = False) -> BekleyenKayit:
+    """The sign-up a confirmation link names; unknown, expired and used links are all 404. With
+    `kilitle` (inside a transaction) its row is locked: a double click opens one account."""
+    satirlar = BekleyenKayit.objects.select_for_update() if kilitle else BekleyenKayit.objects
+    bekleyen = satirlar.filter(token_ozeti=token_ozeti(token),
+                               olusturulma__gte=timezone.now() - KAYIT_GECERLILIK).first()
     if bekleyen is None:
         raise Bulunamadi(GECERSIZ_KAYIT_MESAJI)
     return bekleyen
@@ -93,20 +91,17 @@ def bekleyen_kayit_bul(*, token: str) -> BekleyenKayit:
 
 def kayit_onayla(*, token: str) -> tuple[Kullanici, Musteri]:
     """Open the account a confirmation link names, once. Every pending sign-up of that address
-    goes with it. An address that got an account meanwhile: `DurumCakismasi`."""
+    goes with it, also when the address got an account meanwhile (then `DurumCakismasi`)."""
     try:
         with transaction.atomic():
-            bekleyen = bekleyen_kayit_bul(token=token)
-            # The row lock makes a double click one account: the second finds the row gone.
-            if not BekleyenKayit.objects.select_for_update().filter(pk=bekleyen.pk).exists():
-                raise Bulunamadi(GECERSIZ_KAYIT_MESAJI)
+            bekleyen = bekleyen_kayit_bul(token=token, kilitle=True)  # a second click finds it gone
             BekleyenKayit.objects.filter(email=bekleyen.email).delete()
-            if Kullanici.objects.filter(email=bekleyen.email).exists():
-                raise DurumCakismasi(HESAP_ACIK_MESAJI)
-            return kayit_ol(email=bekleyen.email, sifre_ozeti=bekleyen.sifre, firma_adi=bekleyen.firma_adi,
-                            ad=bekleyen.ad)
+            if not Kullanici.objects.filter(email=bekleyen.email).exists():
+                return kayit_ol(email=bekleyen.email, sifre_ozeti=bekleyen.sifre, firma_adi=bekleyen.firma_adi,
+                                ad=bekleyen.ad)
     except IntegrityError:  # two links of one address opened at once: the other one opened it
         raise DurumCakismasi(HESAP_ACIK_MESAJI) from None
+    raise DurumCakismasi(HESAP_ACIK_MESAJI)  # after the commit: its pending sign-ups are gone
 
 
 def sifre_sifirlama_isle(*, email: str, alan: str, https: bool) -> None:

@@ -119,6 +119,9 @@ def test_a_link_whose_address_got_an_account_meanwhile_leads_to_login(musteri):
     res = t.post(yol)
     assert res.status_code == 302 and res["Location"] == "/portal/giris"
     assert Kullanici.objects.filter(email="gec@ornek.com").count() == 1 and "_auth_user_id" not in t.session
+    # Its pending sign-ups went with it: the link opens nothing any more.
+    assert not BekleyenKayit.objects.filter(email="gec@ornek.com").exists()
+    assert t.post(yol).status_code == 404
 
 
 def test_an_expired_link_opens_nothing(db):
