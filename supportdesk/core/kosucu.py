@@ -22,6 +22,7 @@ runner on first use).
 """
 import asyncio
 import atexit
+import contextvars
 import heapq
 import itertools
 import logging
@@ -79,7 +80,9 @@ class Kosucu:
             if havuz is None:
                 havuz = self._kulvarlar[kulvar] = ThreadPoolExecutor(esz, thread_name_prefix=f"kosucu-{kulvar}")
         try:
-            return havuz.submit(_sarili, kulvar, fn, args, baglanti_kalsin)
+            # In the caller's context: the request id (supportdesk.core.gunluk) follows the work into
+            # the lane, as it follows a task into a Celery worker (CONTRACT 20).
+            return havuz.submit(contextvars.copy_context().run, _sarili, kulvar, fn, args, baglanti_kalsin)
         except RuntimeError:  # shut down meanwhile
             return None
 

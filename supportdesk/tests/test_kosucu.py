@@ -179,3 +179,21 @@ def test_make_runda_beatin_butun_isleri_kosucuda(brokersiz, settings):
         assert all(ad in celery_app.tasks for ad in (t["task"] for t in settings.CELERY_BEAT_SCHEDULE.values()))
     finally:
         k.durdur(2)
+
+
+def test_isin_kulvarda_istegin_kimligiyle_calisir():
+    # Without a broker a request's task runs on a lane: its log lines carry the request's id, as
+    # they do in a Celery worker (CONTRACT 20).
+    from supportdesk.core import gunluk
+
+    k = Kosucu()
+    tokenlar = gunluk.istek_baslat("istek-123")
+    try:
+        gorulen = []
+        k.calistir("deneme", lambda: gorulen.append(gunluk.current_request_id())).result(timeout=5)
+        assert gorulen == ["istek-123"]
+    finally:
+        gunluk.istek_bitir(tokenlar)
+        k.durdur(2)
+    assert gunluk.current_request_id() == "-"
+
