@@ -5,7 +5,6 @@ Who gets what is decided here and nowhere else: a visitor mail goes only to the 
 on that visitor's own ticket or chat (or given with the transcript request of that visitor), and
 names no operator address; team mails go only to members of the ticket's tenant.
 """
-import hashlib
 import logging
 import time
 from datetime import timedelta
@@ -33,7 +32,7 @@ from supportdesk.core.exceptions import (
     LimitAsildi,
 )
 from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
-from supportdesk.core.throttling import oran_coz, pencere_kontrol
+from supportdesk.core.throttling import adres_ozeti, oran_coz, pencere_ayir, pencere_iade, pencere_kontrol
 from tenants.models import Musteri, Uyelik
 from tickets.bicim import yanit_html
 from tickets.models import Ticket, TicketYanit
@@ -140,16 +139,19 @@ def _alindi_izni(*, musteri_id: int, alici: str, tur: str = Tur.TICKET_ALINDI) -
     tenant, EPOSTA_ALINDI_PLATFORM_LIMITI over all tenants, each kind counted on its own. Anyone
     may name anyone's address (the widget's key is public; an inbound mail's From is whatever its
     sender wrote), so without a limit these mails relay a stranger's text to any inbox."""
-    adres = hashlib.sha256(alici.strip().casefold().encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    adres = adres_ozeti(alici)[:40]
     platform, musteri = (oran_coz(settings.EPOSTA_ALINDI_PLATFORM_LIMITI),
                          oran_coz(settings.EPOSTA_ALINDI_ALICI_LIMITI))
     platform_anahtari, musteri_anahtari = f"eposta:{tur}:{adres}", f"eposta:{tur}:{musteri_id}:{adres}"
-    # Counted only when both allow it: a receipt refused by one limit uses up neither.
-    if platform and not pencere_kontrol(platform_anahtari, platform, say=False)[0]:
+    # Counted only when both allow it: a mail refused by one limit uses up neither (the tenant's
+    # place is handed back when the platform's limit refuses).
+    izin, _, fis = pencere_ayir(musteri_anahtari, musteri) if musteri else (True, 0.0, None)
+    if not izin:
         return False
-    if musteri and not pencere_kontrol(musteri_anahtari, musteri)[0]:
+    if platform and not pencere_kontrol(platform_anahtari, platform)[0]:
+        pencere_iade(fis)
         return False
-    return not platform or pencere_kontrol(platform_anahtari, platform)[0]
+    return True
 
 
 def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:

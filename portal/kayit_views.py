@@ -12,7 +12,6 @@ the address); in any other browser it also asks for the password given at sign-u
 who signs up with another person's address cannot have that person open, by one click on an
 unexpected mail, an account whose password the signer knows.
 """
-import hashlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -23,16 +22,13 @@ from django.views import View
 
 from supportdesk.core import kosucu
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
+from supportdesk.core.throttling import adres_ozeti
 
 from . import forms, services, tasks
 from .limit import KayitAdresLimiti, KayitLimiti
 from .views import AKTIF_PROJE, hata_sayfasi, limit_yaniti
 
 KAYIT_OTURUMU = "portal_kayit_adresleri"  # SHA-256 of the addresses this browser signed up with
-
-
-def _adres_izi(email: str) -> str:
-    return hashlib.sha256(email.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class KayitView(View):
@@ -55,7 +51,7 @@ class KayitView(View):
             return render(request, self.template, {"form": form})
         d = form.cleaned_data
         sifre_ozeti = make_password(d["sifre"])  # hashed here: no password in a task's arguments
-        request.session[KAYIT_OTURUMU] = [*request.session.get(KAYIT_OTURUMU, [])[-4:], _adres_izi(d["email"])]
+        request.session[KAYIT_OTURUMU] = [*request.session.get(KAYIT_OTURUMU, [])[-4:], adres_ozeti(d["email"])]
         if KayitAdresLimiti(d["email"]).izin_var(request):
             kok = request.build_absolute_uri("/").rstrip("/")
             kosucu.commit_sonrasi(tasks.kayit_basvurusu, d["email"], sifre_ozeti, d["firma_adi"], d["ad"], kok,
@@ -79,7 +75,7 @@ class KayitOnayView(View):
         return hata_sayfasi(request, 404, "Bağlantı geçersiz", services.GECERSIZ_KAYIT_MESAJI)
 
     def _form(self, request, bekleyen, data=None):
-        if _adres_izi(bekleyen.email) in request.session.get(KAYIT_OTURUMU, []):
+        if adres_ozeti(bekleyen.email) in request.session.get(KAYIT_OTURUMU, []):
             return None
         return forms.KayitOnayForm(data, sifre_ozeti=bekleyen.sifre)
 

@@ -4,13 +4,12 @@ The same cache and the same client-IP rule (`NUM_PROXIES`) as DRF's throttles, s
 `X-Forwarded-For` never escapes a limit. The portal is plain Django, not DRF, so the view asks
 and records explicitly instead of going through `throttle_classes`.
 """
-import hashlib
 import math
 
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from supportdesk.core.throttling import giris_limit_anahtari, oran_coz, pencere_ayir, pencere_iade
+from supportdesk.core.throttling import adres_ozeti, giris_limit_anahtari, oran_coz, pencere_ayir, pencere_iade
 
 
 class _PortalLimiti:
@@ -81,13 +80,14 @@ class SifreAdresLimiti(_PortalLimiti):
     tells whether an address has an account) and nothing is sent."""
 
     setting_name = "SIFRE_SIFIRLAMA_ADRES_LIMITI"
+    onek = "throttle:portal:sifre-adres:"
 
     def __init__(self, email: str):
         super().__init__()
         self.email = email
 
     def get_cache_key(self, request, view=None):
-        return "throttle:portal:sifre-adres:" + hashlib.sha256(self.email.strip().casefold().encode()).hexdigest()[:40]
+        return self.onek + adres_ozeti(self.email)[:40]
 
 
 class KayitAdresLimiti(SifreAdresLimiti):
@@ -96,6 +96,4 @@ class KayitAdresLimiti(SifreAdresLimiti):
     someone's inbox through it. Over it, the page is the same and nothing is sent."""
 
     setting_name = "KAYIT_ADRES_LIMITI"
-
-    def get_cache_key(self, request, view=None):
-        return "throttle:portal:kayit-adres:" + hashlib.sha256(self.email.strip().casefold().encode()).hexdigest()[:40]
+    onek = "throttle:portal:kayit-adres:"

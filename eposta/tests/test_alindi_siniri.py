@@ -108,3 +108,17 @@ def test_transcripts_to_one_address_are_limited_too(smtp, commit, widget):
     assert len(alinanlar) == 2
     metin, html = parcalar(alinanlar[0])
     assert "kotu[.]example[.]com" in metin and "kotu.example.com" not in metin + html
+
+
+def test_a_receipt_refused_by_the_platform_limit_uses_up_none_of_the_tenants(smtp, commit, musteri, diger_musteri,
+                                                                             widget, settings):
+    settings.EPOSTA_ALINDI_PLATFORM_LIMITI = "1/h"
+    commit(ac, widget, ziyaretci_id="a1", email=KURBAN)
+    diger = widget_client(diger_musteri)
+    commit(ac, diger, ziyaretci_id="d1", email=KURBAN)  # the platform's limit refuses it
+    assert len(smtp.alicinin(KURBAN)) == 1
+    # With room on the platform again, the other tenant still has both of its own places.
+    settings.EPOSTA_ALINDI_PLATFORM_LIMITI = "10/h"
+    commit(ac, diger, ziyaretci_id="d2", email=KURBAN)
+    commit(ac, diger, ziyaretci_id="d3", email=KURBAN)
+    assert len(smtp.alicinin(KURBAN)) == 3

@@ -306,9 +306,15 @@ class LoginThrottle(_PencereThrottle):
         """Nothing left to do: `allow_request` counted the attempt already (kept for callers of the old API)."""
 
 
+def adres_ozeti(email) -> str:
+    """An e-mail address as a limit's key part: hashed (whatever a client types, spaces or NUL,
+    never reaches a cache key as text), case-folded, so one inbox is one key."""
+    email = email.strip().casefold() if isinstance(email, str) else ""
+    return hashlib.sha256(email.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def giris_limit_anahtari(ident: str, email) -> str:
     """The login limit's key, per client IP and e-mail (CONTRACT 9), shared by `/auth/login` and the
     portal's login form so that switching between them never doubles an attacker's budget. The
     e-mail is hashed: whatever a client types (spaces, NUL) never reaches the cache key as text."""
-    email = email.strip().lower() if isinstance(email, str) else ""
-    return f"throttle:login:{ident}:{hashlib.sha256(email.encode('utf-8', 'surrogatepass')).hexdigest()}"
+    return f"throttle:login:{ident}:{adres_ozeti(email)}"
