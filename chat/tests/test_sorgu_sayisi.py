@@ -134,3 +134,22 @@ def test_widget_init_sorgu_sayisi(musteri, acik_sohbet, django_assert_max_num_qu
     assert (data["oturum"] is not None) is acik_sohbet
     if acik_sohbet:
         assert data["oturum"]["sira_no"] == 31
+
+
+@pytest.mark.parametrize("adet", [0, 50])
+def test_operator_mesaji_aktif_sohbete_sorgu_sayisi(musteri, adet):
+    # An answer in the operator's active chat (the common case) locks only the chat: the membership
+    # is locked only when the answer claims a waiting chat (CONTRACT 3a).
+    _, client = operator_istemcisi(musteri)
+    o = baslat(widget_client(musteri), "z")
+    ok(client.post(op_url(o["id"], "accept")))
+    oturum = Oturum.objects.get(pk=o["id"])
+    Mesaj.objects.bulk_create(
+        [Mesaj(musteri=musteri, oturum=oturum, gonderen="ziyaretci", icerik=f"mesaj {i}") for i in range(adet)]
+    )
+    with CaptureQueriesContext(connection) as sorgular:
+        ok(client.post(op_url(o["id"], "message"), {"icerik": "Merhaba"}, format="json"), 201)
+    ifadeler = [q["sql"] for q in sorgular.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    kilitler = [s for s in ifadeler if "FOR UPDATE" in s]
+    assert len(kilitler) == (1 if connection.vendor == "postgresql" else 0), kilitler
+    assert not any('"tenants_uyelik"' in s and "FOR UPDATE" in s for s in ifadeler), ifadeler
