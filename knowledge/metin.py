@@ -22,17 +22,16 @@ IZINLI_SEMALAR = {"http", "https", "mailto"}
 _ETIKET = re.compile(r"<[^>]*>")
 _KELIME = re.compile(r"\w+", re.UNICODE)
 # Common inflectional endings, longest first. Crude on purpose (only the SQLite fallback uses
-# it): "faturamı" → "fatura", "iadeler" → "iade"; matching is then by word prefix.
-_EKLER = sorted({
+# it): "faturamı" → "fatura", "iadeler" → "iade"; matching is then by word prefix. Matched against
+# folded words, so folded too ("ları" and "lari" are one suffix).
+_EKLER = sorted({ek.translate(_ASCII_TABLO) for ek in {
     "larımız", "lerimiz", "larınız", "leriniz", "ların", "lerin", "ları", "leri", "lar", "ler",
     "ımız", "imiz", "umuz", "ümüz", "ınız", "iniz", "unuz", "ünüz",
     "nın", "nin", "nun", "nün", "dan", "den", "tan", "ten", "nda", "nde",
     "yla", "yle", "la", "le", "da", "de", "ta", "te", "ya", "ye", "yı", "yi", "yu", "yü",
     "sı", "si", "su", "sü", "mı", "mi", "mu", "mü", "ım", "im", "um", "üm", "ın", "in", "un", "ün",
     "ı", "i", "u", "ü", "a", "e", "m", "n",
-}, key=len, reverse=True)
-# Matched against folded words, so folded too ("ları" and "lari" are one suffix now).
-_EKLER = sorted({ek.translate(_ASCII_TABLO) for ek in _EKLER}, key=len, reverse=True)
+}}, key=len, reverse=True)
 EN_KISA_KOK = 3
 
 
@@ -74,13 +73,12 @@ def kelimeler(metin: str) -> list[str]:
 
 
 # Question words and fillers that say nothing about the topic; dropped from a query unless
-# nothing else is left ("nasıl" alone still searches).
-DOLGU = {
+# nothing else is left ("nasıl" alone still searches). Folded, as the words they are matched with.
+DOLGU = {k.translate(_ASCII_TABLO) for k in {
     "ve", "veya", "ile", "bir", "bu", "şu", "o", "için", "nasıl", "ne", "neden", "nerede", "nereden", "niçin",
     "niye", "mi", "mı", "mu", "mü", "da", "de", "ki", "ben", "benim", "bana", "sen", "siz", "biz", "çok", "daha",
     "en", "gibi", "ama", "fakat", "her", "hangi", "kadar", "olarak", "ya", "yapabilirim", "yaparım", "istiyorum",
-}
-DOLGU = {k.translate(_ASCII_TABLO) for k in DOLGU}
+}}
 
 
 def anlamli_kelimeler(metin: str) -> list[str]:
@@ -110,8 +108,6 @@ def arama_metni(*parcalar: str) -> str:
 # Markdown in the portal's editor (CONTRACT 13). Raw HTML in the source is passed through by the
 # renderer and removed or defused by `html_temizle` afterwards, like any other article body.
 MARKDOWN_EKLERI = ["extra", "sane_lists", "nl2br"]
-_TR_ASCII = str.maketrans({"ç": "c", "Ç": "c", "ğ": "g", "Ğ": "g", "ı": "i", "I": "i", "İ": "i", "ö": "o", "Ö": "o",
-                           "ş": "s", "Ş": "s", "ü": "u", "Ü": "u", "â": "a", "Â": "a", "î": "i", "Î": "i", "û": "u", "Û": "u"})
 
 
 def markdown_html(kaynak: str) -> str:
@@ -127,5 +123,5 @@ def markdown_html(kaynak: str) -> str:
 
 def slug_yap(baslik: str, en_cok: int = 200) -> str:
     """`Faturamı nasıl öderim?` → `faturami-nasil-oderim`: Turkish letters to their ASCII base."""
-    slug = slugify((baslik or "").translate(_TR_ASCII))[:en_cok].strip("-")
+    slug = slugify((baslik or "").translate(_ASCII_TABLO))[:en_cok].strip("-")
     return slug or "makale"
