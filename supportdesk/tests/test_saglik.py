@@ -2,13 +2,19 @@
 database and the migrations and only reports Redis. Each failure is made for real: a cache on a
 closed port, a database connection to a closed port, a migration the database never applied."""
 import socket
+import subprocess
+import sys
 
 import pytest
+import requests
+from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 from rest_framework.test import APIClient
+
+from supportdesk.testing.sunucu import gunicorn_sureci, surec_ortami
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +92,21 @@ def test_database_down_makes_readiness_503_and_liveness_stays_200():
 def test_saglik_keeps_its_meaning():
     data = APIClient().get(SAGLIK).json()["data"]
     assert set(data) == {"veritabani", "kuyruk", "hiz_siniri_acik_gecis", "onbellek"}, data
+
+
+def test_the_containers_probe_passes_a_production_server_and_fails_a_closed_port(tmp_path):
+    # ops/saglik.py is every container's health check (Dockerfile, compose): run it as they do,
+    # against a server with production's checks on (DEBUG off: only ALLOWED_HOSTS, and http is
+    # redirected to https unless the proxy says https).
+    ortam = surec_ortami(DEBUG="false", SECRET_KEY="saglik-probu-" + "x" * 40, ALLOWED_HOSTS="destek.example.com")
+    prob = [sys.executable, str(settings.BASE_DIR / "ops" / "saglik.py")]
+    with gunicorn_sureci(ortam, tmp_path / "gunicorn.log") as adres:
+        # What the probe must get past: an unknown Host is 400, plain http a redirect.
+        assert requests.get(f"{adres}/api/v1/saglik/canli", allow_redirects=False, timeout=5).status_code == 400
+        assert requests.get(f"{adres}/api/v1/saglik/canli", headers={"Host": "destek.example.com"},
+                            allow_redirects=False, timeout=5).status_code == 301
+        tamam = subprocess.run([*prob, f"{adres}/api/v1/saglik/canli"], env=ortam, capture_output=True, timeout=30)
+        assert tamam.returncode == 0, tamam.stderr
+    kapali = subprocess.run([*prob, f"http://127.0.0.1:{kapali_port()}/api/v1/saglik/canli"], env=ortam,
+                            capture_output=True, timeout=30)
+    assert kapali.returncode == 1 and b"saglik/canli" in kapali.stderr
