@@ -224,18 +224,19 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
               .select_related("kullanici").order_by("id"))
     ilk = ticket.yanitlar.order_by("zaman", "id").first()
     kanal = "e-posta" if ticket.kanal == Ticket.Kanal.EPOSTA else "widget"
+    # The same mail for every member (only the address differs): written once.
+    konu = baglantisiz(ticket.konu)
+    icerik = Icerik(
+        konu=f"[{ticket.musteri.firma_adi}] Yeni talep #{ticket.id}: {konu}",
+        baslik=f"Yeni talep #{ticket.id}",
+        paragraflar=[f"{baglantisiz(ticket.ad or ticket.ziyaretci_id)} {kanal} üzerinden yeni bir destek talebi açtı.",
+                     f"Konu: {konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
+        alinti=(baglantisiz(ilk.icerik).splitlines() if ilk else []),
+        dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
+        dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
+    )
     gonderilen = []
     for uyelik in uyeler:
-        konu = baglantisiz(ticket.konu)
-        icerik = Icerik(
-            konu=f"[{ticket.musteri.firma_adi}] Yeni talep #{ticket.id}: {konu}",
-            baslik=f"Yeni talep #{ticket.id}",
-            paragraflar=[f"{baglantisiz(ticket.ad or ticket.ziyaretci_id)} {kanal} üzerinden yeni bir destek talebi açtı.",
-                         f"Konu: {konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
-            alinti=(baglantisiz(ilk.icerik).splitlines() if ilk else []),
-            dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
-            dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
-        )
         eposta = _eposta_yaz(musteri=ticket.musteri, tur=Tur.YENI_TICKET, alici=uyelik.kullanici.email,
                              icerik=icerik)
         if eposta:
