@@ -50,6 +50,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+# Run as a script: bench/ is on the path. The process CPU reader and the raw request writer are
+# canli_bench's and chat_bench's.
+from canli_bench import _cpu_ms
+from chat_bench import ham_istek as ham
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -143,38 +147,11 @@ class Sunucular:
         self.ws.close()
 
 
-def _cocuklar(pid: int) -> list[int]:
-    try:
-        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except FileNotFoundError:
-        return []
-
-
-def _cpu_ms(pid: int) -> float:
-    toplam = 0
-    for p in [pid, *_cocuklar(pid)]:
-        try:
-            alanlar = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        toplam += int(alanlar[11]) + int(alanlar[12])
-    return toplam * 1000 / os.sysconf("SC_CLK_TCK")
-
-
 # --- HTTP: one connection per request (gunicorn's sync workers close it) -------------------------
 
 def iz(metin: str) -> None:
     if os.environ.get("KARMA_IZ"):
         print(f"#   {time.strftime('%H:%M:%S')} {metin}", file=sys.stderr, flush=True)
-
-
-def ham(method: str, path: str, veri=None, headers: dict | None = None) -> bytes:
-    body = json.dumps(veri).encode() if veri is not None else b""
-    satirlar = [f"{method} {path} HTTP/1.1", f"Host: {HOST}", "Connection: close", "Accept: application/json"]
-    satirlar += [f"{k}: {v}" for k, v in (headers or {}).items()]
-    if veri is not None:
-        satirlar += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
-    return ("\r\n".join(satirlar) + "\r\n\r\n").encode() + body
 
 
 async def istek(port: int, veri: bytes) -> tuple[int, bytes]:

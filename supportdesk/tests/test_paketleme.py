@@ -6,6 +6,7 @@ import re
 import shlex
 import subprocess
 import sys
+from importlib import util
 from pathlib import Path
 
 import pytest
@@ -44,9 +45,17 @@ def _girdi(ad: str) -> dict[str, str]:
     return pinler
 
 
+def _ops_supervisor():
+    # ops/supervisor.py by path: not the supervisor package. Its Procfile reader is the one
+    # `make prod` runs, so the tests read the Procfile through it too.
+    spec = util.spec_from_file_location("ops_supervisor", KOK / "ops" / "supervisor.py")
+    modul = util.module_from_spec(spec)
+    spec.loader.exec_module(modul)
+    return modul
+
+
 def _procfile() -> dict[str, str]:
-    satirlar = [s for s in (KOK / "Procfile").read_text().splitlines() if s.strip()]
-    return {s.split(":", 1)[0]: s.split(":", 1)[1].strip() for s in satirlar}
+    return _ops_supervisor().procfile()
 
 
 # --- dependencies -----------------------------------------------------------------------------
@@ -164,12 +173,7 @@ def test_compose_komutlari_procfile_ile_ayni(compose):
 
 
 def test_supervisor_yapilandirmasi_procfile_komutlarini_kullanir(tmp_path):
-    from importlib import util
-
-    spec = util.spec_from_file_location("ops_supervisor", KOK / "ops" / "supervisor.py")  # not the supervisor package
-    modul = util.module_from_spec(spec)
-    spec.loader.exec_module(modul)
-    metin = modul.yapilandirma(dizin=tmp_path, port=9000, web=2, sockets=3, worker=2)
+    metin = _ops_supervisor().yapilandirma(dizin=tmp_path, port=9000, web=2, sockets=3, worker=2)
     programlar = re.findall(r"^\[program:(\S+)\]", metin, re.M)
     assert programlar == ["web-1", "web-2", "sockets-1", "sockets-2", "sockets-3", "worker-1", "worker-2", "beat-1"]
     assert 'PORT="9001"' in metin and 'PORT="9102"' in metin
