@@ -57,7 +57,7 @@ class HazirYanitForm(forms.ModelForm):
                 self.add_error(alan if alan in self.fields else None, mesaj)
             return data
         musteri_id = data["musteri"].id if data.get("musteri") else self.instance.musteri_id
-        if HazirYanit.objects.kapsamda([musteri_id]).filter(kisayol=data["kisayol"]).exclude(pk=self.instance.pk).exists():
+        if services.kisayol_kullanimda(musteri_id=musteri_id, kisayol=data["kisayol"], haric_pk=self.instance.pk):
             self.add_error("kisayol", services.KISAYOL_VAR_MESAJI)
         return data
 

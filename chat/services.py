@@ -544,12 +544,17 @@ def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
     return len(temiz)
 
 
+def kisayol_kullanimda(*, musteri_id: int, kisayol: str, haric_pk=None) -> bool:
+    """Whether another canned response of the project has this (cleaned) shortcut."""
+    return HazirYanit.objects.kapsamda([musteri_id]).filter(kisayol=kisayol).exclude(pk=haric_pk).exists()
+
+
 def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYanit | None = None) -> HazirYanit:
     """Create a canned response, or update `hazir_yanit`; `kisayol` is unique per project, and
     one that becomes a duplicate once its `/` is added is a field error like any other."""
     temiz = hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik})
     hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
-    if HazirYanit.objects.kapsamda([musteri.id]).filter(kisayol=temiz["kisayol"]).exclude(pk=hazir_yanit.pk).exists():
+    if kisayol_kullanimda(musteri_id=musteri.id, kisayol=temiz["kisayol"], haric_pk=hazir_yanit.pk):
         raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI})
     for alan, deger in temiz.items():
         setattr(hazir_yanit, alan, deger)
