@@ -25,6 +25,7 @@ from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
 from supportdesk.core.katlama import katla
+from supportdesk.core.metrikler import durum_sayilari
 from tenants.models import Kullanici
 
 from .models import HazirYanit, Mesaj, Oturum
@@ -435,7 +436,4 @@ def oturum_mesajlari(*, oturum: Oturum) -> QuerySet[Mesaj]:
 def oturum_sayilari_durumlara_gore() -> dict[str, int]:
     """Waiting and active chats of every tenant, for the `/metrics` gauge (CONTRACT 20): one query.
     Platform-wide on purpose: only the platform's metrics scraper reads it."""
-    sayilar = dict.fromkeys((str(d) for d in Oturum.ACIK_DURUMLAR), 0)
-    sayilar.update(Oturum.objects.filter(durum__in=Oturum.ACIK_DURUMLAR).order_by()
-                   .values_list("durum").annotate(n=Count("id")))
-    return sayilar
+    return durum_sayilari(Oturum.objects, Oturum.ACIK_DURUMLAR)

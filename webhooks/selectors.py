@@ -1,8 +1,9 @@
 """Reads, always scoped to one tenant in the query (`kapsamda`, HOUSE-STYLE 21)."""
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import id_coz
+from supportdesk.core.metrikler import durum_sayilari
 
 from .models import Teslimat, WebhookEndpoint
 
@@ -43,7 +44,4 @@ def teslimat_get(*, musteri, teslimat_id) -> Teslimat:
 def teslimat_sayilari_durumlara_gore() -> dict[str, int]:
     """Deliveries waiting (the backlog) and given up on (kept WEBHOOK_RETENTION_DAYS), of every
     tenant, for the `/metrics` gauge (CONTRACT 20): one query on the `durum` index."""
-    durumlar = (Teslimat.Durum.BEKLIYOR, Teslimat.Durum.BASARISIZ)
-    sayilar = dict.fromkeys((str(d) for d in durumlar), 0)
-    sayilar.update(Teslimat.objects.filter(durum__in=durumlar).order_by().values_list("durum").annotate(n=Count("id")))
-    return sayilar
+    return durum_sayilari(Teslimat.objects, (Teslimat.Durum.BEKLIYOR, Teslimat.Durum.BASARISIZ))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from celery import signals as celery_sinyalleri
 from django.conf import settings
 from django.db.backends.signals import connection_created
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest, values
 from prometheus_client.core import GaugeMetricFamily
@@ -123,6 +124,14 @@ def _gorev_yeniden(sender=None, **kwargs):
 
 # --- gauges computed at scrape time -------------------------------------------------------------
 _GOSTERGELER: dict[str, tuple[str, str, Callable[[], dict[str, float]]]] = {}
+
+
+def durum_sayilari(satirlar, durumlar) -> dict[str, int]:
+    """How many rows of `satirlar` (a queryset) are in each of `durumlar` (its `durum` field),
+    zero-filled: one query, for a gauge of a backlog or of open chats."""
+    sayilar = dict.fromkeys((str(d) for d in durumlar), 0)
+    sayilar.update(satirlar.filter(durum__in=durumlar).order_by().values_list("durum").annotate(n=Count("id")))
+    return sayilar
 
 
 def gosterge_kaydet(ad: str, aciklama: str, etiket: str, fonksiyon: Callable[[], dict[str, float]]) -> None:
