@@ -67,7 +67,7 @@ def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
     """The task's work, and without a broker the hand-off after commit: hand the delivery to this
     process's per-endpoint pool (`havuz`), which attempts it on the runner's lanes. In eager mode
     with the pool off (tests: WEBHOOK_LOCAL_WORKER): attempt it here."""
-    if not broker_var() and not settings.WEBHOOK_LOCAL_WORKER:
+    if not broker_var() and not yerel_havuz():
         teslimat = teslimat_dene(teslimat_id=teslimat_id)
         if teslimat is not None:
             sonraki_denemeyi_kuyruga_al(teslimat)
@@ -76,6 +76,11 @@ def teslimat_isle(*, teslimat_id: int, endpoint_id: int | None = None) -> None:
         endpoint_id = Teslimat.objects.filter(pk=teslimat_id).values_list("endpoint_id", flat=True).first()
         if endpoint_id is None:
             return
+    _havuza_ver(teslimat_id, endpoint_id)
+
+
+def _havuza_ver(teslimat_id: int, endpoint_id: int) -> None:
+    # Quick (the attempt runs on a lane): also called on the runner's timer for a short retry.
     havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
 
 
@@ -129,14 +134,9 @@ def sonraki_denemeyi_kuyruga_al(teslimat: Teslimat) -> None:
     if bekleme > settings.WEBHOOK_ETA_MAX_SECONDS:
         return
     if yerel_havuz():
-        kosucu().sonra(bekleme, teslimat_isle_zamaninda, teslimat.pk, teslimat.endpoint_id)
+        kosucu().sonra(bekleme, _havuza_ver, teslimat.pk, teslimat.endpoint_id)
     elif broker_var():
         teslimata_gonder([teslimat.pk], countdown=max(0.0, bekleme), endpointler={teslimat.pk: teslimat.endpoint_id})
-
-
-def teslimat_isle_zamaninda(teslimat_id: int, endpoint_id: int) -> None:
-    # On the runner's timer: into the pool (quick; the attempt runs on a lane).
-    havuz.havuz(_dene, sonraki_denemeyi_kuyruga_al, _bekleyenleri_tazele).ekle(teslimat_id, endpoint_id)
 
 
 def vadesi_gelenleri_kuyruga_al() -> int:
