@@ -66,8 +66,7 @@ class _Soket(AsyncWebsocketConsumer):
         finally:
             await self._temizle()
             if settings.ISTEK_GUNLUGU:
-                logger.info("Soket kapandı (%s).", type(self).__name__,
-                            extra={"rota": self.scope.get("path", ""), "sure_ms": round((time.monotonic() - acilis) * 1000, 1)})
+                gunluk.soket_kapandi(type(self).__name__, self.scope.get("path", ""), time.monotonic() - acilis)
             gunluk.istek_bitir(tokenlar)
 
     def _istemci_gittiyse_birak(self, send):

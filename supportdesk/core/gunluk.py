@@ -83,6 +83,12 @@ def istek_kapandi(request, response, sure: float, rota: str) -> None:
     istek_logger.info("%s %s %s", request.method, rota, response.status_code, extra=alanlar)
 
 
+def soket_kapandi(tur: str, rota: str, sure: float) -> None:
+    """A socket's closing line (one per connection), on the same logger as a request's: its
+    consumer, path and how long it was open; the connection's id and caller come from the context."""
+    istek_logger.info("Soket kapandı (%s).", tur, extra={"rota": rota, "sure_ms": round(sure * 1000, 1)})
+
+
 def _kullanici(request):
     # Only a user already loaded (DRF's authentication, or a page that looked at it): reading
     # `request.user` here would cost a session query for a request that never needed it.

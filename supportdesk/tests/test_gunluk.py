@@ -94,7 +94,7 @@ def test_a_socket_connection_logs_under_its_own_id_with_its_tenant(canli_sunucu_
     bitis, satirlar = time.monotonic() + 5, []
     while time.monotonic() < bitis and not satirlar:
         satirlar = [json.loads(s) for s in sunucu.log.read_text(errors="replace").splitlines()
-                    if s.startswith("{") and '"supportdesk.canli"' in s]
+                    if s.startswith("{") and '"supportdesk.istek"' in s and '"ws-' in s]
         time.sleep(0.05)
     [satir] = satirlar
     assert satir["istek_id"].startswith("ws-") and len(satir["istek_id"]) == 35, satir
