@@ -8,6 +8,7 @@ always has both), like the Celery worker fixture.
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -15,9 +16,33 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import requests
 from django.conf import settings
 
 from .celery_worker import worker_veritabani_url
+
+
+def kapali_port() -> int:
+    """A loopback port nobody listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def psql(db_url: str, sql: str) -> None:
+    """One statement outside any transaction (CREATE/DROP DATABASE) on a real PostgreSQL."""
+    import psycopg  # only the PostgreSQL-only tests call this
+
+    with psycopg.connect(db_url, autocommit=True) as baglanti:
+        baglanti.execute(sql)
+
+
+def http_cagri(yontem: str, url: str, beklenen: int, **kw):
+    """A real HTTP call to a server process; asserts the status, returns the envelope's `data`
+    (or the response itself when it is not JSON)."""
+    res = requests.request(yontem, url, timeout=15, **kw)
+    assert res.status_code == beklenen, (url, res.status_code, res.text)
+    return res.json()["data"] if res.headers.get("Content-Type", "").startswith("application/json") else res
 
 
 def surec_ortami(**ayarlar: str) -> dict:

@@ -1,7 +1,6 @@
 """Liveness and readiness (CONTRACT 20): `/saglik/canli` asks nothing, `/saglik/hazir` asks the
 database and the migrations and only reports Redis. Each failure is made for real: a cache on a
 closed port, a database connection to a closed port, a migration the database never applied."""
-import socket
 import subprocess
 import sys
 
@@ -14,18 +13,11 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from rest_framework.test import APIClient
 
-from supportdesk.testing.sunucu import gunicorn_sureci, surec_ortami
+from supportdesk.testing.sunucu import gunicorn_sureci, kapali_port, surec_ortami
 
 pytestmark = pytest.mark.django_db
 
 CANLI, HAZIR, SAGLIK = "/api/v1/saglik/canli", "/api/v1/saglik/hazir", "/api/v1/saglik"
-
-
-def kapali_port() -> int:
-    """A loopback port nobody listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def olu_redis_onbellegi() -> dict:

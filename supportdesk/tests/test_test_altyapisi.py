@@ -2,7 +2,6 @@
 answer, SQLite and in-memory stand-ins only where they do not, an explicit DATABASE_URL/REDIS_URL
 first; and the run says which in its summary."""
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -10,25 +9,20 @@ from pathlib import Path
 import pytest
 
 from supportdesk.testing import altyapi
+from supportdesk.testing.sunucu import kapali_port
 
 KOK = Path(__file__).resolve().parents[2]
 
 
-def _kapali_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]  # closed again on leaving: nothing listens there
-
-
 def test_kapali_portta_ne_postgresql_ne_redis_bulunur():
-    port = _kapali_port()
+    port = kapali_port()
     assert altyapi.postgres_hazir_mi(port=port) is False
     assert altyapi.redis_hazir_mi(port=port) is False
 
 
 def test_ikisi_de_yoksa_sqlite_ve_bellek_ici_kalir():
     ortam = {}
-    secim = altyapi.ortami_hazirla(ortam, pg_port=_kapali_port(), redis_port=_kapali_port())
+    secim = altyapi.ortami_hazirla(ortam, pg_port=kapali_port(), redis_port=kapali_port())
     assert "DATABASE_URL" not in ortam and "REDIS_URL" not in ortam
     assert secim["kaynak"] == {"veritabani": "yok", "redis": "yok"}
     ozet = altyapi.ozet({"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "/x/db.sqlite3"}}, "", ortam)

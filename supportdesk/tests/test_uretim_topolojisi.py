@@ -25,6 +25,7 @@ import requests
 from django.conf import settings
 
 from canli.tests.yardimci import Soket
+from supportdesk.testing.sunucu import http_cagri, psql
 
 pytestmark = [pytest.mark.slow]
 
@@ -49,13 +50,6 @@ def _bos_taban() -> int:
     raise AssertionError("boş port bulunamadı")
 
 
-def _psql(db_url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(db_url, autocommit=True) as baglanti:
-        baglanti.execute(sql)
-
-
 class Topoloji:
     def __init__(self, tmp: Path):
         db_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL")
@@ -64,8 +58,8 @@ class Topoloji:
         parca = urlsplit(db_url)
         self.db_adi = parca.path.strip("/") + "_topoloji"
         self.yonetim_url = urlunsplit(parca._replace(path="/postgres"))
-        _psql(self.yonetim_url, f'DROP DATABASE IF EXISTS "{self.db_adi}" WITH (FORCE)')
-        _psql(self.yonetim_url, f'CREATE DATABASE "{self.db_adi}"')
+        psql(self.yonetim_url, f'DROP DATABASE IF EXISTS "{self.db_adi}" WITH (FORCE)')
+        psql(self.yonetim_url, f'CREATE DATABASE "{self.db_adi}"')
         self.taban = _bos_taban()
         self.dizin = tmp / "prod"
         self.log = tmp / "make-prod.log"
@@ -153,7 +147,7 @@ class Topoloji:
                 os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        _psql(self.yonetim_url, f'DROP DATABASE IF EXISTS "{self.db_adi}" WITH (FORCE)')
+        psql(self.yonetim_url, f'DROP DATABASE IF EXISTS "{self.db_adi}" WITH (FORCE)')
 
 
 @pytest.fixture
@@ -164,12 +158,6 @@ def topoloji(tmp_path):
         yield t
     finally:
         t.kapat()
-
-
-def _rest(yontem, url, beklenen, **kw):
-    res = requests.request(yontem, url, timeout=15, **kw)
-    assert res.status_code == beklenen, (url, res.status_code, res.text)
-    return res.json()["data"]
 
 
 def _operator_soketi(ws_url: str, token: str) -> Soket:
@@ -195,13 +183,13 @@ def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olun
     musteri = next(m for m in demo["musteriler"] if m["id"] in op["musteri_idleri"])
     anahtar = {"X-API-Key": musteri["api_key"]}
 
-    token = _rest("POST", f"{t.url('web', 1)}/api/v1/auth/login", 200,
+    token = http_cagri("POST", f"{t.url('web', 1)}/api/v1/auth/login", 200,
                   json={"email": op["email"], "sifre": op["sifre"]})["token"]
     yetki = {"Authorization": f"Bearer {token}"}
     operator = _operator_soketi(t.ws(1), token)  # operator's socket on socket process 1
 
     # visitor: REST on web 2 -> operator's socket on socket process 1
-    oturum = _rest("POST", f"{t.url('web', 2)}/api/v1/widget/chat/start", 201, headers=anahtar,
+    oturum = http_cagri("POST", f"{t.url('web', 2)}/api/v1/widget/chat/start", 201, headers=anahtar,
                    json={"ziyaretci_id": "topoloji-1", "mesaj": "Merhaba"})["oturum"]
     yeni = operator.bekle("chat_yeni", sure=SURE, kosul=lambda d: d["oturum"]["id"] == oturum["id"])
     assert yeni["oturum"]["durum"] == "bekliyor"
@@ -210,8 +198,8 @@ def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olun
     ziyaretci = _widget_soketi(t.ws(2), musteri["api_key"], "topoloji-1")  # visitor's socket on process 2
 
     # operator: accept and reply over REST on web 1 -> the visitor's socket on socket process 2
-    _rest("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/accept", 200, headers=yetki, json={})
-    cevap = _rest("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
+    http_cagri("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/accept", 200, headers=yetki, json={})
+    cevap = http_cagri("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
                   json={"icerik": "Buyrun, dinliyorum"})["mesaj"]
     assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == cevap["id"]) == {"mesaj": cevap}
 
@@ -221,13 +209,13 @@ def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olun
     operator.kapat()
     operator = _operator_soketi(t.ws(2), token)  # the client reconnects to the surviving socket port
 
-    soru = _rest("POST", f"{t.url('web', 2)}/api/v1/widget/chat/message", 201, headers=anahtar,
+    soru = http_cagri("POST", f"{t.url('web', 2)}/api/v1/widget/chat/message", 201, headers=anahtar,
                  json={"ziyaretci_id": "topoloji-1", "oturum_id": oturum["id"], "icerik": "Hâlâ orada mısınız?"})["mesaj"]
     assert operator.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == soru["id"])["mesaj"] == soru
-    ikinci = _rest("POST", f"{t.url('web', 2)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
+    ikinci = http_cagri("POST", f"{t.url('web', 2)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
                    json={"icerik": "Evet, buradayım"})["mesaj"]
     assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == ikinci["id"]) == {"mesaj": ikinci}
-    mesajlar = _rest("GET", f"{t.url('web', 2)}/api/v1/operator/chat/{oturum['id']}/messages", 200, headers=yetki)
+    mesajlar = http_cagri("GET", f"{t.url('web', 2)}/api/v1/operator/chat/{oturum['id']}/messages", 200, headers=yetki)
     assert {cevap["id"], soru["id"], ikinci["id"]} <= {m["id"] for m in mesajlar["mesajlar"]}
 
     # supervisord restarted the killed processes (new pids), and they serve again

@@ -19,17 +19,10 @@ from django.core.management import CommandError, call_command
 from dosyalar.tests.yardimci import png_bayt
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
-from supportdesk.testing.sunucu import gunicorn_sureci, surec_ortami
+from supportdesk.testing.sunucu import gunicorn_sureci, http_cagri, psql, surec_ortami
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 KOK = Path(settings.BASE_DIR)
-
-
-def _psql(db_url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(db_url, autocommit=True) as baglanti:
-        baglanti.execute(sql)
 
 
 def _manage(ortam: dict, *args: str) -> str:
@@ -37,12 +30,6 @@ def _manage(ortam: dict, *args: str) -> str:
                            timeout=300)
     assert sonuc.returncode == 0, sonuc.stderr
     return sonuc.stdout
-
-
-def _cagri(yontem, url, beklenen, **kw):
-    res = requests.request(yontem, url, timeout=15, **kw)
-    assert res.status_code == beklenen, (url, res.status_code, res.text)
-    return res.json()["data"] if res.headers.get("Content-Type", "").startswith("application/json") else res
 
 
 def _adressiz(ticket: dict) -> dict:
@@ -60,22 +47,22 @@ def test_yedek_alinir_bos_veritabanina_yuklenir_ve_http_ile_hepsi_orada(tmp_path
 
     with gunicorn_sureci(ortam, tmp_path / "gunicorn-1.log") as url:
         api = f"{url}/api/v1"
-        token = _cagri("POST", f"{api}/auth/login", 200, json={"email": operator.email, "sifre": TEST_SIFRE})["token"]
+        token = http_cagri("POST", f"{api}/auth/login", 200, json={"email": operator.email, "sifre": TEST_SIFRE})["token"]
         yetki = {"Authorization": f"Bearer {token}"}
-        oturum = _cagri("POST", f"{api}/widget/chat/start", 201, headers=anahtar,
+        oturum = http_cagri("POST", f"{api}/widget/chat/start", 201, headers=anahtar,
                         json={"ziyaretci_id": "y1", "mesaj": "Siparişim nerede?"})["oturum"]
-        _cagri("POST", f"{api}/operator/chat/{oturum['id']}/accept", 200, headers=yetki, json={})
-        cevap = _cagri("POST", f"{api}/operator/chat/{oturum['id']}/message", 201, headers=yetki,
+        http_cagri("POST", f"{api}/operator/chat/{oturum['id']}/accept", 200, headers=yetki, json={})
+        cevap = http_cagri("POST", f"{api}/operator/chat/{oturum['id']}/message", 201, headers=yetki,
                        json={"icerik": "Kargoya verildi."})["mesaj"]
-        ticket = _cagri("POST", f"{api}/widget/ticket/create", 201, headers=anahtar,
+        ticket = http_cagri("POST", f"{api}/widget/ticket/create", 201, headers=anahtar,
                         json={"ziyaretci_id": "y1", "konu": "Fatura", "mesaj": "Faturam görünmüyor."})["ticket"]
-        dosya = _cagri("POST", f"{api}/widget/upload", 201, headers=anahtar, data={"ziyaretci_id": "y1"},
+        dosya = http_cagri("POST", f"{api}/widget/upload", 201, headers=anahtar, data={"ziyaretci_id": "y1"},
                        files={"dosya": ("fatura.png", png, "image/png")})["dosya"]
-        _cagri("POST", f"{api}/widget/ticket/{ticket['id']}/reply", 201, headers=anahtar,
+        http_cagri("POST", f"{api}/widget/ticket/{ticket['id']}/reply", 201, headers=anahtar,
                json={"ziyaretci_id": "y1", "icerik": "Ekran görüntüsü ekte.", "ek_idleri": [dosya["id"]]})
-        _cagri("POST", f"{api}/operator/ticket/{ticket['id']}/reply", 201, headers=yetki,
+        http_cagri("POST", f"{api}/operator/ticket/{ticket['id']}/reply", 201, headers=yetki,
                json={"icerik": "Faturanızı yeniden gönderdik."})
-        once = _cagri("GET", f"{api}/operator/ticket/{ticket['id']}", 200, headers=yetki)["ticket"]
+        once = http_cagri("GET", f"{api}/operator/ticket/{ticket['id']}", 200, headers=yetki)["ticket"]
 
     yedek = tmp_path / "yedek"
     manifest = json.loads(_manage(ortam, "yedek_al", "--hedef", str(yedek), "--json"))
@@ -85,8 +72,8 @@ def test_yedek_alinir_bos_veritabanina_yuklenir_ve_http_ile_hepsi_orada(tmp_path
     parca = urlsplit(ortam["DATABASE_URL"])
     yonetim = urlunsplit(parca._replace(path="/postgres"))
     yeni_db = parca.path.strip("/") + "_geri"
-    _psql(yonetim, f'DROP DATABASE IF EXISTS "{yeni_db}" WITH (FORCE)')
-    _psql(yonetim, f'CREATE DATABASE "{yeni_db}"')
+    psql(yonetim, f'DROP DATABASE IF EXISTS "{yeni_db}" WITH (FORCE)')
+    psql(yonetim, f'CREATE DATABASE "{yeni_db}"')
     try:
         geri = {**ortam, "DATABASE_URL": urlunsplit(parca._replace(path="/" + yeni_db)),
                 "MEDIA_ROOT": str(tmp_path / "geri-medya")}
@@ -100,24 +87,24 @@ def test_yedek_alinir_bos_veritabanina_yuklenir_ve_http_ile_hepsi_orada(tmp_path
 
         with gunicorn_sureci(geri, tmp_path / "gunicorn-2.log") as url:
             api = f"{url}/api/v1"
-            token = _cagri("POST", f"{api}/auth/login", 200, json={"email": operator.email, "sifre": TEST_SIFRE})["token"]
+            token = http_cagri("POST", f"{api}/auth/login", 200, json={"email": operator.email, "sifre": TEST_SIFRE})["token"]
             yetki = {"Authorization": f"Bearer {token}"}
-            aktif = _cagri("GET", f"{api}/operator/chats", 200, headers=yetki, params={"durum": "aktif"})["oturumlar"]
+            aktif = http_cagri("GET", f"{api}/operator/chats", 200, headers=yetki, params={"durum": "aktif"})["oturumlar"]
             assert [o["id"] for o in aktif] == [oturum["id"]]
-            mesajlar = _cagri("GET", f"{api}/operator/chat/{oturum['id']}/messages", 200, headers=yetki)["mesajlar"]
+            mesajlar = http_cagri("GET", f"{api}/operator/chat/{oturum['id']}/messages", 200, headers=yetki)["mesajlar"]
             assert [m["icerik"] for m in mesajlar if m["gonderen"] != "sistem"] == ["Siparişim nerede?", "Kargoya verildi."]
             assert cevap in mesajlar
-            sonra = _cagri("GET", f"{api}/operator/ticket/{ticket['id']}", 200, headers=yetki)["ticket"]
+            sonra = http_cagri("GET", f"{api}/operator/ticket/{ticket['id']}", 200, headers=yetki)["ticket"]
             assert _adressiz(sonra) == _adressiz(once)  # a file's link names the server it came from
             assert [y["icerik"] for y in sonra["yanitlar"]][-2:] == ["Ekran görüntüsü ekte.", "Faturanızı yeniden gönderdik."]
             ek = sonra["yanitlar"][-2]["ekler"][0]
             assert ek["id"] == dosya["id"] and ek["ad"] == "fatura.png"
             indirilen = requests.get(ek["url"] if ek["url"].startswith("http") else f"{url}{ek['url']}", timeout=15)
             assert indirilen.status_code == 200 and indirilen.content == png
-            widget = _cagri("GET", f"{api}/widget/ticket/{ticket['id']}", 200, headers=anahtar, params={"ziyaretci_id": "y1"})
+            widget = http_cagri("GET", f"{api}/widget/ticket/{ticket['id']}", 200, headers=anahtar, params={"ziyaretci_id": "y1"})
             assert widget["ticket"]["id"] == ticket["id"]
     finally:
-        _psql(yonetim, f'DROP DATABASE IF EXISTS "{yeni_db}" WITH (FORCE)')
+        psql(yonetim, f'DROP DATABASE IF EXISTS "{yeni_db}" WITH (FORCE)')
 
 
 def test_yedek_yukle_dolu_veritabanini_reddeder_ve_bozuk_yedegi_tanir(tmp_path):
