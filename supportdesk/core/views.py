@@ -123,12 +123,7 @@ class AcikAPIView(TemelAPIView):
 class SaglikView(AcikAPIView):
     @extend_schema(summary="Sağlık: veritabanı ve kuyruk erişilebilirliği", responses={200: dict, 503: dict})
     def get(self, request):
-        durum = {"veritabani": "ok", "kuyruk": "ok"}
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-        except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
-            durum["veritabani"] = "hata"
+        durum = {"veritabani": "ok" if _veritabani_erisilebilir() else "hata", "kuyruk": "ok"}
         if settings.CELERY_TASK_ALWAYS_EAGER:
             durum["kuyruk"] = "eager"
         else:
@@ -159,18 +154,26 @@ class HazirView(AcikAPIView):
     @extend_schema(summary="Hazır olma: veritabanı ve göçler; önbellek yalnızca bildirilir",
                    responses={200: dict, 503: dict})
     def get(self, request):
-        durum = {"veritabani": "ok", "gocler": "ok"}
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-            durum["gocler"] = "ok" if _goc_plani_bos() else "eksik"
-        except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
-            durum["veritabani"] = "hata"
-            durum["gocler"] = "bilinmiyor"
+        durum = {"veritabani": "hata", "gocler": "bilinmiyor"}
+        if _veritabani_erisilebilir():
+            durum["veritabani"] = "ok"
+            try:
+                durum["gocler"] = "ok" if _goc_plani_bos() else "eksik"
+            except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
+                durum["veritabani"] = "hata"
         durum["onbellek"] = "ok" if _onbellek_erisilebilir() else "erisilemiyor"
         if durum["veritabani"] != "ok" or durum["gocler"] != "ok":
             return hata_yaniti(503, "SERVIS_KULLANILAMIYOR", mesajlar.SERVIS_KULLANILAMIYOR, alanlar=durum)
         return basarili(durum)
+
+
+def _veritabani_erisilebilir() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
+        return False
+    return True
 
 
 def _goc_plani_bos() -> bool:
