@@ -101,6 +101,8 @@ class Mesaj(models.Model):
     # The visitor's own upload (the dosyalar app owns uploads); a deleted file leaves the message.
     ek = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     zaman = models.DateTimeField("zaman", default=timezone.now)
+    # An internal note (CONTRACT 16): in the operators' timeline only, never by any path to the visitor.
+    ozel = models.BooleanField("iç not", default=False)
 
     objects = KapsamliQuerySet.as_manager()
 

@@ -106,6 +106,30 @@ class Musteri(models.Model):
     )
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
 
+    # Routing, working hours and timed rules (CONTRACT 15); validated by the settings API
+    # (`/operator/tenants/{id}/ayarlar`, `/portal/yonlendirme`), never trusted when read: a stored
+    # value that no longer validates is read as the default.
+    class AtamaModu(models.TextChoices):
+        MANUEL = "manuel", "Elle (operatör kabul eder)"
+        SIRAYLA = "sirayla", "Sırayla"
+        EN_AZ_YUKLU = "en_az_yuklu", "En az yüklü operatöre"
+
+    class Dil(models.TextChoices):
+        TR = "tr", "Türkçe"
+        EN = "en", "English"
+        OTOMATIK = "otomatik", "Ziyaretçinin tarayıcısına göre"
+
+    saat_dilimi = models.CharField("saat dilimi", max_length=64, default="Europe/Istanbul")
+    atama_modu = models.CharField("atama modu", max_length=12, choices=AtamaModu.choices, default=AtamaModu.MANUEL)
+    calisma_saatleri = models.JSONField("çalışma saatleri", null=True, blank=True, default=None)
+    tatiller = models.JSONField("tatiller", default=list, blank=True)
+    mesai_disi_mesaji = models.CharField("mesai dışı mesajı", max_length=500, blank=True, default="")
+    bekleme_zaman_asimi_dk = models.PositiveIntegerField("bekleme zaman aşımı (dk)", default=10)
+    sessiz_kapatma_dk = models.PositiveIntegerField("sessiz kapatma (dk)", null=True, blank=True, default=30)
+    yeniden_atama_dk = models.PositiveIntegerField("yeniden atama (dk)", null=True, blank=True, default=None)
+    saklama_gun = models.PositiveIntegerField("saklama süresi (gün)", null=True, blank=True, default=None)
+    dil = models.CharField("widget dili", max_length=8, choices=Dil.choices, default=Dil.TR)
+
     class Meta:
         verbose_name = "proje (müşteri)"
         verbose_name_plural = "projeler (müşteriler)"

@@ -37,6 +37,11 @@ class Ticket(models.Model):
     email = models.EmailField("e-posta", blank=True)
     # Where the ticket came from; `eposta`: a mail to the tenant's own address (CONTRACT 14).
     kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
+    # The ticket's owner (CONTRACT 16): a member of the tenant, or nobody.
+    operator = models.ForeignKey(
+        "tenants.Kullanici", null=True, blank=True, on_delete=models.SET_NULL, related_name="sahip_oldugu_ticketlar",
+        verbose_name="sorumlu operatör",
+    )
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 
@@ -68,6 +73,8 @@ class TicketYanit(models.Model):
     icerik = models.TextField("içerik")
     ekler = models.ManyToManyField("dosyalar.Dosya", blank=True, related_name="ticket_yanitlari", verbose_name="ekler")
     zaman = models.DateTimeField("zaman", default=timezone.now)
+    # An internal note (CONTRACT 16): in the operators' timeline only, never by any path to the visitor.
+    ozel = models.BooleanField("iç not", default=False)
 
     objects = TicketYanitQuerySet.as_manager()
 
