@@ -31,9 +31,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo, available_timezones
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 GUNLER = ("pzt", "sal", "car", "per", "cum", "cmt", "paz")  # Monday first, as date.weekday()
 VARSAYILAN_SAAT_DILIMI = "Europe/Istanbul"
 _SAAT = re.compile(r"^(?:([01]\d|2[0-3]):([0-5]\d)|(24):(00))$")
@@ -90,7 +90,7 @@ def calisma_saatleri_hatasi(deger) -> str | None:
                 return f"{gun}: başlangıç bitişten önce olmalı."
             araliklar.append((bas, bit))
         araliklar.sort()
-        for (_, onceki_bit), (bas, _) in zip(araliklar, araliklar[1:]):
+        for (_, onceki_bit), (bas, _) in zip(araliklar, araliklar[1:], strict=False):
             if bas < onceki_bit:
                 return f"{gun}: dilimler çakışıyor."
     return None

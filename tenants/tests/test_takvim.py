@@ -6,7 +6,7 @@ import pytest
 
 from tenants.takvim import Takvim, calisma_saatleri_hatasi, saat_dilimi_hatasi, tatiller_hatasi
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 BERLIN = ZoneInfo("Europe/Berlin")
 NY = ZoneInfo("America/New_York")
 IST = ZoneInfo("Europe/Istanbul")
@@ -60,7 +60,8 @@ def test_a_slot_over_midnight_is_one_continuous_opening():
     assert t.acik_mi(cuma_23) and t.acik_mi(yerel(IST, 2026, 11, 28, 1, 30))
     assert not t.acik_mi(yerel(IST, 2026, 11, 28, 2))
     # from inside, there is no "opening" at Saturday 00:00: the next is next Friday 22:00
-    assert t.acilislar(cuma_23, adet=1) == [(yerel(IST, 2026, 12, 4, 22).astimezone(UTC), yerel(IST, 2026, 12, 5, 2).astimezone(UTC))]
+    sonraki = (yerel(IST, 2026, 12, 4, 22).astimezone(UTC), yerel(IST, 2026, 12, 5, 2).astimezone(UTC))
+    assert t.acilislar(cuma_23, adet=1) == [sonraki]
     assert t.sonraki_acilis(yerel(IST, 2026, 11, 27, 12)) == yerel(IST, 2026, 11, 27, 22).astimezone(UTC)
     # business time runs straight through midnight
     assert t.vade(cuma_23, dt.timedelta(hours=2)) == yerel(IST, 2026, 11, 28, 1).astimezone(UTC)
