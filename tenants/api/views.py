@@ -7,8 +7,7 @@ from rest_framework import serializers
 from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizGiris
 from supportdesk.core.responses import basarili
-from supportdesk.core.throttling import istemci_ip
-from supportdesk.core.throttling import LoginThrottle
+from supportdesk.core.throttling import LoginThrottle, istemci_ip
 from supportdesk.core.views import AcikAPIView
 
 from .. import services
