@@ -20,6 +20,7 @@ from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
+from tenants.ayarlar import TICKET_TEKLIFI, kapali_metni, takvim
 from tenants.models import Uyelik
 
 from . import selectors, sorgular
@@ -202,7 +203,21 @@ def chat_baslat(
         })
         if ilk is not None:
             _mesaj_yayinla(ilk)
+        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
     return oturum, True
+
+
+def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
+    """CONTRACT 15: a chat started outside the tenant's hours offers a ticket at once:
+    `ticket_onerisi` and one `sistem` line with the closed text and the offer (the periodic offer
+    then finds it offered already). Inside hours it waits as before; with nobody reachable the
+    offer comes from the periodic rule (`bekleme_zaman_asimi_dk`)."""
+    if takvim(musteri).acik_mi(timezone.now()):
+        return oturum
+    oturum.ticket_onerildi = timezone.now()
+    oturum.save(update_fields=["ticket_onerildi"])
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{kapali_metni(musteri)} {TICKET_TEKLIFI}")
+    return _yeniden_oku(oturum)
 
 
 def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik, ek_id=None) -> Mesaj:

@@ -4,9 +4,14 @@ value, shared by the settings API (`/operator/tenants/{id}/ayarlar`) and the por
 stored value that no longer validates as its default, so a stored value never breaks a read.
 """
 from collections.abc import Callable
+from datetime import datetime
+
+from django.utils import timezone
+
+from supportdesk.core.fields import utc_iso
 
 from .models import Musteri
-from .takvim import VARSAYILAN_SAAT_DILIMI, calisma_saatleri_hatasi, saat_dilimi_hatasi, tatiller_hatasi
+from .takvim import VARSAYILAN_SAAT_DILIMI, Takvim, calisma_saatleri_hatasi, saat_dilimi_hatasi, tatiller_hatasi
 
 METIN_EN_COK = 500
 
@@ -81,3 +86,29 @@ def ayar_degeri(musteri: Musteri, alan: str):
 def ayarlar_oku(musteri: Musteri) -> dict:
     """`{"ayarlar": ...}`'s object: every field of CONTRACT 15, each valid."""
     return {alan: ayar_degeri(musteri, alan) for alan in ALANLAR}
+
+
+# The service's own closed text (`mesai_disi_mesaji` empty), and the ticket offer after it.
+MESAI_DISI_METNI = "Şu an mesai saatlerimiz dışındayız."
+TICKET_TEKLIFI = "Beklemek yerine bir destek talebi bırakabilirsiniz; size e-postayla döneriz."
+
+
+def takvim(musteri: Musteri) -> Takvim:
+    return Takvim.musteriden(musteri)
+
+
+def kapali_metni(musteri: Musteri) -> str:
+    return ayar_degeri(musteri, "mesai_disi_mesaji") or MESAI_DISI_METNI
+
+
+def mesai_verisi(musteri: Musteri, simdi: datetime | None = None) -> dict:
+    """`data.mesai` of the widget's answers (CONTRACT 15), from the tenant row alone (no query):
+    `acik`, `sonraki_acilis` (null when open or none within 14 days), `mesaj` ("" when open)."""
+    simdi = simdi or timezone.now()
+    t = takvim(musteri)
+    acik = t.acik_mi(simdi)
+    return {
+        "acik": acik,
+        "sonraki_acilis": None if acik else utc_iso(t.sonraki_acilis(simdi)),
+        "mesaj": "" if acik else kapali_metni(musteri),
+    }
