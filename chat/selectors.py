@@ -364,18 +364,25 @@ def hazir_yanit_list(*, musteri_idleri: list[int], musteri_id: int | None = None
 
 
 # --- dashboard -----------------------------------------------------------------------------
-def _bugun_baslangici():
-    simdi = timezone.localtime()
+def bugun_baslangici(tz=None) -> datetime:
+    """The start of today in `tz` (a tenant's zone, `tenants.ayarlar.bolge`; None: TIME_ZONE)."""
+    simdi = timezone.localtime(timezone=tz)
     return simdi.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
+def dashboard_verisi(*, musteri_idleri: list[int], bolgeler: dict | None = None) -> dict[int, dict]:
     """Per tenant: waiting, active, closed today, rating average (30 days), operators online.
 
-    Three grouped queries whatever the data size; "today" is the local day of settings.TIME_ZONE.
+    Three grouped queries whatever the data size; "today" is the local day of each tenant's zone
+    (`bolgeler`: tenant id -> tzinfo; a tenant missing from it: settings.TIME_ZONE).
     """
     sinir = timezone.now() - timedelta(days=30)
-    bugun = _bugun_baslangici()
+    bolgeler = bolgeler or {}
+    bugunler = {mid: bugun_baslangici(bolgeler.get(mid)) for mid in musteri_idleri}
+    bugun = min(bugunler.values(), default=bugun_baslangici())
+    bugun_kosulu = Q(pk__in=[])
+    for mid, baslangic in bugunler.items():
+        bugun_kosulu |= Q(musteri_id=mid, bitis_zamani__gte=baslangic)
     satirlar = {
         r["musteri_id"]: r
         for r in Oturum.objects.kapsamda(musteri_idleri)
@@ -384,7 +391,7 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
         .annotate(
             bekleyen=Count("id", filter=Q(durum=Oturum.Durum.BEKLIYOR)),
             aktif=Count("id", filter=Q(durum=Oturum.Durum.AKTIF)),
-            bugun_kapanan=Count("id", filter=Q(durum=Oturum.Durum.KAPANDI, bitis_zamani__gte=bugun)),
+            bugun_kapanan=Count("id", filter=Q(durum=Oturum.Durum.KAPANDI) & bugun_kosulu),
             puan_ortalama=Avg("puan", filter=Q(puan__isnull=False, puan_zamani__gte=sinir)),
             puan_sayisi=Count("id", filter=Q(puan__isnull=False, puan_zamani__gte=sinir)),
         )

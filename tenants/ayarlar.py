@@ -97,6 +97,11 @@ def takvim(musteri: Musteri) -> Takvim:
     return Takvim.musteriden(musteri)
 
 
+def bolge(musteri: Musteri):
+    """The tenant's zone (ZoneInfo; the default for an invalid stored name): its days are counted in it."""
+    return takvim(musteri).bolge
+
+
 def kapali_metni(musteri: Musteri) -> str:
     return ayar_degeri(musteri, "mesai_disi_mesaji") or MESAI_DISI_METNI
 
