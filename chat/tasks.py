@@ -4,7 +4,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from . import services
+from . import atama, services
 
 
 @shared_task(name="chat.zaman_asimlari", ignore_result=True)
@@ -14,3 +14,9 @@ def zaman_asimlari() -> dict:
         bekleme=timedelta(seconds=settings.BEKLEME_ZAMAN_ASIMI),
         sessizlik=timedelta(seconds=settings.SESSIZ_SOHBET_ZAMAN_ASIMI),
     )
+
+
+@shared_task(name="chat.atama_taramasi", ignore_result=True)
+def atama_taramasi() -> dict:
+    """Beat, every ATAMA_TARAMA_ARALIGI seconds: routing's timed rule (CONTRACT 15)."""
+    return atama.atama_taramasi()
