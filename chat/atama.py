@@ -95,9 +95,10 @@ def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int) -> bool:
     uyelik = _aday_kilitle(musteri)
     if uyelik is None:
         return False  # it waits; the next place that frees takes the oldest waiting chat
-    oturum = Oturum.objects.only("id", "musteri_id", "durum").get(pk=oturum_id)
+    # The row is this transaction's own (just inserted): the accept's conditional UPDATE needs no read.
+    oturum = Oturum(pk=oturum_id, musteri_id=musteri_id)
     services._kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
-                           neden=services.ATAMA_OTOMATIK, limit=False)
+                           neden=services.ATAMA_OTOMATIK, limit=False, sira_degisti=False)
     return True
 
 
@@ -207,16 +208,17 @@ def operator_erisilemez(kullanici_id: int) -> int:
     return tasinan
 
 
-def _son_yazan():
-    """The chat's last message that asks or answers (no `sistem` line, no internal note)."""
-    return Mesaj.objects.filter(oturum_id=OuterRef("pk"), ozel=False).exclude(
+def _son_yazan(oturum_id=None):
+    """The chat's last message that asks or answers (no `sistem` line, no internal note); of the
+    outer query's chat unless `oturum_id` is given."""
+    return Mesaj.objects.filter(oturum_id=OuterRef("pk") if oturum_id is None else oturum_id, ozel=False).exclude(
         gonderen=Mesaj.Gonderen.SISTEM).order_by("-id")
 
 
 def _yanitsiz(oturum: Oturum, *, dk: int, simdi) -> bool:
     """The visitor wrote last, and neither that message nor the chat's assignment to its operator
     is newer than `dk` minutes."""
-    son = _son_yazan().filter(oturum_id=oturum.pk).values("gonderen", "zaman").first()
+    son = _son_yazan(oturum.pk).values("gonderen", "zaman").first()
     if son is None or son["gonderen"] != Mesaj.Gonderen.ZIYARETCI:
         return False
     esik = simdi - timedelta(minutes=dk)

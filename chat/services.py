@@ -21,7 +21,7 @@ from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
-from tenants.atama import atandi_isaretle
+from tenants.atama import atandi_isaretle, otomatik_mi
 from tenants.models import Uyelik
 
 from . import selectors, sorgular
@@ -202,6 +202,8 @@ def chat_baslat(
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
         })
+        if otomatik_mi(musteri.atama_modu):
+            oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
         if ilk is not None:
             _mesaj_yayinla(ilk)
     return oturum, True
@@ -378,14 +380,16 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         return _yeniden_oku(oturum)
 
 
-def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "kabul", limit: bool = True) -> Oturum:
+def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "kabul", limit: bool = True,
+                  sira_degisti: bool = True) -> Oturum:
     """The accept's write, shared by an accept, an operator's answer to a waiting chat
     (CONTRACT 3a) and an automatic assignment (CONTRACT 15, `neden` "otomatik", chat.atama): the
     cap, the move, its one `sistem` line and its events. The caller holds the membership lock
     (`_uyelik_kilitle`) and saw the chat waiting; the conditional UPDATE makes exactly one of two
     racing claims win (the other gets 409 and writes nothing). `limit=False`: the caller has
     counted already under the same lock. A chat handed to an operator by the service (not its own
-    accept) reaches its console unread, as a transfer does (CONTRACT 3a)."""
+    accept) reaches its console unread, as a transfer does (CONTRACT 3a). `sira_degisti=False`: a
+    chat assigned in its own start's transaction was never in anyone's queue."""
     if limit:
         _limit_kontrol(uyelik)
     simdi = timezone.now()
@@ -399,7 +403,8 @@ def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "ka
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
     # The chat left the queue (an UPDATE: no signal, so this is also the poll's renewal).
-    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": True})
+    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id,
+            veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
     atandi_yayinla(oturum, neden=neden, uyelik_id=uyelik.pk, an=simdi)
     return oturum
 

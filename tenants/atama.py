@@ -42,7 +42,7 @@ def uygun_uyelikler(
         kullanici__is_active=True, kullanici__durum=Kullanici.Durum.CEVRIMICI,
     )
     if ulasilabilir is not None:
-        qs = qs.filter(kullanici_id__herhangi=sorted(ulasilabilir))
+        qs = qs.filter(kullanici__id__herhangi=sorted(ulasilabilir))
     if haric:
         qs = qs.exclude(kullanici_id__in=list(haric))
     qs = qs.annotate(_yuk=yuk)
