@@ -11,9 +11,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from canli.varlik_tarama import erisilemeyenleri_cevrimdisi_yap
-from portal.tests.yardimci import giris_yapmis
 from chat import tasks
 from chat.models import Mesaj, Oturum
+from portal.tests.yardimci import giris_yapmis
 from supportdesk.core import varlik
 from supportdesk.testing.factories import MusteriFactory
 from tenants.models import Uyelik
@@ -204,7 +204,7 @@ def _geri_al(oturum_id, dakika):
 def test_yeniden_atama_dk_moves_an_unanswered_chat_to_another_member(musteri):
     mod(musteri, "sirayla", yeniden_atama_dk=5)
     widget = widget_client(musteri)
-    (a, ac), (b, bc) = cevrimici_operator(musteri), cevrimici_operator(musteri)
+    (a, _), (b, bc) = cevrimici_operator(musteri), cevrimici_operator(musteri)
     o1, o2 = baslat(widget, "z1", mesaj="Yardım lütfen"), baslat(widget, "z2", mesaj="Soru")
     assert atananlar(o1["id"], o2["id"]) == [a.id, b.id]
     ok(bc.post(op_url(o2["id"], "message"), {"icerik": "Buyrun"}, format="json"), 201)  # b answered
