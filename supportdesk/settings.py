@@ -360,6 +360,12 @@ DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
     "task": "chat.zaman_asimlari", "schedule": env.float("SOHBET_ZAMAN_ASIMI_ARALIGI", default=60), "options": {"expires": 60},
 }
+# Routing (CONTRACT 15, chat.atama): re-routing after `yeniden_atama_dk`, chats of operators no
+# longer online, and waiting chats someone could take (what an after-commit hook missed). Places
+# that free are filled at once by the change's own hook; this sweep is the backstop, within 5 s.
+CELERY_BEAT_SCHEDULE["sohbet-atama-taramasi"] = {
+    "task": "chat.atama_taramasi", "schedule": env.float("ATAMA_TARAMA_ARALIGI", default=5), "options": {"expires": 10},
+}
 
 # --- Webhooks -------------------------------------------------------------------------------
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)

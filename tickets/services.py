@@ -1,11 +1,15 @@
 """Writes of tickets. Each is atomic, validates before saving, and emits its webhook event
 inside the same transaction (CONTRACT 4, 7). Attachments are uploads of the `dosyalar` app."""
 from django.db import transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
+from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, otomatik_mi, uygun_uyelikler
+from tenants.models import Musteri
 
 from .models import Ticket, TicketYanit
 
@@ -24,6 +28,8 @@ def ticket_olustur(
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
             yanit.ekler.set(ekler)
+        if otomatik_mi(musteri.atama_modu):
+            _otomatik_ata(ticket)
         yayinla("yeni_ticket", musteri_id=musteri.id, veri={
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
             "konu": konu, "oncelik": oncelik,
@@ -112,3 +118,29 @@ def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
 def _ticket_yayinla(ticket: Ticket, *, olay: str = "ticket_guncellendi") -> None:
     # The socket event (CONTRACT 11) carries the ticket as committed; sent after commit.
     yayinla(olay, musteri_id=ticket.musteri_id, veri={"ticket": ticket})
+
+
+def _acik_ticket_yuku():
+    """A membership's load for tickets: its user's open tickets (not `cozuldu`/`kapandi`) there."""
+    return Coalesce(Subquery(
+        Ticket.objects.filter(musteri_id=OuterRef("musteri_id"), operator_id=OuterRef("kullanici_id"))
+        .exclude(durum__in=(Ticket.Durum.COZULDU, Ticket.Durum.KAPANDI))
+        .order_by().values("operator_id").annotate(n=Count("id")).values("n")[:1]
+    ), 0)
+
+
+def _otomatik_ata(ticket: Ticket) -> None:
+    """CONTRACT 16: a new ticket of a tenant in an automatic mode gets an owner as a chat would
+    (tenants.atama: eligible members, `sirayla` / `en_az_yuklu`), counting open tickets and with
+    no cap. Under the tenant's row lock (the order of chat.atama), so racing creations follow the
+    `sirayla` line exactly. Nobody eligible: the ticket stays without an owner."""
+    musteri = Musteri.objects.select_for_update(no_key=True).only("id", "atama_modu").get(pk=ticket.musteri_id)
+    if not otomatik_mi(musteri.atama_modu):
+        return
+    uyelik = uygun_uyelikler(musteri_id=musteri.pk, atama_modu=musteri.atama_modu, yuk=_acik_ticket_yuku(),
+                             sinirli=False, son_alan=SON_TICKET_ATAMA).first()
+    if uyelik is None:
+        return
+    ticket.operator_id = uyelik.kullanici_id
+    ticket.save(update_fields=["operator"])
+    atandi_isaretle(uyelik_id=uyelik.pk, an=timezone.now(), son_alan=SON_TICKET_ATAMA)

@@ -41,6 +41,7 @@ OLAYLAR = (
     "ticket_cozuldu",  # a ticket's status became `cozuldu`
     "memnuniyet_puan",  # a visitor rated a chat
     "operator_cevrimdisi",  # an operator went offline (one per tenant of the operator)
+    "chat_atandi",  # a chat's operator changed: accept, transfer, automatic, re-routing (CONTRACT 15)
 )
 
 # What else happens, by name. No webhook ever sees these (they are not in OLAYLAR).

@@ -27,6 +27,7 @@ VERILER = {
     "ticket_operator_yaniti": {"yanit_id": 1},
     "chat_operator_mesaji": {"mesaj_id": 1},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi"},
+    "yeni_chat": {"oturum_id": 1, "musteri_id": 1},
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
@@ -65,6 +66,12 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
+    ("yeni_chat", "chat.dinleyiciler.yeni_sohbet_atamasi", [("chat.atama", "yeni_sohbeti_ata")], True),
+    *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
+      for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
+    ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
+     [("chat.atama", "operator_erisilemez"), ("chat.atama", "kuyruklari_doldur")], False),
+    ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),
 ]
 
 
