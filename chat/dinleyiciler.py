@@ -7,7 +7,7 @@ from supportdesk.core.olaylar import YayinlananOlay, dinle
 from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 
-from . import yoklama
+from . import services, yoklama
 
 # Kullanici fields a poll's answer depends on (who counts as online); a login's `last_login` or a
 # profile edit changes none of them.
@@ -47,3 +47,9 @@ def kullanici(olay: YayinlananOlay) -> None:
 @dinle("kullanici_silindi", islem_icinde=True)
 def kullanici_silindi(olay: YayinlananOlay) -> None:
     yoklama.degisti(genel=True)
+
+
+@dinle("chat_operator_mesaji", islem_icinde=True)
+def ilk_yanit(olay: YayinlananOlay) -> None:
+    # The chat's first response (CONTRACT 17): kept on the chat in the message's transaction.
+    services.ilk_yanit_kaydet(mesaj_id=olay.veri["mesaj_id"])

@@ -10,6 +10,7 @@ from . import (
     kb_views,
     rapor_views,
     sifre_views,
+    sla_views,
     views,
     webhook_views,
 )
@@ -49,6 +50,7 @@ urlpatterns = [
     path("kampanyalar/<int:nesne_id>", icerik_views.KampanyaView.as_view(), name="kampanya"),
     path("gorunum", gorunum_views.GorunumView.as_view(), name="gorunum"),
     path("raporlar", rapor_views.RaporView.as_view(), name="raporlar"),
+    path("sla", sla_views.SlaView.as_view(), name="sla"),
     path("gecmis", gecmis_views.GecmisView.as_view(), name="gecmis"),
     path("gecmis/sohbet/<int:oturum_id>", gecmis_views.GecmisSohbetView.as_view(), name="gecmis_sohbet"),
     path("gecmis/ticket/<int:ticket_id>", gecmis_views.GecmisTicketView.as_view(), name="gecmis_ticket"),

@@ -359,6 +359,10 @@ DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 # is offered to become a ticket; an active chat without a message this long is closed by `sistem`.
 BEKLEME_ZAMAN_ASIMI = env.int("BEKLEME_ZAMAN_ASIMI", default=10 * 60)
 SESSIZ_SOHBET_ZAMAN_ASIMI = env.int("SESSIZ_SOHBET_ZAMAN_ASIMI", default=30 * 60)
+# Service levels (CONTRACT 17): warnings and breaches due, each announced once (tickets.sla.tara).
+CELERY_BEAT_SCHEDULE["sla-tarama"] = {
+    "task": "tickets.sla_tara", "schedule": env.float("SLA_TARAMA_ARALIGI", default=30), "options": {"expires": 60},
+}
 CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
     "task": "chat.zaman_asimlari", "schedule": env.float("SOHBET_ZAMAN_ASIMI_ARALIGI", default=60), "options": {"expires": 60},
 }
