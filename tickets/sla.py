@@ -310,7 +310,8 @@ def oncelik_degisti(t: Ticket, b: Baglam) -> bool:
     priority's targets from their own start. True when anything changed (the caller saves)."""
     if t.sla_oncelik == t.oncelik:
         return False
-    if t.sla_ilk_durum in CALISAN or (t.sla_ilk_durum == "" and t.ilk_operator_yaniti is None):
+    acik = t.durum in (Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE)
+    if t.sla_ilk_durum in CALISAN or (acik and t.sla_ilk_durum == "" and t.ilk_operator_yaniti is None):
         _baslat(t, b, "ilk", t.olusturulma)
     if t.sla_sonraki_durum in CALISAN:
         _baslat(t, b, "sonraki", t.sla_sonraki_baslangic)

@@ -119,7 +119,7 @@ class OperatorTicketListView(OperatorAPIView):
 
 class OperatorTicketDetailView(OperatorAPIView):
     @extend_schema(summary="Ticket ayrıntısı ve yanıtları",
-                   responses={200: _tek("OperatorTicketDetay", ticket=s.OperatorTicketDetaySerializer()),
+                   responses={200: _tek("OperatorTicketDetayYanit", ticket=s.OperatorTicketDetaySerializer()),
                               404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
