@@ -11,13 +11,18 @@ its socket frame and (breach) mail rows, as in production (the in-memory channel
 sockets are open, so the frames cost their serialisation only).
 
 Usage (from the checkout):
-    .venv/bin/python bench/sla_bench.py [--ticket 100000] [--uyari 1000] [--ihlal 500]
+    .venv/bin/python bench/sla_bench.py [--ticket 100000] [--uyari 1000] [--ihlal 500] [--redis URL]
+(`SLA_PROFIL=1`: the first run under cProfile, its top 25 by cumulative time.)
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_sla_bench; dropped
-and created afresh). Redis is not used (REDIS_URL is unset for the run).
+and created afresh). Redis only with `--redis URL` (then the frames go through the Redis channel
+layer on the runner's publishing line, as in production; without it the in-memory layer is called
+through `async_to_sync` per frame, as `make run` does).
 """
 import argparse
+import cProfile
 import os
+import pstats
 import sys
 import time
 from datetime import timedelta
@@ -34,6 +39,7 @@ def main() -> None:
     ap.add_argument("--musteri", type=int, default=100)
     ap.add_argument("--uyari", type=int, default=1000)
     ap.add_argument("--ihlal", type=int, default=500)
+    ap.add_argument("--redis", default="", help="REDIS_URL for the run (channel layer, cache); default none")
     a = ap.parse_args()
 
     db_url = os.environ.get("BENCH_DATABASE_URL", VARSAYILAN_DB)
@@ -45,7 +51,10 @@ def main() -> None:
         b.execute(f'DROP DATABASE IF EXISTS "{ad}" WITH (FORCE)')
         b.execute(f'CREATE DATABASE "{ad}"')
     os.environ["DATABASE_URL"] = db_url
-    os.environ.pop("REDIS_URL", None)
+    if a.redis:
+        os.environ["REDIS_URL"] = a.redis
+    else:
+        os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "supportdesk.settings")
     os.environ["DEBUG"] = "false"
     sys.path.insert(0, str(KOK))
@@ -99,9 +108,21 @@ def main() -> None:
     for tur in ("ilk kez (uyarı ve ihlal var)", "ikinci kez (hiçbir şey vadeli değil)"):
         with CaptureQueriesContext(connection) as ctx:
             t0 = time.monotonic()
-            sonuc = sla.tara()
+            if os.environ.get("SLA_PROFIL") and tur.startswith("ilk"):
+                pr = cProfile.Profile()
+                sonuc = pr.runcall(sla.tara)
+                pstats.Stats(pr).sort_stats("cumulative").print_stats(25)
+            else:
+                sonuc = sla.tara()
             sure = time.monotonic() - t0
         print(f"Tarama {tur}: {sure * 1000:.0f} ms, {len(ctx.captured_queries)} sorgu, {sonuc}")
+        tablolar = {}
+        for q in ctx.captured_queries:
+            sql = q["sql"]
+            tablo = sql.split('"')[1] if '"' in sql else sql[:20]
+            anahtar = f"{sql.split()[0]} {tablo}"
+            tablolar[anahtar] = tablolar.get(anahtar, 0) + 1
+        print("   ", dict(sorted(tablolar.items(), key=lambda x: -x[1])[:8]))
     print("Olay satırları:", {o: Olay.objects.filter(olay=o).count() for o in ("sla_uyari", "sla_ihlal")})
     with connection.cursor() as c:
         c.execute("EXPLAIN ANALYZE SELECT id FROM tickets_ticket WHERE sla_ilk_uyari <= now() "
