@@ -259,3 +259,8 @@ class Takvim:
                 break
             toplam += min(aralik.bit, bitis) - max(aralik.bas, baslangic)
         return toplam
+
+
+def saat_dilimi_listesi() -> list[str]:
+    """Every zone name the checks accept, sorted (the portal's choice)."""
+    return sorted(_bolgeler())
