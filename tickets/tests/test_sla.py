@@ -5,6 +5,7 @@ ticket's stored instants back (`geri_al`), never by sleeping."""
 from datetime import timedelta
 
 import pytest
+from celery import current_app
 from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
@@ -374,3 +375,22 @@ def test_two_concurrent_sweeps_announce_each_warning_and_breach_exactly_once():
     assert Olay.objects.filter(olay="sla_uyari").count() == 60
     anahtarlar = list(Olay.objects.filter(olay__startswith="sla_").values_list("olay", "veri__ticket_id", "veri__hedef"))
     assert len(anahtarlar) == len(set(anahtarlar)) == 90
+
+
+def test_a_solved_ticket_reopened_by_the_visitor_runs_its_resolution_clock_again(widget, musteri, operator_client,
+                                                                                   sahip_client):
+    hedefli(sahip_client, musteri, ilk=None, sonraki=None, cozum=60)
+    t = ac(widget)
+    geri_al(t["id"], 20)
+    ok(operator_client.put(f"{OP}/ticket/{t['id']}/status", {"durum": "cozuldu"}, format="json"))
+    geri_al(t["id"], 300)
+    ok(widget.post(f"{W}/{t['id']}/reply", {"ziyaretci_id": "z1", "icerik": "Sorun geri geldi."}, format="json"), 201)
+    cozum = op_ticket(operator_client, t["id"])["sla"]["cozum"]
+    assert cozum["durum"] == "bekliyor" and 40 * 60 - 10 <= cozum["kalan_sn"] <= 40 * 60
+
+
+def test_the_sweep_is_on_the_beat_timetable_and_known_by_name(settings):
+    tanim = settings.CELERY_BEAT_SCHEDULE["sla-tarama"]
+    assert tanim["task"] == "tickets.sla_tara" and tanim["schedule"] <= 60
+    current_app.loader.import_default_modules()
+    assert current_app.tasks["tickets.sla_tara"].name == "tickets.sla_tara"
