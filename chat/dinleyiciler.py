@@ -7,7 +7,7 @@ from supportdesk.core.olaylar import YayinlananOlay, dinle
 from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 
-from . import atama, yoklama
+from . import atama, services, yoklama
 
 # Kullanici fields a poll's answer depends on (who counts as online); a login's `last_login` or a
 # profile edit changes none of them.
@@ -83,3 +83,9 @@ def atama_modu_degisti(olay: YayinlananOlay) -> None:
     if veri["ham"] or veri["silindi"] or (veri["alanlar"] is not None and "atama_modu" not in veri["alanlar"]):
         return
     atama.kuyrugu_doldur(olay.musteri_id)
+
+
+@dinle("chat_operator_mesaji", islem_icinde=True)
+def ilk_yanit(olay: YayinlananOlay) -> None:
+    # The chat's first response (CONTRACT 17): kept on the chat in the message's transaction.
+    services.ilk_yanit_kaydet(mesaj_id=olay.veri["mesaj_id"])

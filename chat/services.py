@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -521,6 +521,14 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
+
+
+def ilk_yanit_kaydet(*, mesaj_id: int) -> None:
+    """The chat's first operator message that is not a note (CONTRACT 17: accepting is no
+    response), kept once on the chat: one UPDATE, a no-op after the first."""
+    mesaj = Mesaj.objects.filter(pk=mesaj_id, ozel=False, gonderen=Mesaj.Gonderen.OPERATOR)
+    Oturum.objects.filter(pk=Subquery(mesaj.values("oturum_id")), ilk_yanit_zamani__isnull=True).update(
+        ilk_yanit_zamani=Subquery(mesaj.values("zaman")))
 
 
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:

@@ -355,6 +355,10 @@ CELERY_BEAT_SCHEDULE = {
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
+# Service levels (CONTRACT 17): warnings and breaches due, each announced once (tickets.sla.tara).
+CELERY_BEAT_SCHEDULE["sla-tarama"] = {
+    "task": "tickets.sla_tara", "schedule": env.float("SLA_TARAMA_ARALIGI", default=30), "options": {"expires": 60},
+}
 # Chat time-outs (issue 13): per tenant since issue 26 (`Musteri.bekleme_zaman_asimi_dk`,
 # `sessiz_kapatma_dk`, CONTRACT 15); this is only how often they are checked.
 CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {

@@ -11,6 +11,7 @@ from supportdesk.core.olaylar import yayinla
 from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, otomatik_mi, uygun_uyelikler
 from tenants.models import Musteri
 
+from . import sla
 from .models import Ticket, TicketYanit
 
 
@@ -21,10 +22,12 @@ def ticket_olustur(
     ekler = dosya_list_by_ids(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_idleri=ek_idleri or [])
     simdi = timezone.now()
     with transaction.atomic():
-        ticket = Ticket.objects.create(
+        ticket = Ticket(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu, ad=ad, email=email, oncelik=oncelik,
             kanal=kanal, olusturulma=simdi, guncellenme=simdi,
         )
+        sla.olusturuldu(ticket, sla.baglam(musteri, simdi=simdi))
+        ticket.save(force_insert=True)
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
             yanit.ekler.set(ekler)
@@ -44,10 +47,14 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
     with transaction.atomic():
         kilitli = _kilitle(ticket)
         yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=icerik, ekler=ekler)
+        b = sla.baglam(kilitli.musteri, simdi=yanit.zaman)
+        onceki = kilitli.durum
         if kilitli.durum in (Ticket.Durum.COZULDU, Ticket.Durum.BEKLEMEDE):
             kilitli.durum = Ticket.Durum.ACIK
+            sla.durum_degisti(kilitli, b, onceki)
+        sla.ziyaretci_yanitladi(kilitli, b)
         kilitli.guncellenme = yanit.zaman
-        kilitli.save(update_fields=["durum", "guncellenme"])
+        kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR])
         _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
@@ -64,9 +71,12 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
                             ekler=ekler)
         yayinla("ticket_operator_yaniti", musteri_id=kilitli.musteri_id, veri={"yanit_id": yanit.id})
         kilitli.guncellenme = yanit.zaman
+        b = sla.baglam(kilitli.musteri, simdi=yanit.zaman)
+        if not yanit.ozel:  # a note is no response (CONTRACT 16, 17)
+            sla.operator_yanitladi(kilitli, b)
         if durum is not None:
-            _durum_degistir(kilitli, durum=durum, operator=operator)
-        kilitli.save(update_fields=["durum", "guncellenme"])
+            _durum_degistir(kilitli, durum=durum, operator=operator, b=b)
+        kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR])
         _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
@@ -76,9 +86,9 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
     """Any status may be set, except out of `kapandi` (terminal: 409)."""
     with transaction.atomic():
         kilitli = _kilitle(ticket)
-        _durum_degistir(kilitli, durum=durum, operator=operator)
         kilitli.guncellenme = timezone.now()
-        kilitli.save(update_fields=["durum", "guncellenme"])
+        _durum_degistir(kilitli, durum=durum, operator=operator, b=sla.baglam(kilitli.musteri, simdi=kilitli.guncellenme))
+        kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR])
         _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return ticket
@@ -87,16 +97,17 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
 def _kilitle(ticket: Ticket) -> Ticket:
     # The row lock orders concurrent replies and status changes, so a reply can never land on a
     # ticket that another request has just closed.
-    kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
+    kilitli = Ticket.objects.select_for_update(of=("self",)).select_related("musteri").get(pk=ticket.pk)
     if kilitli.durum == Ticket.Durum.KAPANDI:
         raise DurumCakismasi("Kapanmış bir talep değiştirilemez.")
     return kilitli
 
 
-def _durum_degistir(ticket: Ticket, *, durum: str, operator) -> None:
+def _durum_degistir(ticket: Ticket, *, durum: str, operator, b: "sla.Baglam") -> None:
     if durum not in Ticket.Durum.values:
         raise GecersizIstek(alanlar={"durum": f"Geçerli değerler: {', '.join(Ticket.Durum.values)}."})
     onceki, ticket.durum = ticket.durum, durum
+    sla.durum_degisti(ticket, b, onceki)
     if durum == Ticket.Durum.COZULDU and onceki != Ticket.Durum.COZULDU:
         yayinla("ticket_cozuldu", musteri_id=ticket.musteri_id, veri={
             "ticket_id": ticket.id, "musteri_id": ticket.musteri_id, "operator_id": operator.id if operator else None,
@@ -112,6 +123,8 @@ def _yanit_ekle(ticket: Ticket, *, gonderen: str, icerik: str, operator=None, ek
 
 def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
     ticket.durum, ticket.guncellenme = kilitli.durum, kilitli.guncellenme
+    for alan in sla.ALANLAR:
+        setattr(ticket, alan, getattr(kilitli, alan))
 
 
 
