@@ -144,7 +144,7 @@ def main():
         ms = [s * 1000 for s in sure[ad]]
         print(f"  {ad:14s} istek/s (medyan tur) {statistics.median(hiz[ad]):6.0f}   p50 {yuzdelik(ms, .5):6.1f} ms   "
               f"p95 {yuzdelik(ms, .95):6.1f} ms   hata {hata[ad]}")
-    for ad, (m, ops) in senaryolar.items():
+    for ad, (m, _) in senaryolar.items():
         aktif = Oturum.objects.filter(musteri=m, durum="aktif").count()
         print(f"  {ad}: aktif {aktif}, bekliyor {Oturum.objects.filter(musteri=m, durum='bekliyor').count()}")
 

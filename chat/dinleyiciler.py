@@ -55,7 +55,8 @@ def kullanici_silindi(olay: YayinlananOlay) -> None:
 # `chat.atama_taramasi` catches what a lost hook missed.
 @dinle("yeni_chat", islem_icinde=True)
 def yeni_sohbet_atamasi(olay: YayinlananOlay) -> None:
-    atama.yeni_sohbeti_ata(oturum_id=olay.veri["oturum_id"], musteri_id=olay.veri["musteri_id"])
+    if olay.veri.get("oturum_id") is not None and olay.musteri_id is not None:
+        atama.yeni_sohbeti_ata(oturum_id=olay.veri["oturum_id"], musteri_id=olay.musteri_id)
 
 
 @dinle("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")
@@ -72,8 +73,8 @@ def operator_durumu_atamasi(olay: YayinlananOlay) -> None:
     if olay.veri["durum"] == Kullanici.Durum.CEVRIMICI:
         atama.operator_uygun_oldu(olay.veri["operator_id"])
     elif olay.veri["durum"] == Kullanici.Durum.CEVRIMDISI:
+        # (each chat it moves is a transfer: `yer_acildi` then drains that tenant's queue)
         atama.operator_erisilemez(olay.veri["operator_id"])
-        atama.kuyruklari_doldur(kullanici_musteri_idleri(kullanici=Kullanici(pk=olay.veri["operator_id"])))
 
 
 @dinle("musteri_degisti")

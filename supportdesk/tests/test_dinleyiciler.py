@@ -77,7 +77,7 @@ DURUMLAR = [
     *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
       for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
     ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
-     [("chat.atama", "operator_erisilemez"), ("chat.atama", "kuyruklari_doldur")], False),
+     [("chat.atama", "operator_erisilemez")], False),
     ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),
 ]
 
