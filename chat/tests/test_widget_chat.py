@@ -31,7 +31,8 @@ def test_baslat_yeni_sohbet_201_alanlar_ve_yeni_chat_olayi(widget, musteri):
     assert o["baslangic"].endswith("+00:00")
     [olay] = Olay.objects.filter(olay="yeni_chat")
     assert olay.musteri_id == musteri.id
-    assert olay.veri == {"oturum_id": o["id"], "musteri_id": musteri.id, "ziyaretci_adi": "Ayşe", "kanal": "widget", "etiketler": []}
+    assert olay.veri == {"oturum_id": o["id"], "musteri_id": musteri.id, "ziyaretci_adi": "Ayşe", "kanal": "widget",
+                         "etiketler": []}
     [m] = mesajlar(widget, o["id"])["mesajlar"]
     assert (m["gonderen"], m["icerik"], m["operator_id"], m["ek"]) == ("ziyaretci", "Merhaba", None, None)
     assert m["oturum_id"] == o["id"]
