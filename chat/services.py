@@ -8,6 +8,7 @@ Each move states what happened (`yayinla`, supportdesk.core.olaylar) inside its 
 the webhooks outbox, the sockets, mail and the poll snapshots react in their listeners
 (`*/dinleyiciler.py`).
 """
+import re
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -23,7 +24,9 @@ from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import atandi_isaretle, otomatik_mi
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
+from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
+from tenants.selectors import uye_idleri_dogrula
 
 from . import selectors, sorgular
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
@@ -149,6 +152,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
         "musteri_id": oturum.musteri_id,
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
+        "etiketler": etiket_adlari(oturum),
     })
     _kapandi_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
@@ -202,6 +206,7 @@ def chat_baslat(
         # The operators hear of the chat (its `chat_yeni` frame) before its first message.
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
+            "etiketler": [],  # CONTRACT 16: a new chat has no labels yet
         })
         if otomatik_mi(musteri.atama_modu):
             oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
@@ -297,6 +302,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
         yayinla("memnuniyet_puan", musteri_id=oturum.musteri_id, veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
+            "etiketler": etiket_adlari(oturum),
         })
         return _yeniden_oku(oturum)
 
@@ -531,6 +537,45 @@ def ilk_yanit_kaydet(*, mesaj_id: int) -> None:
         ilk_yanit_zamani=Subquery(mesaj.values("zaman")))
 
 
+def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None,
+                          bahsedilenler: list[int] | None = None) -> Mesaj:
+    """An internal note (CONTRACT 16): a message with `ozel` in the chat's timeline, for operators
+    only. It claims no chat (CONTRACT 3a does not apply), changes no state, is allowed on a closed
+    chat, and moves neither the preview (`son_mesaj`, which the widget reads) nor the unread count;
+    no visitor mail (`chat_operator_mesaji` is not stated). Mentioned members (404 unless members of
+    the chat's tenant) hear of it (`bahsedilme`)."""
+    icerik = icerik_dogrula(icerik)
+    oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
+    anilanlar = uye_idleri_dogrula(musteri_id=oturum.musteri_id, kullanici_idleri=bahsedilenler or [])
+    ek = None if ek_id is None else operator_dosya_list_by_ids(
+        musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
+    with transaction.atomic():
+        mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
+                                     operator=kullanici, icerik=icerik, ek=ek, ozel=True)
+        _mesaj_yayinla(mesaj, oturum=oturum)
+        if anilanlar:
+            yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
+                "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,
+                "kullanici_idleri": anilanlar, "yazan_id": kullanici.pk,
+            })
+    return mesaj
+
+
+def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, etiket_idleri: list[int],
+                           ip: str | None = None) -> Oturum:
+    """Set the whole list of a chat's labels (CONTRACT 16): labels of the chat's own tenant only
+    (404 for any other), in any state; the operators' consoles get the chat again."""
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        yeni = etiketler_coz(musteri_id=oturum.musteri_id, etiket_idleri=etiket_idleri)
+        oturum.etiketler.set(yeni)
+        yayinla("etiketler_ayarlandi", musteri_id=oturum.musteri_id, veri={
+            "tur": "oturum", "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id,
+            "etiketler": sorted(e.ad for e in yeni), "kullanici_id": kullanici.pk, "ip": ip,
+        })
+    return oturum
+
+
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:
     """The visitor has read its chat up to `mesaj_id` (the widget socket's `okundu`, CONTRACT 11):
     kept for the operator's messages answer (`ziyaretci_son_okunan`), so read marks survive a
@@ -581,6 +626,20 @@ def hazir_yanit_dogrula(kayit, sira: int | None = None) -> dict:
         raise GecersizIstek(alanlar={f"{onek}baslik": f"1-{BASLIK_MAX} karakter olmalı."})
     icerik = icerik_dogrula(kayit.get("icerik"), alan=f"{onek}icerik")
     return {"kisayol": kisayol, "baslik": baslik.strip(), "icerik": icerik}
+
+
+HAZIR_YANIT_DEGISKENLERI = ("ziyaretci_adi", "ziyaretci_email", "operator_adi", "firma_adi")
+_DEGISKEN = re.compile(r"\{([a-z_]+)\}")
+
+
+def hazir_yanit_doldur(icerik: str, degerler: dict[str, str]) -> str:
+    """A canned response's text with its variables filled in (CONTRACT 16): `{ziyaretci_adi}`,
+    `{ziyaretci_email}`, `{operator_adi}`, `{firma_adi}` become their values (a missing value is
+    empty); any other `{name}` stays as typed. One pass: a value holding `{...}` is not filled again."""
+    def yerine(m: re.Match) -> str:
+        ad = m.group(1)
+        return (degerler.get(ad) or "") if ad in HAZIR_YANIT_DEGISKENLERI else m.group(0)
+    return _DEGISKEN.sub(yerine, icerik)
 
 
 def _hazir_yanitlar_degisti(musteri_id: int) -> None:

@@ -32,3 +32,13 @@ def chat_operator_mesaji(olay: YayinlananOlay) -> None:
 def sla_ihlal(olay: YayinlananOlay) -> None:
     # CONTRACT 17: the team hears of a breached target by mail (members with alerts on).
     services.sla_ihlal_ekibe_gonder(ticket_id=olay.veri["ticket_id"], hedef=olay.veri["hedef"])
+
+
+@dinle("bahsedilme")
+def bahsedilme(olay: YayinlananOlay) -> None:
+    # A note mentioned members: those with e-mail alerts on get a mail (CONTRACT 16).
+    veri = olay.veri
+    services.bahsedilme_gonder(
+        musteri_id=veri["musteri_id"], kullanici_idleri=veri["kullanici_idleri"], yazan_id=veri.get("yazan_id"),
+        icerik=(veri.get("mesaj") or veri.get("yanit")).icerik,
+        nerede=f"sohbet #{veri['oturum_id']}" if "oturum_id" in veri else f"talep #{veri['ticket_id']}")

@@ -22,7 +22,7 @@ from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
                   "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "sla_uyari",
-                  "sla_ihlal")
+                  "sla_ihlal", "etiketler_ayarlandi", "bahsedilme")
 # What each event carries: enough for every listener of it.
 VERILER = {
     **{ad: {"ticket_id": 1} for ad in olaylar.TUM_OLAYLAR},
@@ -30,6 +30,8 @@ VERILER = {
     "chat_operator_mesaji": {"mesaj_id": 1},
     "ticket_guncellendi": {"ticket": Ticket(pk=1)},
     **{ad: {"ticket_id": 1, "hedef": "ilk_yanit"} for ad in ("sla_uyari", "sla_ihlal")},
+    "bahsedilme": {"musteri_id": 1, "kullanici_idleri": [1], "yazan_id": 1, "ticket_id": 1,
+                   "yanit": type("Yanit", (), {"icerik": "not"})()},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi"},
     "yeni_chat": {"oturum_id": 1, "musteri_id": 1},
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
@@ -55,6 +57,7 @@ DURUMLAR = [
     ("sla_ihlal", "eposta.dinleyiciler.sla_ihlal", [("eposta.services", "sla_ihlal_ekibe_gonder")], False),
     ("chat_operator_mesaji", "chat.dinleyiciler.ilk_yanit", [("chat.services", "ilk_yanit_kaydet")], True),
     ("ticket_guncellendi", "tickets.dinleyiciler.oncelik_degisti", [("tickets.sla", "oncelik_izle")], True),
+    ("bahsedilme", "eposta.dinleyiciler.bahsedilme", [("eposta.services", "bahsedilme_gonder")], False),
     *[(ad, "canli.yayin.dagit", [("canli.yayin", "gruba_gonder")], False) for ad in SOKET_OLAYLARI],
     *[(ad, "canli.dinleyiciler.uyelik_degisti", [("canli.yayin", "uyelik_degisti_bildir")], False)
       for ad in ("uyelik_eklendi", "uyelik_silindi")],

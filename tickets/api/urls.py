@@ -11,5 +11,7 @@ urlpatterns = [
     path("operator/ticket/<int:ticket_id>", v.OperatorTicketDetailView.as_view(), name="operator-ticket-detail"),
     path("operator/ticket/<int:ticket_id>/reply", v.OperatorTicketReplyView.as_view(), name="operator-ticket-reply"),
     path("operator/tenants/<int:musteri_id>/sla", v.TenantSlaView.as_view(), name="operator-tenants-sla"),
+    path("operator/ticket/<int:ticket_id>/etiketler", v.OperatorTicketEtiketlerView.as_view(),
+         name="operator-ticket-etiketler"),
     path("operator/ticket/<int:ticket_id>/status", v.OperatorTicketStatusView.as_view(), name="operator-ticket-status"),
 ]
