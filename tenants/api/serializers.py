@@ -61,3 +61,11 @@ class WidgetInitSerializer(serializers.Serializer):
     email = serializers.CharField(required=False, allow_blank=True, help_text="İmzalı kimlikte imzalanan e-posta.")
     timestamp = serializers.IntegerField(required=False, help_text="Unix saniyesi (spec 5.3).")
     signature = serializers.CharField(required=False, help_text="HMAC-SHA256(api_secret, ziyaretci_id|email|timestamp).")
+
+
+class MesaiSerializer(serializers.Serializer):
+    """`data.mesai` of the widget's answers (CONTRACT 15); built by `tenants.ayarlar.mesai_verisi`."""
+
+    acik = serializers.BooleanField(help_text="Şu an projenin mesai saatleri içinde mi.")
+    sonraki_acilis = serializers.DateTimeField(allow_null=True, help_text="14 gün içindeki sonraki açılış; açıkken null.")
+    mesaj = serializers.CharField(help_text="Kapalıyken gösterilecek metin; açıkken boş.")
