@@ -22,7 +22,7 @@ from supportdesk.core.olaylar import YayinlananOlay
 from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 from tickets import selectors as ticket_selectors
-from tickets.api.serializers import TicketDetaySerializer, TicketSerializer
+from tickets.api.serializers import OperatorTicketSerializer, TicketDetaySerializer
 
 from . import gruplar
 
@@ -92,7 +92,7 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
 
 def _ticket(olay: YayinlananOlay) -> list[Gonderim]:
     ticket = olay.veri["ticket"]
-    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": TicketSerializer(ticket).data})]
+    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": OperatorTicketSerializer(ticket).data})]
     if olay.olay == "ticket_guncellendi":
         sonuc += _ziyaretci_ticketi(ticket)
     return sonuc
@@ -109,6 +109,16 @@ def _ziyaretci_ticketi(ticket) -> list[Gonderim]:
         return []
     return [(gruplar.ziyaretci(ticket.musteri_id, ticket.ziyaretci_id), "ticket_guncellendi",
              {"ticket": TicketDetaySerializer(widget).data})]
+
+
+def _sla(olay: YayinlananOlay) -> list[Gonderim]:
+    # CONTRACT 17: to the ticket's owner, or every member when it has none; the ticket as read now.
+    ticket = ticket_selectors.ticket_yayin_icin(ticket_id=olay.veri["ticket_id"])
+    if ticket is None:
+        return []
+    grup = (gruplar.operator_kullanici(ticket.operator_id) if ticket.operator_id
+            else gruplar.operator_musteri(ticket.musteri_id))
+    return [(grup, olay.olay, {"ticket": OperatorTicketSerializer(ticket).data})]
 
 
 def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
@@ -135,6 +145,8 @@ _CEVIRICILER = {
     "mesaj": _mesaj,
     "ticket_yeni": _ticket,
     "ticket_guncellendi": _ticket,
+    "sla_uyari": _sla,
+    "sla_ihlal": _sla,
     "operator_durumu": _operator_durumu,
     "hazir_yanitlar_degisti": _hazir_yanitlar_degisti,
 }

@@ -7,7 +7,7 @@ from supportdesk.core.olaylar import YayinlananOlay, dinle
 from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 
-from . import yoklama
+from . import atama, services, yoklama
 
 # Kullanici fields a poll's answer depends on (who counts as online); a login's `last_login` or a
 # profile edit changes none of them.
@@ -47,3 +47,46 @@ def kullanici(olay: YayinlananOlay) -> None:
 @dinle("kullanici_silindi", islem_icinde=True)
 def kullanici_silindi(olay: YayinlananOlay) -> None:
     yoklama.degisti(genel=True)
+
+
+# --- routing (CONTRACT 15, chat.atama): automatic assignment follows every change that may free
+# a place or bring a member. The new chat is assigned in its start's transaction; the rest after
+# the commit that made the place (each assignment in a transaction of its own), and the periodic
+# `chat.atama_taramasi` catches what a lost hook missed.
+@dinle("yeni_chat", islem_icinde=True)
+def yeni_sohbet_atamasi(olay: YayinlananOlay) -> None:
+    if olay.veri.get("oturum_id") is not None and olay.musteri_id is not None:
+        atama.yeni_sohbeti_ata(oturum_id=olay.veri["oturum_id"], musteri_id=olay.musteri_id)
+
+
+@dinle("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")
+def yer_acildi(olay: YayinlananOlay) -> None:
+    # A chat closed or handed on (its operator has room again, or it waits again), a member's cap
+    # or muting changed, or a member left.
+    atama.kuyrugu_doldur(olay.musteri_id)
+
+
+@dinle("operator_durumu")
+def operator_durumu_atamasi(olay: YayinlananOlay) -> None:
+    # `cevrimici` (from `cevrimdisi` or `mesgul`): it can take chats; `cevrimdisi`: its chats go
+    # back to routing. `mesgul` keeps what it has and gets nothing new.
+    if olay.veri["durum"] == Kullanici.Durum.CEVRIMICI:
+        atama.operator_uygun_oldu(olay.veri["operator_id"])
+    elif olay.veri["durum"] == Kullanici.Durum.CEVRIMDISI:
+        # (each chat it moves is a transfer: `yer_acildi` then drains that tenant's queue)
+        atama.operator_erisilemez(olay.veri["operator_id"])
+
+
+@dinle("musteri_degisti")
+def atama_modu_degisti(olay: YayinlananOlay) -> None:
+    # A tenant switched to an automatic mode (or any save that may have): its queue drains.
+    veri = olay.veri
+    if veri["ham"] or veri["silindi"] or (veri["alanlar"] is not None and "atama_modu" not in veri["alanlar"]):
+        return
+    atama.kuyrugu_doldur(olay.musteri_id)
+
+
+@dinle("chat_operator_mesaji", islem_icinde=True)
+def ilk_yanit(olay: YayinlananOlay) -> None:
+    # The chat's first response (CONTRACT 17): kept on the chat in the message's transaction.
+    services.ilk_yanit_kaydet(mesaj_id=olay.veri["mesaj_id"])

@@ -39,6 +39,9 @@ class Oturum(models.Model):
     )
     baslangic = models.DateTimeField("başlangıç", default=timezone.now)
     kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
+    # The first operator message that is not a note (CONTRACT 17: accepting is no response), for
+    # the chat's first-response target (`chat_ilk_yanit_sn`, tickets.sla) and the reports.
+    ilk_yanit_zamani = models.DateTimeField("ilk yanıt", null=True, blank=True)
     bitis_zamani = models.DateTimeField("bitiş", null=True, blank=True)
     kapatan = models.CharField("kapatan", max_length=10, choices=Kapatan.choices, null=True, blank=True)
     puan = models.PositiveSmallIntegerField("puan", null=True, blank=True)

@@ -4,10 +4,11 @@ Aggregate queries only: the number of queries is the same for any range and any 
 (chats 5 and tickets 1 on PostgreSQL; on SQLite each of the two medians takes two, see
 `supportdesk.core.istatistik`, so 8).
 """
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
 from django.db.models import Avg, Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import TruncDate
+from django.utils import timezone
 
 from supportdesk.core.istatistik import SaniyeFarki, medyan
 
@@ -49,3 +50,18 @@ def sohbet_raporu(*, musteri_id: int, bas: datetime, son: datetime, tz: tzinfo) 
     )
     return {"gunluk": gunluk, "ozet": ozet, "medyan_ilk_yanit": ilk_yanit, "medyan_cozum": cozum,
             "operatorler": operatorler}
+
+
+def ilk_yanit_sla_raporu(*, musteri_id: int, bas: datetime, son: datetime, hedef_sn: int | None) -> dict | None:
+    """CONTRACT 17: chats started in [bas, son) whose first response (`ilk_yanit_zamani`: the first
+    operator message that is not a note) came within `hedef_sn` seconds, and those that did not
+    (answered late, or unanswered for longer than the target); None without a target. One query."""
+    if not hedef_sn:
+        return None
+    sinir = timedelta(seconds=hedef_sn)
+    qs = _aralik(musteri_id, bas, son).annotate(sure=F("ilk_yanit_zamani") - F("baslangic"))
+    return qs.aggregate(
+        karsilandi=Count("id", filter=Q(ilk_yanit_zamani__isnull=False, sure__lte=sinir)),
+        ihlal=Count("id", filter=Q(ilk_yanit_zamani__isnull=False, sure__gt=sinir)
+                    | Q(ilk_yanit_zamani__isnull=True, baslangic__lt=timezone.now() - sinir)),
+    )

@@ -13,13 +13,15 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
+from tenants.atama import atandi_isaretle, otomatik_mi
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.models import Uyelik
 
@@ -201,6 +203,8 @@ def chat_baslat(
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
         })
+        if otomatik_mi(musteri.atama_modu):
+            oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
         if ilk is not None:
             _mesaj_yayinla(ilk)
         oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
@@ -212,8 +216,8 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
     `ticket_onerisi` and one `sistem` line with the closed text and the offer (the periodic offer
     then finds it offered already). Inside hours it waits as before; with nobody reachable the
     offer comes from the periodic rule (`bekleme_zaman_asimi_dk`)."""
-    if takvim(musteri).acik_mi(timezone.now()):
-        return oturum
+    if oturum.durum != Oturum.Durum.BEKLIYOR or takvim(musteri).acik_mi(timezone.now()):
+        return oturum  # open, or automatic assignment found someone after hours: nothing to offer
     oturum.ticket_onerildi = timezone.now()
     oturum.save(update_fields=["ticket_onerildi"])
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{kapali_metni(musteri)} {TICKET_TEKLIFI}")
@@ -398,23 +402,48 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         return _yeniden_oku(oturum)
 
 
-def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik) -> Oturum:
-    """The accept's write, shared by an accept and an operator's answer to a waiting chat
-    (CONTRACT 3a): the cap, the move, its one `sistem` line and its events. The caller holds the
-    membership lock (`_uyelik_kilitle`) and saw the chat waiting; the conditional UPDATE makes
-    exactly one of two racing claims win (the other gets 409 and writes nothing)."""
-    _limit_kontrol(uyelik)
-    degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(
-        durum=Oturum.Durum.AKTIF, operator=kullanici, kabul_zamani=timezone.now()
-    )
+def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "kabul", limit: bool = True,
+                  sira_degisti: bool = True) -> Oturum:
+    """The accept's write, shared by an accept, an operator's answer to a waiting chat
+    (CONTRACT 3a) and an automatic assignment (CONTRACT 15, `neden` "otomatik", chat.atama): the
+    cap, the move, its one `sistem` line and its events. The caller holds the membership lock
+    (`_uyelik_kilitle`) and saw the chat waiting; the conditional UPDATE makes exactly one of two
+    racing claims win (the other gets 409 and writes nothing). `limit=False`: the caller has
+    counted already under the same lock. A chat handed to an operator by the service (not its own
+    accept) reaches its console unread, as a transfer does (CONTRACT 3a). `sira_degisti=False`: a
+    chat assigned in its own start's transaction was never in anyone's queue."""
+    if limit:
+        _limit_kontrol(uyelik)
+    simdi = timezone.now()
+    alanlar = {"durum": Oturum.Durum.AKTIF, "operator": kullanici, "kabul_zamani": simdi}
+    if neden != ATAMA_KABUL:
+        alanlar["okunmamis"] = Greatest(F("okunmamis"), 1)
+    degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(**alanlar)
     if degisen != 1:
         raise DurumCakismasi(BASKASI_KABUL_ETTI)
     oturum = _yeniden_oku(oturum)
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
     # The chat left the queue (an UPDATE: no signal, so this is also the poll's renewal).
-    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": True})
+    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id,
+            veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
+    atandi_yayinla(oturum, neden=neden, uyelik_id=uyelik.pk, an=simdi)
     return oturum
+
+
+# `chat_atandi`'s `neden` (CONTRACT 15).
+ATAMA_KABUL, ATAMA_AKTARMA, ATAMA_OTOMATIK, ATAMA_YENIDEN = "kabul", "aktarma", "otomatik", "yeniden"
+
+
+def atandi_yayinla(oturum: Oturum, *, neden: str, uyelik_id: int | None = None, an=None) -> None:
+    """A chat's operator changed (to `oturum.operator_id`, None: back to the queue): the webhook
+    `chat_atandi`, and the new operator (its membership `uyelik_id`, locked by the caller) goes to
+    the back of its tenant's `sirayla` line."""
+    if uyelik_id is not None:
+        atandi_isaretle(uyelik_id=uyelik_id, an=an or timezone.now())
+    yayinla("chat_atandi", musteri_id=oturum.musteri_id, veri={
+        "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id, "operator_id": oturum.operator_id, "neden": neden,
+    })
 
 
 def operator_gorunen_adi(kullanici) -> str:
@@ -449,6 +478,8 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
         yayinla("chat_aktarildi", musteri_id=oturum.musteri_id,
                 veri={"oturum_id": oturum.pk, "sira_degisti": hedef is None})
+        atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=None if hedef is None else hedef.pk,
+                       an=oturum.kabul_zamani)
         return _yeniden_oku(oturum)
 
 
@@ -484,12 +515,20 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         if not oturum.acik:
             raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
         if oturum.durum == Oturum.Durum.BEKLIYOR:
-            oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
+            oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
             raise DurumCakismasi(BASKASI_KABUL_ETTI)  # an answer to a waiting visitor lost the claim
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
+
+
+def ilk_yanit_kaydet(*, mesaj_id: int) -> None:
+    """The chat's first operator message that is not a note (CONTRACT 17: accepting is no
+    response), kept once on the chat: one UPDATE, a no-op after the first."""
+    mesaj = Mesaj.objects.filter(pk=mesaj_id, ozel=False, gonderen=Mesaj.Gonderen.OPERATOR)
+    Oturum.objects.filter(pk=Subquery(mesaj.values("oturum_id")), ilk_yanit_zamani__isnull=True).update(
+        ilk_yanit_zamani=Subquery(mesaj.values("zaman")))
 
 
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:
@@ -605,4 +644,5 @@ def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
         oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
         oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI["siraya_alindi"])
+        atandi_yayinla(oturum, neden=ATAMA_YENIDEN)
     return len(oturumlar)

@@ -1,7 +1,7 @@
 """Thin Celery tasks: a service call, nothing else (HOUSE-STYLE 11)."""
 from celery import shared_task
 
-from . import services
+from . import atama, services
 
 
 @shared_task(name="chat.zaman_asimlari", ignore_result=True)
@@ -9,3 +9,9 @@ def zaman_asimlari() -> dict:
     """Beat, every minute: the ticket offer for chats nobody can answer, and silent chats closed
     (each tenant's `bekleme_zaman_asimi_dk` and `sessiz_kapatma_dk`)."""
     return services.chat_zaman_asimlarini_isle()
+
+
+@shared_task(name="chat.atama_taramasi", ignore_result=True)
+def atama_taramasi() -> dict:
+    """Beat, every ATAMA_TARAMA_ARALIGI seconds: routing's timed rule (CONTRACT 15)."""
+    return atama.atama_taramasi()

@@ -26,3 +26,9 @@ def ticket_operator_yaniti(olay: YayinlananOlay) -> None:
 def chat_operator_mesaji(olay: YayinlananOlay) -> None:
     # An operator's answer to a visitor who has left (services decides whether to mail).
     services.cevrimdisi_yanit_gonder(mesaj_id=olay.veri["mesaj_id"])
+
+
+@dinle("sla_ihlal")
+def sla_ihlal(olay: YayinlananOlay) -> None:
+    # CONTRACT 17: the team hears of a breached target by mail (members with alerts on).
+    services.sla_ihlal_ekibe_gonder(ticket_id=olay.veri["ticket_id"], hedef=olay.veri["hedef"])

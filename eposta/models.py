@@ -12,6 +12,7 @@ class GidenEposta(models.Model):
         SOHBET_DOKUMU = "sohbet_dokumu", "Sohbet dökümü"
         CEVRIMDISI_YANIT = "cevrimdisi_yanit", "Çevrimdışı mesaja yanıt"
         YENI_TICKET = "yeni_ticket", "Yeni ticket (ekibe)"
+        SLA_IHLAL = "sla_ihlal", "SLA ihlali (ekibe)"
         DAVET = "davet", "Davet"
         SIFRE_SIFIRLAMA = "sifre_sifirlama", "Şifre sıfırlama"
         KAYIT_ONAY = "kayit_onay", "Kayıt onayı"

@@ -244,6 +244,36 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     return gonderilen
 
 
+SLA_HEDEF_ADLARI = {"ilk_yanit": "ilk yanıt", "sonraki_yanit": "sonraki yanıt", "cozum": "çözüm"}
+
+
+def sla_ihlal_ekibe_gonder(*, ticket_id: int, hedef: str) -> list[GidenEposta]:
+    """CONTRACT 17: a ticket's target passed unmet: one mail per member of its tenant with e-mail
+    alerts on (the same members as the "new ticket" mail)."""
+    ticket = _ticket_bul(ticket_id)
+    if ticket is None:
+        return []
+    uyeler = (Uyelik.objects.filter(Uyelik.eposta_bildirimi_acik(), musteri_id=ticket.musteri_id,
+                                    kullanici__is_active=True)
+              .select_related("kullanici").order_by("id"))
+    konu = baglantisiz(ticket.konu)
+    hedef_adi = SLA_HEDEF_ADLARI.get(hedef, hedef)
+    icerik = Icerik(
+        konu=f"[{ticket.musteri.firma_adi}] SLA ihlali #{ticket.id}: {konu}",
+        baslik=f"Talep #{ticket.id}: {hedef_adi} hedefi aşıldı",
+        paragraflar=[f"\"{konu}\" konulu talebin {hedef_adi} hedefinin süresi doldu ve hedef karşılanmadı.",
+                     f"Öncelik: {ticket.get_oncelik_display()}"],
+        dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
+        dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
+    )
+    gonderilen = []
+    for uyelik in uyeler:
+        eposta = _eposta_yaz(musteri=ticket.musteri, tur=Tur.SLA_IHLAL, alici=uyelik.kullanici.email, icerik=icerik)
+        if eposta:
+            gonderilen.append(eposta)
+    return gonderilen
+
+
 def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, email=None) -> GidenEposta:
     """`POST /widget/chat/transcript`: the visitor's own closed chat, to the address it gives
     (else the one it gave at chat start), at most EPOSTA_DOKUM_SINIRI times per chat."""

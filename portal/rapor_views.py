@@ -6,10 +6,11 @@ from datetime import datetime, time, timedelta
 from django.http import HttpResponse
 from django.utils import timezone
 
-from chat.raporlar import PUANLAR, sohbet_raporu
+from chat.raporlar import PUANLAR, ilk_yanit_sla_raporu, sohbet_raporu
 from supportdesk.core.tablo import GuvenliYazici
 from tenants.ayarlar import bolge
-from tickets.selectors import ticket_raporu
+from tickets import sla as ticket_sla
+from tickets.selectors import sla_raporu, ticket_raporu
 
 from . import forms
 from .views import PortalView
@@ -36,8 +37,25 @@ def rapor_hesapla(*, musteri_id: int, bas_gun, son_gun, tz) -> dict:
     son = timezone.make_aware(datetime.combine(son_gun + timedelta(days=1), time.min), tz)
     sohbet = sohbet_raporu(musteri_id=musteri_id, bas=bas, son=son, tz=tz)
     gunler = [bas_gun + timedelta(days=i) for i in range((son_gun - bas_gun).days + 1)]
+    chat_hedef = ticket_sla.politika(musteri_id).chat_ilk_yanit_sn
     return {**sohbet, "ticket": ticket_raporu(musteri_id=musteri_id, bas=bas, son=son),
-            "gunler": [(g, sohbet["gunluk"].get(g, 0)) for g in gunler]}
+            "gunler": [(g, sohbet["gunluk"].get(g, 0)) for g in gunler],
+            "sla": sla_raporu(musteri_id=musteri_id, bas=bas, son=son),
+            "sla_chat": ilk_yanit_sla_raporu(musteri_id=musteri_id, bas=bas, son=son, hedef_sn=chat_hedef)}
+
+
+# CONTRACT 17 in the report: met / breached per target (tickets.sla), and the chats' first response.
+SLA_HEDEFLERI = (("ilk", "ilk_yanit", "İlk yanıt"), ("sonraki", "sonraki_yanit", "Sonraki yanıt"),
+                 ("cozum", "cozum", "Çözüm"))
+
+
+def _sla_satirlari(r) -> list[tuple[str, str, int, int]]:
+    """(name in CSV, name on the page, met, breached) per target; the chat's first response last."""
+    t = r["sla"]["toplam"]
+    satirlar = [(ad, baslik, t[f"{k}_karsilandi"], t[f"{k}_ihlal"]) for k, ad, baslik in SLA_HEDEFLERI]
+    if r["sla_chat"] is not None:
+        satirlar.append(("chat_ilk_yanit", "Sohbette ilk yanıt", r["sla_chat"]["karsilandi"], r["sla_chat"]["ihlal"]))
+    return satirlar
 
 
 def _gunluk_grafik(gunler: list) -> dict:
@@ -81,7 +99,11 @@ class RaporView(PortalView):
                           puanlar=_puan_grafigi(r["ozet"]), ilk_yanit=_sure(r["medyan_ilk_yanit"]),
                           cozum=_sure(r["medyan_cozum"]), puan_ortalama=_sayi(r["ozet"]["puan_ortalama"]),
                           operatorler=[{**o, "puan": _sayi(o["puan_ortalama"]), "ilk_yanit": _sure(o["ilk_yanit_ortalama"])}
-                                       for o in r["operatorler"]])
+                                       for o in r["operatorler"]],
+                          sla_satirlari=_sla_satirlari(r),
+                          sla_operatorleri=[{"email": o["operator__email"], "hucreler": [
+                              (o[f"{k}_karsilandi"], o[f"{k}_ihlal"]) for k, _, _ in SLA_HEDEFLERI]}
+                              for o in r["sla"]["operatorler"]])
 
     def _csv(self, r, bas, son):
         """For scripts: comma, ".", the summary, ratings and days, then the operators (docs/api.md)."""
@@ -102,6 +124,14 @@ class RaporView(PortalView):
         w.writerow(["operator", "sohbet", "kapanan", "puan_ortalama", "ilk_yanit_ortalama_saniye"])
         w.writerows((op["operator__email"], op["sohbet"], op["kapanan"], _sayi(op["puan_ortalama"]),
                      _sayi(op["ilk_yanit_ortalama"], 1)) for op in r["operatorler"])
+        # CONTRACT 17: met / breached per target, then per ticket owner.
+        w.writerow([])
+        w.writerow(["sla_hedef", "karsilandi", "ihlal"])
+        w.writerows((ad, k, i) for ad, _, k, i in _sla_satirlari(r))
+        w.writerow([])
+        w.writerow(["sla_operator", *(f"{ad}_{x}" for _, ad, _ in SLA_HEDEFLERI for x in ("karsilandi", "ihlal"))])
+        w.writerows((o["operator__email"], *(o[f"{k}_{x}"] for k, _, _ in SLA_HEDEFLERI for x in ("karsilandi", "ihlal")))
+                    for o in r["sla"]["operatorler"])
         return yanit
 
 

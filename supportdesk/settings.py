@@ -355,10 +355,20 @@ CELERY_BEAT_SCHEDULE = {
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
+# Service levels (CONTRACT 17): warnings and breaches due, each announced once (tickets.sla.tara).
+CELERY_BEAT_SCHEDULE["sla-tarama"] = {
+    "task": "tickets.sla_tara", "schedule": env.float("SLA_TARAMA_ARALIGI", default=30), "options": {"expires": 60},
+}
 # Chat time-outs (issue 13): per tenant since issue 26 (`Musteri.bekleme_zaman_asimi_dk`,
 # `sessiz_kapatma_dk`, CONTRACT 15); this is only how often they are checked.
 CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
     "task": "chat.zaman_asimlari", "schedule": env.float("SOHBET_ZAMAN_ASIMI_ARALIGI", default=60), "options": {"expires": 60},
+}
+# Routing (CONTRACT 15, chat.atama): re-routing after `yeniden_atama_dk`, chats of operators no
+# longer online, and waiting chats someone could take (what an after-commit hook missed). Places
+# that free are filled at once by the change's own hook; this sweep is the backstop, within 5 s.
+CELERY_BEAT_SCHEDULE["sohbet-atama-taramasi"] = {
+    "task": "chat.atama_taramasi", "schedule": env.float("ATAMA_TARAMA_ARALIGI", default=5), "options": {"expires": 10},
 }
 
 # --- Webhooks -------------------------------------------------------------------------------

@@ -157,6 +157,11 @@ class Uyelik(models.Model):
     # so a member who never chose follows its role when the role changes.
     eposta_bildirimi_secimi = models.BooleanField("yeni ticket e-postası", null=True, blank=True)
     olusturulma = models.DateTimeField(default=timezone.now)
+    # Automatic assignment (CONTRACT 15, `sirayla`): when this member last got a chat of the tenant
+    # (accept, transfer, automatic, a claiming answer) and a ticket (automatic); null = never, first
+    # in line. Written by a conditional UPDATE under the membership's row lock (no signal).
+    son_atama = models.DateTimeField("son sohbet ataması", null=True, blank=True, editable=False)
+    son_ticket_atama = models.DateTimeField("son ticket ataması", null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = "üyelik"

@@ -45,6 +45,30 @@ class Ticket(models.Model):
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 
+    # Service levels (CONTRACT 17, tickets/sla.py): each clock's state as stored, so the `sla`
+    # object, the filters and the sweep read the ticket row alone. Per clock (`ilk`, `sonraki`,
+    # `cozum`): `_durum` (SlaDurum; "" = no target / no cycle), `_vade` (the due instant while it
+    # runs, kept after it ends), `_uyari` (when the warning is due; null once sent or not due).
+    sla_oncelik = models.CharField("SLA önceliği", max_length=8, blank=True, default="")
+    ilk_operator_yaniti = models.DateTimeField("ilk operatör yanıtı", null=True, blank=True)
+    sla_ilk_durum = models.CharField(max_length=12, blank=True, default="")
+    sla_ilk_vade = models.DateTimeField(null=True, blank=True)
+    sla_ilk_uyari = models.DateTimeField(null=True, blank=True)
+    sla_sonraki_durum = models.CharField(max_length=12, blank=True, default="")
+    sla_sonraki_vade = models.DateTimeField(null=True, blank=True)
+    sla_sonraki_uyari = models.DateTimeField(null=True, blank=True)
+    sla_sonraki_baslangic = models.DateTimeField(null=True, blank=True)  # the running cycle's start
+    sla_cozum_durum = models.CharField(max_length=12, blank=True, default="")
+    sla_cozum_vade = models.DateTimeField(null=True, blank=True)
+    sla_cozum_uyari = models.DateTimeField(null=True, blank=True)
+    sla_cozum_baslangic = models.DateTimeField(null=True, blank=True)  # the running stretch's start
+    sla_cozum_gecen_sn = models.IntegerField(default=0)  # counted seconds before that stretch
+    # Over the clocks: the nearest due time of a running one (`siralama=sla`, `sla=yaklasan`), that
+    # minus the tenant's `uyari_dk`, and whether any target is breached (`sla=ihlal`).
+    sla_vade = models.DateTimeField(null=True, blank=True)
+    sla_uyari = models.DateTimeField(null=True, blank=True)
+    sla_ihlal = models.BooleanField(default=False)
+
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
@@ -54,6 +78,22 @@ class Ticket(models.Model):
             models.Index(fields=["musteri", "ziyaretci_id", "olusturulma"], name="ticket_ziyaretci_idx"),
             models.Index(fields=["musteri", "durum"], name="ticket_durum_idx"),
             models.Index(fields=["olusturulma", "id"], name="ticket_sira_idx"),
+            # SLA: the list's sort and filters, and the sweep's three kinds of due rows per clock.
+            models.Index(fields=["musteri", "sla_vade", "id"], name="ticket_sla_vade_idx",
+                         condition=models.Q(sla_vade__isnull=False)),
+            models.Index(fields=["musteri", "id"], name="ticket_sla_ihlal_idx", condition=models.Q(sla_ihlal=True)),
+            models.Index(fields=["sla_ilk_uyari"], name="ticket_sla_ilk_uyari_idx",
+                         condition=models.Q(sla_ilk_uyari__isnull=False)),
+            models.Index(fields=["sla_ilk_vade"], name="ticket_sla_ilk_vade_idx",
+                         condition=models.Q(sla_ilk_durum="bekliyor")),
+            models.Index(fields=["sla_sonraki_uyari"], name="ticket_sla_sonraki_uyari_idx",
+                         condition=models.Q(sla_sonraki_uyari__isnull=False)),
+            models.Index(fields=["sla_sonraki_vade"], name="ticket_sla_sonraki_vade_idx",
+                         condition=models.Q(sla_sonraki_durum="bekliyor")),
+            models.Index(fields=["sla_cozum_uyari"], name="ticket_sla_cozum_uyari_idx",
+                         condition=models.Q(sla_cozum_uyari__isnull=False)),
+            models.Index(fields=["sla_cozum_vade"], name="ticket_sla_cozum_vade_idx",
+                         condition=models.Q(sla_cozum_durum="bekliyor")),
         ]
 
     def __str__(self) -> str:
@@ -85,3 +125,24 @@ class TicketYanit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_gonderen_display()}: {self.icerik[:40]}"
+
+
+class SlaPolitikasi(models.Model):
+    """A tenant's service levels (CONTRACT 17). No row: the defaults (off)."""
+
+    musteri = models.OneToOneField("tenants.Musteri", on_delete=models.CASCADE, primary_key=True,
+                                   related_name="sla_politikasi")
+    aktif = models.BooleanField("etkin", default=False)
+    mesai_icinde = models.BooleanField("yalnız mesai içinde say", default=True)
+    uyari_dk = models.PositiveIntegerField("uyarı (dk önce)", default=15)
+    chat_ilk_yanit_sn = models.PositiveIntegerField("sohbette ilk yanıt (sn)", null=True, blank=True)
+    # {"acil": {"ilk_yanit_dk", "sonraki_yanit_dk", "cozum_dk"}, "yuksek": ..., ...}; null = no target.
+    hedefler = models.JSONField("hedefler", default=dict, blank=True)
+    guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
+
+    class Meta:
+        verbose_name = "SLA politikası"
+        verbose_name_plural = "SLA politikaları"
+
+    def __str__(self) -> str:
+        return f"SLA {self.musteri_id}"

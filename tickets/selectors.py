@@ -53,6 +53,11 @@ def operator_ticket_list(
     return qs
 
 
+def ticket_yayin_icin(*, ticket_id: int) -> Ticket | None:
+    """A ticket as committed, for a socket frame after the commit (None when gone meanwhile)."""
+    return Ticket.objects.filter(pk=ticket_id).first()
+
+
 def operator_ticket_get(*, musteri_idleri: list[int], ticket_id: int, detay: bool = True) -> Ticket:
     qs = Ticket.objects.kapsamda(musteri_idleri)
     if detay:
@@ -83,6 +88,24 @@ def ticket_raporu(*, musteri_id: int, bas, son) -> dict:
     one aggregate query (reports, CONTRACT 13)."""
     return Ticket.objects.kapsamda([musteri_id]).filter(olusturulma__gte=bas, olusturulma__lt=son).aggregate(
         acilan=Count("id"), cozulen=Count("id", filter=~Q(durum__in=ACIK_DURUMLAR)))
+
+
+SLA_KARSILANDI = ("karsilandi",)
+SLA_IHLAL = ("ihlal", "gecikti")
+
+
+def sla_raporu(*, musteri_id: int, bas, son) -> dict:
+    """CONTRACT 17 in the reports: of the tickets opened in [bas, son), how many met and how many
+    breached each target, in all and per owner (`operator`); one aggregate query each."""
+    qs = Ticket.objects.kapsamda([musteri_id]).filter(olusturulma__gte=bas, olusturulma__lt=son)
+    sayimlar = {}
+    for saat in ("ilk", "sonraki", "cozum"):
+        sayimlar[f"{saat}_karsilandi"] = Count("id", filter=Q(**{f"sla_{saat}_durum__in": SLA_KARSILANDI}))
+        sayimlar[f"{saat}_ihlal"] = Count("id", filter=Q(**{f"sla_{saat}_durum__in": SLA_IHLAL}))
+    toplam = qs.aggregate(**sayimlar)
+    operatorler = list(qs.filter(operator__isnull=False).values("operator_id", "operator__email")
+                       .annotate(**sayimlar).order_by("operator__email"))
+    return {"toplam": toplam, "operatorler": operatorler}
 
 
 def gecmis_ticket_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> QuerySet[Ticket]:

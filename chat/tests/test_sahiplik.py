@@ -45,8 +45,9 @@ def test_bekleyen_sohbete_yanit_onu_kabul_eder_sistem_satiri_once(musteri, widge
     w = ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z-1", "oturum_id": o["id"]}))
     assert w["oturum"]["durum"] == "aktif" and w["sira_no"] is None
     assert ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z-2", "oturum_id": arkadaki["id"]}))["sira_no"] == 1
-    # Webhooks as an accept has: none.
-    assert Olay.objects.count() == olaylar
+    # Webhooks as an accept has: `chat_atandi` (`kabul`, issue 26).
+    assert Olay.objects.count() == olaylar + 1
+    assert Olay.objects.filter(olay="chat_atandi").get().veri["neden"] == "kabul"
     # The next answer is an ordinary message: no second system line.
     ok(a.post(op_url(o["id"], "message"), {"icerik": "Bir şey daha"}, format="json"), 201)
     assert [g for g, _ in _mesajlar(o["id"])].count("sistem") == 1

@@ -233,7 +233,8 @@ def test_aktif_sohbete_puan_once_kapatir(widget, musteri, op):
     data = ok(widget.post(W_PUAN, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "puan": 5}, format="json"))
     assert data["oturum"]["durum"] == "kapandi" and data["oturum"]["kapatan"] == "ziyaretci" and data["oturum"]["puan"] == 5
     assert data["oturum"]["puan_yorumu"] == ""
-    assert list(Olay.objects.order_by("zaman").values_list("olay", flat=True)) == ["yeni_chat", "chat_kapandi", "memnuniyet_puan"]
+    olaylar = list(Olay.objects.order_by("zaman").values_list("olay", flat=True))
+    assert olaylar == ["yeni_chat", "chat_atandi", "chat_kapandi", "memnuniyet_puan"]
     assert Olay.objects.get(olay="memnuniyet_puan").veri["yorum"] == ""
 
 

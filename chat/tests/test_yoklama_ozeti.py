@@ -296,6 +296,7 @@ _BILINENLER = {
     ("tenants/ekip.py", "uyelik_cikar", "Kullanici"): "`musteri_id` (active project) is not in a poll's answer",
     ("portal/services.py", "aktif_proje_sec", "Kullanici"): "`musteri_id` (active project) is not in a poll's answer",
     ("chat/demo.py", "*", "Oturum"): "demo data, written before any poll",
+    ("tenants/atama.py", "atandi_isaretle", "Uyelik"): "`son_atama`/`son_ticket_atama` are in no poll's answer",
 }
 
 

@@ -69,7 +69,7 @@ export const api = {
   hazirYanitlar: (musteri_id, cursor) => istek("GET", "/operator/canned-responses", { sorgu: { musteri_id, cursor, limit: 100 } }),
   baglam: (ziyaretci_id, musteri_id) =>
     istek("GET", `/operator/context/${encodeURIComponent(ziyaretci_id)}`, { sorgu: { musteri_id } }),
-  talepler: (durum, musteri_id) => istek("GET", "/operator/tickets", { sorgu: { durum, musteri_id, limit: 100 } }),
+  talepler: (durum, musteri_id, siralama) => istek("GET", "/operator/tickets", { sorgu: { durum, musteri_id, siralama, limit: 100 } }),
   talep: (id) => istek("GET", `/operator/ticket/${id}`),
   talepYanitla: (id, icerik, ek_idleri, durum) =>
     istek("POST", `/operator/ticket/${id}/reply`, { govde: { icerik, ek_idleri, ...(durum ? { durum } : {}) } }),

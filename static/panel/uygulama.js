@@ -5,6 +5,7 @@ import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
 import { M } from "./metinler.js";
+import { slaCercevesi, slaRozetleri, slaSiralamaSecimi } from "./sla.js";
 import { OperatorSoketi } from "./soket.js";
 
 const YOKLAMA_MS = 1000;
@@ -32,6 +33,7 @@ const S = {
   talepler: [],
   acikTalep: null,
   talepDurum: "acik",
+  talepSiralama: "",
   secim: 0,
   soketAcik: false,
   bagli: true,
@@ -264,6 +266,8 @@ function soketOlayi(tip, d) {
   } else if (tip === "okundu") {
     S.okunan.set(d.oturum_id, Math.max(S.okunan.get(d.oturum_id) || 0, d.mesaj_id));
     if (d.oturum_id === S.acikSohbet) okunduIsaretle();
+  } else if (slaCercevesi(tip, d)) {
+    if (S.gorunum === "talep") talepleriYenile();
   } else if (tip === "ticket_yeni" || tip === "ticket_guncellendi") {
     if (S.gorunum === "talep") talepleriYenile();
     if (S.acikTalep && d.ticket && d.ticket.id === S.acikTalep.id) talepAc(d.ticket.id);
@@ -896,12 +900,13 @@ function gorunumDegistir(g) {
 
 async function talepleriYenile() {
   let veri;
-  try { veri = await api.talepler(S.talepDurum, S.secilenMusteri || undefined); } catch { return; }
+  try { veri = await api.talepler(S.talepDurum, S.secilenMusteri || undefined, S.talepSiralama); } catch { return; }
   S.talepler = veri.ticketlar;
   if (S.gorunum !== "talep") return;
   const filtre = h("select", { id: "talep-durum", "aria-label": M.talepSuzgeci, onchange: () => { S.talepDurum = filtre.value; talepleriYenile(); } },
     Object.entries(M.talepDurumlari).map(([k, v]) => h("option", { value: k, text: v, selected: k === S.talepDurum })));
-  bosalt(el.liste, h("h2", { text: M.talepler }), filtre,
+  const siralama = slaSiralamaSecimi(S.talepSiralama, (v) => { S.talepSiralama = v; talepleriYenile(); });
+  bosalt(el.liste, h("h2", { text: M.talepler }), filtre, siralama,
     S.talepler.length ? h("ul", { class: "satirlar", id: "talepler" }, S.talepler.map((t) => {
       const m = musteri(t.musteri_id) || {};
       const renk = h("span", { class: "renk", "aria-hidden": "true" });
@@ -909,7 +914,7 @@ async function talepleriYenile() {
       return h("li", { class: "satir", dataset: { id: String(t.id) } },
         h("button", { type: "button", class: "satir-ac", "aria-current": S.acikTalep && S.acikTalep.id === t.id ? "true" : null, onclick: () => talepAc(t.id) },
           renk, h("span", { class: "satir-govde" },
-            h("span", { class: "satir-ust" }, h("span", { class: "ziyaretci", text: `#${t.id} ${t.konu}` })),
+            h("span", { class: "satir-ust" }, h("span", { class: "ziyaretci", text: `#${t.id} ${t.konu}` }), slaRozetleri(t)),
             h("span", { class: "proje", text: `${m.firma_adi || ""} · ${M.talepDurumlari[t.durum] || t.durum} · ${M.oncelikler[t.oncelik] || t.oncelik}` }),
             h("span", { class: "onizleme", text: t.ad || t.email || t.ziyaretci_id }))));
     })) : h("p", { class: "bos", text: M.bosTalep }));
@@ -939,7 +944,7 @@ async function talepAc(id) {
   el.yazi = null;
   bosalt(el.orta,
     h("div", { class: "sohbet-baslik" },
-      h("div", {}, h("h2", { text: `#${t.id} ${t.konu}` }),
+      h("div", {}, h("h2", { text: `#${t.id} ${t.konu}` }), slaRozetleri(t),
         h("span", { class: "proje", text: `${musteriAdi(t.musteri_id)} · ${t.ad || ""} ${t.email || ""}` })),
       h("label", { class: "satir-ici" }, `${M.durumDegistir} `, durum)),
     h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}` },

@@ -41,6 +41,9 @@ OLAYLAR = (
     "ticket_cozuldu",  # a ticket's status became `cozuldu`
     "memnuniyet_puan",  # a visitor rated a chat
     "operator_cevrimdisi",  # an operator went offline (one per tenant of the operator)
+    "chat_atandi",  # a chat's operator changed: accept, transfer, automatic, re-routing (CONTRACT 15)
+    "sla_uyari",  # a ticket's SLA target is due within `uyari_dk` (CONTRACT 17)
+    "sla_ihlal",  # a ticket's SLA target passed its due time unmet (CONTRACT 17)
 )
 
 # What else happens, by name. No webhook ever sees these (they are not in OLAYLAR).
@@ -59,6 +62,7 @@ ALAN_OLAYLARI = (
     "ticket_yeni",  # a ticket was created (ticket)
     "ticket_guncellendi",  # a ticket was replied to or its status changed (ticket)
     "ticket_operator_yaniti",  # an operator replied to a ticket (yanit_id)
+    "sla_degisti",  # a tenant's SLA policy changed (musteri_id, kullanici_id, ip, alanlar)
     # tenants, operators, memberships (tenants)
     "operator_durumu",  # an operator's status changed (operator_id, durum)
     "kullanici_degisti",  # a user row was saved, by any path (kullanici_id, alanlar)

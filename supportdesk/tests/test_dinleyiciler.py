@@ -17,16 +17,21 @@ from canli import yayin
 from supportdesk.core import olaylar
 from supportdesk.core.olaylar import yayinla
 from tenants.models import Kullanici
+from tickets.models import Ticket
 from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
-                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti")
+                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "sla_uyari",
+                  "sla_ihlal")
 # What each event carries: enough for every listener of it.
 VERILER = {
     **{ad: {"ticket_id": 1} for ad in olaylar.TUM_OLAYLAR},
     "ticket_operator_yaniti": {"yanit_id": 1},
     "chat_operator_mesaji": {"mesaj_id": 1},
+    "ticket_guncellendi": {"ticket": Ticket(pk=1)},
+    **{ad: {"ticket_id": 1, "hedef": "ilk_yanit"} for ad in ("sla_uyari", "sla_ihlal")},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi"},
+    "yeni_chat": {"oturum_id": 1, "musteri_id": 1},
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
@@ -47,6 +52,9 @@ DURUMLAR = [
      [("eposta.services", "ticket_yaniti_gonder")], False),
     ("chat_operator_mesaji", "eposta.dinleyiciler.chat_operator_mesaji",
      [("eposta.services", "cevrimdisi_yanit_gonder")], False),
+    ("sla_ihlal", "eposta.dinleyiciler.sla_ihlal", [("eposta.services", "sla_ihlal_ekibe_gonder")], False),
+    ("chat_operator_mesaji", "chat.dinleyiciler.ilk_yanit", [("chat.services", "ilk_yanit_kaydet")], True),
+    ("ticket_guncellendi", "tickets.dinleyiciler.oncelik_degisti", [("tickets.sla", "oncelik_izle")], True),
     *[(ad, "canli.yayin.dagit", [("canli.yayin", "gruba_gonder")], False) for ad in SOKET_OLAYLARI],
     *[(ad, "canli.dinleyiciler.uyelik_degisti", [("canli.yayin", "uyelik_degisti_bildir")], False)
       for ad in ("uyelik_eklendi", "uyelik_silindi")],
@@ -65,6 +73,12 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
+    ("yeni_chat", "chat.dinleyiciler.yeni_sohbet_atamasi", [("chat.atama", "yeni_sohbeti_ata")], True),
+    *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
+      for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
+    ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
+     [("chat.atama", "operator_erisilemez")], False),
+    ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),
 ]
 
 

@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer
@@ -5,6 +6,7 @@ from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanFi
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 from ..models import Ticket
+from ..sla import sla_verisi
 
 
 # --- output: each shape once, the same class builds the answer and describes it in the schema ---
@@ -35,6 +37,43 @@ class TicketSerializer(serializers.Serializer):
 class TicketDetaySerializer(TicketSerializer):
     # Read from the selectors' prefetch (ordered replies with their attachments): no query per row.
     yanitlar = YanitSerializer(many=True)
+
+
+class SlaSaatiSerializer(serializers.Serializer):
+    hedef = serializers.CharField(allow_null=True, help_text="ISO 8601 UTC; null while paused")
+    durum = serializers.ChoiceField(choices=["bekliyor", "karsilandi", "ihlal", "duraklatildi"])
+    kalan_sn = serializers.IntegerField(allow_null=True, help_text="seconds to the due time while it runs (negative: late)")
+
+
+class SlaDurumuSerializer(serializers.Serializer):
+    ilk_yanit = SlaSaatiSerializer(allow_null=True)
+    sonraki_yanit = SlaSaatiSerializer(allow_null=True)
+    cozum = SlaSaatiSerializer(allow_null=True)
+
+
+class _SlaAlani(serializers.Field):
+    """The operator shape's `sla` (CONTRACT 17), from the ticket row alone (tickets.sla)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, ticket):
+        return sla_verisi(ticket)
+
+
+@extend_schema_field(SlaDurumuSerializer)
+class SlaAlani(_SlaAlani):
+    pass
+
+
+class OperatorTicketSerializer(TicketSerializer):
+    """The operator's ticket shape: the widget's plus `sla` (CONTRACT 17)."""
+
+    sla = SlaAlani()
+
+
+class OperatorTicketDetaySerializer(TicketDetaySerializer):
+    sla = SlaAlani()
 
 
 # --- requests ----------------------------------------------------------------------------------
@@ -77,6 +116,8 @@ class DurumSerializer(serializers.Serializer):
 
 class OperatorTicketFiltreSerializer(serializers.Serializer):
     durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False)
+    sla = serializers.ChoiceField(choices=["ihlal", "yaklasan"], required=False)
+    siralama = serializers.ChoiceField(choices=["guncellenme", "olusturulma", "sla"], required=False)
     oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False)
     musteri_id = serializers.IntegerField(min_value=1, required=False)
     cursor = serializers.CharField(required=False)

@@ -1,12 +1,14 @@
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
+from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, WidgetAPIView
+from tenants.selectors import uyelik_get
 
-from .. import selectors, services
+from .. import selectors, services, sla
 from . import serializers as s
 
 SIRA = ("olusturulma", "id")
@@ -97,8 +99,9 @@ class OperatorTicketListView(OperatorAPIView):
         summary="Operatörün tüm projelerindeki ticketlar (yeniden eskiye, imleçli)",
         parameters=[OpenApiParameter("durum", str, enum=["acik", "beklemede", "cozuldu", "kapandi"]),
                     OpenApiParameter("oncelik", str, enum=["dusuk", "normal", "yuksek", "acil"]),
-                    OpenApiParameter("musteri_id", int), *SAYFA_PARAMLARI],
-        responses={200: _liste("OperatorTicketList", s.TicketSerializer), 400: _hata("GECERSIZ_ISTEK"),
+                    OpenApiParameter("musteri_id", int), OpenApiParameter("sla", str, enum=["ihlal", "yaklasan"]),
+                    OpenApiParameter("siralama", str, enum=["guncellenme", "olusturulma", "sla"]), *SAYFA_PARAMLARI],
+        responses={200: _liste("OperatorTicketList", s.OperatorTicketSerializer), 400: _hata("GECERSIZ_ISTEK"),
                    404: _hata("BULUNAMADI (musteri_id)")},
     )
     def get(self, request):
@@ -107,23 +110,27 @@ class OperatorTicketListView(OperatorAPIView):
             musteri_idleri=self.musteri_idleri, durum=filtre.get("durum"), oncelik=filtre.get("oncelik"),
             musteri_id=filtre.get("musteri_id"),
         )
-        rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
-        return basarili({"ticketlar": s.TicketSerializer(rows, many=True).data, "sonraki": sonraki})
+        # CONTRACT 17: `sla` and `siralama=sla` (tickets.sla, in the same query).
+        qs = sla.listeye_uygula(qs, sla=filtre.get("sla"), siralama=filtre.get("siralama"))
+        alanlar, azalan = (sla.SIRA, False) if filtre.get("siralama") == "sla" else (SIRA, True)
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=alanlar, azalan=azalan)
+        return basarili({"ticketlar": s.OperatorTicketSerializer(rows, many=True).data, "sonraki": sonraki})
 
 
 class OperatorTicketDetailView(OperatorAPIView):
     @extend_schema(summary="Ticket ayrıntısı ve yanıtları",
-                   responses={200: _tek("OperatorTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")})
+                   responses={200: _tek("OperatorTicketDetayYanit", ticket=s.OperatorTicketDetaySerializer()),
+                              404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
-        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data})
+        return basarili({"ticket": s.OperatorTicketDetaySerializer(ticket, context={"request": request}).data})
 
 
 class OperatorTicketReplyView(OperatorAPIView):
     @extend_schema(
         summary="Operatör yanıtı (isteğe bağlı `durum` ile)",
         request=s.OperatorYanitSerializer,
-        responses={201: _tek("OperatorTicketYanit", yanit=s.YanitSerializer(), ticket=s.TicketSerializer()),
+        responses={201: _tek("OperatorTicketYanit", yanit=s.YanitSerializer(), ticket=s.OperatorTicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
     )
     def post(self, request, ticket_id: int):
@@ -133,7 +140,7 @@ class OperatorTicketReplyView(OperatorAPIView):
             ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"),
             ek_idleri=veri.get("ek_idleri"))
         return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
-                         "ticket": s.TicketSerializer(ticket).data}, status=201)
+                         "ticket": s.OperatorTicketSerializer(ticket).data}, status=201)
 
 
 class OperatorTicketStatusView(OperatorAPIView):
@@ -142,11 +149,44 @@ class OperatorTicketStatusView(OperatorAPIView):
     @extend_schema(
         summary="Ticket durumu (kapandi'dan çıkılamaz: 409; cozuldu `ticket_cozuldu` olayı)",
         request=s.DurumSerializer,
-        responses={200: _tek("OperatorTicketDurum", ticket=s.TicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
+        responses={200: _tek("OperatorTicketDurum", ticket=s.OperatorTicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
                    404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
     )
     def put(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.DurumSerializer, request.data)
         services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], operator=request.user)
-        return basarili({"ticket": s.TicketSerializer(ticket).data})
+        return basarili({"ticket": s.OperatorTicketSerializer(ticket).data})
+
+
+# --- service levels (CONTRACT 17) ------------------------------------------------------------------
+_SLA_YANIT = inline_serializer("SlaPolitikasiYanit", {"sla": inline_serializer("SlaPolitikasi", {
+    "aktif": serializers.BooleanField(), "mesai_icinde": serializers.BooleanField(),
+    "uyari_dk": serializers.IntegerField(), "chat_ilk_yanit_sn": serializers.IntegerField(allow_null=True),
+    "hedefler": serializers.DictField(help_text="acil / yuksek / normal / dusuk → {ilk_yanit_dk, sonraki_yanit_dk, cozum_dk}"),
+})})
+
+
+class TenantSlaView(OperatorAPIView):
+    parser_classes = [JSONAyristirici]
+
+    @extend_schema(summary="Projenin SLA politikası (her üye okur)",
+                   responses={200: _SLA_YANIT, 404: _hata("BULUNAMADI")})
+    def get(self, request, musteri_id: int):
+        uyelik_get(kullanici=request.user, musteri_id=musteri_id)
+        return basarili({"sla": sla.politika_verisi(sla.politika(musteri_id))})
+
+    @extend_schema(summary="SLA politikasını değiştir (sahip, yönetici); yalnız verilen alanlar",
+                   request=_SLA_YANIT,
+                   responses={200: _SLA_YANIT, 400: _hata("GECERSIZ_ISTEK"), 403: _hata("YETKISIZ"),
+                              404: _hata("BULUNAMADI")})
+    def put(self, request, musteri_id: int):
+        uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
+        if not uyelik.yonetebilir:
+            raise Yetkisiz()
+        degisen, hatalar = sla.politika_dogrula(request.data)
+        if hatalar:
+            raise GecersizIstek(alanlar=hatalar)
+        p = sla.politika_kaydet(musteri_id=musteri_id, degisen=degisen, kullanici_id=request.user.id,
+                                ip=request.META.get("REMOTE_ADDR"))
+        return basarili({"sla": sla.politika_verisi(p)})

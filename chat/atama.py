@@ -1,0 +1,272 @@
+"""Automatic assignment and re-routing of chats (CONTRACT 15), for tenants whose `atama_modu` is
+`sirayla` or `en_az_yuklu`; `manuel` tenants are never touched here.
+
+- A new chat is assigned in its start's transaction (`yeni_sohbeti_ata`, chat.dinleyiciler).
+- When a place frees (a close, a transfer, a member coming online, its cap rising, unmuting) the
+  tenant's oldest waiting chats are assigned (`kuyrugu_doldur`), after that change's commit.
+- An operator no longer reachable hands its `aktif` chats back to routing (`operator_erisilemez`).
+- `yeniden_atama_dk`: a chat whose visitor wrote last and got no operator answer for that long is
+  given to another eligible member (`yeniden_atamalari_isle`, the periodic `chat.atama_taramasi`,
+  which also catches anything the after-commit hooks missed: a killed process, a lost event).
+
+Each assignment is an accept by that operator (`services._kabul_kaydet`: `aktif`, `operator_id`,
+the `sistem` line, the events, `chat_atandi`).
+
+Race safety (PostgreSQL, every process agrees through row locks): one lock order everywhere,
+tenant row (`FOR NO KEY UPDATE`: no FK check of an inserted chat or message waits on it) ->
+membership row -> chat row. Every automatic move of a tenant holds its tenant row, so they run
+one at a time per tenant and the `sirayla` order is exact; an accept, a transfer and a claiming
+answer take the membership and then the chat (chat.services), so the cap is counted under the
+membership lock by whoever assigns, and a waiting chat is taken with `skip_locked` (a chat being
+accepted meanwhile is passed over, never waited for). A chat is assigned by the conditional
+UPDATE of the accept (`WHERE durum = 'bekliyor'`), so never twice.
+"""
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from supportdesk.core import varlik
+from supportdesk.core.olaylar import yayinla
+from tenants.atama import OTOMATIK_MODLAR, uygun_uyelikler
+from tenants.models import Kullanici, Musteri, Uyelik
+
+from . import selectors, services
+from .models import Mesaj, Oturum
+
+logger = logging.getLogger("supportdesk.atama")
+
+ADAY_SINIRI = 5  # candidates tried per assignment (the first one almost always takes it)
+
+SISTEM_METINLERI = {
+    "erisilemez_aktarildi": "Temsilcinin bağlantısı koptu; {ad} sohbete katıldı.",
+    "erisilemez_sirada": "Temsilcinin bağlantısı koptu; sohbet yeniden sıraya alındı, ilk uygun temsilci size yanıt verecek.",
+    "yeniden_atandi": "Sohbet yanıt bekliyordu; {ad} sohbete katıldı.",
+}
+
+
+def _yuk():
+    """A membership's load: its user's `aktif` chats in that tenant (one indexed count)."""
+    return Coalesce(Subquery(
+        Oturum.objects.filter(musteri_id=OuterRef("musteri_id"), operator_id=OuterRef("kullanici_id"),
+                              durum=Oturum.Durum.AKTIF)
+        .order_by().values("operator_id").annotate(n=Count("id")).values("n")[:1]
+    ), 0)
+
+
+def _musteri_kilitle(musteri_id: int) -> Musteri | None:
+    """The tenant's row, locked, when it routes automatically (a `manuel` tenant: None, nothing
+    locked). Only the fields routing reads."""
+    return (Musteri.objects.select_for_update(no_key=True)
+            .filter(pk=musteri_id, atama_modu__in=OTOMATIK_MODLAR)
+            .only("id", "atama_modu", "yeniden_atama_dk").first())
+
+
+def _yer_var(uyelik: Uyelik) -> bool:
+    return (uyelik.max_chat_per_tenant is None
+            or selectors.aktif_chat_sayisi(kullanici_id=uyelik.kullanici_id, musteri_id=uyelik.musteri_id)
+            < uyelik.max_chat_per_tenant)
+
+
+def _aday_kilitle(musteri: Musteri, *, haric: tuple[int, ...] = (), ulasilabilir=None) -> Uyelik | None:
+    """The best eligible member, its membership locked and its cap counted again under the lock
+    (an accept of its own may have committed since the candidates were read)."""
+    adaylar = list(uygun_uyelikler(musteri_id=musteri.pk, atama_modu=musteri.atama_modu, yuk=_yuk(),
+                                   sinirli=True, haric=haric, ulasilabilir=ulasilabilir)
+                   .values_list("pk", flat=True)[:ADAY_SINIRI])
+    for pk in adaylar:
+        uyelik = (Uyelik.objects.select_for_update(of=("self",)).select_related("kullanici")
+                  .filter(pk=pk, kullanici__is_active=True).first())
+        if uyelik is not None and _yer_var(uyelik):
+            return uyelik
+    return None
+
+
+# --- a new chat ------------------------------------------------------------------------------
+def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int) -> bool:
+    """In the start's transaction: give the new waiting chat to the best eligible member. One
+    statement (finding nothing, locking nothing) for a `manuel` tenant. True when assigned."""
+    musteri = _musteri_kilitle(musteri_id)
+    if musteri is None:
+        return False
+    uyelik = _aday_kilitle(musteri)
+    if uyelik is None:
+        return False  # it waits; the next place that frees takes the oldest waiting chat
+    # The row is this transaction's own (just inserted): the accept's conditional UPDATE needs no read.
+    oturum = Oturum(pk=oturum_id, musteri_id=musteri_id)
+    services._kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
+                           neden=services.ATAMA_OTOMATIK, limit=False, sira_degisti=False)
+    return True
+
+
+# --- a place freed: the queue drains, oldest first ----------------------------------------------
+def _bir_bekleyeni_ata(musteri_id: int, ulasilabilir) -> bool:
+    with transaction.atomic():
+        musteri = _musteri_kilitle(musteri_id)
+        if musteri is None:
+            return False
+        bekleyenler = Oturum.objects.filter(musteri_id=musteri_id, durum=Oturum.Durum.BEKLIYOR)
+        if not bekleyenler.exists():
+            return False
+        uyelik = _aday_kilitle(musteri, ulasilabilir=ulasilabilir)
+        if uyelik is None:
+            return False
+        oturum = bekleyenler.order_by("baslangic", "id").select_for_update(skip_locked=True).first()
+        if oturum is None:
+            return False
+        services._kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
+                               neden=services.ATAMA_OTOMATIK, limit=False)
+        return True
+
+
+def kuyrugu_doldur(musteri_id: int, *, en_cok: int | None = None) -> int:
+    """Assign the tenant's waiting chats, oldest first, while anyone is eligible (each in its own
+    transaction, so accepts and closes interleave). Returns how many were assigned."""
+    ulasilabilir = varlik.ulasilabilir_idler()
+    n = 0
+    while en_cok is None or n < en_cok:
+        if not _bir_bekleyeni_ata(musteri_id, ulasilabilir):
+            break
+        n += 1
+    return n
+
+
+def kuyruklari_doldur(musteri_idleri) -> int:
+    """Several tenants' queues, one chat of each in turn (an operator of three tenants gets work
+    from all three, not the first tenant's whole queue first)."""
+    kalan, toplam = list(dict.fromkeys(musteri_idleri)), 0
+    while kalan:
+        kalan = [m for m in kalan if kuyrugu_doldur(m, en_cok=1)]
+        toplam += len(kalan)
+    return toplam
+
+
+def operator_uygun_oldu(kullanici_id: int) -> int:
+    """An operator came online (or `mesgul` -> `cevrimici`): its automatic tenants' queues drain."""
+    idler = (Uyelik.objects.filter(kullanici_id=kullanici_id, musteri__atama_modu__in=OTOMATIK_MODLAR)
+             .order_by("sira", "musteri_id").values_list("musteri_id", flat=True))
+    return kuyruklari_doldur(list(idler))
+
+
+# --- back to routing: an unreachable operator, an unanswered visitor ---------------------------
+def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul, metin: str,
+               siraya_alinabilir: bool) -> bool:
+    """Take an `aktif` chat from `eski_operator_id` and route it: to the best other eligible
+    member, or (`siraya_alinabilir`) back to `bekliyor`. `kosul(oturum)` is checked again under the
+    chat's lock, so a racing answer, transfer or close wins. True when the chat moved."""
+    with transaction.atomic():
+        musteri = _musteri_kilitle(musteri_id)
+        if musteri is None:
+            return False
+        uyelik = _aday_kilitle(musteri, haric=(eski_operator_id,))
+        if uyelik is None and not siraya_alinabilir:
+            return False
+        oturum = (Oturum.objects.select_for_update()
+                  .filter(pk=oturum_id, durum=Oturum.Durum.AKTIF, operator_id=eski_operator_id).first())
+        if oturum is None or not kosul(oturum):
+            return False
+        simdi = timezone.now()
+        if uyelik is None:
+            oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
+            icerik = SISTEM_METINLERI["erisilemez_sirada"]
+        else:
+            oturum.operator_id, oturum.kabul_zamani = uyelik.kullanici_id, simdi
+            oturum.okunmamis = max(oturum.okunmamis, 1)  # it reaches its new operator unread (CONTRACT 3a)
+            icerik = metin.format(ad=services.operator_gorunen_adi(uyelik.kullanici))
+        oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
+        services._mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=icerik)
+        # The sockets' side is a transfer's (`chat_guncellendi` to the tenant and the visitor).
+        yayinla("chat_aktarildi", musteri_id=musteri_id,
+                         veri={"oturum_id": oturum.pk, "sira_degisti": uyelik is None})
+        services.atandi_yayinla(oturum, neden=services.ATAMA_YENIDEN,
+                                uyelik_id=None if uyelik is None else uyelik.pk, an=simdi)
+        return True
+
+
+def _erisilemez_mi(kullanici_id: int) -> bool:
+    return not Kullanici.objects.filter(
+        pk=kullanici_id, is_active=True, durum__in=(Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
+    ).exists()
+
+
+def operator_erisilemez(kullanici_id: int) -> int:
+    """The operator stopped being reachable (`cevrimdisi`: the presence sweep, its own status,
+    logout): each of its `aktif` chats in an automatic tenant goes to another eligible member, or
+    back to the queue (start order: ahead of every chat that started after it). Checked again per
+    chat, so an operator back online meanwhile keeps the rest."""
+    oturumlar = list(Oturum.objects.filter(operator_id=kullanici_id, durum=Oturum.Durum.AKTIF,
+                                           musteri__atama_modu__in=OTOMATIK_MODLAR)
+                     .order_by("baslangic", "id").values_list("id", "musteri_id"))
+    tasinan = 0
+    for oturum_id, musteri_id in oturumlar:
+        tasinan += _yonlendir(oturum_id=oturum_id, musteri_id=musteri_id, eski_operator_id=kullanici_id,
+                              kosul=lambda _o: _erisilemez_mi(kullanici_id),
+                              metin=SISTEM_METINLERI["erisilemez_aktarildi"], siraya_alinabilir=True)
+    return tasinan
+
+
+def _son_yazan(oturum_id=None):
+    """The chat's last message that asks or answers (no `sistem` line, no internal note); of the
+    outer query's chat unless `oturum_id` is given."""
+    return Mesaj.objects.filter(oturum_id=OuterRef("pk") if oturum_id is None else oturum_id, ozel=False).exclude(
+        gonderen=Mesaj.Gonderen.SISTEM).order_by("-id")
+
+
+def _yanitsiz(oturum: Oturum, *, dk: int, simdi) -> bool:
+    """The visitor wrote last, and neither that message nor the chat's assignment to its operator
+    is newer than `dk` minutes."""
+    son = _son_yazan(oturum.pk).values("gonderen", "zaman").first()
+    if son is None or son["gonderen"] != Mesaj.Gonderen.ZIYARETCI:
+        return False
+    esik = simdi - timedelta(minutes=dk)
+    return son["zaman"] <= esik and (oturum.kabul_zamani is None or oturum.kabul_zamani <= esik)
+
+
+def yeniden_atamalari_isle(*, simdi=None) -> int:
+    """`yeniden_atama_dk` (automatic modes): an `aktif` chat whose visitor wrote last and got no
+    operator answer for that long (counted from that message, or from the chat's assignment when
+    later) goes to another eligible member. When nobody else is eligible it stays (re-checked on
+    the next run). Idempotent and safe in two processes: each chat is checked again under locks."""
+    simdi = simdi or timezone.now()
+    adaylar = (Oturum.objects.filter(durum=Oturum.Durum.AKTIF, musteri__atama_modu__in=OTOMATIK_MODLAR,
+                                     musteri__yeniden_atama_dk__isnull=False, operator__isnull=False)
+               .annotate(_son_gonderen=Subquery(_son_yazan().values("gonderen")[:1]),
+                         _son_zaman=Subquery(_son_yazan().values("zaman")[:1]))
+               .filter(_son_gonderen=Mesaj.Gonderen.ZIYARETCI)
+               .values_list("id", "musteri_id", "operator_id", "kabul_zamani", "_son_zaman", "musteri__yeniden_atama_dk")
+               .order_by("id"))
+    tasinan = 0
+    for oturum_id, musteri_id, operator_id, kabul, son_zaman, dk in adaylar:
+        esik = simdi - timedelta(minutes=dk)
+        if son_zaman > esik or (kabul is not None and kabul > esik):
+            continue
+
+        def kosul(oturum, dk=dk):
+            return _yanitsiz(oturum, dk=dk, simdi=timezone.now())
+
+        tasinan += _yonlendir(oturum_id=oturum_id, musteri_id=musteri_id, eski_operator_id=operator_id,
+                              kosul=kosul, metin=SISTEM_METINLERI["yeniden_atandi"], siraya_alinabilir=False)
+    return tasinan
+
+
+# --- the periodic sweep ------------------------------------------------------------------------
+def atama_taramasi(*, simdi=None) -> dict[str, int]:
+    """The timed rule (`chat.atama_taramasi`, CELERY_BEAT_SCHEDULE): re-routing after
+    `yeniden_atama_dk`, chats still held by operators that are no longer online, and the waiting
+    chats of automatic tenants that someone could take now (what an after-commit hook missed)."""
+    birakilan = 0
+    erisilemeyenler = (Oturum.objects.filter(durum=Oturum.Durum.AKTIF, musteri__atama_modu__in=OTOMATIK_MODLAR)
+                       .exclude(operator__durum__in=(Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL),
+                                operator__is_active=True)
+                       .exclude(operator__isnull=True)
+                       .values_list("operator_id", flat=True).distinct())
+    for kullanici_id in list(erisilemeyenler):
+        birakilan += operator_erisilemez(kullanici_id)
+    yeniden = yeniden_atamalari_isle(simdi=simdi)
+    musteriler = (Oturum.objects.filter(durum=Oturum.Durum.BEKLIYOR, musteri__atama_modu__in=OTOMATIK_MODLAR)
+                  .values_list("musteri_id", flat=True).distinct())
+    atanan = kuyruklari_doldur(sorted(musteriler))
+    return {"erisilemez": birakilan, "yeniden": yeniden, "atanan": atanan}

@@ -1,0 +1,59 @@
+// Service levels in the console (CONTRACT 17, 21): a ticket's due times as badges (amber within
+// its tenant's `uyari_dk`, red when breached), the `sla` sort of the ticket list, and the
+// `sla_uyari` / `sla_ihlal` frames. Kept apart from uygulama.js, which calls the four exports.
+import { istek } from "./api.js";
+import { h } from "./dom.js";
+
+const HEDEFLER = { ilk_yanit: "İlk yanıt", sonraki_yanit: "Sonraki yanıt", cozum: "Çözüm" };
+const politikalar = new Map(); // tenant id -> its `uyari_dk` (read once, again after a frame)
+
+export const SLA_SIRALAMA = { "": "Sıra: son güncellenen", sla: "Sıra: SLA (en yakın son zaman)" };
+
+async function uyariDk(musteriId) {
+  if (!politikalar.has(musteriId)) {
+    politikalar.set(musteriId, istek("GET", `/operator/tenants/${musteriId}/sla`, { sessiz401: true })
+      .then((v) => v.sla.uyari_dk).catch(() => 15));
+  }
+  return politikalar.get(musteriId);
+}
+
+function sure(sn) {
+  const mutlak = Math.abs(sn);
+  const metin = mutlak >= 86400 ? `${Math.floor(mutlak / 86400)} g` : mutlak >= 3600 ? `${Math.floor(mutlak / 3600)} sa`
+    : `${Math.max(1, Math.floor(mutlak / 60))} dk`;
+  return sn < 0 ? `${metin} gecikti` : metin;
+}
+
+// The badges of one ticket (an empty span when it has no target): appended to its list row
+// and to the open ticket's header. `uyari_dk` arrives later and colours them amber.
+export function slaRozetleri(ticket) {
+  const kap = h("span", { class: "sla-rozetler", dataset: { test: "sla-rozetleri" } });
+  const sla = ticket.sla || {};
+  for (const [anahtar, ad] of Object.entries(HEDEFLER)) {
+    const s = sla[anahtar];
+    if (!s || s.durum === "karsilandi") continue;
+    const metin = s.durum === "duraklatildi" ? `${ad}: durdu` : s.durum === "ihlal" ? `${ad}: ihlal`
+      : `${ad}: ${sure(s.kalan_sn)}`;
+    const rozet = h("span", { class: `sla-rozet sla-${s.durum}`, text: metin, title: s.hedef ? new Date(s.hedef).toLocaleString("tr-TR") : ad,
+      dataset: { hedef: anahtar, durum: s.durum } });
+    kap.append(rozet);
+    if (s.durum === "bekliyor" && s.kalan_sn !== null) {
+      uyariDk(ticket.musteri_id).then((dk) => { if (s.kalan_sn <= dk * 60) rozet.classList.add("sla-yaklasan"); });
+    }
+  }
+  return kap;
+}
+
+// The sort choice above the ticket list; `degisti(siralama)` is called with "" or "sla".
+export function slaSiralamaSecimi(secili, degisti) {
+  const sec = h("select", { id: "talep-siralama", "aria-label": "Talep sırası", onchange: () => degisti(sec.value) },
+    Object.entries(SLA_SIRALAMA).map(([k, v]) => h("option", { value: k, text: v, selected: k === (secili || "") })));
+  return sec;
+}
+
+// A socket frame: true when it was an SLA frame (the caller then refreshes the ticket list).
+export function slaCercevesi(tip, data) {
+  if (tip !== "sla_uyari" && tip !== "sla_ihlal") return false;
+  if (data && data.ticket) politikalar.delete(data.ticket.musteri_id);
+  return true;
+}

@@ -1,0 +1,10 @@
+"""Thin Celery tasks: a service call, nothing else (HOUSE-STYLE 11)."""
+from celery import shared_task
+
+from . import sla
+
+
+@shared_task(name="tickets.sla_tara", ignore_result=True)
+def sla_tara() -> dict:
+    """Beat (CELERY_BEAT_SCHEDULE "sla-tarama"): SLA warnings and breaches now due (CONTRACT 17)."""
+    return sla.tara()
