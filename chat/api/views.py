@@ -13,6 +13,7 @@ from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
+from tenants.api.serializers import MesaiSerializer
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip, ziyaretci_dogrula
 from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_get, etiket_idleri_dogrula
@@ -85,7 +86,7 @@ def _mesai_ekle(govde: bytes, musteri) -> bytes:
 
 WIDGET_OTURUM_YANITI = inline_serializer("WidgetOturumYaniti", {
     "oturum": s.WidgetOturumSerializer(), "sira_no": serializers.IntegerField(allow_null=True),
-    "cevrimici_operator": serializers.BooleanField(),
+    "cevrimici_operator": serializers.BooleanField(), "mesai": MesaiSerializer(),
 })
 OTURUM_YANITI = inline_serializer("OturumYaniti", {"oturum": s.OturumSerializer()})
 MESAJ_YANITI = inline_serializer("MesajYaniti", {"mesaj": s.MesajSerializer()})
@@ -168,7 +169,7 @@ class WidgetChatMesajlarView(WidgetAPIView):
         responses={200: inline_serializer("WidgetMesajlar", {
             "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
             "oturum": s.WidgetOturumSerializer(), "sira_no": serializers.IntegerField(allow_null=True),
-            "cevrimici_operator": serializers.BooleanField(),
+            "cevrimici_operator": serializers.BooleanField(), "mesai": MesaiSerializer(),
         }), **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI")},
     )
     def get(self, request):

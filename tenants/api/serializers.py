@@ -69,3 +69,11 @@ class EtiketKisaSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     ad = serializers.CharField()
     renk = serializers.CharField(help_text="#RRGGBB")
+
+
+class MesaiSerializer(serializers.Serializer):
+    """`data.mesai` of the widget's answers (CONTRACT 15); built by `tenants.ayarlar.mesai_verisi`."""
+
+    acik = serializers.BooleanField(help_text="Şu an projenin mesai saatleri içinde mi.")
+    sonraki_acilis = serializers.DateTimeField(allow_null=True, help_text="14 gün içindeki sonraki açılış; açıkken null.")
+    mesaj = serializers.CharField(help_text="Kapalıyken gösterilecek metin; açıkken boş.")

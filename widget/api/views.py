@@ -66,6 +66,7 @@ class WidgetInitView(WidgetAPIView):
             "ziyaretci_token": serializers.CharField(required=False, help_text="Yalnızca token_iste ile (CONTRACT 2a)."),
             "son_oturum": serializers.DictField(
                 allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
+            "mesai": s.MesaiSerializer(),
         })},
     )
     def post(self, request):
@@ -140,7 +141,8 @@ class WidgetSohbetTicketView(WidgetAPIView):
     @extend_schema(summary="Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)",
                    request=SohbetTicketSerializer,
                    responses={201: inline_serializer("SohbetTicketYaniti", {
-                       "ticket": TicketDetaySerializer(), "oturum": WidgetOturumSerializer()})})
+                       "ticket": TicketDetaySerializer(), "oturum": WidgetOturumSerializer(),
+                       "mesai": s.MesaiSerializer()})})
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
         ser = SohbetTicketSerializer(data=request.data)
