@@ -85,9 +85,9 @@ def unut(*, musteri_id: int, ziyaretci_id: str) -> int:
 
 
 def dizini_yeniden_olustur(*, musteri_id: int | None = None, parti: int = 500, yaz=None) -> tuple[int, int]:
-    """Rebuild every chat's and ticket's row (of one tenant, or all), and drop rows whose
-    document is gone; returns (chats, tickets). Idempotent; safe while the service runs (each
-    row is rebuilt under its document's lock, in its own transaction)."""
+    """Rebuild every chat's and ticket's row (of one tenant, or all); returns (chats, tickets).
+    Idempotent; safe while the service runs (each row is rebuilt under its document's lock, in
+    its own transaction)."""
     sayilar = []
     for model, yenile, anahtar in ((Oturum, chat_kaydi_yenile, "oturum_id"), (Ticket, ticket_kaydi_yenile, "ticket_id")):
         qs = model.objects.all() if musteri_id is None else model.objects.kapsamda([musteri_id])

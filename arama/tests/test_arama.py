@@ -1,10 +1,14 @@
 """`GET /operator/ara` (CONTRACT 16, issue 27), through HTTP, on whichever database the suite
 runs (PostgreSQL by default; `test_sqlite.py` runs this module on SQLite too)."""
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from arama.models import AramaKaydi
 from chat.models import Mesaj, Oturum
 from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import MusteriFactory
@@ -243,3 +247,17 @@ def test_query_count_is_flat(musteri, client, adet):
     # The user, its token not revoked, its tenants, one page.
     tablolar = [q["sql"].split(" FROM ")[1].split()[0].strip('"`') for q in sorgular]
     assert tablolar == ["tenants_kullanici", "tenants_iptaledilentoken", "tenants_uyelik", "arama_aramakaydi"], tablolar
+
+
+def test_rebuild_command_restores_the_index(musteri, client):
+    oturum_id = _chat(musteri, "z-1", "fatura", ad="Ayşe Öztürk")
+    ticket_id = _ticket(musteri, "z-2", "Kargo", "nerede")
+    AramaKaydi.objects.all().delete()
+    assert _ara(client, q="ozturk")["sonuclar"] == []
+    cikti = StringIO()
+    call_command("arama_dizini", stdout=cikti)
+    assert "1 sohbet, 1 ticket" in cikti.getvalue()
+    call_command("arama_dizini", musteri=musteri.id, stdout=StringIO())  # again: the same rows
+    assert _idler(_ara(client, q="ozturk")) == [("chat", oturum_id)]
+    assert _idler(_ara(client, q="kargo")) == [("ticket", ticket_id)]
+    assert AramaKaydi.objects.count() == 2
