@@ -9,6 +9,7 @@ matches every document word that starts with that stem: "faturamı" → `fatur` 
 PostgreSQL the stem is a prefix term (`fatur:*`) of a `simple` tsquery over the same words; on
 SQLite it is ` fatur` found in the folded text: the same rows either way.
 """
+import functools
 import re
 import unicodedata
 
@@ -53,16 +54,23 @@ def tsquery(kokler: list[str]) -> str:
     return " & ".join(f"'{k}':*" for k in kokler)
 
 
+@functools.lru_cache(maxsize=256)
+def _desenler(kokler: tuple[str, ...]) -> tuple[re.Pattern, tuple[re.Pattern, ...]]:
+    # A word starting with any stem (the whole word is marked), and each stem on its own.
+    tek = tuple(re.compile(r"(?<![^\W_])" + re.escape(k)) for k in kokler)
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(k) for k in kokler) + r")[^\W_]*"), tek
+
+
 def parca(ust: str, govde: str, kokler: list[str]) -> str:
     """A plain-text snippet around the first match, each matching word between « and »: from
     the body when it matches as many stems as the header, else from the header."""
-    desen = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(k) for k in kokler) + r")[^\W_]*")
+    desen, tek = _desenler(tuple(kokler))
     adaylar = []
     for sira, metin in enumerate((govde, ust)):
         duz = " ".join(_duzelt(metin).replace(BAS, '"').replace(SON, '"').split())
         katli = arama_katla(duz)
-        bulunan = {k for k in kokler if re.search(r"(?<![^\W_])" + re.escape(k), katli)}
-        adaylar.append((-len(bulunan), sira, duz, katli))
+        bulunan = sum(1 for d in tek if d.search(katli))
+        adaylar.append((-bulunan, sira, duz, katli))
     _, _, duz, katli = min(adaylar)
     ilk = desen.search(katli)
     bas = 0 if ilk is None else max(0, ilk.start() - PARCA_GENISLIK // 3)
