@@ -20,6 +20,13 @@ def ticket(olay: YayinlananOlay) -> None:
     services.ticket_kaydi_yenile(ticket_id=olay.veri["ticket"].pk)
 
 
+@dinle("ziyaretci_profili_kaydedildi", islem_icinde=True)
+def ziyaretci_profili(olay: YayinlananOlay) -> None:
+    # The visitor's name or e-mail became known (customer-info).
+    services.ziyaretci_profili_kaydet(musteri_id=olay.musteri_id, ziyaretci_id=olay.veri["ziyaretci_id"],
+                                      ad=olay.veri["ad"], email=olay.veri["email"])
+
+
 @dinle("ziyaretci_silindi", islem_icinde=True)
 def ziyaretci_silindi(olay: YayinlananOlay) -> None:
     services.unut(musteri_id=olay.musteri_id, ziyaretci_id=olay.veri["ziyaretci_id"])

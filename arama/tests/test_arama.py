@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from arama.models import AramaKaydi
+from arama.models import AramaKaydi, AramaZiyaretci
 from chat.models import Mesaj, Oturum
 from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import MusteriFactory
@@ -261,3 +261,21 @@ def test_rebuild_command_restores_the_index(musteri, client):
     assert _idler(_ara(client, q="ozturk")) == [("chat", oturum_id)]
     assert _idler(_ara(client, q="kargo")) == [("ticket", ticket_id)]
     assert AramaKaydi.objects.count() == 2
+
+
+def test_visitor_name_and_email_from_customer_info_are_found(musteri, client):
+    widget = widget_client(musteri)
+    # Told before the chat starts (the usual order: the page loads, then the visitor writes) ...
+    _ok(widget.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-1", "ad": "Şükrü", "soyad": "Öztürk",
+                                                      "email": "sukru@firma.com.tr"}, format="json"))
+    oturum_id = _chat(musteri, "z-1", "merhaba")
+    ticket_id = _ticket(musteri, "z-1", "Soru", "bir sorum var")
+    assert set(_idler(_ara(client, q="sukru ozturk"))) == {("chat", oturum_id), ("ticket", ticket_id)}
+    sonuc = _ara(client, q="sukru", tur="chat")["sonuclar"][0]
+    assert sonuc["baslik"] == "Şükrü Öztürk" and "«Şükrü»" in sonuc["parca"], sonuc
+    # ... and changed afterwards.
+    _ok(widget.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-1", "soyad": "Yılmaz"}, format="json"))
+    assert _ara(client, q="ozturk")["sonuclar"] == []
+    assert len(_ara(client, q="yilmaz")["sonuclar"]) == 2
+    yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={"ziyaretci_id": "z-1", "kullanici_id": None})
+    assert not AramaZiyaretci.objects.exists() and not AramaKaydi.objects.exists()

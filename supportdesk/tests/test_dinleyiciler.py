@@ -33,6 +33,7 @@ VERILER = {
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
     **{ad: {"ticket": Ticket(pk=1)} for ad in ("ticket_yeni", "ticket_guncellendi")},
     "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None},
+    "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
 }
@@ -73,6 +74,8 @@ DURUMLAR = [
     *[(ad, "arama.dinleyiciler.ticket", [("arama.services", "ticket_kaydi_yenile")], True)
       for ad in ("ticket_yeni", "ticket_guncellendi")],
     ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
+    ("ziyaretci_profili_kaydedildi", "arama.dinleyiciler.ziyaretci_profili",
+     [("arama.services", "ziyaretci_profili_kaydet")], True),
 ]
 
 
