@@ -69,13 +69,13 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
-    *[(ad, "arama.dinleyiciler.sohbet", [("arama.services", "chat_kaydi_yenile")], True)
+    *[(ad, "arama.dinleyiciler.sohbet", [("supportdesk.core.kosucu", "gorev_gonder")], False)
       for ad in ("oturum_kaydedildi", "mesaj_kaydedildi")],
-    *[(ad, "arama.dinleyiciler.ticket", [("arama.services", "ticket_kaydi_yenile")], True)
+    *[(ad, "arama.dinleyiciler.ticket", [("supportdesk.core.kosucu", "gorev_gonder")], False)
       for ad in ("ticket_yeni", "ticket_guncellendi")],
     ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
     ("ziyaretci_profili_kaydedildi", "arama.dinleyiciler.ziyaretci_profili",
-     [("arama.services", "ziyaretci_profili_kaydet")], True),
+     [("supportdesk.core.kosucu", "gorev_gonder")], False),
 ]
 
 
