@@ -13,7 +13,8 @@ import functools
 import re
 import unicodedata
 
-from knowledge.metin import arama_katla, kok
+from knowledge.metin import kok
+from supportdesk.core.katlama import TABLO
 
 # Letters and digits: `_`, `@`, `.`, `-` separate words (an e-mail or a visitor id is found by
 # any of its parts), and PostgreSQL's parser then reads each stored word as exactly one token.
@@ -31,8 +32,15 @@ def _duzelt(metin: str) -> str:
     return unicodedata.normalize("NFC", metin or "").replace("i\u0307", "i").replace("I\u0307", "İ")
 
 
+def _katla(metin: str) -> str:
+    """`knowledge.metin.arama_katla` of text already through `_duzelt`, at C speed: Turkish letters
+    to their ASCII base first (so `İ` never reaches lower(), the one letter whose lower case is
+    two characters), then lower(); one character for one."""
+    return metin.translate(TABLO).lower()
+
+
 def kelimeler(metin: str) -> list[str]:
-    return [k[:EN_UZUN_KELIME] for k in _KELIME.findall(arama_katla(_duzelt(metin)))]
+    return [k[:EN_UZUN_KELIME] for k in _KELIME.findall(_katla(_duzelt(metin)))]
 
 
 def katli_metin(*parcalar: str) -> str:
@@ -68,7 +76,7 @@ def parca(ust: str, govde: str, kokler: list[str]) -> str:
     adaylar = []
     for sira, metin in enumerate((govde, ust)):
         duz = " ".join(_duzelt(metin).replace(BAS, '"').replace(SON, '"').split())
-        katli = arama_katla(duz)
+        katli = _katla(duz)
         bulunan = sum(1 for d in tek if d.search(katli))
         adaylar.append((-bulunan, sira, duz, katli))
     _, _, duz, katli = min(adaylar)
