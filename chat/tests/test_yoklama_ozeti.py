@@ -297,6 +297,7 @@ _BILINENLER = {
     ("portal/services.py", "aktif_proje_sec", "Kullanici"): "`musteri_id` (active project) is not in a poll's answer",
     ("chat/demo.py", "*", "Oturum"): "demo data, written before any poll",
     ("tenants/atama.py", "atandi_isaretle", "Uyelik"): "`son_atama`/`son_ticket_atama` are in no poll's answer",
+    ("chat/services.py", "ilk_yanit_kaydet", "Oturum"): "`ilk_yanit_zamani` (CONTRACT 17) is in no poll's answer",
 }
 
 

@@ -81,6 +81,10 @@ ALAN_OLAYLARI = (
     "uyelik_silindi",  # a membership was removed (kullanici_id)
     "musteri_degisti",  # a tenant was saved or deleted (api_keyler, aktif, olusturuldu, alanlar, silindi, ham)
     "ayar_degisti",  # a tenant's CONTRACT 15 settings changed (musteri_id, kullanici_id, ip, alanlar)
+    # visitors (context)
+    "ziyaretci_profili_kaydedildi",  # customer-info stored a visitor's name or e-mail (ziyaretci_id, ad, email)
+    # privacy (gizlilik)
+    "ziyaretci_silindi",  # a visitor's data was erased (ziyaretci_id, kullanici_id)
 )
 TUM_OLAYLAR = frozenset(OLAYLAR + ALAN_OLAYLARI)
 

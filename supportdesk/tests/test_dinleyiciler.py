@@ -37,6 +37,9 @@ VERILER = {
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
+    **{ad: {"ticket": Ticket(pk=1)} for ad in ("ticket_yeni", "ticket_guncellendi")},
+    "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None},
+    "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
 }
@@ -82,6 +85,13 @@ DURUMLAR = [
     ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
      [("chat.atama", "operator_erisilemez")], False),
     ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),
+    *[(ad, "arama.dinleyiciler.sohbet", [("supportdesk.core.kosucu", "gorev_gonder")], False)
+      for ad in ("oturum_kaydedildi", "mesaj_kaydedildi")],
+    *[(ad, "arama.dinleyiciler.ticket", [("supportdesk.core.kosucu", "gorev_gonder")], False)
+      for ad in ("ticket_yeni", "ticket_guncellendi")],
+    ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
+    ("ziyaretci_profili_kaydedildi", "arama.dinleyiciler.ziyaretci_profili",
+     [("supportdesk.core.kosucu", "gorev_gonder")], False),
 ]
 
 
