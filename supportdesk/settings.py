@@ -63,9 +63,13 @@ INSTALLED_APPS = [
     "panel",
     "portal",
     "canli",
+    "denetim",
+    "gizlilik",
 ]
 
 MIDDLEWARE = [
+    # Who acts and from where, for the events a request causes (the audit log; core/eylemci.py).
+    "supportdesk.core.eylemci.IstekEylemcisiMiddleware",
     "supportdesk.core.middleware.RequestIdMiddleware",
     "supportdesk.core.middleware.AdresUzunlukSiniri",
     "supportdesk.core.middleware.ParcaliGovde",
@@ -354,6 +358,13 @@ CELERY_BEAT_SCHEDULE = {
     # Uploads never attached to a ticket reply or chat message are deleted after a while.
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
+# CONTRACT 18: retention (tenants with `saklama_gun`) daily, and the sweep of files whose rows an
+# erasure, retention or a tenant deletion removed but whose after-commit removal never ran.
+CELERY_BEAT_SCHEDULE["gizlilik-saklama"] = {"task": "gizlilik.saklama_uygula", "schedule": 24 * 3600}
+CELERY_BEAT_SCHEDULE["gizlilik-dosya-supurge"] = {"task": "gizlilik.dosya_supurge", "schedule": 3600}
+# The audit log keeps a year (DENETIM_SAKLAMA_GUN); older entries go daily.
+CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": 24 * 3600}
+DENETIM_SAKLAMA_GUN = env.int("DENETIM_SAKLAMA_GUN", default=365)
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 # Chat time-outs (issue 13), in seconds: a chat waiting this long with nobody of its tenant online
 # is offered to become a ticket; an active chat without a message this long is closed by `sistem`.

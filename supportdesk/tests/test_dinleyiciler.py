@@ -16,7 +16,7 @@ from django.db import transaction
 from canli import yayin
 from supportdesk.core import olaylar
 from supportdesk.core.olaylar import yayinla
-from tenants.models import Kullanici
+from tenants.models import Kullanici, Musteri
 from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
@@ -30,6 +30,9 @@ VERILER = {
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
+    "uyelik_guncellendi": {"kullanici_id": 1, "rol": "yonetici", "onceki_rol": "operator"},
+    "giris": {"kullanici_id": 1}, "giris_basarisiz": {"kullanici_id": 1},
+    "musteri_siliniyor": {"musteri": Musteri(pk=1)},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
 }
@@ -65,6 +68,22 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
+    # the audit log (CONTRACT 18), each inside the transaction
+    *[(ad, f"denetim.dinleyiciler.{dinleyici}", [("denetim.kayit", islev)], True) for ad, dinleyici, islev in (
+        ("giris", "giris", "giris"), ("giris_basarisiz", "giris", "giris"),
+        ("musteri_degisti", "musteri_degisti", "musteri_degisikligi"),
+        ("musteri_siliniyor", "musteri_siliniyor", "musteri_siliniyor"),
+        ("ayar_degisti", "ayar", "ayar"), ("sla_degisti", "ayar", "ayar"),
+        ("uyelik_eklendi", "uyelik", "uyelik"), ("uyelik_guncellendi", "uyelik", "uyelik"),
+        ("uyelik_silindi", "uyelik", "uyelik"),
+        ("etiket_olusturuldu", "etiket", "etiket"), ("etiket_degisti", "etiket", "etiket"),
+        ("etiket_silindi", "etiket", "etiket"), ("webhook_degisti", "webhook", "webhook"),
+        ("makale_yayinlandi", "makale", "makale"), ("makale_silindi", "makale", "makale"),
+        ("ziyaretci_disa_aktarildi", "ziyaretci", "ziyaretci"), ("ziyaretci_silindi", "ziyaretci", "ziyaretci"),
+    )],
+    # privacy: a deleted tenant's files (CONTRACT 18)
+    ("musteri_siliniyor", "gizlilik.dinleyiciler.musteri_siliniyor",
+     [("gizlilik.services", "musteri_dosyalarini_sil")], True),
 ]
 
 

@@ -14,6 +14,7 @@ from .. import services
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
+from ..sinyaller import giris_yayinla
 from . import serializers as s
 from .temel import OperatorAPIView
 
@@ -62,6 +63,7 @@ class GirisView(AcikAPIView):
         if not gecerli:
             raise serializers.ValidationError(ser.errors)
         token = operator_tokeni_uret(kullanici)
+        giris_yayinla(kullanici=kullanici, request=request)  # the audit log's `giris` (CONTRACT 18)
         varlik.rest_cagrisi(kullanici_id=kullanici.pk)  # presence (CONTRACT 11): it just proved who it is
         return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
