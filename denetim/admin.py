@@ -1,9 +1,9 @@
 from django.contrib import admin
 
-from .models import DenetimKaydi
+from .models import DenetimKaydiGorunumu
 
 
-@admin.register(DenetimKaydi)
+@admin.register(DenetimKaydiGorunumu)
 class DenetimKaydiAdmin(admin.ModelAdmin):
     """Read-only: nobody adds, edits or deletes an entry here (CONTRACT 18)."""
 

@@ -97,6 +97,10 @@ ISTEK_ADRESI_SINIRI = env.int("ISTEK_ADRESI_SINIRI", default=8192)
 SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
 
 ROOT_URLCONF = "supportdesk.urls"
+# Where the Django admin lives (CONTRACT 18): a path of its own makes it harder to find; ends in "/".
+ADMIN_URL = env("ADMIN_URL", default="admin/").strip("/") + "/"
+# Staff must log in to the admin with a TOTP code (set up in the portal's account page) when on.
+ADMIN_2FA_ZORUNLU = env.bool("ADMIN_2FA_ZORUNLU", default=False)
 WSGI_APPLICATION = "supportdesk.wsgi.application"
 # Sockets (CONTRACT 11): `supportdesk.asgi` serves /ws/ (and, in development, everything).
 ASGI_APPLICATION = "supportdesk.asgi.application"

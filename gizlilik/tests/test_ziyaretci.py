@@ -59,7 +59,8 @@ def _ziyaretci_verisi(musteri, ziyaretci_id=Z) -> dict:
     TicketYanit.objects.create(ticket_id=ticket["id"], gonderen="operator", icerik="GIZLI YANIT NOTU", ozel=True)
     _ok(w.post("/api/v1/context/customer-info", {"ziyaretci_id": ziyaretci_id, "ad": "Ayşe", "email": "ayse@ornek.com",
                                                  "paket": "Pro"}, format="json"))
-    _ok(w.post("/api/v1/context/page-info", {"ziyaretci_id": ziyaretci_id, "url": "https://ornek.com/fatura"}, format="json"), 201)
+    _ok(w.post("/api/v1/context/page-info", {"ziyaretci_id": ziyaretci_id, "url": "https://ornek.com/fatura"},
+               format="json"), 201)
     _ok(w.post("/api/v1/context/error-log", {"ziyaretci_id": ziyaretci_id, "mesaj": "TypeError"}, format="json"), 201)
     ekran = _ok(w.post("/api/v1/context/screenshot", {
         "ziyaretci_id": ziyaretci_id, "gorsel": "data:image/png;base64," + base64.b64encode(png_bayt()).decode()},
