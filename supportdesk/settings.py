@@ -38,7 +38,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin site asks a TOTP code of staff who set one up (required with ADMIN_2FA_ZORUNLU).
+    "tenants.admin_sitesi.YonetimAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -50,6 +51,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
     "supportdesk.core",
     "tenants",
     "webhooks",
@@ -87,14 +91,20 @@ SAYFA_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # `request.user.is_verified()`: the session passed a TOTP code (two-factor; tenants/iki_adim.py)
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A locked-out login (axes, below) is answered 429 with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 API_ONEKI = "/api/v1/"
 # Longest path + query string answered (longer: 414 in the envelope); see README's gunicorn flags.
 ISTEK_ADRESI_SINIRI = env.int("ISTEK_ADRESI_SINIRI", default=8192)
 # The admin looks for its middlewares in MIDDLEWARE by name; they run for it, from SAYFA_MIDDLEWARE
 # (tests/test_middleware: the admin logs in and works).
-SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
+# axes.W002 likewise: AxesMiddleware runs for the pages, from SAYFA_MIDDLEWARE; the API's login maps
+# a lockout to its own 429 (tenants.api.views.GirisView).
+SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410", "axes.W002"]
 
 ROOT_URLCONF = "supportdesk.urls"
 # Where the Django admin lives (CONTRACT 18): a path of its own makes it harder to find; ends in "/".
@@ -143,6 +153,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "tenants.Kullanici"
+# Lockout (CONTRACT 18, django-axes): AXES_FAILURE_LIMIT failed logins for one account, or from one
+# address, lock that account or address out of every login (portal, admin, API and console) for
+# AXES_COOLOFF_TIME; a success resets the account's count. The address is the one the rate limits
+# use (NUM_PROXIES). The axes backend only refuses locked-out attempts; the model backend logs in.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_ENABLED = env.bool("GIRIS_KILIDI", default=True)
+AXES_FAILURE_LIMIT = env.int("GIRIS_KILIDI_DENEME", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("GIRIS_KILIDI_DAKIKA", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "tenants.iki_adim.giris_adi"
+AXES_CLIENT_IP_CALLABLE = "tenants.iki_adim.istemci_adresi"
+AXES_LOCKOUT_TEMPLATE = "portal/kilitli.html"
+AXES_VERBOSE = False
+# TOTP (django-otp): the name authenticator apps show, and codes one step either side accepted.
+OTP_TOTP_ISSUER = env("OTP_TOTP_ISSUER", default="SupportDesk")
 
 REDIS_URL = env("REDIS_URL", default="")
 # Redis is a cache and a broker here, never the only copy of anything: when it is down every

@@ -1,16 +1,17 @@
 from datetime import UTC, datetime
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
 from supportdesk.core import varlik
-from supportdesk.core.exceptions import GecersizGiris
+from supportdesk.core.exceptions import GecersizGiris, LimitAsildi
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle
 from supportdesk.core.views import AcikAPIView
 
-from .. import services
+from .. import iki_adim, services
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
@@ -57,7 +58,14 @@ class GirisView(AcikAPIView):
         kullanici = gecerli and authenticate(request, email=ser.validated_data["email"].lower(),
                                              password=ser.validated_data["sifre"])
         if kullanici is None:
+            if getattr(request, "axes_locked_out", False):  # the lockout (CONTRACT 18; tenants.iki_adim)
+                raise LimitAsildi(retry_after=int(settings.AXES_COOLOFF_TIME.total_seconds()))
             raise GecersizGiris()  # a wrong password keeps the place its throttle reserved
+        cihaz = iki_adim.onayli_cihaz(kullanici)
+        if cihaz is not None and not iki_adim.kod_dogrula(cihaz, request.data.get("kod")):
+            # Two-factor on: the password alone does not log in (a wrong code counts as a failure).
+            iki_adim.kod_basarisiz(request, kullanici)
+            raise GecersizGiris(iki_adim.KOD_GEREKLI, alanlar={"kod": iki_adim.KOD_GEREKLI})
         for throttle in self._throttles:
             throttle.iade()  # not a failed attempt: the reserved place goes back
         if not gecerli:
