@@ -4,7 +4,6 @@ from datetime import datetime, time, timedelta
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import logout
 from django.db import transaction
 from django.http import FileResponse
 from django.shortcuts import redirect
