@@ -126,3 +126,26 @@ def test_admin_2fa_required(settings, db):
     client = Client()
     assert _admin_giris(client, admin, kod=kod(cihaz)).status_code == 302
     assert client.get("/admin/").status_code == 200
+
+
+def test_admin_tenant_list_shows_usage_without_a_query_per_row(db, django_assert_max_num_queries):
+    from gizlilik.tests.test_ziyaretci import _ziyaretci_verisi
+    from supportdesk.testing.factories import MusteriFactory
+
+    admin = KullaniciFactory(is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(admin)
+    musteri = MusteriFactory(firma_adi="Kullanımlı")
+    _ziyaretci_verisi(musteri)
+    operator_yap(musteri, rol="sahip")
+    res = client.get("/admin/tenants/musteri/")
+    assert res.status_code == 200
+    html = res.content.decode()
+    assert 'class="field-sohbetler">1<' in html and 'class="field-ticketlar">1<' in html
+    assert 'class="field-operatorler">1<' in html and "field-depolama" in html
+    with django_assert_max_num_queries(12) as bir:
+        client.get("/admin/tenants/musteri/")
+    for _ in range(5):
+        MusteriFactory()
+    with django_assert_max_num_queries(len(bir.captured_queries)):
+        client.get("/admin/tenants/musteri/")
