@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from django.core.files.storage import default_storage
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -236,11 +236,32 @@ def _webhook_gecmisini_temizle(*, musteri: Musteri, ziyaretci_id: str, oturum_id
     return sayi
 
 
+def _sinyalsiz_sil(model, idler: list[int]) -> None:
+    """Delete rows of `model` the way the collector would (CASCADE rows deleted, SET_NULL columns
+    cleared, many-to-many links removed), but with no per-row signal: retention deletes closed
+    chats nobody has open, in batches, and a signal per chat (each a round trip to the cache)
+    would make every batch, and so its locks, last seconds instead of milliseconds. Relations are
+    read off the model, so one added later by another feature is handled too."""
+    for iliski in model._meta.related_objects:
+        if iliski.many_to_many:
+            continue  # the link rows are handled by the field's own side below or by the other model
+        alan = iliski.field.name
+        bagli = iliski.related_model._base_manager.filter(**{f"{alan}__in": idler})
+        if iliski.on_delete is models.CASCADE:
+            bagli.delete()
+        elif iliski.on_delete is models.SET_NULL:
+            bagli.update(**{alan: None})
+    for m2m in model._meta.many_to_many:
+        getattr(model, m2m.name).through._base_manager.filter(**{f"{m2m.m2m_field_name()}__in": idler}).delete()
+    model._base_manager.filter(id__in=idler)._raw_delete(model._base_manager.db)
+
+
 def _sohbet_ve_ticketlari_sil(*, musteri: Musteri, oturum_idleri: list[int], ticket_idleri: list[int],
-                              ek_dosya_filtresi: Q | None = None) -> dict:
+                              ek_dosya_filtresi: Q | None = None, sessiz: bool = False) -> dict:
     """Delete these chats and tickets of one tenant with their messages, replies, the uploads
     attached to them (and `ek_dosya_filtresi`'s), and the mails kept for them. In the caller's
-    transaction; files removed after its commit."""
+    transaction; files removed after its commit. `sessiz`: chats go without per-row signals
+    (retention: `_sinyalsiz_sil`)."""
     mesajlar = Mesaj.objects.filter(oturum_id__in=oturum_idleri)
     yanitlar = TicketYanit.objects.filter(ticket_id__in=ticket_idleri)
     dosya_kosulu = (Q(id__in=mesajlar.filter(ek__isnull=False).values("ek_id"))
@@ -262,7 +283,10 @@ def _sohbet_ve_ticketlari_sil(*, musteri: Musteri, oturum_idleri: list[int], tic
     if ticket_idleri:
         Ticket.objects.filter(id__in=ticket_idleri).delete()  # replies and their attachment links go with it
     if oturum_idleri:
-        Oturum.objects.filter(id__in=oturum_idleri).delete()
+        if sessiz:
+            _sinyalsiz_sil(Oturum, oturum_idleri)
+        else:
+            Oturum.objects.filter(id__in=oturum_idleri).delete()
     if dosya_satirlari:
         Dosya.objects.filter(id__in=[i for i, _ in dosya_satirlari]).delete()
         dosyalari_silinecek_yap(ad for _, ad in dosya_satirlari)
@@ -327,7 +351,8 @@ def _saklama_partisi(musteri: Musteri, sinir) -> dict | None:
                            .select_for_update(skip_locked=True).order_by("id").values_list("id", flat=True)[:1000])
         if not (oturum_idleri or ticket_idleri or ekranlar or sayfa_idleri or hata_idleri):
             return None
-        silinen = _sohbet_ve_ticketlari_sil(musteri=musteri, oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri)
+        silinen = _sohbet_ve_ticketlari_sil(musteri=musteri, oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri,
+                                            sessiz=True)
         if ekranlar:
             EkranGoruntusu.objects.filter(id__in=[i for i, _ in ekranlar]).delete()
             dosyalari_silinecek_yap(ad for _, ad in ekranlar)
