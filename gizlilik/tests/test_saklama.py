@@ -127,3 +127,36 @@ def test_a_tenant_deleted_in_the_admin_leaves_no_row_and_no_file():
     # Only the other tenant's upload and screenshot are left in storage.
     assert kalan_dosyalari <= kalanlar and len(kalanlar) == 2, kalanlar
     assert not BekleyenDosyaSilme.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_runs_at_once_share_the_work():
+    """Two processes' runs at the same moment: each row is erased once, neither fails or waits."""
+    import threading
+
+    from django.db import connections
+
+    musteri = MusteriFactory(saklama_gun=30)
+    oturumlar = Oturum.objects.bulk_create(
+        Oturum(musteri=musteri, ziyaretci_id=f"z{i}", durum="kapandi", baslangic=ESKI, bitis_zamani=ESKI)
+        for i in range(450))
+    Mesaj.objects.bulk_create(Mesaj(musteri=musteri, oturum=o, gonderen="ziyaretci", icerik="x", zaman=ESKI)
+                              for o in oturumlar for _ in range(3))
+    sonuclar, hatalar = [], []
+
+    def calistir():
+        try:
+            sonuclar.append(services.saklama_uygula())
+        except Exception as exc:  # noqa: BLE001
+            hatalar.append(exc)
+        finally:
+            connections.close_all()
+
+    isler = [threading.Thread(target=calistir) for _ in range(2)]
+    for i in isler:
+        i.start()
+    for i in isler:
+        i.join()
+    assert hatalar == []
+    assert sum(s["oturum"] for s in sonuclar) == 450 and sum(s["mesaj"] for s in sonuclar) == 1350
+    assert not Oturum.objects.filter(musteri=musteri).exists()
