@@ -88,7 +88,8 @@ def main() -> None:
             FROM generate_series(0, %s - 1) g JOIN chat_oturum o ON o.id = %s + (g %% %s)""",
                   [musteri.id, args.mesaj, ilk, args.sohbet])
         c.execute("""
-            INSERT INTO tickets_ticket (musteri_id, ziyaretci_id, konu, durum, oncelik, ad, email, kanal, olusturulma, guncellenme)
+            INSERT INTO tickets_ticket (musteri_id, ziyaretci_id, konu, durum, oncelik, ad, email, kanal,
+                                        olusturulma, guncellenme)
             SELECT %s, 'z_' || g, 'Konu ' || g, 'cozuldu', 'normal', '', '', 'widget',
                    CASE WHEN g %% 2 = 0 THEN %s - interval '40 days' ELSE %s END,
                    CASE WHEN g %% 2 = 0 THEN %s - interval '40 days' ELSE %s END
