@@ -3,6 +3,7 @@
 The visitor profile's `GET /operator/ziyaretci/{id}` (CONTRACT 16) lives with the inbox; `DELETE`
 on the same path is here (the two views are one route once merged: see docs/api.md)."""
 from django.http import FileResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -62,7 +63,9 @@ class ZiyaretciDisaAktarView(ZiyaretciGizlilikTemel):
     @extend_schema(
         summary="Ziyaretçinin tüm verisi (zip: ziyaretci.json ve dosyaları; iç notlar hariç)",
         parameters=[_MUSTERI_ID],
-        responses={(200, "application/zip"): OpenApiResponse(description="ZIP arşivi"), **_HATALAR},
+        responses={(200, "application/zip"): OpenApiResponse(response=OpenApiTypes.BINARY,
+                                                             description="ZIP arşivi: ziyaretci.json ve dosyalar"),
+                   **_HATALAR},
     )
     def get(self, request, ziyaretci_id: str):
         uyelik = self.yetkili_uyelik(ziyaretci_id)
