@@ -48,7 +48,7 @@ class Oturum(models.Model):
     son_mesaj = models.CharField("son mesaj", max_length=ONIZLEME_MAX, null=True, blank=True)
     okunmamis = models.PositiveIntegerField("okunmamış (operatör)", default=0)
     # When the visitor was offered to leave a ticket instead of waiting on (issue 13: nobody
-    # online for BEKLEME_ZAMAN_ASIMI); set once, by the periodic `chat.zaman_asimlari`.
+    # online for its tenant's bekleme_zaman_asimi_dk); set once, by the periodic `chat.zaman_asimlari`.
     ticket_onerildi = models.DateTimeField("ticket önerildi", null=True, blank=True)
     # The last message the visitor has read (its widget socket's `okundu`, issue 24): kept so that
     # the console's read marks survive a reload. Only moves forward; a message id of this chat.

@@ -8,13 +8,16 @@ from django.db.models import (
     Avg,
     Case,
     Count,
+    DurationField,
     Exists,
+    ExpressionWrapper,
     F,
     IntegerField,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
+    Value,
     When,
     prefetch_related_objects,
 )
@@ -258,10 +261,27 @@ def _cevrimici_uye_var():
         uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR, is_active=True))
 
 
-def ticket_onerilecek_idler(*, sinir, adet: int = 500) -> list[int]:
-    """Waiting since before `sinir`, never offered a ticket, and nobody of the tenant online."""
+def _dakika_ayari(alan: str, alt: int, ust: int, varsayilan: int, *, bos_olur: bool):
+    """The tenant's setting in minutes as SQL, read as tenants.ayarlar reads it: a stored value
+    out of its range is the default; null stays null where it means "never" (`bos_olur`)."""
+    sutun = f"musteri__{alan}"
+    kosullar = [When(Q(**{f"{sutun}__isnull": True}), then=Value(None))] if bos_olur else []
+    kosullar.append(When(Q(**{f"{sutun}__gte": alt, f"{sutun}__lte": ust}), then=F(sutun)))
+    return Case(*kosullar, default=Value(varsayilan), output_field=IntegerField())
+
+
+def _once(simdi, dakika):
+    """`simdi` minus a per-row number of minutes (null: null, which no comparison passes)."""
+    return Value(simdi) - ExpressionWrapper(dakika * timedelta(minutes=1), output_field=DurationField())
+
+
+def ticket_onerilecek_idler(*, simdi, adet: int = 500) -> list[int]:
+    """Waiting longer than its tenant's `bekleme_zaman_asimi_dk` (from its start), never offered a
+    ticket, and nobody of the tenant online: one statement for every tenant."""
+    dakika = _dakika_ayari("bekleme_zaman_asimi_dk", 1, 1440, 10, bos_olur=False)
     return list(
-        Oturum.objects.filter(durum=Oturum.Durum.BEKLIYOR, ticket_onerildi__isnull=True, baslangic__lt=sinir)
+        Oturum.objects.filter(durum=Oturum.Durum.BEKLIYOR, ticket_onerildi__isnull=True)
+        .filter(baslangic__lt=_once(simdi, dakika))
         .exclude(_cevrimici_uye_var()).order_by("baslangic").values_list("id", flat=True)[:adet]
     )
 
@@ -271,11 +291,13 @@ def _son_mesaj_zamani():
     return Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk")).order_by("-id").values("zaman")[:1])
 
 
-def sessiz_aktif_idler(*, sinir, adet: int = 500) -> list[int]:
-    """Active chats accepted before `sinir` whose newest message is older than `sinir` too."""
+def sessiz_aktif_idler(*, simdi, adet: int = 500) -> list[int]:
+    """Active chats of tenants with a silent close (`sessiz_kapatma_dk` not null), accepted longer
+    ago than it and whose newest message is older than it too: one statement for every tenant."""
+    dakika = _dakika_ayari("sessiz_kapatma_dk", 5, 10080, 30, bos_olur=True)
     return list(
-        Oturum.objects.filter(durum=Oturum.Durum.AKTIF, kabul_zamani__lt=sinir)
-        .annotate(_son=_son_mesaj_zamani()).filter(Q(_son__lt=sinir) | Q(_son__isnull=True))
+        Oturum.objects.filter(durum=Oturum.Durum.AKTIF).annotate(_sinir=_once(simdi, dakika), _son=_son_mesaj_zamani())
+        .filter(kabul_zamani__lt=F("_sinir")).filter(Q(_son__lt=F("_sinir")) | Q(_son__isnull=True))
         .order_by("id").values_list("id", flat=True)[:adet]
     )
 
@@ -342,18 +364,25 @@ def hazir_yanit_list(*, musteri_idleri: list[int], musteri_id: int | None = None
 
 
 # --- dashboard -----------------------------------------------------------------------------
-def _bugun_baslangici():
-    simdi = timezone.localtime()
+def bugun_baslangici(tz=None) -> datetime:
+    """The start of today in `tz` (a tenant's zone, `tenants.ayarlar.bolge`; None: TIME_ZONE)."""
+    simdi = timezone.localtime(timezone=tz)
     return simdi.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
+def dashboard_verisi(*, musteri_idleri: list[int], bolgeler: dict | None = None) -> dict[int, dict]:
     """Per tenant: waiting, active, closed today, rating average (30 days), operators online.
 
-    Three grouped queries whatever the data size; "today" is the local day of settings.TIME_ZONE.
+    Three grouped queries whatever the data size; "today" is the local day of each tenant's zone
+    (`bolgeler`: tenant id -> tzinfo; a tenant missing from it: settings.TIME_ZONE).
     """
     sinir = timezone.now() - timedelta(days=30)
-    bugun = _bugun_baslangici()
+    bolgeler = bolgeler or {}
+    bugunler = {mid: bugun_baslangici(bolgeler.get(mid)) for mid in musteri_idleri}
+    bugun = min(bugunler.values(), default=bugun_baslangici())
+    bugun_kosulu = Q(pk__in=[])
+    for mid, baslangic in bugunler.items():
+        bugun_kosulu |= Q(musteri_id=mid, bitis_zamani__gte=baslangic)
     satirlar = {
         r["musteri_id"]: r
         for r in Oturum.objects.kapsamda(musteri_idleri)
@@ -362,7 +391,7 @@ def dashboard_verisi(*, musteri_idleri: list[int]) -> dict[int, dict]:
         .annotate(
             bekleyen=Count("id", filter=Q(durum=Oturum.Durum.BEKLIYOR)),
             aktif=Count("id", filter=Q(durum=Oturum.Durum.AKTIF)),
-            bugun_kapanan=Count("id", filter=Q(durum=Oturum.Durum.KAPANDI, bitis_zamani__gte=bugun)),
+            bugun_kapanan=Count("id", filter=Q(durum=Oturum.Durum.KAPANDI) & bugun_kosulu),
             puan_ortalama=Avg("puan", filter=Q(puan__isnull=False, puan_zamani__gte=sinir)),
             puan_sayisi=Count("id", filter=Q(puan__isnull=False, puan_zamani__gte=sinir)),
         )

@@ -20,6 +20,7 @@ from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
+from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.models import Uyelik
 
 from . import selectors, sorgular
@@ -202,7 +203,21 @@ def chat_baslat(
         })
         if ilk is not None:
             _mesaj_yayinla(ilk)
+        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
     return oturum, True
+
+
+def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
+    """CONTRACT 15: a chat started outside the tenant's hours offers a ticket at once:
+    `ticket_onerisi` and one `sistem` line with the closed text and the offer (the periodic offer
+    then finds it offered already). Inside hours it waits as before; with nobody reachable the
+    offer comes from the periodic rule (`bekleme_zaman_asimi_dk`)."""
+    if takvim(musteri).acik_mi(timezone.now()):
+        return oturum
+    oturum.ticket_onerildi = timezone.now()
+    oturum.save(update_fields=["ticket_onerildi"])
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{kapali_metni(musteri)} {TICKET_TEKLIFI}")
+    return _yeniden_oku(oturum)
 
 
 def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik, ek_id=None) -> Mesaj:
@@ -282,30 +297,34 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
         return _yeniden_oku(oturum)
 
 
-# --- time-outs (issue 13): the periodic `chat.zaman_asimlari` ------------------------------
-def chat_zaman_asimlarini_isle(*, bekleme: timedelta, sessizlik: timedelta, simdi=None) -> dict[str, int]:
-    """Waiting chats nobody can answer get the ticket offer; silent active chats are closed.
+# --- time-outs (issue 13, per tenant since issue 26): the periodic `chat.zaman_asimlari` -----
+def chat_zaman_asimlarini_isle(*, simdi=None) -> dict[str, int]:
+    """Waiting chats nobody can answer get the ticket offer; silent active chats are closed, by
+    each tenant's own settings (CONTRACT 15).
 
-    - `bekliyor` for longer than `bekleme` while no member of the tenant is online: a `sistem`
-      message offers a ticket instead and `ticket_onerildi` is set (once per chat); the chat stays
-      in the queue, so an operator coming online can still take it.
-    - `aktif` with no message (and no accept) for `sessizlik`: closed by `sistem` with a message,
-      `chat_kapandi` emitted as for any close.
-    Each chat is re-checked under its row lock, so a message or an accept racing the sweep wins.
+    - `bekliyor` for longer than the tenant's `bekleme_zaman_asimi_dk` (from the chat's start)
+      while no member of the tenant is online: a `sistem` message offers a ticket instead and
+      `ticket_onerildi` is set (once per chat); the chat stays in the queue, so an operator coming
+      online can still take it.
+    - `aktif` with no message (and no accept) for the tenant's `sessiz_kapatma_dk` (null: never):
+      closed by `sistem` with a message, `chat_kapandi` emitted as for any close.
+    One statement finds each rule's chats over every tenant; each chat is then re-checked under
+    its row lock, so a message or an accept racing the sweep wins, and two sweeps running at once
+    (two processes) act once: the second finds it offered or closed already.
     """
     simdi = simdi or timezone.now()
-    onerilen = sum(_ticket_oner(oturum_id=i, sinir=simdi - bekleme)
-                   for i in selectors.ticket_onerilecek_idler(sinir=simdi - bekleme))
-    kapanan = sum(_sessizse_kapat(oturum_id=i, sinir=simdi - sessizlik)
-                  for i in selectors.sessiz_aktif_idler(sinir=simdi - sessizlik))
+    onerilen = sum(_ticket_oner(oturum_id=i, simdi=simdi) for i in selectors.ticket_onerilecek_idler(simdi=simdi))
+    kapanan = sum(_sessizse_kapat(oturum_id=i, simdi=simdi) for i in selectors.sessiz_aktif_idler(simdi=simdi))
     return {"ticket_onerilen": onerilen, "sessiz_kapanan": kapanan}
 
 
-def _ticket_oner(*, oturum_id: int, sinir) -> int:
+def _ticket_oner(*, oturum_id: int, simdi) -> int:
     with transaction.atomic():
-        oturum = Oturum.objects.select_for_update().filter(pk=oturum_id).first()
-        if (oturum is None or oturum.durum != Oturum.Durum.BEKLIYOR or oturum.ticket_onerildi is not None
-                or oturum.baslangic >= sinir or selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id)):
+        oturum = Oturum.objects.select_for_update(of=("self",)).select_related("musteri").filter(pk=oturum_id).first()
+        if oturum is None or oturum.durum != Oturum.Durum.BEKLIYOR or oturum.ticket_onerildi is not None:
+            return 0
+        sinir = simdi - timedelta(minutes=ayar_degeri(oturum.musteri, "bekleme_zaman_asimi_dk"))
+        if oturum.baslangic >= sinir or selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id):
             return 0
         oturum.ticket_onerildi = timezone.now()
         oturum.save(update_fields=["ticket_onerildi"])
@@ -313,10 +332,13 @@ def _ticket_oner(*, oturum_id: int, sinir) -> int:
         return 1
 
 
-def _sessizse_kapat(*, oturum_id: int, sinir) -> int:
+def _sessizse_kapat(*, oturum_id: int, simdi) -> int:
     with transaction.atomic():
-        oturum = Oturum.objects.select_for_update().filter(pk=oturum_id).first()
-        if oturum is None or oturum.durum != Oturum.Durum.AKTIF or not selectors.sessiz_mi(oturum=oturum, sinir=sinir):
+        oturum = Oturum.objects.select_for_update(of=("self",)).select_related("musteri").filter(pk=oturum_id).first()
+        if oturum is None or oturum.durum != Oturum.Durum.AKTIF:
+            return 0
+        dakika = ayar_degeri(oturum.musteri, "sessiz_kapatma_dk")
+        if dakika is None or not selectors.sessiz_mi(oturum=oturum, sinir=simdi - timedelta(minutes=dakika)):
             return 0
         _kapat(oturum=oturum, kapatan=Oturum.Kapatan.SISTEM, metin=SISTEM_METINLERI["sessiz"])
         return 1

@@ -1,16 +1,11 @@
 """Thin Celery tasks: a service call, nothing else (HOUSE-STYLE 11)."""
-from datetime import timedelta
-
 from celery import shared_task
-from django.conf import settings
 
 from . import services
 
 
 @shared_task(name="chat.zaman_asimlari", ignore_result=True)
 def zaman_asimlari() -> dict:
-    """Beat, every minute: the ticket offer for chats nobody can answer, and silent chats closed."""
-    return services.chat_zaman_asimlarini_isle(
-        bekleme=timedelta(seconds=settings.BEKLEME_ZAMAN_ASIMI),
-        sessizlik=timedelta(seconds=settings.SESSIZ_SOHBET_ZAMAN_ASIMI),
-    )
+    """Beat, every minute: the ticket offer for chats nobody can answer, and silent chats closed
+    (each tenant's `bekleme_zaman_asimi_dk` and `sessiz_kapatma_dk`)."""
+    return services.chat_zaman_asimlarini_isle()

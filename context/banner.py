@@ -55,20 +55,21 @@ def _oge(tip: str, icon: str, label: str, deger: str, kritik: bool) -> dict:
     return {"tip": tip, "icon": icon, "label": label, "deger": deger, "kritik": bool(kritik)}
 
 
-def trial_kalan_gun(ekstra: dict, bugun: date) -> int | float | None:
-    """Days left: end date minus today's date, or `trial_kalan_gun` as given (CONTRACT 6)."""
+def trial_kalan_gun(ekstra: dict, bugun: date, tz=None) -> int | float | None:
+    """Days left: end date minus today's date, or `trial_kalan_gun` as given (CONTRACT 6); an
+    aware end time is dated in `tz` (the tenant's zone; None: the server's)."""
     bitis = ekstra.get("trial_bitis")
     if isinstance(bitis, str) and bitis:
         dt = parse_datetime(bitis)
         if dt is not None:
-            # An aware end time counts in the server's zone, the zone `bugun` is taken in.
-            gun = timezone.localtime(dt).date() if timezone.is_aware(dt) else dt.date()
+            # An aware end time counts in the zone `bugun` is taken in.
+            gun = timezone.localtime(dt, tz).date() if timezone.is_aware(dt) else dt.date()
         else:
             gun = parse_date(bitis)
         if gun is not None:
             return (gun - bugun).days
     elif isinstance(bitis, datetime):
-        return ((timezone.localtime(bitis).date() if timezone.is_aware(bitis) else bitis.date()) - bugun).days
+        return ((timezone.localtime(bitis, tz).date() if timezone.is_aware(bitis) else bitis.date()) - bugun).days
     elif isinstance(bitis, date):
         return (bitis - bugun).days
     kalan = ekstra.get("trial_kalan_gun")
@@ -77,8 +78,8 @@ def trial_kalan_gun(ekstra: dict, bugun: date) -> int | float | None:
     return None
 
 
-def _trial(ekstra: dict, bugun: date) -> dict | None:
-    n = trial_kalan_gun(ekstra, bugun)
+def _trial(ekstra: dict, bugun: date, tz=None) -> dict | None:
+    n = trial_kalan_gun(ekstra, bugun, tz)
     if n is None:
         return None
     deger = f"{sayi_yaz(n)} gün kaldı" if n >= 0 else "Süresi doldu"
@@ -112,13 +113,13 @@ def _depolama(ekstra: dict) -> dict | None:
     return _oge("depolama", IKON_UYARI if kritik_mi else IKON_DEPOLAMA, "Depolama", deger, kritik_mi)
 
 
-def banner_olustur(*, paket: str | None, kontor, ekstra: dict | None, bugun: date) -> list[dict]:
+def banner_olustur(*, paket: str | None, kontor, ekstra: dict | None, bugun: date, tz=None) -> list[dict]:
     """Items in the contract's order (paket, kontor, trial, depolama), each only when its data is present."""
     ekstra = ekstra if isinstance(ekstra, dict) else {}
     ogeler = (
         lambda: _oge("paket", IKON_PAKET, "Paket", paket, False) if isinstance(paket, str) and paket else None,
         lambda: _oge("kontor", IKON_KONTOR, "Kontör", sayi_yaz(kontor), kontor <= 0) if _sayi_mi(kontor) else None,
-        lambda: _trial(ekstra, bugun),
+        lambda: _trial(ekstra, bugun, tz),
         lambda: _depolama(ekstra),
     )
     return [item for item in map(_guvenle, ogeler) if item is not None]

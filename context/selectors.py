@@ -3,9 +3,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from chat.models import Oturum
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
+from tenants.ayarlar import bolge
 from tenants.models import Musteri
 from tickets.models import Ticket
 
@@ -121,14 +123,18 @@ class Baglam:
     ekran_goruntuleri: QuerySet
 
 
-def baglam_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None, bugun: date) -> Baglam:
-    """The visitor's context in one of the caller's tenants (errors as `ziyaretci_get`); `bugun`
-    is today's date for the banner's trial days."""
+def baglam_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None,
+               bugun: date | None = None) -> Baglam:
+    """The visitor's context in one of the caller's tenants (errors as `ziyaretci_get`); the
+    banner's trial days count days of the tenant's zone (`bugun`: today there, unless given)."""
     ziyaretci = ziyaretci_get(musteri_idleri=musteri_idleri, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
     _verdigiyle_tamamla(ziyaretci)
+    tz = bolge(ziyaretci.musteri)
+    bugun = bugun or timezone.localdate(timezone=tz)
     return Baglam(
         ziyaretci=ziyaretci,
-        banner=banner_olustur(paket=ziyaretci.paket, kontor=ziyaretci.kontor, ekstra=ziyaretci.ekstra, bugun=bugun),
+        banner=banner_olustur(paket=ziyaretci.paket, kontor=ziyaretci.kontor, ekstra=ziyaretci.ekstra, bugun=bugun,
+                              tz=tz),
         sayfalar=sayfa_list(ziyaretci=ziyaretci),
         hatalar=hata_kaydi_list(ziyaretci=ziyaretci),
         ekran_goruntuleri=ekran_goruntusu_list(ziyaretci=ziyaretci),

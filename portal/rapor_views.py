@@ -1,6 +1,6 @@
 """`/portal/raporlar`: the project's figures for a date range, as a page with server-drawn SVG
-charts and as CSV (CONTRACT 13). Days are calendar days of the service's `TIME_ZONE` (projects
-have no time zone of their own yet); the default range is the last 30 days including today."""
+charts and as CSV (CONTRACT 13). Days are calendar days of the project's own zone (`saat_dilimi`,
+CONTRACT 15); the default range is the last 30 days including today, in that zone."""
 from datetime import datetime, time, timedelta
 
 from django.http import HttpResponse
@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from chat.raporlar import PUANLAR, sohbet_raporu
 from supportdesk.core.tablo import GuvenliYazici
+from tenants.ayarlar import bolge
 from tickets.selectors import ticket_raporu
 
 from . import forms
@@ -30,8 +31,7 @@ def _sayi(deger, basamak=2):
     return "—" if deger is None else f"{deger:.{basamak}f}"
 
 
-def rapor_hesapla(*, musteri_id: int, bas_gun, son_gun) -> dict:
-    tz = timezone.get_current_timezone()
+def rapor_hesapla(*, musteri_id: int, bas_gun, son_gun, tz) -> dict:
     bas = timezone.make_aware(datetime.combine(bas_gun, time.min), tz)
     son = timezone.make_aware(datetime.combine(son_gun + timedelta(days=1), time.min), tz)
     sohbet = sohbet_raporu(musteri_id=musteri_id, bas=bas, son=son, tz=tz)
@@ -59,7 +59,7 @@ def _puan_grafigi(ozet: dict) -> list:
 
 class RaporView(PortalView):
     def _aralik(self, request):
-        bugun = timezone.localdate()
+        bugun = timezone.localdate(timezone=bolge(self.musteri))
         varsayilan = {"bas": bugun - timedelta(days=VARSAYILAN_GUN - 1), "son": bugun}
         if "bas" not in request.GET and "son" not in request.GET:
             return forms.RaporForm(initial=varsayilan), varsayilan["bas"], varsayilan["son"]
@@ -72,7 +72,7 @@ class RaporView(PortalView):
         form, bas, son = self._aralik(request)
         if bas is None:
             return self.sayfa("portal/raporlar.html", status=400, form=form)
-        r = rapor_hesapla(musteri_id=self.musteri.id, bas_gun=bas, son_gun=son)
+        r = rapor_hesapla(musteri_id=self.musteri.id, bas_gun=bas, son_gun=son, tz=bolge(self.musteri))
         if request.GET.get("bicim") == "csv":
             return self._csv(r, bas, son)
         if request.GET.get("bicim") == "excel":

@@ -5,6 +5,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from chat.models import Oturum
+from chat.selectors import bugun_baslangici
+from tenants.ayarlar import bolge
 from tenants.models import Kullanici, Musteri, Uyelik
 from tickets.selectors import acik_ticket_sayilari
 
@@ -32,14 +34,14 @@ def trial_kalan_gun(*, musteri: Musteri) -> int | None:
     """Days left = the trial's end date minus today's date, as the banner counts it (CONTRACT 6)."""
     if musteri.trial_bitis is None:
         return None
-    return (timezone.localdate(musteri.trial_bitis) - timezone.localdate()).days
+    tz = bolge(musteri)  # the tenant's days, wherever the server is
+    return (timezone.localdate(musteri.trial_bitis, tz) - timezone.localdate(timezone=tz)).days
 
 
 def acik_ticket_sayisi(*, musteri_id: int) -> int:
     return acik_ticket_sayilari(musteri_idleri=[musteri_id]).get(musteri_id, 0)
 
 
-def bugunku_sohbet_sayisi(*, musteri_id: int) -> int:
-    """Chats of the project started today (the local day of TIME_ZONE, as the operator dashboard counts)."""
-    bugun = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    return Oturum.objects.kapsamda([musteri_id]).filter(baslangic__gte=bugun).count()
+def bugunku_sohbet_sayisi(*, musteri: Musteri) -> int:
+    """Chats of the project started today (the local day of its zone, as the operator dashboard counts)."""
+    return Oturum.objects.kapsamda([musteri.pk]).filter(baslangic__gte=bugun_baslangici(bolge(musteri))).count()

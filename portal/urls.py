@@ -14,6 +14,7 @@ from . import (
     sifre_views,
     views,
     webhook_views,
+    yonlendirme_views,
 )
 
 app_name = "portal"
@@ -52,6 +53,7 @@ urlpatterns = [
     path("kampanyalar", icerik_views.KampanyaView.as_view(), name="kampanyalar"),
     path("kampanyalar/<int:nesne_id>", icerik_views.KampanyaView.as_view(), name="kampanya"),
     path("gorunum", gorunum_views.GorunumView.as_view(), name="gorunum"),
+    path("yonlendirme", yonlendirme_views.YonlendirmeView.as_view(), name="yonlendirme"),
     path("raporlar", rapor_views.RaporView.as_view(), name="raporlar"),
     path("gecmis", gecmis_views.GecmisView.as_view(), name="gecmis"),
     path("gecmis/sohbet/<int:oturum_id>", gecmis_views.GecmisSohbetView.as_view(), name="gecmis_sohbet"),

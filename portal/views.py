@@ -16,6 +16,7 @@ from django.views import View
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
 from tenants import iki_adim
+from tenants.ayarlar import bolge
 from tenants.selectors import uyelik_list
 from tenants.services import kullanici_profil_guncelle, musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
 from tenants.ziyaretci import ziyaretci_serbest_birak, ziyaretci_tokenlari_iptal_et
@@ -248,9 +249,9 @@ class PanoView(PortalView):
         return self.sayfa(
             "portal/pano.html",
             musteri=musteri,
-            trial_kalan=selectors.trial_kalan_gun(musteri=musteri),
+            trial_kalan=selectors.trial_kalan_gun(musteri=musteri), saat_dilimi=bolge(musteri),
             gomme_kodu=gomme_kodu(request, musteri),
-            bugunku_sohbet=selectors.bugunku_sohbet_sayisi(musteri_id=musteri.id),
+            bugunku_sohbet=selectors.bugunku_sohbet_sayisi(musteri=musteri),
             acik_ticket=selectors.acik_ticket_sayisi(musteri_id=musteri.id),
         )
 

@@ -396,10 +396,8 @@ CELERY_BEAT_SCHEDULE["gizlilik-dosya-supurge"] = {"task": "gizlilik.dosya_supurg
 CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": 24 * 3600}
 DENETIM_SAKLAMA_GUN = env.int("DENETIM_SAKLAMA_GUN", default=365)
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
-# Chat time-outs (issue 13), in seconds: a chat waiting this long with nobody of its tenant online
-# is offered to become a ticket; an active chat without a message this long is closed by `sistem`.
-BEKLEME_ZAMAN_ASIMI = env.int("BEKLEME_ZAMAN_ASIMI", default=10 * 60)
-SESSIZ_SOHBET_ZAMAN_ASIMI = env.int("SESSIZ_SOHBET_ZAMAN_ASIMI", default=30 * 60)
+# Chat time-outs (issue 13): per tenant since issue 26 (`Musteri.bekleme_zaman_asimi_dk`,
+# `sessiz_kapatma_dk`, CONTRACT 15); this is only how often they are checked.
 CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
     "task": "chat.zaman_asimlari", "schedule": env.float("SOHBET_ZAMAN_ASIMI_ARALIGI", default=60), "options": {"expires": 60},
 }

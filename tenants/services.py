@@ -6,9 +6,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.olaylar import yayinla
 
+from .ayarlar import ayar_hatalari
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
 from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
@@ -258,3 +259,30 @@ def _cevrimdisi_olaylari(*, kullanici: Kullanici) -> None:
             musteri_id=musteri_id,
             veri={"operator_id": kullanici.pk, "musteri_id": musteri_id, "email": kullanici.email},
         )
+
+
+@transaction.atomic
+def musteri_ayarlari_guncelle(*, musteri: Musteri, kullanici: Kullanici | None, degisiklikler: dict,
+                              ip: str | None = None) -> list[str]:
+    """Change the named CONTRACT 15 settings of a tenant, all or nothing; the names of the fields
+    whose value changed (and `ayar_degisti` with them, when any did). The caller has checked the
+    caller's role (`ayar_yetkisi`)."""
+    hatalar = ayar_hatalari(degisiklikler)
+    if hatalar:
+        raise GecersizIstek(alanlar=hatalar)
+    musteri = Musteri.objects.select_for_update().get(pk=musteri.pk)
+    degisen = [alan for alan, deger in degisiklikler.items() if getattr(musteri, alan) != deger]
+    if not degisen:
+        return []
+    for alan in degisen:
+        setattr(musteri, alan, degisiklikler[alan])
+    musteri.save(update_fields=degisen)
+    yayinla("ayar_degisti", musteri_id=musteri.pk, veri={
+        "musteri_id": musteri.pk, "kullanici_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen})
+    return degisen
+
+
+def ayar_yetkisi(uyelik: Uyelik) -> None:
+    """Settings are written by `sahip` and `yonetici` only (CONTRACT 15)."""
+    if not uyelik.yonetebilir:
+        raise Yetkisiz()

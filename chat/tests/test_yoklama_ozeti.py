@@ -67,7 +67,7 @@ def beklenen(oturum_id, *, sira_no, cevrimici_operator) -> dict:
     oturum = {**oturum_verisi(Oturum.objects.get(pk=oturum_id)), "sira_no": sira_no,
               "cevrimici_operator": cevrimici_operator}
     return {"oturum": oturum, "sira_no": sira_no, "cevrimici_operator": cevrimici_operator, "mesajlar": [],
-            "sonraki": None}
+            "sonraki": None, "mesai": {"acik": True, "sonraki_acilis": None, "mesaj": ""}}
 
 
 def test_the_second_idle_poll_needs_no_database_and_answers_the_same(musteri, django_assert_num_queries):

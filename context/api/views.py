@@ -3,7 +3,6 @@ import binascii
 import re
 
 from django.core.files.uploadedfile import UploadedFile
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -146,7 +145,7 @@ class OperatorBaglamView(OperatorAPIView):
         if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise Bulunamadi()
         baglam = selectors.baglam_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
-                                      musteri_id=_musteri_id(request.query_params), bugun=timezone.localdate())
+                                      musteri_id=_musteri_id(request.query_params))
         return basarili(s.BaglamSerializer(baglam, context={"request": request}).data)
 
 

@@ -142,3 +142,15 @@ def test_entries_older_than_a_year_are_purged(musteri):
     assert tasks.eski_kayitlari_temizle() == 1
     assert not DenetimKaydi.objects.filter(pk=eski.pk).exists() and DenetimKaydi.objects.filter(pk=yeni.pk).exists()
     assert tasks.eski_kayitlari_temizle() == 0
+
+
+def test_tenant_settings_changes_are_recorded(musteri):
+    sahip = operator_yap(musteri, rol="sahip")
+    api = _istemci(sahip, ip="203.0.113.50")
+    res = api.put(f"/api/v1/operator/tenants/{musteri.id}/ayarlar", {"saklama_gun": 90, "atama_modu": "sirayla"},
+                  format="json")
+    assert res.status_code == 200, res.content
+    [kayit] = [k for k in _kayitlar(api, musteri) if k["eylem"] == "ayar_degisti"]
+    assert kayit["ayrinti"] == {"alanlar": ["atama_modu", "saklama_gun"]}
+    assert kayit["kullanici_id"] == sahip.id and kayit["ip"] == "203.0.113.50"
+    assert kayit["hedef"] == f"musteri:{musteri.id}"

@@ -6,6 +6,7 @@ from rest_framework import serializers
 from chat.selectors import dashboard_verisi
 from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
+from tenants.ayarlar import bolge
 from tenants.selectors import uyelik_list
 from tickets.selectors import acik_ticket_sayilari
 
@@ -30,7 +31,7 @@ class DashboardView(OperatorAPIView):
     def get(self, request):
         uyelikler = list(uyelik_list(kullanici=request.user))
         ids = [u.musteri_id for u in uyelikler]
-        veri = dashboard_verisi(musteri_idleri=ids)
+        veri = dashboard_verisi(musteri_idleri=ids, bolgeler={u.musteri_id: bolge(u.musteri) for u in uyelikler})
         ticketlar = acik_ticket_sayilari(musteri_idleri=ids)
         musteriler = []
         for u in uyelikler:

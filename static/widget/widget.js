@@ -40,6 +40,7 @@
     baslat: "Sohbeti başlat",
     sira: (n) => `Sıranız: ${n}. Bir temsilci birazdan bağlanacak.`,
     bekle: "Bir temsilci birazdan bağlanacak.",
+    kimseYok: "Şu an çevrimiçi temsilcimiz yok. Destek talebi bırakabilirsiniz; size e-postayla döneriz.",
     bagli: "Bir temsilciyle görüşüyorsunuz.",
     bitti: "Görüşme sona erdi.",
     bitir: "Sohbeti bitir",
@@ -128,6 +129,7 @@
     acik: false,
     sekme: "sohbet",
     cevrimici: true,
+    mesai: { acik: true, mesaj: "" },
     oturum: null,
     sonMesajId: null,
     mesajIdleri: new Set(),
@@ -802,6 +804,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           const govde = { ad: v.ad.trim(), email: v.email.trim(), mesaj: v.mesaj.trim() };
           for (const k of ["ad", "email", "mesaj"]) if (!govde[k]) delete govde[k];
           const d = await api("POST", "/widget/chat/start", govde);
+          if (d.mesai) mesaiAyarla(d.mesai);
           profilHatirla(govde);
           S.eposta = govde.email || S.eposta;
           uyariGizle();
@@ -811,7 +814,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
     // Always drawn, shown while nobody is online: `widget/init` answering later must not redraw
     // the form (and lose what the visitor is typing), only show or hide this note.
-    const bilgi = h("div", { class: "bl", hidden: S.cevrimici }, h("span", { text: M.offline }),
+    const bilgi = h("div", { class: "bl", hidden: !kapali() }, h("span", { text: kapaliMetni(M.offline) }),
       h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), M.talepBirak));
     bosalt(govdeler.sohbet, h("div", { class: "ic" },
       h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { class: "kr", text: S.karsilama || M.hosgeldinAlt })), bilgi, form));
@@ -873,11 +876,23 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (S.acik && S.sekme === "sohbet") metin.focus();
   }
 
+  // CONTRACT 15: outside hours (`mesai`) or with nobody reachable, the widget shows the closed
+  // text and the ticket offer, never a queue promise.
+  const kapali = () => !S.mesai.acik || !S.cevrimici;
+  const kapaliMetni = (yoksa = M.kimseYok) => (!S.mesai.acik && S.mesai.mesaj) || yoksa;
+  function mesaiAyarla(m) {
+    if (m && typeof m.acik === "boolean") S.mesai = { acik: m.acik, mesaj: typeof m.mesaj === "string" ? m.mesaj : "" };
+    cevrimiciAyarla(S.cevrimici);
+  }
   function cevrimiciAyarla(deger) {
     S.cevrimici = Boolean(deger);
-    nokta.classList.toggle("x", !S.cevrimici);
-    durumYazi.textContent = S.cevrimici ? M.cevrimici : M.cevrimdisi;
-    if (cevrimdisiNotu) cevrimdisiNotu.hidden = S.cevrimici;
+    const acik = S.cevrimici && S.mesai.acik;
+    nokta.classList.toggle("x", !acik);
+    durumYazi.textContent = acik ? M.cevrimici : M.cevrimdisi;
+    if (cevrimdisiNotu) {
+      cevrimdisiNotu.hidden = !kapali();
+      cevrimdisiNotu.firstChild.textContent = kapaliMetni(M.offline);
+    }
   }
   function durumGuncelle() {
     const o = S.oturum;
@@ -887,7 +902,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: () => bitirSor(true) }, M.bitir)
       : yeniSohbetDugmesi();
     let metin = M.bitti;
-    if (o.durum === "bekliyor") metin = o.sira_no ? M.sira(o.sira_no) : M.bekle;
+    if (o.durum === "bekliyor") metin = kapali() ? kapaliMetni() : o.sira_no ? M.sira(o.sira_no) : M.bekle;
     else if (o.durum === "aktif") metin = M.bagli;
     durumCubugu.classList.toggle("w", o.durum === "bekliyor");
     // Ending a chat cannot be undone: the bar asks first (no window.confirm, which blocks the
@@ -953,8 +968,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       if (S.sonMesajId !== null) sorgu.sonra = S.sonMesajId;
       const d = await api("GET", "/widget/chat/messages", null, sorgu);
       mesajlariIsle(d.mesajlar, gecmis);
+      const mesaiDegisti = d.mesai && d.mesai.acik !== S.mesai.acik;
+      if (d.mesai) mesaiAyarla(d.mesai);
       if (d.oturum && S.oturum && d.oturum.id === S.oturum.id) {
-        const degisti = ["durum", "sira_no", "cevrimici_operator", "ticket_onerisi"].some((k) => d.oturum[k] !== S.oturum[k]);
+        const degisti = mesaiDegisti || ["durum", "sira_no", "cevrimici_operator", "ticket_onerisi"].some((k) => d.oturum[k] !== S.oturum[k]);
         S.oturum = { ...S.oturum, ...d.oturum };
         if (degisti) durumGuncelle();
       }
@@ -1069,7 +1086,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
   let oneriKarti = null;
   function ticketOnerisiGuncelle(o) {
-    const goster = Boolean(o && o.ticket_onerisi && o.durum === "bekliyor");
+    const goster = Boolean(o && (o.ticket_onerisi || kapali()) && o.durum === "bekliyor");
     if (!goster) { if (oneriKarti) { oneriKarti.remove(); oneriKarti = null; } return; }
     if (oneriKarti && oneriKarti.isConnected) return;
     oneriKarti = h("div", { class: "bl", role: "note", "data-oneri": "" }, h("strong", { text: M.oneriBaslik }),
@@ -1621,6 +1638,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       img.onerror = () => { logo.textContent = harf; };
       bosalt(logo, img);
     }
+    mesaiAyarla(d.mesai);
     cevrimiciAyarla(d.cevrimici_operator === undefined ? true : d.cevrimici_operator);
     // The start form is already drawn; a chat the visitor started while init was on its way
     // is kept (an answer that left the server earlier must not bring the form back).

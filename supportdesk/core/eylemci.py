@@ -13,7 +13,7 @@ command, the runner) both are None: the system did it."""
 import contextvars
 from dataclasses import dataclass
 
-from django.conf import settings
+from . import throttling
 
 _istek: contextvars.ContextVar = contextvars.ContextVar("eylemci_istegi", default=None)
 
@@ -25,14 +25,9 @@ class Eylemci:
 
 
 def istemci_ip(request) -> str | None:
-    meta = request.META
-    vekil = settings.REST_FRAMEWORK.get("NUM_PROXIES") or 0
-    iletilen = meta.get("HTTP_X_FORWARDED_FOR")
-    if vekil and iletilen:
-        adresler = [a.strip() for a in iletilen.split(",") if a.strip()]
-        if adresler:
-            return adresler[-min(vekil, len(adresler))][:45]
-    return (meta.get("REMOTE_ADDR") or None) and meta["REMOTE_ADDR"][:45]
+    """The client's address as the rate limits see it (`NUM_PROXIES`), at most 45 characters."""
+    adres = throttling.istemci_ip(request)
+    return adres[:45] if adres else None
 
 
 def eylemci() -> Eylemci:

@@ -73,7 +73,7 @@ ALAN_OLAYLARI = (
     # (supportdesk.core.eylemci); None for the system.
     "giris",  # a portal, console or API login succeeded (kullanici_id, kanal)
     "giris_basarisiz",  # a login failed for an existing account (kullanici_id, kanal) or an unknown one (email)
-    "ayar_degisti",  # a tenant's settings changed (kullanici_id, alanlar) (CONTRACT 15; helper yonlendirme)
+    "ayar_degisti",  # a tenant's CONTRACT 15 settings changed (musteri_id, kullanici_id, ip, alanlar)
     "sla_degisti",  # a tenant's SLA settings changed (kullanici_id) (CONTRACT 17; helper sla)
     "etiket_olusturuldu",  # a label was created (etiket_id, ad) (CONTRACT 16; helper gelenkutusu)
     "etiket_degisti",  # a label was renamed or recoloured (etiket_id, ad)

@@ -231,6 +231,11 @@ def acik_gecis() -> None:
         logger.warning("Hız sınırı deposuna erişilemedi; sınır açık geçiyor.", exc_info=True)
 
 
+def istemci_ip(request) -> str:
+    """The caller's address as the rate limits see it (`NUM_PROXIES` trusted proxies)."""
+    return BaseThrottle().get_ident(request)
+
+
 class _PencereThrottle(BaseThrottle):
     """A DRF throttle over `pencere_kontrol`; `setting_name` names the rate's setting."""
 

@@ -11,5 +11,6 @@ urlpatterns = [
     path("operator/tenants/<int:musteri_id>/eposta-bildirimi", views.TenantEpostaBildirimiView.as_view(),
          name="operator-tenants-eposta-bildirimi"),
     path("operator/tenants/<int:musteri_id>/operatorler", views.TenantUyeleriView.as_view(), name="operator-tenants-uyeler"),
+    path("operator/tenants/<int:musteri_id>/ayarlar", views.TenantAyarlarView.as_view(), name="operator-tenants-ayarlar"),
     path("operator/status", views.OperatorDurumView.as_view(), name="operator-status"),
 ]

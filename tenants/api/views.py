@@ -8,10 +8,11 @@ from rest_framework import serializers
 from supportdesk.core import varlik
 from supportdesk.core.exceptions import GecersizGiris, LimitAsildi
 from supportdesk.core.responses import basarili
-from supportdesk.core.throttling import LoginThrottle
+from supportdesk.core.throttling import LoginThrottle, istemci_ip
 from supportdesk.core.views import AcikAPIView
 
 from .. import iki_adim, services
+from ..ayarlar import ALANLAR, ayarlar_oku
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
@@ -152,6 +153,32 @@ class TenantUyeleriView(OperatorAPIView):
     def get(self, request, musteri_id: int):
         uyeler = uye_list(kullanici=request.user, musteri_id=musteri_id)
         return basarili({"operatorler": s.UyeSerializer(uyeler, many=True).data})
+
+
+class TenantAyarlarView(OperatorAPIView):
+    """Routing, working hours and timed rules (CONTRACT 15): read by every member, written by
+    `sahip` and `yonetici`; another tenant's is 404."""
+
+    @extend_schema(summary="Projenin yönlendirme ve mesai ayarları",
+                   responses={200: inline_serializer("TenantAyarlar", {"ayarlar": serializers.DictField()}),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def get(self, request, musteri_id: int):
+        uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
+        return basarili({"ayarlar": ayarlar_oku(uyelik.musteri)})
+
+    @extend_schema(summary="Ayarları değiştir (yalnız gönderilen alanlar; sahip ve yönetici)",
+                   request=inline_serializer("TenantAyarlarGirdi", {alan: serializers.JSONField(required=False)
+                                                                    for alan in ALANLAR}),
+                   responses={200: inline_serializer("TenantAyarlarYanit", {"ayarlar": serializers.DictField()}),
+                              400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+                              403: OpenApiResponse(description="YETKISIZ"), 404: OpenApiResponse(description="BULUNAMADI")})
+    def put(self, request, musteri_id: int):
+        uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
+        services.ayar_yetkisi(uyelik)
+        services.musteri_ayarlari_guncelle(musteri=uyelik.musteri, kullanici=request.user, degisiklikler=request.data,
+                                           ip=istemci_ip(request))
+        uyelik.musteri.refresh_from_db()
+        return basarili({"ayarlar": ayarlar_oku(uyelik.musteri)})
 
 
 class OperatorDurumSerializer(serializers.Serializer):

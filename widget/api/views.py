@@ -20,6 +20,7 @@ from supportdesk.core.girdi import sorgu_tam_sayisi
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
+from tenants.ayarlar import mesai_verisi
 from tenants.gorunum import KONUMLAR, logo_adresi
 from tenants.on_okuma import OnOkumaIhtiyaci
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
@@ -97,6 +98,7 @@ class WidgetInitView(WidgetAPIView):
             "ziyaretci_id": ziyaretci_id,
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
+            "mesai": mesai_verisi(musteri),
         })
 
 
@@ -154,4 +156,5 @@ class WidgetSohbetTicketView(WidgetAPIView):
             "ticket": TicketDetaySerializer(ticket, context={"request": request}).data,
             "oturum": widget_oturum_verisi(oturum, sira_no=None, cevrimici_operator=cevrimici_operator_var(
                 musteri_id=oturum.musteri_id)),
+            "mesai": mesai_verisi(self.musteri),
         }, status=201)

@@ -1,0 +1,122 @@
+"""`/portal/yonlendirme`: routing, working hours and timed rules (CONTRACT 15, 21). The page's
+fields are turned into the settings API's shape and checked by the same service and validator
+(`tenants.services.musteri_ayarlari_guncelle`, `tenants.ayarlar`), so the rules are written once."""
+import re
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.utils import timezone
+
+from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.throttling import istemci_ip
+from tenants import services
+from tenants.ayarlar import ALANLAR, MESAI_DISI_METNI, ayarlar_oku, takvim
+from tenants.models import Musteri
+from tenants.takvim import GUNLER, saat_dilimi_listesi
+
+from .views import PortalView
+
+GUN_ADLARI = dict(zip(GUNLER, ("Pazartesi", "Salı", "Çarşamba", "Perşembe", "Cuma", "Cumartesi", "Pazar"), strict=True))
+KISA_GUNLER = ("Pzt", "Sal", "Çar", "Per", "Cum", "Cmt", "Paz")
+_DILIM = re.compile(r"^\s*(\S+)\s*[-–]\s*(\S+)\s*$")
+SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk", "saklama_gun")
+
+
+def _dilimleri_coz(metin: str) -> list | str:
+    """"09:00-12:00, 13:00-17:00" as slots; the text itself when it is not of that form (the
+    validator then names the field)."""
+    dilimler = []
+    for parca in filter(None, (p.strip() for p in metin.split(","))):
+        eslesme = _DILIM.match(parca)
+        if eslesme is None:
+            return metin
+        dilimler.append([eslesme.group(1), eslesme.group(2)])
+    return dilimler
+
+
+def _sayi(metin: str):
+    metin = metin.strip()
+    if not metin:
+        return None
+    return int(metin) if metin.isascii() and metin.isdigit() and len(metin) < 10 else metin
+
+
+def formdan_ayarlar(post) -> dict:
+    """The page's fields as the settings API's body (every field: the page shows them all)."""
+    saatler = None
+    if post.get("her_zaman_acik") != "1":
+        saatler = {}
+        for gun in GUNLER:
+            dilimler = _dilimleri_coz(post.get(f"gun_{gun}", ""))
+            if isinstance(dilimler, str):
+                saatler = {gun: dilimler}  # its check names the day in `calisma_saatleri`
+                break
+            saatler[gun] = dilimler
+    return {
+        "saat_dilimi": post.get("saat_dilimi", "").strip(),
+        "atama_modu": post.get("atama_modu", ""),
+        "calisma_saatleri": saatler,
+        "tatiller": [t.strip() for t in re.split(r"[\s,]+", post.get("tatiller", "")) if t.strip()],
+        "mesai_disi_mesaji": post.get("mesai_disi_mesaji", "").replace("\r\n", "\n"),
+        **{alan: _sayi(post.get(alan, "")) for alan in SAYI_ALANLARI},
+        "dil": post.get("dil", ""),
+    }
+
+
+def _form_degerleri(ayarlar: dict) -> dict:
+    saatler = ayarlar["calisma_saatleri"]
+    return {
+        **ayarlar,
+        "her_zaman_acik": saatler is None,
+        "gunler": [{"anahtar": g, "ad": GUN_ADLARI[g],
+                    "metin": ", ".join(f"{a}-{b}" for a, b in (saatler or {}).get(g, []))} for g in GUNLER],
+        "tatiller_metni": "\n".join(ayarlar["tatiller"]),
+        **{alan: "" if ayarlar[alan] is None else ayarlar[alan] for alan in SAYI_ALANLARI},
+    }
+
+
+def acilis_onizlemesi(musteri: Musteri, adet: int = 5) -> list[dict]:
+    """The next openings from now, in the tenant's zone, for the page's preview."""
+    t = takvim(musteri)
+    sonuc = []
+    for bas, bit in t.acilislar(timezone.now(), adet=adet, gun=28):
+        b, s = bas.astimezone(t.bolge), bit.astimezone(t.bolge)
+        bitis = f"{s:%H:%M}" if s.date() == b.date() else f"{KISA_GUNLER[s.weekday()]} {s:%d.%m %H:%M}"
+        sonuc.append({"metin": f"{KISA_GUNLER[b.weekday()]} {b:%d.%m.%Y %H:%M} – {bitis}", "baslangic": bas})
+    return sonuc
+
+
+class YonlendirmeView(PortalView):
+    yonetim_gerekli = True
+
+    def _sayfa(self, degerler: dict | None = None, hatalar: dict | None = None, status: int = 200):
+        m = self.musteri
+        t = takvim(m)
+        simdi = timezone.now()
+        return self.sayfa(
+            "portal/yonlendirme.html", status=status, musteri=m, hatalar=hatalar or {},
+            d=degerler or _form_degerleri(ayarlar_oku(m)), saat_dilimleri=saat_dilimi_listesi(),
+            atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
+            acik=t.acik_mi(simdi), yerel_saat=f"{simdi.astimezone(t.bolge):%d.%m.%Y %H:%M}", saat_dilimi=t.saat_dilimi,
+            acilislar=acilis_onizlemesi(m), varsayilan_metin=MESAI_DISI_METNI, alan_adlari=list(ALANLAR),
+        )
+
+    def get(self, request):
+        return self._sayfa()
+
+    def post(self, request):
+        ayarlar = formdan_ayarlar(request.POST)
+        try:
+            services.musteri_ayarlari_guncelle(musteri=self.musteri, kullanici=request.user, degisiklikler=ayarlar,
+                                               ip=istemci_ip(request))
+        except GecersizIstek as exc:
+            # What was typed stays in the boxes, valid or not.
+            degerler = _form_degerleri(ayarlar_oku(self.musteri))
+            degerler.update({alan: request.POST.get(alan, "") for alan in (
+                "saat_dilimi", "atama_modu", "mesai_disi_mesaji", "dil", *SAYI_ALANLARI)},
+                her_zaman_acik=request.POST.get("her_zaman_acik") == "1", tatiller_metni=request.POST.get("tatiller", ""))
+            for gun in degerler["gunler"]:
+                gun["metin"] = request.POST.get(f"gun_{gun['anahtar']}", "")
+            return self._sayfa(degerler, hatalar=exc.alanlar or {"genel": exc.mesaj}, status=400)
+        messages.success(request, "Yönlendirme ve mesai ayarları kaydedildi.")
+        return redirect("portal:yonlendirme")
