@@ -13,6 +13,7 @@ from dosyalar.models import Dosya
 from dosyalar.services import dosya_yukle
 from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
 from supportdesk.core.exceptions import DesteklenmeyenDosya, GecersizIstek
+from supportdesk.core.olaylar import yayinla
 
 from . import metin
 from .models import HTTP_URL, Kampanya, KbKategori, KbMakale
@@ -82,6 +83,7 @@ def kb_makale_kaydet(
         if makale is None:
             makale = KbMakale.objects.kapsamda([musteri.id]).filter(slug=slug).first() or KbMakale(musteri=musteri)
         _slug_bos_mu(KbMakale, musteri=musteri, slug=slug, haric=makale.pk)
+        onceden_yayinda = makale.pk is not None and makale.yayinda
         makale.slug, makale.baslik, makale.ozet, makale.icerik = slug, baslik, ozet, temiz
         makale.icerik_markdown = kaynak
         makale.kategori, makale.yayinda, makale.sira = kategori, yayinda, _sira(sira)
@@ -91,6 +93,9 @@ def kb_makale_kaydet(
         makale.guncellenme = timezone.now()
         makale.save()
         _vektoru_guncelle(makale)
+        if makale.yayinda and not onceden_yayinda:
+            # The audit log's `makale_yayinlandi` (CONTRACT 18): a new published article, or a draft published.
+            yayinla("makale_yayinlandi", musteri_id=musteri.id, veri={"makale_id": makale.pk, "baslik": makale.baslik})
     return makale
 
 
@@ -201,6 +206,7 @@ def kb_slug_uret(*, musteri, baslik: str, model=KbMakale, haric=None) -> str:
 
 @transaction.atomic
 def kb_makale_sil(*, makale: KbMakale) -> None:
+    yayinla("makale_silindi", musteri_id=makale.musteri_id, veri={"makale_id": makale.pk, "baslik": makale.baslik})
     makale.delete()
 
 

@@ -15,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views import View
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
+from tenants import iki_adim
 from tenants.ayarlar import bolge
 from tenants.selectors import uyelik_list
 from tenants.services import kullanici_profil_guncelle, musteri_anahtar_yenile, musteri_origin_ekle, musteri_origin_sil
@@ -62,6 +63,10 @@ def _proje_etkinlestir(request, musteri_id: int):
     return uyelik
 
 
+# The session key of a login that passed its password and waits for its TOTP code.
+IKI_ADIM_BEKLEYEN = "iki_adim_bekleyen"
+
+
 def _giris_sonrasi(request):
     """Spec 4.6.2: two or more projects choose first; one is made active; none starts a project."""
     request.session.pop(AKTIF_PROJE, None)
@@ -105,6 +110,11 @@ class GirisView(View):
             if user is not None:
                 # Failed attempts only: an owner logging in often never locks themselves out.
                 limit.iade()
+                if iki_adim.onayli_cihaz(user) is not None:
+                    # Two-factor on: the password was right; the code page logs in (iki_adim_views).
+                    request.session[IKI_ADIM_BEKLEYEN] = {"kullanici": user.pk, "backend": user.backend,
+                                                         "next": _guvenli_next(request, "")}
+                    return redirect("portal:giris_kod")
                 login(request, user)
                 return _giris_sonrasi(request)
             form.add_error(None, "E-posta adresi ya da şifre hatalı.")

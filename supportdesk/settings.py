@@ -38,7 +38,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin site asks a TOTP code of staff who set one up (required with ADMIN_2FA_ZORUNLU).
+    "tenants.admin_sitesi.YonetimAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -50,6 +51,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
     "supportdesk.core",
     "tenants",
     "webhooks",
@@ -64,9 +68,13 @@ INSTALLED_APPS = [
     "panel",
     "portal",
     "canli",
+    "denetim",
+    "gizlilik",
 ]
 
 MIDDLEWARE = [
+    # Who acts and from where, for the events a request causes (the audit log; core/eylemci.py).
+    "supportdesk.core.eylemci.IstekEylemcisiMiddleware",
     "supportdesk.core.middleware.RequestIdMiddleware",
     "supportdesk.core.middleware.AdresUzunlukSiniri",
     "supportdesk.core.middleware.ParcaliGovde",
@@ -84,16 +92,26 @@ SAYFA_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # `request.user.is_verified()`: the session passed a TOTP code (two-factor; tenants/iki_adim.py)
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A locked-out login (axes, below) is answered 429 with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 API_ONEKI = "/api/v1/"
 # Longest path + query string answered (longer: 414 in the envelope); see README's gunicorn flags.
 ISTEK_ADRESI_SINIRI = env.int("ISTEK_ADRESI_SINIRI", default=8192)
 # The admin looks for its middlewares in MIDDLEWARE by name; they run for it, from SAYFA_MIDDLEWARE
 # (tests/test_middleware: the admin logs in and works).
-SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410"]
+# axes.W002 likewise: AxesMiddleware runs for the pages, from SAYFA_MIDDLEWARE; the API's login maps
+# a lockout to its own 429 (tenants.api.views.GirisView).
+SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410", "axes.W002"]
 
 ROOT_URLCONF = "supportdesk.urls"
+# Where the Django admin lives (CONTRACT 18): a path of its own makes it harder to find; ends in "/".
+ADMIN_URL = env("ADMIN_URL", default="admin/").strip("/") + "/"
+# Staff must log in to the admin with a TOTP code (set up in the portal's account page) when on.
+ADMIN_2FA_ZORUNLU = env.bool("ADMIN_2FA_ZORUNLU", default=False)
 WSGI_APPLICATION = "supportdesk.wsgi.application"
 # Sockets (CONTRACT 11): `supportdesk.asgi` serves /ws/ (and, in development, everything).
 ASGI_APPLICATION = "supportdesk.asgi.application"
@@ -136,6 +154,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "tenants.Kullanici"
+# Lockout (CONTRACT 18, django-axes): AXES_FAILURE_LIMIT failed logins for one account, or from one
+# address, lock that account or address out of every login (portal, admin, API and console) for
+# AXES_COOLOFF_TIME; a success resets the account's count. The address is the one the rate limits
+# use (NUM_PROXIES). The axes backend only refuses locked-out attempts; the model backend logs in.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_ENABLED = env.bool("GIRIS_KILIDI", default=True)
+AXES_FAILURE_LIMIT = env.int("GIRIS_KILIDI_DENEME", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("GIRIS_KILIDI_DAKIKA", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "tenants.iki_adim.giris_adi"
+AXES_CLIENT_IP_CALLABLE = "tenants.iki_adim.istemci_adresi"
+AXES_LOCKOUT_TEMPLATE = "portal/kilitli.html"
+AXES_VERBOSE = False
+# TOTP (django-otp): the name authenticator apps show, and codes one step either side accepted.
+OTP_TOTP_ISSUER = env("OTP_TOTP_ISSUER", default="SupportDesk")
 
 REDIS_URL = env("REDIS_URL", default="")
 # Redis is a cache and a broker here, never the only copy of anything: when it is down every
@@ -355,6 +389,13 @@ CELERY_BEAT_SCHEDULE = {
     # Uploads never attached to a ticket reply or chat message are deleted after a while.
     "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
 }
+# CONTRACT 18: retention (tenants with `saklama_gun`) daily, and the sweep of files whose rows an
+# erasure, retention or a tenant deletion removed but whose after-commit removal never ran.
+CELERY_BEAT_SCHEDULE["gizlilik-saklama"] = {"task": "gizlilik.saklama_uygula", "schedule": 24 * 3600}
+CELERY_BEAT_SCHEDULE["gizlilik-dosya-supurge"] = {"task": "gizlilik.dosya_supurge", "schedule": 3600}
+# The audit log keeps a year (DENETIM_SAKLAMA_GUN); older entries go daily.
+CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": 24 * 3600}
+DENETIM_SAKLAMA_GUN = env.int("DENETIM_SAKLAMA_GUN", default=365)
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 # Service levels (CONTRACT 17): warnings and breaches due, each announced once (tickets.sla.tara).
 CELERY_BEAT_SCHEDULE["sla-tarama"] = {

@@ -16,6 +16,9 @@ os.environ.setdefault("EPOSTA_YEREL_ISCI", "false")
 os.environ.setdefault("ARAMA_YEREL_ISCI", "false")
 # Timed jobs are run by hand in tests, never by the runner's timetable in the test process.
 os.environ.setdefault("KOSUCU_ZAMANLAYICI", "false")
+# The login lockout (django-axes) is off unless a test turns it on (settings.AXES_ENABLED = True):
+# many tests fail logins on purpose, and each would count towards the next one's lockout.
+os.environ.setdefault("GIRIS_KILIDI", "false")
 
 from .settings import *  # noqa: E402,F403
 

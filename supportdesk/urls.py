@@ -9,7 +9,7 @@ from supportdesk.core.metrikler import metrics_view
 urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     path("api/v1/", include("supportdesk.api_urls")),
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
     path("portal/", include("portal.urls")),
     path("eposta/", include("eposta.urls")),
     path("panel/", include("panel.urls")),

@@ -1,5 +1,8 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+from django.template.defaultfilters import filesizeformat
 
 from . import services
 from .models import Kullanici, Musteri, Uyelik
@@ -28,9 +31,66 @@ class KullaniciAdmin(UserAdmin):
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["email", "password1", "password2"]})]
 
 
+def _iliskiler(ad: str | None = None, alan: str | None = None) -> list:
+    """Musteri's reverse relations (hidden ones too), by name or by a field their model has. Read
+    off the model, so this app names none of the features above it."""
+    return [f for f in Musteri._meta.get_fields(include_hidden=True)
+            if f.auto_created and not f.concrete and f.one_to_many
+            and (ad is None or f.get_accessor_name() == ad)
+            and (alan is None or any(x.name == alan for x in f.related_model._meta.concrete_fields))]
+
+
+def _alt_sorgu(iliski, ifade):
+    """One value per tenant of a reverse relation, as a correlated subquery (no join fan-out)."""
+    qs = (iliski.related_model._base_manager.filter(**{iliski.field.name: OuterRef("pk")}).order_by()
+          .values(iliski.field.name).annotate(deger=ifade).values("deger")[:1])
+    return Coalesce(Subquery(qs, output_field=IntegerField()), Value(0))
+
+
+def kullanim_sutunlari() -> dict:
+    """The admin's usage columns (CONTRACT 18): chats, tickets, members, bytes stored (every
+    stored file's `boyut`: uploads, screenshots, kept mails), each a subquery of the list's one query."""
+    sutunlar = {}
+    for ad, iliski in (("sohbet_sayisi", "oturumlar"), ("ticket_sayisi", "ticketlar"), ("operator_sayisi", "uyelikler")):
+        for f in _iliskiler(ad=iliski):
+            sutunlar[ad] = _alt_sorgu(f, Count("*"))
+    depolama = [_alt_sorgu(f, Sum("boyut")) for f in _iliskiler(alan="boyut")]
+    if depolama:
+        toplam = depolama[0]
+        for ek in depolama[1:]:
+            toplam = toplam + ek
+        sutunlar["depolama_bayt"] = toplam
+    return sutunlar
+
+
 @admin.register(Musteri)
 class MusteriAdmin(admin.ModelAdmin):
-    list_display = ["id", "firma_adi", "aktif", "kimlik_dogrulama_zorunlu", "trial_bitis", "olusturulma"]
+    list_display = ["id", "firma_adi", "aktif", "kimlik_dogrulama_zorunlu", "trial_bitis", "olusturulma",
+                    "sohbetler", "ticketlar", "operatorler", "depolama"]
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.resolver_match and request.resolver_match.url_name == "tenants_musteri_changelist":
+            qs = qs.annotate(**kullanim_sutunlari())
+        return qs
+
+    @admin.display(description="sohbet", ordering="sohbet_sayisi")
+    def sohbetler(self, obj):
+        return getattr(obj, "sohbet_sayisi", "—")
+
+    @admin.display(description="ticket", ordering="ticket_sayisi")
+    def ticketlar(self, obj):
+        return getattr(obj, "ticket_sayisi", "—")
+
+    @admin.display(description="üye", ordering="operator_sayisi")
+    def operatorler(self, obj):
+        return getattr(obj, "operator_sayisi", "—")
+
+    @admin.display(description="depolama", ordering="depolama_bayt")
+    def depolama(self, obj):
+        bayt = getattr(obj, "depolama_bayt", None)
+        return "—" if bayt is None else filesizeformat(bayt)
+
     list_filter = ["aktif", "kimlik_dogrulama_zorunlu"]
     search_fields = ["firma_adi", "api_key"]
     readonly_fields = ["api_key", "api_secret", "olusturulma"]

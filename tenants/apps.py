@@ -9,3 +9,4 @@ class TenantsConfig(AppConfig):
         from .api import sema  # noqa: F401  (registers the OpenAPI descriptions of our two credentials)
 
         sinyaller.bagla()
+

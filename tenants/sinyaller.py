@@ -5,7 +5,8 @@ Who reacts is read in the listeners (`*/dinleyiciler.py`), never here.
 
 Services that write these models by `QuerySet.update()` (an operator's status) state their own
 event (`operator_durumu`) instead: no signal is sent for them."""
-from django.db.models.signals import post_delete, post_save, pre_save
+from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 
 from supportdesk.core.olaylar import yayinla
 
@@ -29,15 +30,30 @@ def _musteri(sender, instance: Musteri, created=False, raw=False, update_fields=
     })
 
 
+def _musteri_siliniyor(sender, instance: Musteri, origin=None, **kwargs) -> None:
+    # Before the cascade removes its rows, inside the deleting transaction: who keeps files or
+    # guarded rows of the tenant acts now (gizlilik: the files; denetim: the audit log's guard).
+    yayinla("musteri_siliniyor", musteri_id=instance.pk, veri={"musteri": instance})
+
+
 def _musteri_silindi(sender, instance: Musteri, **kwargs) -> None:
     _musteri(sender, instance, silindi=True)
+
+
+def _uyelik_once(sender, instance: Uyelik, raw=False, update_fields=None, **kwargs) -> None:
+    # The role it had before this save (the audit log's `uye_rol_degisti`); read only when the
+    # save may change it.
+    if instance.pk and not raw and (update_fields is None or "rol" in update_fields):
+        instance._onceki_rol = Uyelik.objects.filter(pk=instance.pk).values_list("rol", flat=True).first()
 
 
 def _uyelik(sender, instance: Uyelik, created=False, raw=False, **kwargs) -> None:
     # Joining is what changes who is a member; a save of an existing one changes its order, role,
     # cap or muting only. A fixture's raw save is not a joining.
     olay = "uyelik_eklendi" if created and not raw else "uyelik_guncellendi"
-    yayinla(olay, musteri_id=instance.musteri_id, veri={"kullanici_id": instance.kullanici_id})
+    yayinla(olay, musteri_id=instance.musteri_id, veri={
+        "kullanici_id": instance.kullanici_id, "rol": instance.rol, "onceki_rol": getattr(instance, "_onceki_rol", None)})
+    instance._onceki_rol = None
 
 
 def _uyelik_silindi(sender, instance: Uyelik, **kwargs) -> None:
@@ -53,10 +69,46 @@ def _kullanici_silindi(sender, instance: Kullanici, **kwargs) -> None:
     yayinla("kullanici_silindi", musteri_id=None, veri={"kullanici_id": instance.pk})
 
 
+def giris_kanali(request) -> str:
+    """Where a login happened, by the path it came to: `portal`, `konsol`, `api` or `admin`."""
+    yol = getattr(request, "path", "") or ""
+    if yol.startswith("/portal"):
+        return "portal"
+    if yol.startswith("/panel") or yol.startswith("/api/v1/panel"):
+        return "konsol"
+    if yol.startswith("/api/"):
+        return "api"
+    return "admin"
+
+
+def giris_yayinla(*, kullanici: Kullanici, request) -> None:
+    """A login succeeded (the audit log's `giris`): the session logins through `user_logged_in`,
+    the token logins (API, console) from their view."""
+    yayinla("giris", musteri_id=None, veri={"kullanici_id": kullanici.pk, "kanal": giris_kanali(request)})
+
+
+def _oturum_acildi(sender, request, user, **kwargs) -> None:
+    if request is not None:
+        giris_yayinla(kullanici=user, request=request)
+
+
+def _giris_basarisiz(sender, credentials, request=None, **kwargs) -> None:
+    # `authenticate()` failed (wrong password, unknown or inactive account). An existing
+    # account's failure is recorded per tenant it belongs to; an unknown address has no tenant.
+    email = str(credentials.get("email") or credentials.get("username") or "").strip().lower()
+    kullanici_id = Kullanici.objects.filter(email__iexact=email).values_list("pk", flat=True).first() if email else None
+    yayinla("giris_basarisiz", musteri_id=None, veri={
+        "kullanici_id": kullanici_id, "email": email, "kanal": giris_kanali(request)})
+
+
 def bagla() -> None:
+    user_logged_in.connect(_oturum_acildi, dispatch_uid="tenants_giris")
+    user_login_failed.connect(_giris_basarisiz, dispatch_uid="tenants_giris_basarisiz")
     pre_save.connect(_musteri_once, sender=Musteri, dispatch_uid="tenants_musteri_once")
     post_save.connect(_musteri, sender=Musteri, dispatch_uid="tenants_musteri")
+    pre_delete.connect(_musteri_siliniyor, sender=Musteri, dispatch_uid="tenants_musteri_siliniyor")
     post_delete.connect(_musteri_silindi, sender=Musteri, dispatch_uid="tenants_musteri_sil")
+    pre_save.connect(_uyelik_once, sender=Uyelik, dispatch_uid="tenants_uyelik_once")
     post_save.connect(_uyelik, sender=Uyelik, dispatch_uid="tenants_uyelik")
     post_delete.connect(_uyelik_silindi, sender=Uyelik, dispatch_uid="tenants_uyelik_sil")
     post_save.connect(_kullanici, sender=Kullanici, dispatch_uid="tenants_kullanici")

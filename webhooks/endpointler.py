@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from supportdesk.core.exceptions import GecersizIstek
-from supportdesk.core.olaylar import OLAYLAR
+from supportdesk.core.olaylar import OLAYLAR, yayinla
 
 from . import kuyruk
 from .hedef import webhook_url_dogrula
@@ -51,7 +51,16 @@ def webhook_endpoint_olustur(
         gizli_anahtar=gizli_anahtar_dogrula(gizli_anahtar),
     )
     endpoint.save()
+    _degisti(endpoint, "olusturuldu")
     return endpoint
+
+
+def _degisti(endpoint: WebhookEndpoint, islem: str, alanlar=None) -> None:
+    # The audit log's `webhook_degisti` (CONTRACT 18); the secret itself never goes in an event.
+    veri = {"endpoint_id": endpoint.pk, "islem": islem, "url": endpoint.url, "aktif": endpoint.aktif}
+    if alanlar:
+        veri["alanlar"] = sorted(alanlar)
+    yayinla("webhook_degisti", musteri_id=endpoint.musteri_id, veri=veri)
 
 
 _GUNCELLENEBILIR = {"url", "olaylar", "aktif", "gizli_anahtar"}
@@ -88,12 +97,14 @@ def webhook_endpoint_guncelle(*, endpoint: WebhookEndpoint, **fields) -> Webhook
         degisen.append("aktif")
     if degisen:
         endpoint.save(update_fields=[*degisen, "guncellenme"])
+        _degisti(endpoint, "guncellendi", {a for a in degisen if a in _GUNCELLENEBILIR})
     return endpoint
 
 
 @transaction.atomic
 def webhook_endpoint_sil(*, endpoint: WebhookEndpoint) -> None:
     """Delete an endpoint with its delivery log; queued attempts for it then do nothing."""
+    _degisti(endpoint, "silindi")
     endpoint.delete()
 
 

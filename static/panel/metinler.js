@@ -8,6 +8,8 @@ export const M = {
   sifre: "Şifre",
   girisYap: "Giriş yap",
   girisHatasi: "E-posta ya da şifre hatalı.",
+  girisKod: "Doğrulama kodu (iki adımlı doğrulama açıksa)",
+  girisKodHatasi: "İki adımlı doğrulama açık: uygulamanızdaki 6 haneli kodu girin.",
   cikis: "Çıkış",
   baglantiYok: "Bağlantı yok — sunucuya ulaşılamıyor, yeniden deneniyor…",
   canli: "Canlı",

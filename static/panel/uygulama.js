@@ -97,22 +97,26 @@ function girisGoster(dustu) {
   const hataEl = h("p", { class: "hata", role: "alert", id: "giris-hata" });
   const email = h("input", { id: "giris-email", type: "email", name: "email", autocomplete: "username", required: true });
   const sifre = h("input", { id: "giris-sifre", type: "password", name: "sifre", autocomplete: "current-password", required: true });
+  const kod = h("input", { id: "giris-kod", type: "text", name: "kod", autocomplete: "one-time-code", inputmode: "numeric" });
   if (S.operator) email.value = S.operator.email;
   const form = h("form", { class: "giris", onsubmit: async (e) => {
     e.preventDefault();
     hataEl.textContent = "";
     try {
-      const veri = await api.giris(email.value.trim(), sifre.value);
+      const veri = await api.giris(email.value.trim(), sifre.value, kod.value.trim());
       el.giris.close();
       await oturumAc(veri);
     } catch (err) {
-      hataEl.textContent = err instanceof ApiHatasi && err.status === 401 ? M.girisHatasi : err.message || M.hata;
+      const kodHatasi = err instanceof ApiHatasi && err.alanlar && err.alanlar.kod;
+      hataEl.textContent = kodHatasi ? M.girisKodHatasi
+        : err instanceof ApiHatasi && err.status === 401 ? M.girisHatasi : err.message || M.hata;
     }
   } },
   h("h1", { text: M.girisBaslik }),
   h("p", { text: dustu ? M.oturumDustu : M.girisAciklama }),
   h("label", { for: "giris-email", text: M.eposta }), email,
   h("label", { for: "giris-sifre", text: M.sifre }), sifre,
+  h("label", { for: "giris-kod", text: M.girisKod }), kod,
   hataEl,
   h("button", { type: "submit", class: "birincil", text: M.girisYap }));
   bosalt(el.giris, form);

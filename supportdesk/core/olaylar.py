@@ -80,11 +80,21 @@ ALAN_OLAYLARI = (
     "uyelik_guncellendi",  # a membership's order, role, cap or muting changed (kullanici_id)
     "uyelik_silindi",  # a membership was removed (kullanici_id)
     "musteri_degisti",  # a tenant was saved or deleted (api_keyler, aktif, olusturuldu, alanlar, silindi, ham)
+    "musteri_siliniyor",  # a tenant is being deleted: before the cascade, in its transaction (musteri)
+    # what the audit log records (CONTRACT 18; denetim/dinleyiciler.py). Who did it and from where
+    # is `veri["kullanici_id"]` / `veri["ip"]` when the publisher knows, else the request's
+    # (supportdesk.core.eylemci); None for the system.
+    "giris",  # a portal, console or API login succeeded (kullanici_id, kanal)
+    "giris_basarisiz",  # a login failed for an existing account (kullanici_id, kanal) or an unknown one (email)
     "ayar_degisti",  # a tenant's CONTRACT 15 settings changed (musteri_id, kullanici_id, ip, alanlar)
     # visitors (context)
     "ziyaretci_profili_kaydedildi",  # customer-info stored a visitor's name or e-mail (ziyaretci_id, ad, email)
+    "webhook_degisti",  # a webhook endpoint was added, changed or removed (endpoint_id, islem)
+    "makale_yayinlandi",  # a knowledge-base article was saved published (makale_id, baslik)
+    "makale_silindi",  # a knowledge-base article was deleted (makale_id, baslik)
     # privacy (gizlilik)
-    "ziyaretci_silindi",  # a visitor's data was erased (ziyaretci_id, kullanici_id)
+    "ziyaretci_disa_aktarildi",  # a visitor's data was exported (ziyaretci_id, kullanici_id)
+    "ziyaretci_silindi",  # a visitor's data was erased (ziyaretci_id, oturum_idleri, ticket_idleri, silinen)
 )
 TUM_OLAYLAR = frozenset(OLAYLAR + ALAN_OLAYLARI)
 

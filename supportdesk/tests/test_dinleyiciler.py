@@ -16,7 +16,7 @@ from django.db import transaction
 from canli import yayin
 from supportdesk.core import olaylar
 from supportdesk.core.olaylar import yayinla
-from tenants.models import Kullanici
+from tenants.models import Kullanici, Musteri
 from tickets.models import Ticket
 from webhooks.models import Olay
 
@@ -38,8 +38,11 @@ VERILER = {
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
     **{ad: {"ticket": Ticket(pk=1)} for ad in ("ticket_yeni", "ticket_guncellendi")},
-    "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None},
+    "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None, "oturum_idleri": [], "ticket_idleri": []},
     "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
+    "uyelik_guncellendi": {"kullanici_id": 1, "rol": "yonetici", "onceki_rol": "operator"},
+    "giris": {"kullanici_id": 1}, "giris_basarisiz": {"kullanici_id": 1},
+    "musteri_siliniyor": {"musteri": Musteri(pk=1)},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
 }
@@ -92,6 +95,22 @@ DURUMLAR = [
     ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
     ("ziyaretci_profili_kaydedildi", "arama.dinleyiciler.ziyaretci_profili",
      [("supportdesk.core.kosucu", "gorev_gonder")], False),
+    # the audit log (CONTRACT 18), each inside the transaction
+    *[(ad, f"denetim.dinleyiciler.{dinleyici}", [("denetim.kayit", islev)], True) for ad, dinleyici, islev in (
+        ("giris", "giris", "giris"), ("giris_basarisiz", "giris", "giris"),
+        ("musteri_degisti", "musteri_degisti", "musteri_degisikligi"),
+        ("musteri_siliniyor", "musteri_siliniyor", "musteri_siliniyor"),
+        ("ayar_degisti", "ayar", "ayar"), ("sla_degisti", "ayar", "ayar"),
+        ("uyelik_eklendi", "uyelik", "uyelik"), ("uyelik_guncellendi", "uyelik", "uyelik"),
+        ("uyelik_silindi", "uyelik", "uyelik"),
+        ("etiket_olusturuldu", "etiket", "etiket"), ("etiket_degisti", "etiket", "etiket"),
+        ("etiket_silindi", "etiket", "etiket"), ("webhook_degisti", "webhook", "webhook"),
+        ("makale_yayinlandi", "makale", "makale"), ("makale_silindi", "makale", "makale"),
+        ("ziyaretci_disa_aktarildi", "ziyaretci", "ziyaretci"), ("ziyaretci_silindi", "ziyaretci", "ziyaretci"),
+    )],
+    # privacy: a deleted tenant's files (CONTRACT 18)
+    ("musteri_siliniyor", "gizlilik.dinleyiciler.musteri_siliniyor",
+     [("gizlilik.services", "musteri_dosyalarini_sil")], True),
 ]
 
 

@@ -12,6 +12,7 @@ KOK = Path(__file__).resolve().parents[2]
 KATMANLAR = {
     "supportdesk.core": 0,
     "tenants": 1,
+    "denetim": 2,  # the audit log: listeners of events by name; knows users and tenants only
     "dosyalar": 2,
     "webhooks": 2,
     "chat": 3,
@@ -23,7 +24,8 @@ KATMANLAR = {
     "arama": 4,  # the operators' search over chats and tickets
     "widget": 5,  # compositions over the features
     "panel": 5,
-    "portal": 5,
+    "portal": 6,  # the owners' pages, over everything (privacy's export and erasure included)
+    "gizlilik": 5,  # privacy (CONTRACT 18): a visitor's rows of every feature, retention
 }
 # The project's wiring (settings, URL roots, the Celery and WSGI/ASGI entry points) and test code
 # may name any app.

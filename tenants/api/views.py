@@ -1,20 +1,22 @@
 from datetime import UTC, datetime
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
 from supportdesk.core import mesajlar, varlik
-from supportdesk.core.exceptions import GecersizGiris, GecersizIstek, Yetkisiz
+from supportdesk.core.exceptions import GecersizGiris, GecersizIstek, LimitAsildi, Yetkisiz
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle, istemci_ip
 from supportdesk.core.views import AcikAPIView
 
-from .. import etiketler, services
+from .. import etiketler, iki_adim, services
 from ..ayarlar import ALANLAR, ayarlar_oku
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
+from ..sinyaller import giris_yayinla
 from . import serializers as s
 from .temel import OperatorAPIView, istek_ip
 
@@ -57,12 +59,20 @@ class GirisView(AcikAPIView):
         kullanici = gecerli and authenticate(request, email=ser.validated_data["email"].lower(),
                                              password=ser.validated_data["sifre"])
         if kullanici is None:
+            if getattr(request, "axes_locked_out", False):  # the lockout (CONTRACT 18; tenants.iki_adim)
+                raise LimitAsildi(retry_after=int(settings.AXES_COOLOFF_TIME.total_seconds()))
             raise GecersizGiris()  # a wrong password keeps the place its throttle reserved
+        cihaz = iki_adim.onayli_cihaz(kullanici)
+        if cihaz is not None and not iki_adim.kod_dogrula(cihaz, request.data.get("kod")):
+            # Two-factor on: the password alone does not log in (a wrong code counts as a failure).
+            iki_adim.kod_basarisiz(request, kullanici)
+            raise GecersizGiris(iki_adim.KOD_GEREKLI, alanlar={"kod": iki_adim.KOD_GEREKLI})
         for throttle in self._throttles:
             throttle.iade()  # not a failed attempt: the reserved place goes back
         if not gecerli:
             raise serializers.ValidationError(ser.errors)
         token = operator_tokeni_uret(kullanici)
+        giris_yayinla(kullanici=kullanici, request=request)  # the audit log's `giris` (CONTRACT 18)
         varlik.rest_cagrisi(kullanici_id=kullanici.pk)  # presence (CONTRACT 11): it just proved who it is
         return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 

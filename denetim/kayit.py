@@ -1,0 +1,135 @@
+"""Writing the audit log: the one way in (`kaydet`) and what each recorded event becomes.
+
+Who did it: `veri["kullanici_id"]` when the publisher says (the membership events' `kullanici_id`
+is the member, not the actor), else the request's user (`supportdesk.core.eylemci`); the address
+is `veri["ip"]` or the request's. Outside a request both are None (the system).
+
+Several recorded actions are published under older names and mapped here: `musteri_degisti` with
+appearance fields → `gorunum_degisti`, with `izinli_originler` → `origin_degisti`, with a key →
+`anahtar_yenilendi`; `uyelik_eklendi` → `uye_eklendi`; `uyelik_guncellendi` with a new role →
+`uye_rol_degisti`; `uyelik_silindi` → `uye_cikarildi`."""
+from supportdesk.core.eylemci import eylemci
+from supportdesk.core.olaylar import YayinlananOlay
+from tenants.models import Kullanici, Uyelik
+
+from . import koruma
+from .models import DenetimKaydi
+
+GORUNUM_ALANLARI = frozenset({"renk_primary", "karsilama_metni", "baslatici_konum", "logo", "logo_url"})
+ANAHTAR_ALANLARI = frozenset({"api_key", "api_secret"})
+# Tenants on their way out, in this process: no entry is written for them (a cascade's membership
+# removals would otherwise add rows pointing at the deleted tenant).
+SILINEN_MUSTERILER: set[int] = set()
+
+
+def kaydet(*, musteri_id: int | None, eylem: str, hedef: str = "", ayrinti: dict | None = None,
+           kullanici_id: int | None = None, ip: str | None = None) -> DenetimKaydi | None:
+    """Write one entry; who and where default to the current request's."""
+    if musteri_id is None or musteri_id in SILINEN_MUSTERILER:
+        return None
+    kim = eylemci()
+    kullanici_id = kullanici_id if kullanici_id is not None else kim.kullanici_id
+    ip = ip or kim.ip
+    email = ""
+    if kullanici_id is not None:
+        email = Kullanici.objects.filter(pk=kullanici_id).values_list("email", flat=True).first() or ""
+    return DenetimKaydi.objects.create(musteri_id=musteri_id, eylem=eylem, hedef=str(hedef)[:200], ayrinti=ayrinti or {},
+                                       kullanici_id=kullanici_id, email=email, ip=ip or None)
+
+
+def _yapan(olay: YayinlananOlay) -> dict:
+    return {"kullanici_id": olay.veri.get("kullanici_id"), "ip": olay.veri.get("ip")}
+
+
+def giris(olay: YayinlananOlay) -> None:
+    """A login (or a failed one) of an account: one entry per tenant the user belongs to; an
+    unknown address belongs to no tenant."""
+    kullanici_id = olay.veri.get("kullanici_id")
+    if kullanici_id is None:
+        return
+    ayrinti = {"kanal": olay.veri.get("kanal", "")}
+    for musteri_id in Uyelik.objects.filter(kullanici_id=kullanici_id).values_list("musteri_id", flat=True):
+        kaydet(musteri_id=musteri_id, eylem=olay.olay, hedef=f"kullanici:{kullanici_id}", ayrinti=ayrinti,
+               kullanici_id=kullanici_id, ip=olay.veri.get("ip"))
+
+
+def musteri_degisikligi(olay: YayinlananOlay) -> None:
+    veri = olay.veri
+    if veri.get("silindi"):
+        SILINEN_MUSTERILER.discard(olay.musteri_id)
+        return
+    alanlar = veri.get("alanlar")
+    if veri.get("olusturuldu") or veri.get("ham") or not alanlar:
+        return
+    for eylem, kume in (("gorunum_degisti", GORUNUM_ALANLARI), ("origin_degisti", {"izinli_originler"}),
+                        ("anahtar_yenilendi", ANAHTAR_ALANLARI)):
+        degisen = sorted(set(alanlar) & kume)
+        if degisen:
+            kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"musteri:{olay.musteri_id}",
+                   ayrinti={"alanlar": degisen})
+
+
+def musteri_siliniyor(olay: YayinlananOlay) -> None:
+    """A tenant deleted by any path takes its audit log with it (CONTRACT 18: no row of it is
+    left): the database guard is told so, in the deleting transaction."""
+    SILINEN_MUSTERILER.add(olay.musteri_id)
+    koruma.silme_izni()
+
+
+def ayar(olay: YayinlananOlay) -> None:
+    alanlar = olay.veri.get("alanlar")
+    kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"musteri:{olay.musteri_id}",
+           ayrinti={"alanlar": sorted(alanlar)} if alanlar else {}, **_yapan(olay))
+
+
+def uyelik(olay: YayinlananOlay) -> None:
+    veri = olay.veri
+    uye_id = veri.get("kullanici_id")
+    if olay.olay == "uyelik_guncellendi" and (veri.get("onceki_rol") is None or veri.get("onceki_rol") == veri.get("rol")):
+        return  # order, cap or muting: not recorded
+    ayrinti = {"email": Kullanici.objects.filter(pk=uye_id).values_list("email", flat=True).first() or ""}
+    if olay.olay == "uyelik_eklendi":
+        eylem = "uye_eklendi"
+        ayrinti["rol"] = veri.get("rol")
+    elif olay.olay == "uyelik_silindi":
+        eylem = "uye_cikarildi"
+    else:
+        eylem = "uye_rol_degisti"
+        ayrinti.update(onceki_rol=veri.get("onceki_rol"), rol=veri.get("rol"))
+    # `kullanici_id` here is the member: the actor is the request's user.
+    kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"kullanici:{uye_id}", ayrinti=ayrinti)
+
+
+def _etiket(veri: dict) -> tuple:
+    etiket = veri.get("etiket")
+    if isinstance(etiket, dict):
+        return veri.get("etiket_id") or etiket.get("id"), veri.get("ad") or etiket.get("ad") or ""
+    return (veri.get("etiket_id") or getattr(etiket, "pk", None) or veri.get("id"),
+            veri.get("ad") or getattr(etiket, "ad", "") or "")
+
+
+def etiket(olay: YayinlananOlay) -> None:
+    etiket_id, ad = _etiket(olay.veri)
+    kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"etiket:{etiket_id}", ayrinti={"ad": ad}, **_yapan(olay))
+
+
+def webhook(olay: YayinlananOlay) -> None:
+    veri = olay.veri
+    kaydet(musteri_id=olay.musteri_id, eylem="webhook_degisti", hedef=f"webhook:{veri.get('endpoint_id')}",
+           ayrinti={k: veri[k] for k in ("islem", "url", "aktif", "alanlar") if k in veri}, **_yapan(olay))
+
+
+def makale(olay: YayinlananOlay) -> None:
+    veri = olay.veri
+    kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"makale:{veri.get('makale_id')}",
+           ayrinti={"baslik": veri.get("baslik", "")}, **_yapan(olay))
+
+
+def ziyaretci(olay: YayinlananOlay) -> None:
+    veri = olay.veri
+    if olay.olay == "ziyaretci_silindi":
+        ayrinti = dict(veri.get("silinen") or {})
+    else:
+        ayrinti = {k: veri[k] for k in ("oturum", "ticket", "dosya") if k in veri}
+    kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"ziyaretci:{veri.get('ziyaretci_id')}",
+           ayrinti=ayrinti, **_yapan(olay))

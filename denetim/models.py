@@ -1,0 +1,54 @@
+from django.db import models
+from django.utils import timezone
+
+from supportdesk.core.kapsam import KapsamliQuerySet
+
+# CONTRACT 18: what the audit log records.
+EYLEMLER = (
+    "giris", "giris_basarisiz", "ayar_degisti", "sla_degisti", "gorunum_degisti", "origin_degisti",
+    "anahtar_yenilendi", "webhook_degisti", "uye_eklendi", "uye_rol_degisti", "uye_cikarildi",
+    "etiket_olusturuldu", "etiket_degisti", "etiket_silindi", "ziyaretci_disa_aktarildi", "ziyaretci_silindi",
+    "makale_yayinlandi", "makale_silindi",
+)
+
+
+class DenetimKaydi(models.Model):
+    """One entry of a tenant's audit log. Append-only: no interface edits or deletes one (the admin
+    is read-only, the API only lists), and on PostgreSQL a trigger refuses any UPDATE, and any
+    DELETE but the year's purge and the deletion of the tenant itself (migration 0001, `silme_izni`).
+
+    The user is kept as an id and the e-mail it had then (no foreign key): the entry outlives the
+    account."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    zaman = models.DateTimeField("zaman", default=timezone.now, db_index=True)
+    kullanici_id = models.BigIntegerField("kullanıcı", null=True, blank=True)
+    email = models.CharField("e-posta", max_length=254, blank=True, default="")
+    ip = models.GenericIPAddressField("IP adresi", null=True, blank=True)
+    eylem = models.CharField("eylem", max_length=32, choices=[(e, e) for e in EYLEMLER])
+    hedef = models.CharField("hedef", max_length=200, blank=True, default="")
+    ayrinti = models.JSONField("ayrıntı", default=dict, blank=True)
+
+    objects = KapsamliQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "denetim kaydı"
+        verbose_name_plural = "denetim kayıtları"
+        indexes = [
+            models.Index(fields=["musteri", "-id"], name="denetim_musteri_idx"),
+            models.Index(fields=["musteri", "eylem", "-id"], name="denetim_eylem_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.zaman:%Y-%m-%d %H:%M} {self.eylem} {self.hedef}"
+
+
+class DenetimKaydiGorunumu(DenetimKaydi):
+    """The admin's read-only view of the log. A proxy, so that the admin knows the entries only
+    under this name: deleting a tenant (whose cascade takes its log) is not refused for want of
+    a permission to delete entries, which nobody has."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "denetim kaydı"
+        verbose_name_plural = "denetim kayıtları"

@@ -1,0 +1,121 @@
+"""Privacy in the portal (CONTRACT 18, 21): a visitor's history page with export and erasure, the
+audit log, and the deletion of a project by its last owner."""
+from datetime import datetime, time, timedelta
+
+from django import forms
+from django.contrib import messages
+from django.db import transaction
+from django.http import FileResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+
+from chat.models import Oturum
+from denetim.models import EYLEMLER
+from denetim.selectors import kayit_list
+from gizlilik import services as gizlilik
+from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.pagination import sayfala
+from tenants.models import Musteri, Uyelik
+from tickets.models import Ticket
+
+from .views import AKTIF_PROJE, PortalView, bulunamadi, yetkisiz
+
+
+class ZiyaretciView(PortalView):
+    """`/portal/ziyaretci/<id>`: one visitor's chats and tickets in the active project; its owners
+    and admins export them (a zip) or erase them (after typing the visitor's id)."""
+
+    def _satirlar(self, ziyaretci_id):
+        oturumlar = list(Oturum.objects.filter(musteri=self.musteri, ziyaretci_id=ziyaretci_id).order_by("-id")[:100])
+        ticketlar = list(Ticket.objects.filter(musteri=self.musteri, ziyaretci_id=ziyaretci_id).order_by("-id")[:100])
+        return oturumlar, ticketlar
+
+    def get(self, request, ziyaretci_id: str):
+        oturumlar, ticketlar = self._satirlar(ziyaretci_id)
+        if request.GET.get("disa_aktar"):
+            if not self.uyelik.yonetebilir:
+                return yetkisiz(request)
+            arsiv = gizlilik.ziyaretci_disa_aktar(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
+                                                  kullanici_id=request.user.pk)
+            ad = "".join(c if c.isalnum() or c in "-_" else "_" for c in ziyaretci_id)[:60]
+            return FileResponse(arsiv, as_attachment=True, filename=f"ziyaretci-{ad}.zip", content_type="application/zip")
+        return self.sayfa("portal/ziyaretci.html", ziyaretci_id=ziyaretci_id, oturumlar=oturumlar, ticketlar=ticketlar)
+
+    def post(self, request, ziyaretci_id: str):
+        if not self.uyelik.yonetebilir:
+            return yetkisiz(request)
+        if request.POST.get("onay", "").strip() != ziyaretci_id:
+            messages.error(request, "Silmek için ziyaretçi kimliğini aynen yazın.")
+            return redirect("portal:ziyaretci", ziyaretci_id=ziyaretci_id)
+        silinen = gizlilik.ziyaretci_sil(musteri=self.musteri, ziyaretci_id=ziyaretci_id, kullanici_id=request.user.pk)
+        messages.success(request, f"Ziyaretçinin verisi silindi: {silinen['oturum']} sohbet, {silinen['mesaj']} mesaj, "
+                                  f"{silinen['ticket']} ticket, {silinen['yanit']} yanıt, {silinen['dosya']} dosya, "
+                                  f"{silinen['baglam']} bağlam kaydı.")
+        return redirect("portal:ziyaretci", ziyaretci_id=ziyaretci_id)
+
+
+class DenetimFiltreForm(forms.Form):
+    eylem = forms.ChoiceField(label="Eylem", required=False, choices=[("", "Tümü"), *[(e, e) for e in EYLEMLER]])
+    kullanici = forms.IntegerField(label="Kullanıcı (kimlik)", required=False, min_value=1)
+    bas = forms.DateField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    son = forms.DateField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+def _gun(gun, ertesi=False):
+    if gun is None:
+        return None
+    return timezone.make_aware(datetime.combine(gun + timedelta(days=1 if ertesi else 0), time.min))
+
+
+class DenetimView(PortalView):
+    """`/portal/denetim`: the project's audit log, newest first, for its owners and admins."""
+
+    def get(self, request):
+        if not self.uyelik.yonetebilir:
+            return yetkisiz(request)
+        form = DenetimFiltreForm(request.GET or None)
+        d = form.cleaned_data if form.is_valid() else {}
+        qs = kayit_list(musteri_id=self.uyelik.musteri_id, eylem=d.get("eylem") or None, kullanici_id=d.get("kullanici"),
+                        baslangic=_gun(d.get("bas")), bitis=_gun(d.get("son"), ertesi=True))
+        try:
+            kayitlar, sonraki = sayfala(qs, request.GET, azalan=True)
+        except GecersizIstek:
+            kayitlar, sonraki = sayfala(qs, {}, azalan=True)
+        sorgu = request.GET.copy()
+        sorgu.pop("cursor", None)
+        return self.sayfa("portal/denetim.html", form=form, kayitlar=kayitlar, sonraki=sonraki, sorgu=sorgu.urlencode(),
+                          status=200 if form.is_valid() or not request.GET else 400)
+
+
+class ProjeSilView(PortalView):
+    """`/portal/proje-sil`: the active project's last owner deletes it after typing its name; the
+    project leaves no row and no file behind (every row cascades; files: gizlilik)."""
+
+    def _son_sahip_mi(self) -> bool:
+        return (self.uyelik.rol == Uyelik.Rol.SAHIP
+                and not Uyelik.objects.filter(musteri_id=self.uyelik.musteri_id, rol=Uyelik.Rol.SAHIP)
+                .exclude(pk=self.uyelik.pk).exists())
+
+    def get(self, request):
+        if self.uyelik.rol != Uyelik.Rol.SAHIP:
+            return yetkisiz(request)
+        return self.sayfa("portal/proje_sil.html", son_sahip=self._son_sahip_mi())
+
+    def post(self, request):
+        if self.uyelik.rol != Uyelik.Rol.SAHIP:
+            return yetkisiz(request)
+        musteri = self.uyelik.musteri
+        if not self._son_sahip_mi():
+            messages.error(request, "Projenin başka sahipleri var: proje yalnızca son sahibi tarafından silinebilir.")
+            return redirect("portal:proje_sil")
+        if request.POST.get("onay", "").strip() != musteri.firma_adi:
+            messages.error(request, "Silmek için projenin adını aynen yazın.")
+            return redirect("portal:proje_sil")
+        with transaction.atomic():
+            kilitli = Musteri.objects.select_for_update().filter(pk=musteri.pk).first()
+            if kilitli is None:
+                return bulunamadi(request)
+            kilitli.delete()
+        request.session.pop(AKTIF_PROJE, None)
+        messages.success(request, f"{musteri.firma_adi} projesi ve tüm verisi silindi.")
+        return redirect("portal:pano")
