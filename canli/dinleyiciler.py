@@ -8,7 +8,8 @@ from . import gruplar, yayin
 
 # Each of these becomes frames for the groups that may see it (`yayin.dagit`).
 dinle("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
-      "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti")(yayin.dagit)
+      "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "etiketler_ayarlandi",
+      "bahsedilme")(yayin.dagit)
 
 
 @dinle("uyelik_eklendi", "uyelik_silindi")

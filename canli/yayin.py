@@ -22,7 +22,7 @@ from supportdesk.core.olaylar import YayinlananOlay
 from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 from tickets import selectors as ticket_selectors
-from tickets.api.serializers import TicketDetaySerializer, TicketSerializer
+from tickets.api.serializers import OperatorTicketSerializer, TicketDetaySerializer, YanitSerializer
 
 from . import gruplar
 
@@ -85,17 +85,42 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
     if oturum is None:
         return []
     veri = mesaj_verisi(mesaj)
-    sonuc = [(_ziyaretci_grubu(oturum), "mesaj", {"mesaj": veri})]
+    # An internal note (CONTRACT 16) goes to operators only, never to the visitor's sockets.
+    sonuc = [] if mesaj.ozel else [(_ziyaretci_grubu(oturum), "mesaj", {"mesaj": veri})]
     sonuc += [(g, "mesaj", {"mesaj": veri, "musteri_id": oturum.musteri_id}) for g in operator_gruplari(oturum)]
     return sonuc
 
 
 def _ticket(olay: YayinlananOlay) -> list[Gonderim]:
     ticket = olay.veri["ticket"]
-    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": TicketSerializer(ticket).data})]
-    if olay.olay == "ticket_guncellendi":
+    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": OperatorTicketSerializer(ticket).data})]
+    # `yalniz_operator`: a change the visitor has nothing of (a note, labels: CONTRACT 16).
+    if olay.olay == "ticket_guncellendi" and not olay.veri.get("yalniz_operator"):
         sonuc += _ziyaretci_ticketi(ticket)
     return sonuc
+
+
+def _etiketler_ayarlandi(olay: YayinlananOlay) -> list[Gonderim]:
+    # A chat's labels changed: the operators' consoles get the chat (its operator shape carries
+    # them) as `chat_guncellendi`; the visitor's sockets hear nothing. Tickets send their own
+    # `ticket_guncellendi` (operators only).
+    if olay.veri["tur"] != "oturum":
+        return []
+    oturum = chat_selectors.oturum_yayin_icin(oturum_id=olay.veri["oturum_id"])
+    if oturum is None:
+        return []
+    return [(gruplar.operator_musteri(oturum.musteri_id), "chat_guncellendi", {"oturum": oturum_verisi(oturum)})]
+
+
+def _bahsedilme(olay: YayinlananOlay) -> list[Gonderim]:
+    # Each mentioned member's own sockets (CONTRACT 16): the note and where it is.
+    veri = olay.veri
+    if "yanit" in veri:
+        data = {"yanit": YanitSerializer(veri["yanit"]).data, "musteri_id": veri["musteri_id"],
+                "ticket_id": veri["ticket_id"]}
+    else:
+        data = {"mesaj": mesaj_verisi(veri["mesaj"]), "musteri_id": veri["musteri_id"], "oturum_id": veri["oturum_id"]}
+    return [(gruplar.operator_kullanici(k), "bahsedilme", data) for k in veri["kullanici_idleri"]]
 
 
 def _ziyaretci_ticketi(ticket) -> list[Gonderim]:
@@ -137,6 +162,8 @@ _CEVIRICILER = {
     "ticket_guncellendi": _ticket,
     "operator_durumu": _operator_durumu,
     "hazir_yanitlar_degisti": _hazir_yanitlar_degisti,
+    "etiketler_ayarlandi": _etiketler_ayarlandi,
+    "bahsedilme": _bahsedilme,
 }
 
 

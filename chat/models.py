@@ -53,6 +53,8 @@ class Oturum(models.Model):
     # The last message the visitor has read (its widget socket's `okundu`, issue 24): kept so that
     # the console's read marks survive a reload. Only moves forward; a message id of this chat.
     ziyaretci_son_okunan = models.BigIntegerField("ziyaretçinin son okuduğu mesaj", null=True, blank=True)
+    # Labels of the chat's tenant (CONTRACT 16): operators' shapes only, never the widget's.
+    etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="oturumlar", verbose_name="etiketler")
 
     objects = KapsamliQuerySet.as_manager()
 

@@ -84,7 +84,8 @@ def _ziyaretci_oturumu(musteri_id, ziyaretci_id, oturum_id, ulasilabilir, sonra=
         Oturum.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id, pk=oturum_id), ulasilabilir
     )
     if sonra is not None:
-        qs = qs.annotate(_yeni_mesaj=Exists(Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__gt=sonra)))
+        # A visitor's poll: internal notes (CONTRACT 16) are not "new messages" for it.
+        qs = qs.annotate(_yeni_mesaj=Exists(Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__gt=sonra, ozel=False)))
         if connection.vendor == "postgresql":
             # For the poll's snapshot (chat.yoklama): the members online by their stored status,
             # so a later poll can tell "anyone online" from the presence sets alone.
@@ -206,7 +207,8 @@ def oturum_get(*, musteri_idleri: list[int], oturum_id, kilitle: bool = False) -
 
 
 def oturum_list(
-    *, kullanici, musteri_idleri: list[int], durum: str | None = None, musteri_id: int | None = None
+    *, kullanici, musteri_idleri: list[int], durum: str | None = None, musteri_id: int | None = None,
+    etiket_id: int | None = None, q: str = "",
 ) -> tuple[QuerySet[Oturum], list[Q]]:
     """The combined queue over the caller's tenants, as (rows, index-friendly branches).
 
@@ -222,12 +224,26 @@ def oturum_list(
         if musteri_id not in musteri_idleri:
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
-    qs = Oturum.objects.kapsamda(musteri_idleri)
+    qs = _oturum_suz(Oturum.objects.kapsamda(musteri_idleri), etiket_id=etiket_id, q=q)
     if durum:
         return qs.filter(durum=durum), [Q(musteri_id=m, durum=durum) for m in musteri_idleri]
     dallar = [Q(musteri_id=m, durum=Oturum.Durum.BEKLIYOR) for m in musteri_idleri]
     dallar.append(Q(operator=kullanici, durum=Oturum.Durum.AKTIF))
     return qs.filter(Q(durum=Oturum.Durum.BEKLIYOR) | Q(durum=Oturum.Durum.AKTIF, operator=kullanici)), dallar
+
+
+def _oturum_suz(qs: QuerySet[Oturum], *, etiket_id: int | None, q: str) -> QuerySet[Oturum]:
+    """CONTRACT 16's filters of the operators' chat list: a label (the caller's tenants' only: the
+    label is looked up by the view), and `q` in the visitor's id, name, e-mail or any message or
+    note, folded on both sides (supportdesk.core.katlama)."""
+    if etiket_id is not None:
+        qs = qs.filter(etiketler__id=etiket_id)
+    if q:
+        k = katla(q)
+        metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__katli__contains=k)
+        qs = qs.filter(Q(ziyaretci_id__katli__contains=k) | Q(ziyaretci_adi__katli__contains=k)
+                       | Q(email__katli__contains=k) | Exists(metinde))
+    return qs
 
 
 def sira_no(*, oturum: Oturum) -> int | None:
@@ -268,7 +284,8 @@ def ticket_onerilecek_idler(*, sinir, adet: int = 500) -> list[int]:
 
 def _son_mesaj_zamani():
     # The newest message by the `(oturum, id)` index.
-    return Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk")).order_by("-id").values("zaman")[:1])
+    # Notes (CONTRACT 16) are not conversation: they keep no chat from being silent.
+    return Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk"), ozel=False).order_by("-id").values("zaman")[:1])
 
 
 def sessiz_aktif_idler(*, sinir, adet: int = 500) -> list[int]:
@@ -281,7 +298,7 @@ def sessiz_aktif_idler(*, sinir, adet: int = 500) -> list[int]:
 
 
 def sessiz_mi(*, oturum: Oturum, sinir) -> bool:
-    son = Mesaj.objects.filter(oturum_id=oturum.pk).order_by("-id").values_list("zaman", flat=True).first()
+    son = Mesaj.objects.filter(oturum_id=oturum.pk, ozel=False).order_by("-id").values_list("zaman", flat=True).first()
     return (oturum.kabul_zamani is None or oturum.kabul_zamani < sinir) and (son is None or son < sinir)
 
 
@@ -290,7 +307,8 @@ def ticket_taslagi(*, oturum: Oturum) -> dict:
     e-mail (issue 13). The widget shows it for editing; `widget/chat/ticket` uses it as defaults."""
     satirlar = []
     ad = oturum.ziyaretci_adi or "Ziyaretçi"
-    for m in Mesaj.objects.filter(oturum_id=oturum.pk).annotate(_operator_adi=F("operator__ad")).order_by("id"):
+    # The draft is shown to the visitor: never an internal note (CONTRACT 16).
+    for m in Mesaj.objects.filter(oturum_id=oturum.pk, ozel=False).annotate(_operator_adi=F("operator__ad")).order_by("id"):
         if m.gonderen == Mesaj.Gonderen.SISTEM:
             continue
         kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or "Temsilci")
@@ -308,21 +326,27 @@ def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
 
 
 # --- messages ------------------------------------------------------------------------------
-def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int) -> list[Mesaj]:
+def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int, notlar: bool = False) -> list[Mesaj]:
     """Up to `adet` messages of a chat already resolved within its scope, `id > sonra`, oldest
     first, each with its operator's display name (`_operator_adi`) joined: one query on the
     `(oturum, id)` index, whatever the number of operators, and a second for the attachments
-    (`ek`) only when a message of the page has one."""
+    (`ek`) only when a message of the page has one. Internal notes (CONTRACT 16) only with
+    `notlar` (the operators' read): a visitor's page never holds one."""
     if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
     if getattr(oturum, "_yeni_mesaj_esigi", None) == sonra and not oturum._yeni_mesaj:
         return []  # the chat's own statement found none (ziyaretci_oturum_get)
-    mesajlar = _MESAJ_SAYFASI(oturum_id=oturum.pk, sonra=sonra, adet=adet)
+    mesajlar = (_MESAJ_SAYFASI_NOTLU if notlar else _MESAJ_SAYFASI)(oturum_id=oturum.pk, sonra=sonra, adet=adet)
     prefetch_related_objects(mesajlar, "ek")  # no query when no message has an attachment
     return mesajlar
 
 
 _MESAJ_SAYFASI = DerlenmisSorgu(
+    lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra, ozel=False)
+    .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],
+    parametreler={"oturum_id": int, "sonra": int},
+)
+_MESAJ_SAYFASI_NOTLU = DerlenmisSorgu(
     lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra)
     .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],
     parametreler={"oturum_id": int, "sonra": int},

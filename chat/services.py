@@ -20,7 +20,9 @@ from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
+from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
+from tenants.selectors import uye_idleri_dogrula
 
 from . import selectors, sorgular
 from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
@@ -146,6 +148,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
         "musteri_id": oturum.musteri_id,
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
+        "etiketler": etiket_adlari(oturum),
     })
     _kapandi_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
@@ -199,6 +202,7 @@ def chat_baslat(
         # The operators hear of the chat (its `chat_yeni` frame) before its first message.
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
+            "etiketler": [],  # CONTRACT 16: a new chat has no labels yet
         })
         if ilk is not None:
             _mesaj_yayinla(ilk)
@@ -278,6 +282,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
         yayinla("memnuniyet_puan", musteri_id=oturum.musteri_id, veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
+            "etiketler": etiket_adlari(oturum),
         })
         return _yeniden_oku(oturum)
 
@@ -468,6 +473,45 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
+
+
+def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None,
+                          bahsedilenler: list[int] | None = None) -> Mesaj:
+    """An internal note (CONTRACT 16): a message with `ozel` in the chat's timeline, for operators
+    only. It claims no chat (CONTRACT 3a does not apply), changes no state, is allowed on a closed
+    chat, and moves neither the preview (`son_mesaj`, which the widget reads) nor the unread count;
+    no visitor mail (`chat_operator_mesaji` is not stated). Mentioned members (404 unless members of
+    the chat's tenant) hear of it (`bahsedilme`)."""
+    icerik = icerik_dogrula(icerik)
+    oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
+    anilanlar = uye_idleri_dogrula(musteri_id=oturum.musteri_id, kullanici_idleri=bahsedilenler or [])
+    ek = None if ek_id is None else operator_dosya_list_by_ids(
+        musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
+    with transaction.atomic():
+        mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
+                                     operator=kullanici, icerik=icerik, ek=ek, ozel=True)
+        _mesaj_yayinla(mesaj, oturum=oturum)
+        if anilanlar:
+            yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
+                "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,
+                "kullanici_idleri": anilanlar, "yazan_id": kullanici.pk,
+            })
+    return mesaj
+
+
+def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, etiket_idleri: list[int],
+                           ip: str | None = None) -> Oturum:
+    """Set the whole list of a chat's labels (CONTRACT 16): labels of the chat's own tenant only
+    (404 for any other), in any state; the operators' consoles get the chat again."""
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        yeni = etiketler_coz(musteri_id=oturum.musteri_id, etiket_idleri=etiket_idleri)
+        oturum.etiketler.set(yeni)
+        yayinla("etiketler_ayarlandi", musteri_id=oturum.musteri_id, veri={
+            "tur": "oturum", "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id,
+            "etiketler": sorted(e.ad for e in yeni), "kullanici_id": kullanici.pk, "ip": ip,
+        })
+    return oturum
 
 
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:

@@ -26,3 +26,13 @@ def ticket_operator_yaniti(olay: YayinlananOlay) -> None:
 def chat_operator_mesaji(olay: YayinlananOlay) -> None:
     # An operator's answer to a visitor who has left (services decides whether to mail).
     services.cevrimdisi_yanit_gonder(mesaj_id=olay.veri["mesaj_id"])
+
+
+@dinle("bahsedilme")
+def bahsedilme(olay: YayinlananOlay) -> None:
+    # A note mentioned members: those with e-mail alerts on get a mail (CONTRACT 16).
+    veri = olay.veri
+    services.bahsedilme_gonder(
+        musteri_id=veri["musteri_id"], kullanici_idleri=veri["kullanici_idleri"], yazan_id=veri.get("yazan_id"),
+        icerik=(veri.get("mesaj") or veri.get("yanit")).icerik,
+        nerede=f"sohbet #{veri['oturum_id']}" if "oturum_id" in veri else f"talep #{veri['ticket_id']}")

@@ -16,6 +16,7 @@ class GidenEposta(models.Model):
         SIFRE_SIFIRLAMA = "sifre_sifirlama", "Şifre sıfırlama"
         KAYIT_ONAY = "kayit_onay", "Kayıt onayı"
         KAYIT_MEVCUT = "kayit_mevcut", "Kayıt denemesi (hesap var)"
+        BAHSEDILME = "bahsedilme", "İç notta anılma (ekibe)"
 
     class Durum(models.TextChoices):
         BEKLIYOR = "bekliyor", "Bekliyor"

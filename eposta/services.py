@@ -33,7 +33,7 @@ from supportdesk.core.exceptions import (
 )
 from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
 from supportdesk.core.throttling import adres_ozeti, oran_coz, pencere_ayir, pencere_iade, pencere_kontrol
-from tenants.models import Musteri, Uyelik
+from tenants.models import Kullanici, Musteri, Uyelik
 from tickets.bicim import yanit_html
 from tickets.models import Ticket, TicketYanit
 from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
@@ -176,7 +176,7 @@ def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
 
 def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     yanit = (TicketYanit.objects.select_related("ticket__musteri", "operator").prefetch_related("ekler")
-             .filter(pk=yanit_id, gonderen=TicketYanit.Gonderen.OPERATOR).first())
+             .filter(pk=yanit_id, gonderen=TicketYanit.Gonderen.OPERATOR, ozel=False).first())
     if yanit is None or not yanit.ticket.email:
         return None
     ticket = yanit.ticket
@@ -200,7 +200,7 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
         return None
-    son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
+    son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR, ozel=False).order_by("-zaman", "-id").first()
     if son is not None and son.zaman == ticket.guncellenme:
         return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
     konu = baglantisiz(ticket.konu)
@@ -222,7 +222,7 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     uyeler = (Uyelik.objects.filter(Uyelik.eposta_bildirimi_acik(), musteri_id=ticket.musteri_id,
                                     kullanici__is_active=True)
               .select_related("kullanici").order_by("id"))
-    ilk = ticket.yanitlar.order_by("zaman", "id").first()
+    ilk = ticket.yanitlar.filter(ozel=False).order_by("zaman", "id").first()
     kanal = "e-posta" if ticket.kanal == Ticket.Kanal.EPOSTA else "widget"
     # The same mail for every member (only the address differs): written once.
     konu = baglantisiz(ticket.konu)
@@ -239,6 +239,34 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     for uyelik in uyeler:
         eposta = _eposta_yaz(musteri=ticket.musteri, tur=Tur.YENI_TICKET, alici=uyelik.kullanici.email,
                              icerik=icerik)
+        if eposta:
+            gonderilen.append(eposta)
+    return gonderilen
+
+
+def bahsedilme_gonder(*, musteri_id: int, kullanici_idleri: list[int], yazan_id: int | None, icerik: str,
+                      nerede: str) -> list[GidenEposta]:
+    """A note mentioned these members (CONTRACT 16): one mail to each active member of that tenant
+    with e-mail alerts on (the same per-membership switch as "new ticket"), never to the writer."""
+    musteri = Musteri.objects.filter(pk=musteri_id).first()
+    if musteri is None:
+        return []
+    uyeler = (Uyelik.objects.filter(Uyelik.eposta_bildirimi_acik(), musteri_id=musteri_id,
+                                    kullanici_id__in=kullanici_idleri, kullanici__is_active=True)
+              .exclude(kullanici_id=yazan_id).select_related("kullanici").order_by("id"))
+    yazan = Kullanici.objects.filter(pk=yazan_id).first() if yazan_id else None
+    kim = ((yazan.ad or "").strip() or yazan.email) if yazan else "Bir ekip arkadaşınız"
+    icerik_ = Icerik(
+        konu=f"[{musteri.firma_adi}] {tek_satir(kim)} sizi bir notta andı ({nerede})",
+        baslik="Bir iç notta anıldınız",
+        paragraflar=[f"{kim}, {nerede} üzerindeki bir iç notta sizi andı:"],
+        alinti=baglantisiz(icerik).splitlines(),
+        dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
+        dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
+    )
+    gonderilen = []
+    for uyelik in uyeler:
+        eposta = _eposta_yaz(musteri=musteri, tur=Tur.BAHSEDILME, alici=uyelik.kullanici.email, icerik=icerik_)
         if eposta:
             gonderilen.append(eposta)
     return gonderilen
@@ -285,7 +313,8 @@ def _dokum_icerigi(oturum: Oturum) -> Icerik:
     adlar = {Mesaj.Gonderen.ZIYARETCI: baglantisiz(oturum.ziyaretci_adi) or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
              Mesaj.Gonderen.SISTEM: "Sistem"}
     satirlar = []
-    for mesaj in Mesaj.objects.filter(oturum=oturum).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
+    # The visitor's transcript: never an internal note (CONTRACT 16).
+    for mesaj in Mesaj.objects.filter(oturum=oturum, ozel=False).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
         metin = mesaj.icerik + (f" [Ek: {mesaj.ek.ad}]" if mesaj.ek_id and mesaj.ek else "")
         if mesaj.gonderen == Mesaj.Gonderen.ZIYARETCI:
             metin = baglantisiz(metin)
@@ -303,7 +332,7 @@ def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
     """An operator answered in a chat the visitor has left (no poll for
     EPOSTA_ZIYARETCI_AYRILDI_SANIYE): tell the visitor, at most once per chat per 10 minutes."""
     mesaj = Mesaj.objects.select_related("oturum__musteri").filter(
-        pk=mesaj_id, gonderen=Mesaj.Gonderen.OPERATOR).first()
+        pk=mesaj_id, gonderen=Mesaj.Gonderen.OPERATOR, ozel=False).first()
     if mesaj is None or not mesaj.oturum.email:
         return None
     oturum = mesaj.oturum

@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from supportdesk.core.kapsam import KapsamliQuerySet
+
 
 def yeni_api_key() -> str:
     """Public widget key: safe to embed in a page, unguessable."""
@@ -259,3 +261,31 @@ class Davet(models.Model):
     @property
     def gecerli(self) -> bool:
         return self.kabul_zamani is None and self.son_gecerlilik > timezone.now()
+
+
+VARSAYILAN_ETIKET_RENGI = "#64748B"
+
+
+class Etiket(models.Model):
+    """A label of a tenant (CONTRACT 16), put on chats and tickets (their `etiketler`).
+
+    `ad` is unique per tenant ignoring case the Turkish way ("İade" and "iade" are one name):
+    `anahtar` is the name folded (supportdesk.core.katlama.katla), and the constraint is on it,
+    so two racing creates of one name cannot both pass."""
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="etiketler", db_index=True)
+    ad = models.CharField("ad", max_length=40)
+    anahtar = models.CharField("katlanmış ad", max_length=80, editable=False)
+    renk = models.CharField("renk", max_length=7, default=VARSAYILAN_ETIKET_RENGI, validators=[renk_validator])
+    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "etiket"
+        verbose_name_plural = "etiketler"
+        constraints = [models.UniqueConstraint(fields=["musteri", "anahtar"], name="etiket_ad_tekil")]
+        ordering = ["anahtar", "id"]
+
+    def __str__(self):
+        return self.ad

@@ -1,7 +1,7 @@
 from django.db.models import QuerySet
 
 from supportdesk.core.exceptions import Bulunamadi
-from supportdesk.core.girdi import ID_MAX
+from supportdesk.core.girdi import ID_MAX, gecerli_id_mi
 
 from .models import Kullanici, Musteri, Uyelik
 from .musteri_onbellegi import musteri_getir
@@ -51,3 +51,13 @@ def birincil_musteri_id(*, kullanici: Kullanici, uyelikler: list[Uyelik]) -> int
     if kullanici.musteri_id in ids:
         return kullanici.musteri_id
     return ids[0] if ids else None
+
+
+def uye_idleri_dogrula(*, musteri_id: int, kullanici_idleri: list[int]) -> list[int]:
+    """The given user ids (repeats once), each an active member of the tenant, else 404 (as a
+    transfer's target): the mentions of a note, a ticket's owner (CONTRACT 16)."""
+    idler = list(dict.fromkeys(kullanici_idleri))
+    if idler and (not all(gecerli_id_mi(i) for i in idler) or Uyelik.objects.filter(
+            musteri_id=musteri_id, kullanici_id__in=idler, kullanici__is_active=True).count() != len(idler)):
+        raise Bulunamadi("Operatör bu projede bulunamadı.")
+    return idler

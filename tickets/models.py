@@ -42,6 +42,8 @@ class Ticket(models.Model):
         "tenants.Kullanici", null=True, blank=True, on_delete=models.SET_NULL, related_name="sahip_oldugu_ticketlar",
         verbose_name="sorumlu operatör",
     )
+    # Labels of the ticket's tenant (CONTRACT 16): operators' shapes only, never the widget's.
+    etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="ticketlar", verbose_name="etiketler")
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
     guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
 

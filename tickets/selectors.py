@@ -1,4 +1,4 @@
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
@@ -9,8 +9,10 @@ from .models import Ticket, TicketYanit
 ACIK_DURUMLAR = [Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE]
 
 
-def _yanitlar_prefetch() -> Prefetch:
-    return Prefetch("yanitlar", queryset=TicketYanit.objects.order_by("zaman", "id").prefetch_related("ekler"))
+def _yanitlar_prefetch(*, notlar: bool) -> Prefetch:
+    # A visitor's reads never hold an internal note (CONTRACT 16); operators' hold all.
+    qs = TicketYanit.objects.order_by("zaman", "id").prefetch_related("ekler")
+    return Prefetch("yanitlar", queryset=qs if notlar else qs.filter(ozel=False))
 
 
 def ziyaretci_ticket_list(*, musteri, ziyaretci_id: str) -> QuerySet[Ticket]:
@@ -20,7 +22,7 @@ def ziyaretci_ticket_list(*, musteri, ziyaretci_id: str) -> QuerySet[Ticket]:
 def ziyaretci_ticket_get(*, musteri, ziyaretci_id: str, ticket_id: int, detay: bool = True) -> Ticket:
     qs = ziyaretci_ticket_list(musteri=musteri, ziyaretci_id=ziyaretci_id)
     if detay:
-        qs = qs.prefetch_related(_yanitlar_prefetch())
+        qs = qs.prefetch_related(_yanitlar_prefetch(notlar=False))
     try:
         return qs.get(pk=id_coz(ticket_id))
     except Ticket.DoesNotExist:
@@ -37,26 +39,44 @@ def ziyaretci_ticket_yayin_icin(*, ticket: Ticket) -> Ticket | None:
 
 
 def operator_ticket_list(
-    *, musteri_idleri: list[int], durum: str | None = None, oncelik: str | None = None, musteri_id: int | None = None
+    *, musteri_idleri: list[int], durum: str | None = None, oncelik: str | None = None, musteri_id: int | None = None,
+    operator_id: int | None = None, sahipsiz: bool = False, etiket_id: int | None = None, q: str = "",
 ) -> QuerySet[Ticket]:
-    """Tickets of the caller's tenants, scoped in the query. A `musteri_id` filter outside them is
-    a 404, like any other tenant's id (CONTRACT 1)."""
+    """Tickets of the caller's tenants, scoped in the query, with their owner joined and their
+    labels to prefetch (`operator_ticketlari_hazirla`). A `musteri_id` filter outside them is a 404,
+    like any other tenant's id (CONTRACT 1). `q` looks in the subject and in every reply and note,
+    folded on both sides (supportdesk.core.katlama)."""
     if musteri_id is not None:
         if musteri_id not in musteri_idleri:
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
-    qs = Ticket.objects.kapsamda(musteri_idleri)
+    qs = Ticket.objects.kapsamda(musteri_idleri).select_related("operator")
     if durum:
         qs = qs.filter(durum=durum)
     if oncelik:
         qs = qs.filter(oncelik=oncelik)
+    if sahipsiz:
+        qs = qs.filter(operator__isnull=True)
+    elif operator_id is not None:
+        qs = qs.filter(operator_id=operator_id)
+    if etiket_id is not None:
+        qs = qs.filter(etiketler__id=etiket_id)
+    if q:
+        k = katla(q)
+        yanitta = TicketYanit.objects.filter(ticket=OuterRef("pk"), icerik__katli__contains=k)
+        qs = qs.filter(Q(konu__katli__contains=k) | Exists(yanitta))
     return qs
 
 
+def operator_ticketlari_hazirla(ticketlar) -> None:
+    """The labels of a page of tickets in one query (the operator shape's `etiketler`)."""
+    prefetch_related_objects(list(ticketlar), "etiketler")
+
+
 def operator_ticket_get(*, musteri_idleri: list[int], ticket_id: int, detay: bool = True) -> Ticket:
-    qs = Ticket.objects.kapsamda(musteri_idleri)
+    qs = Ticket.objects.kapsamda(musteri_idleri).select_related("operator").prefetch_related("etiketler")
     if detay:
-        qs = qs.prefetch_related(_yanitlar_prefetch())
+        qs = qs.prefetch_related(_yanitlar_prefetch(notlar=True))
     try:
         return qs.get(pk=id_coz(ticket_id))
     except Ticket.DoesNotExist:

@@ -6,6 +6,8 @@ from django.utils import timezone
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
+from tenants.etiketler import etiket_adlari, etiketler_coz
+from tenants.selectors import uye_idleri_dogrula
 
 from .models import Ticket, TicketYanit
 
@@ -26,7 +28,7 @@ def ticket_olustur(
             yanit.ekler.set(ekler)
         yayinla("yeni_ticket", musteri_id=musteri.id, veri={
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
-            "konu": konu, "oncelik": oncelik,
+            "konu": konu, "oncelik": oncelik, "etiketler": [],  # CONTRACT 16: a new ticket has no labels yet
         })
         _ticket_yayinla(ticket, olay="ticket_yeni")
     return ticket
@@ -66,6 +68,68 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
     return yanit
 
 
+def ticket_not_yaz(*, ticket: Ticket, operator, icerik: str, ek_idleri: list[int] | None = None,
+                   bahsedilenler: list[int] | None = None) -> TicketYanit:
+    """An internal note (CONTRACT 16): in the ticket's timeline for operators only. It changes no
+    state and no `guncellenme` (what a visitor's reply would move), is allowed on a `kapandi`
+    ticket, sends no mail to the visitor (no `ticket_operator_yaniti`) and no widget frame; the
+    mentioned members (404 unless members of the ticket's tenant) hear of it (`bahsedilme`)."""
+    ekler = operator_dosya_list_by_ids(musteri_id=ticket.musteri_id, kullanici=operator, dosya_idleri=ek_idleri or [])
+    anilanlar = uye_idleri_dogrula(musteri_id=ticket.musteri_id, kullanici_idleri=bahsedilenler or [])
+    with transaction.atomic():
+        kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
+        yanit = TicketYanit.objects.create(ticket=kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik,
+                                           operator=operator, ozel=True)
+        if ekler:
+            yanit.ekler.set(ekler)
+        yayinla("ticket_guncellendi", musteri_id=kilitli.musteri_id, veri={"ticket": kilitli, "yalniz_operator": True})
+        if anilanlar:
+            yayinla("bahsedilme", musteri_id=kilitli.musteri_id, veri={
+                "yanit": yanit, "musteri_id": kilitli.musteri_id, "ticket_id": kilitli.id,
+                "kullanici_idleri": anilanlar, "yazan_id": operator.pk,
+            })
+    _tazele(ticket, kilitli)
+    return yanit
+
+
+def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanlar) -> Ticket:
+    """`PATCH /operator/ticket/{id}` (CONTRACT 16): the owner (`operator_id`: an active member of
+    the ticket's tenant, else 404; or None) and/or `oncelik`. A closed ticket is terminal (409)."""
+    if "oncelik" in alanlar and alanlar["oncelik"] not in Ticket.Oncelik.values:
+        raise GecersizIstek(alanlar={"oncelik": f"Geçerli değerler: {', '.join(Ticket.Oncelik.values)}."})
+    if alanlar.get("operator_id") is not None:
+        uye_idleri_dogrula(musteri_id=ticket.musteri_id, kullanici_idleri=[alanlar["operator_id"]])
+    with transaction.atomic():
+        kilitli = _kilitle(ticket)
+        degisen = [a for a in ("operator_id", "oncelik") if a in alanlar and getattr(kilitli, a) != alanlar[a]]
+        for alan in degisen:
+            setattr(kilitli, alan, alanlar[alan])
+        if degisen:
+            kilitli.guncellenme = timezone.now()
+            kilitli.save(update_fields=[*degisen, "guncellenme"])
+            yayinla("ticket_duzenlendi", musteri_id=kilitli.musteri_id, veri={
+                "ticket_id": kilitli.id, "musteri_id": kilitli.musteri_id, "alanlar": degisen,
+                "operator_id": kilitli.operator_id, "oncelik": kilitli.oncelik, "kullanici_id": kullanici.pk, "ip": ip,
+            })
+            _ticket_yayinla(kilitli)
+    return kilitli
+
+
+def ticket_etiketleri_ayarla(*, ticket: Ticket, kullanici, etiket_idleri: list[int], ip: str | None = None) -> Ticket:
+    """Set the whole list of a ticket's labels (CONTRACT 16): its own tenant's only (404 else), in
+    any state, without moving `guncellenme`; the operators' consoles get the ticket again."""
+    yeni = etiketler_coz(musteri_id=ticket.musteri_id, etiket_idleri=etiket_idleri)
+    with transaction.atomic():
+        kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
+        kilitli.etiketler.set(yeni)
+        yayinla("etiketler_ayarlandi", musteri_id=kilitli.musteri_id, veri={
+            "tur": "ticket", "ticket_id": kilitli.id, "musteri_id": kilitli.musteri_id,
+            "etiketler": sorted(e.ad for e in yeni), "kullanici_id": kullanici.pk, "ip": ip,
+        })
+        yayinla("ticket_guncellendi", musteri_id=kilitli.musteri_id, veri={"ticket": kilitli, "yalniz_operator": True})
+    return kilitli
+
+
 def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
     """Any status may be set, except out of `kapandi` (terminal: 409)."""
     with transaction.atomic():
@@ -94,6 +158,7 @@ def _durum_degistir(ticket: Ticket, *, durum: str, operator) -> None:
     if durum == Ticket.Durum.COZULDU and onceki != Ticket.Durum.COZULDU:
         yayinla("ticket_cozuldu", musteri_id=ticket.musteri_id, veri={
             "ticket_id": ticket.id, "musteri_id": ticket.musteri_id, "operator_id": operator.id if operator else None,
+            "etiketler": etiket_adlari(ticket),
         })
 
 

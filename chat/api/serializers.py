@@ -7,7 +7,8 @@ from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
-from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField, utc_iso
+from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField, utc_iso
+from tenants.etiketler import etiket_kisa_verisi
 
 from ..models import Mesaj, Oturum
 from ..services import TEMSILCI, operator_gorunen_adi
@@ -19,6 +20,12 @@ def _zaman(value):
 
 
 def oturum_verisi(oturum: Oturum) -> dict:
+    """A chat as operators see it: with its labels (CONTRACT 16; lists prefetch them, no query per
+    row). The widget's shape (`widget_oturum_verisi`) never carries them."""
+    return {**_oturum_ortak(oturum), "etiketler": [etiket_kisa_verisi(e) for e in oturum.etiketler.all()]}
+
+
+def _oturum_ortak(oturum: Oturum) -> dict:
     return {
         "id": oturum.id,
         "musteri_id": oturum.musteri_id,
@@ -41,7 +48,7 @@ def oturum_verisi(oturum: Oturum) -> dict:
 
 def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_operator: bool) -> dict:
     """The visitor's view: the session plus its place in the queue and whether anyone is online."""
-    return {**oturum_verisi(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
+    return {**_oturum_ortak(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
 
 
 def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
@@ -54,6 +61,8 @@ def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
         "icerik": mesaj.icerik,
         "ek": _ek_verisi(mesaj, request=request),
         "zaman": _zaman(mesaj.zaman),
+        # CONTRACT 16: an internal note is never given to a visitor, so the widget only ever sees false.
+        "ozel": mesaj.ozel,
     }
 
 
@@ -78,7 +87,13 @@ def hazir_yanit_verisi(yanit) -> dict:
             "icerik": yanit.icerik}
 
 
-class OturumSerializer(serializers.Serializer):
+class EtiketKisaSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ad = serializers.CharField()
+    renk = serializers.CharField(help_text="#RRGGBB")
+
+
+class _OturumOrtakSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     musteri_id = serializers.IntegerField()
     ziyaretci_id = serializers.CharField()
@@ -101,7 +116,11 @@ class OturumSerializer(serializers.Serializer):
                   "önerildi (`POST /widget/chat/ticket`).")
 
 
-class WidgetOturumSerializer(OturumSerializer):
+class OturumSerializer(_OturumOrtakSerializer):
+    etiketler = EtiketKisaSerializer(many=True, help_text="Sohbetin etiketleri (yalnızca operatörlere).")
+
+
+class WidgetOturumSerializer(_OturumOrtakSerializer):
     sira_no = serializers.IntegerField(allow_null=True, help_text="Sıradaki yeri (1 = sıradaki); beklemiyorsa null.")
     cevrimici_operator = serializers.BooleanField(help_text="Projenin çevrimiçi (ya da meşgul) operatörü var mı.")
 
@@ -116,6 +135,7 @@ class MesajSerializer(serializers.Serializer):
     icerik = serializers.CharField(help_text="Düz metin; hiçbir yerde HTML olarak işlenmez.")
     ek = EkSerializer(allow_null=True)
     zaman = ZamanField()
+    ozel = serializers.BooleanField(help_text="İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan ulaşmaz).")
 
 
 class HazirYanitSerializer(serializers.Serializer):
@@ -155,6 +175,15 @@ class OperatorMesajSerializer(serializers.Serializer):
     icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1-5000 karakter düz metin.")
     ek_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
                                help_text="`POST /operator/upload` ile sizin yüklediğiniz, sohbetin projesindeki dosya.")
+    ozel = StrictBooleanField(required=False, default=False,
+                                    help_text="İç not: ziyaretçiye gitmez, durumu değiştirmez, sohbeti üstlenmez.")
+    bahsedilenler = serializers.ListField(
+        child=StrictIntegerField(min_value=1), required=False, default=list, max_length=50,
+        help_text="Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile.")
+
+
+class EtiketlerAyarlaSerializer(serializers.Serializer):
+    etiket_idleri = serializers.JSONField(help_text="Sohbetin projesindeki etiketlerin id'leri (tüm liste).")
 
 
 class AktarSerializer(serializers.Serializer):
@@ -169,6 +198,8 @@ class MesajlarSorguSerializer(serializers.Serializer):
 class OturumlarSorguSerializer(serializers.Serializer):
     durum = serializers.ChoiceField(choices=Oturum.Durum.values, required=False)
     musteri_id = serializers.IntegerField(required=False, min_value=1)
+    etiket_id = serializers.IntegerField(required=False, min_value=1)
+    q = serializers.CharField(required=False, min_length=1, max_length=200)
 
 
 class HazirYanitSorguSerializer(serializers.Serializer):

@@ -14,5 +14,7 @@ urlpatterns = [
     path("operator/chat/<int:oturum_id>/accept", views.OperatorChatKabulView.as_view(), name="operator-chat-accept"),
     path("operator/chat/<int:oturum_id>/transfer", views.OperatorChatAktarView.as_view(), name="operator-chat-transfer"),
     path("operator/chat/<int:oturum_id>/close", views.OperatorChatKapatView.as_view(), name="operator-chat-close"),
+    path("operator/chat/<int:oturum_id>/etiketler", views.OperatorChatEtiketlerView.as_view(),
+         name="operator-chat-etiketler"),
     path("operator/canned-responses", views.HazirYanitListView.as_view(), name="operator-canned-responses"),
 ]

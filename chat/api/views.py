@@ -1,6 +1,7 @@
 """Chat endpoints (CONTRACT 3): thin views turning input into service calls."""
 from collections.abc import Mapping
 
+from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -12,7 +13,8 @@ from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
-from tenants.api.temel import OperatorAPIView, WidgetAPIView, ziyaretci_dogrula
+from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip, ziyaretci_dogrula
+from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 from tenants.on_okuma import OnOkumaIhtiyaci
 
 from .. import selectors, services, yoklama
@@ -41,7 +43,7 @@ def _dogrula(serializer_class, data) -> dict:
     return ser.validated_data
 
 
-def _mesajlar_sayfasi(oturum: Oturum, request) -> tuple[list[dict], str | None]:
+def _mesajlar_sayfasi(oturum: Oturum, request, *, notlar: bool = False) -> tuple[list[dict], str | None]:
     # The keyset page of `sayfala` (same `limit`, `cursor` and `sonraki`) over one hand-written
     # query: this is the path every open widget polls.
     params = request.query_params
@@ -52,7 +54,7 @@ def _mesajlar_sayfasi(oturum: Oturum, request) -> tuple[list[dict], str | None]:
     if cursor:
         (imlec,) = imlec_coz(cursor, Mesaj, ["id"])
         esik = max(esik, imlec)
-    rows = selectors.mesaj_sayfasi(oturum=oturum, sonra=esik, adet=limit + 1)
+    rows = selectors.mesaj_sayfasi(oturum=oturum, sonra=esik, adet=limit + 1, notlar=notlar)
     sonraki = imlec_yap([rows[limit - 1].id]) if len(rows) > limit else None
     return [s.mesaj_verisi(m, request=request) for m in rows[:limit]], sonraki
 
@@ -270,6 +272,9 @@ class OperatorChatListView(OperatorAPIView):
         parameters=[
             OpenApiParameter("durum", str, enum=Oturum.Durum.values),
             OpenApiParameter("musteri_id", int, description="Yalnızca bu proje (sizin değilse 404)."),
+            OpenApiParameter("etiket_id", int, description="Bu etiketi taşıyanlar (projelerinizin değilse 404)."),
+            OpenApiParameter("q", str, description="Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
+                                                    "(Türkçe harfler katlanarak: \"sifre\" \"Şifre\"yi bulur)."),
             *SAYFA_PARAMETRELERI,
         ],
         responses={200: inline_serializer("OturumListesi", {
@@ -278,13 +283,16 @@ class OperatorChatListView(OperatorAPIView):
     )
     def get(self, request):
         sorgu = _dogrula(s.OturumlarSorguSerializer, request.query_params)
+        if sorgu.get("etiket_id") is not None:
+            etiket_get(musteri_idleri=self.musteri_idleri, etiket_id=sorgu["etiket_id"])
         qs, dallar = selectors.oturum_list(
             kullanici=request.user, musteri_idleri=self.musteri_idleri, durum=sorgu.get("durum"),
-            musteri_id=sorgu.get("musteri_id"),
+            musteri_id=sorgu.get("musteri_id"), etiket_id=sorgu.get("etiket_id"), q=sorgu.get("q", "").strip(),
         )
         # Closed chats read newest first; the live queue oldest waiting first (CONTRACT 3).
         azalan = sorgu.get("durum") == Oturum.Durum.KAPANDI
         rows, sonraki = sayfala(qs, request.query_params, alanlar=("baslangic", "id"), azalan=azalan, dallar=dallar)
+        prefetch_related_objects(rows, "etiketler")  # one query for the page's labels
         return basarili({"oturumlar": [s.oturum_verisi(o) for o in rows], "sonraki": sonraki})
 
 
@@ -302,7 +310,7 @@ class OperatorChatMesajlarView(OperatorAPIView):
     )
     def get(self, request, oturum_id: int):
         oturum = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
-        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
+        mesajlar, sonraki = _mesajlar_sayfasi(oturum, request, notlar=True)
         services.chat_okundu(oturum=oturum)
         return basarili({"mesajlar": mesajlar, "sonraki": sonraki, "oturum": s.oturum_verisi(oturum),
                          "ziyaretci_son_okunan": oturum.ziyaretci_son_okunan})
@@ -310,16 +318,23 @@ class OperatorChatMesajlarView(OperatorAPIView):
 
 class OperatorChatMesajView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör mesajı gönder",
+        summary="Operatör mesajı ya da iç not (`ozel: true`, `bahsedilenler`) gönder",
         request=s.OperatorMesajSerializer,
         responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
     def post(self, request, oturum_id: int):
         veri = _dogrula(s.OperatorMesajSerializer, request.data)
-        mesaj = services.chat_operator_mesaj_gonder(
-            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
-            ek_id=veri.get("ek_id"),
-        )
+        if veri["ozel"]:
+            mesaj = services.chat_operator_not_yaz(
+                kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
+                ek_id=veri.get("ek_id"), bahsedilenler=veri["bahsedilenler"])
+        else:
+            if veri["bahsedilenler"]:
+                raise GecersizIstek(alanlar={"bahsedilenler": "Yalnızca iç notta (ozel: true) operatör anılabilir."})
+            mesaj = services.chat_operator_mesaj_gonder(
+                kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
+                ek_id=veri.get("ek_id"),
+            )
         return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
 
@@ -359,6 +374,20 @@ class OperatorChatKapatView(OperatorAPIView):
     )
     def post(self, request, oturum_id: int):
         oturum = services.chat_operator_kapat(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        return basarili({"oturum": s.oturum_verisi(oturum)})
+
+
+class OperatorChatEtiketlerView(OperatorAPIView):
+    @extend_schema(
+        summary="Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)",
+        request=s.EtiketlerAyarlaSerializer,
+        responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
+    )
+    def put(self, request, oturum_id: int):
+        veri = _dogrula(s.EtiketlerAyarlaSerializer, request.data)
+        oturum = services.chat_etiketleri_ayarla(
+            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
+            etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]), ip=istek_ip(request))
         return basarili({"oturum": s.oturum_verisi(oturum)})
 
 

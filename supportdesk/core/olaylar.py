@@ -55,10 +55,19 @@ ALAN_OLAYLARI = (
     "oturum_kaydedildi",  # a chat row was saved or deleted, by any path (oturum_id)
     "chat_operator_mesaji",  # an operator wrote in a chat (mesaj_id)
     "hazir_yanitlar_degisti",  # a tenant's canned responses changed (musteri_id)
+    "bahsedilme",  # a note mentioned members (mesaj or yanit, musteri_id, oturum_id or ticket_id, kullanici_idleri)
     # tickets (tickets)
     "ticket_yeni",  # a ticket was created (ticket)
     "ticket_guncellendi",  # a ticket was replied to or its status changed (ticket)
     "ticket_operator_yaniti",  # an operator replied to a ticket (yanit_id)
+    "ticket_duzenlendi",  # a ticket's owner or priority changed (ticket_id, musteri_id, alanlar, operator_id,
+    #                       oncelik, kullanici_id, ip)
+    # labels (tenants; CONTRACT 16): veri etiket_id, musteri_id, ad, renk, kullanici_id, ip
+    "etiket_olusturuldu",
+    "etiket_degisti",  # renamed or recoloured (+ eski_ad, alanlar)
+    "etiket_silindi",
+    "etiketler_ayarlandi",  # a chat's or ticket's labels were set (tur, oturum/ticket, musteri_id, etiketler,
+    #                         kullanici_id, ip)
     # tenants, operators, memberships (tenants)
     "operator_durumu",  # an operator's status changed (operator_id, durum)
     "kullanici_degisti",  # a user row was saved, by any path (kullanici_id, alanlar)

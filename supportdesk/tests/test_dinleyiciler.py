@@ -20,12 +20,15 @@ from tenants.models import Kullanici
 from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
-                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti")
+                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "etiketler_ayarlandi",
+                  "bahsedilme")
 # What each event carries: enough for every listener of it.
 VERILER = {
     **{ad: {"ticket_id": 1} for ad in olaylar.TUM_OLAYLAR},
     "ticket_operator_yaniti": {"yanit_id": 1},
     "chat_operator_mesaji": {"mesaj_id": 1},
+    "bahsedilme": {"musteri_id": 1, "kullanici_idleri": [1], "yazan_id": 1, "ticket_id": 1,
+                   "yanit": type("Yanit", (), {"icerik": "not"})()},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi"},
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
@@ -47,6 +50,7 @@ DURUMLAR = [
      [("eposta.services", "ticket_yaniti_gonder")], False),
     ("chat_operator_mesaji", "eposta.dinleyiciler.chat_operator_mesaji",
      [("eposta.services", "cevrimdisi_yanit_gonder")], False),
+    ("bahsedilme", "eposta.dinleyiciler.bahsedilme", [("eposta.services", "bahsedilme_gonder")], False),
     *[(ad, "canli.yayin.dagit", [("canli.yayin", "gruba_gonder")], False) for ad in SOKET_OLAYLARI],
     *[(ad, "canli.dinleyiciler.uyelik_degisti", [("canli.yayin", "uyelik_degisti_bildir")], False)
       for ad in ("uyelik_eklendi", "uyelik_silindi")],

@@ -4,6 +4,7 @@ from functools import cached_property
 
 from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.throttling import BaseThrottle
 
 from supportdesk.core import gunluk
 from supportdesk.core.girdi import ziyaretci_id_dogrula
@@ -23,6 +24,12 @@ from ..on_okuma import OnOkumaIhtiyaci
 from ..origin import origin_izinli
 from ..selectors import kullanici_musteri_idleri
 from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
+
+
+def istek_ip(request) -> str | None:
+    """The caller's address as the rate limits see it (DRF's `get_ident`: `NUM_PROXIES` aware), for
+    events an audit log records (`ip`)."""
+    return BaseThrottle().get_ident(request) or None
 
 
 class OperatorAPIView(TemelAPIView):

@@ -11,5 +11,8 @@ urlpatterns = [
     path("operator/tenants/<int:musteri_id>/eposta-bildirimi", views.TenantEpostaBildirimiView.as_view(),
          name="operator-tenants-eposta-bildirimi"),
     path("operator/tenants/<int:musteri_id>/operatorler", views.TenantUyeleriView.as_view(), name="operator-tenants-uyeler"),
+    path("operator/tenants/<int:musteri_id>/etiketler", views.TenantEtiketleriView.as_view(),
+         name="operator-tenants-etiketler"),
+    path("operator/etiketler/<int:etiket_id>", views.EtiketView.as_view(), name="operator-etiket"),
     path("operator/status", views.OperatorDurumView.as_view(), name="operator-status"),
 ]

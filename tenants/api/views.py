@@ -4,18 +4,18 @@ from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
-from supportdesk.core import varlik
-from supportdesk.core.exceptions import GecersizGiris
+from supportdesk.core import mesajlar, varlik
+from supportdesk.core.exceptions import GecersizGiris, GecersizIstek, Yetkisiz
 from supportdesk.core.responses import basarili
 from supportdesk.core.throttling import LoginThrottle
 from supportdesk.core.views import AcikAPIView
 
-from .. import services
+from .. import etiketler, services
 from ..kimlik import operator_tokeni_uret
 from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
 from . import serializers as s
-from .temel import OperatorAPIView
+from .temel import OperatorAPIView, istek_ip
 
 
 def _musteriler(uyelikler) -> list[dict]:
@@ -161,3 +161,74 @@ class OperatorDurumView(OperatorAPIView):
         ser.is_valid(raise_exception=True)
         kullanici = services.operator_durum_ayarla(kullanici=request.user, durum=ser.validated_data["durum"])
         return basarili({"operator_id": kullanici.pk, "durum": kullanici.durum})
+
+
+# --- labels (CONTRACT 16) ----------------------------------------------------------------------
+class EtiketSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    musteri_id = serializers.IntegerField()
+    ad = serializers.CharField()
+    renk = serializers.CharField(help_text="#RRGGBB")
+
+
+class EtiketIstekSerializer(serializers.Serializer):
+    # Checked by the service (tenants.etiketler): the schema only describes the body.
+    ad = serializers.CharField(help_text="1-40 karakter; projede tekil (Türkçe büyük/küçük harf farkı sayılmaz).")
+    renk = serializers.CharField(required=False, allow_null=True, help_text="#RRGGBB; yoksa varsayılan renk.")
+
+
+def _govde(request) -> dict:
+    if not isinstance(request.data, dict):
+        raise GecersizIstek(alanlar={"genel": mesajlar.GOVDE_NESNE_OLMALI})
+    return request.data
+
+
+class TenantEtiketleriView(OperatorAPIView):
+    @extend_schema(summary="Projenin etiketleri (her üye)",
+                   responses={200: inline_serializer("EtiketListesi", {"etiketler": EtiketSerializer(many=True)}),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def get(self, request, musteri_id: int):
+        uyelik_get(kullanici=request.user, musteri_id=musteri_id)
+        return basarili({"etiketler": [etiketler.etiket_verisi(e) for e in etiketler.etiket_list(musteri_id=musteri_id)]})
+
+    @extend_schema(summary="Etiket oluştur (her üye; `etiket_olusturuldu` olayı)", request=EtiketIstekSerializer,
+                   responses={201: inline_serializer("EtiketYaniti", {"etiket": EtiketSerializer()}),
+                              400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def post(self, request, musteri_id: int):
+        uyelik_get(kullanici=request.user, musteri_id=musteri_id)
+        govde = _govde(request)
+        etiket = etiketler.etiket_olustur(musteri_id=musteri_id, ad=govde.get("ad"), renk=govde.get("renk"),
+                                          kullanici_id=request.user.pk, ip=istek_ip(request))
+        return basarili({"etiket": etiketler.etiket_verisi(etiket)}, status=201)
+
+
+class EtiketView(OperatorAPIView):
+    def _yonetilen(self, request, etiket_id: int):
+        # Another tenant's label is a 404 before the role is looked at (existence is not leaked).
+        etiket = etiketler.etiket_get(musteri_idleri=self.musteri_idleri, etiket_id=etiket_id)
+        if not uyelik_get(kullanici=request.user, musteri_id=etiket.musteri_id).yonetebilir:
+            raise Yetkisiz("Etiketleri yalnızca proje sahibi ve yöneticiler düzenleyebilir.")
+        return etiket
+
+    @extend_schema(summary="Etiketi yeniden adlandır / renklendir (sahip, yönetici)", request=EtiketIstekSerializer,
+                   responses={200: inline_serializer("EtiketGuncelleYaniti", {"etiket": EtiketSerializer()}),
+                              400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+                              403: OpenApiResponse(description="YETKISIZ"),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def put(self, request, etiket_id: int):
+        etiket = self._yonetilen(request, etiket_id)
+        govde = _govde(request)
+        alanlar = {a: govde[a] for a in ("ad", "renk") if a in govde}
+        if not alanlar:
+            raise GecersizIstek(alanlar={"ad": "`ad` ya da `renk` verilmeli."})
+        etiket = etiketler.etiket_guncelle(etiket=etiket, kullanici_id=request.user.pk, ip=istek_ip(request), **alanlar)
+        return basarili({"etiket": etiketler.etiket_verisi(etiket)})
+
+    @extend_schema(summary="Etiketi sil (sahip, yönetici): taşıyan sohbet ve ticketlardan da kalkar", request=None,
+                   responses={200: dict, 403: OpenApiResponse(description="YETKISIZ"),
+                              404: OpenApiResponse(description="BULUNAMADI")})
+    def delete(self, request, etiket_id: int):
+        etiket = self._yonetilen(request, etiket_id)
+        etiketler.etiket_sil(etiket=etiket, kullanici_id=request.user.pk, ip=istek_ip(request))
+        return basarili({})

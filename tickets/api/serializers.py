@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer
-from supportdesk.core.fields import StrictCharField, StrictIntegerField, ZamanField
+from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 
 from ..models import Ticket
@@ -17,6 +17,7 @@ class YanitSerializer(serializers.Serializer):
     icerik = serializers.CharField()
     ekler = DosyaSerializer(many=True)
     zaman = ZamanField()
+    ozel = serializers.BooleanField(help_text="İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan ulaşmaz).")
 
 
 class TicketSerializer(serializers.Serializer):
@@ -34,6 +35,38 @@ class TicketSerializer(serializers.Serializer):
 
 class TicketDetaySerializer(TicketSerializer):
     # Read from the selectors' prefetch (ordered replies with their attachments): no query per row.
+    yanitlar = YanitSerializer(many=True)
+
+
+class EtiketKisaSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ad = serializers.CharField()
+    renk = serializers.CharField(help_text="#RRGGBB")
+
+
+def operator_adi(kullanici) -> str | None:
+    """How a colleague is named to operators: its display name, else its e-mail."""
+    if kullanici is None:
+        return None
+    return (kullanici.ad or "").strip() or kullanici.email
+
+
+class OperatorTicketSerializer(TicketSerializer):
+    """A ticket as operators see it (CONTRACT 16): its owner and labels too. Lists select the owner
+    and prefetch the labels (`selectors.operator_ticket_list`): no query per row."""
+
+    operator_id = serializers.IntegerField(allow_null=True, help_text="Sorumlu operatör (projenin üyesi) ya da null.")
+    operator_adi = serializers.SerializerMethodField()
+    etiketler = serializers.SerializerMethodField()
+
+    def get_operator_adi(self, ticket) -> str | None:
+        return operator_adi(ticket.operator) if ticket.operator_id else None
+
+    def get_etiketler(self, ticket) -> list[dict]:
+        return EtiketKisaSerializer(ticket.etiketler.all(), many=True).data
+
+
+class OperatorTicketDetaySerializer(OperatorTicketSerializer):
     yanitlar = YanitSerializer(many=True)
 
 
@@ -69,15 +102,66 @@ class OperatorYanitSerializer(serializers.Serializer):
     icerik = StrictCharField(max_length=20000)
     ek_idleri = EkIdleriField(help_text="`POST /operator/upload` ile sizin yüklediğiniz, talebin projesindeki dosyalar.")
     durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False, allow_null=True)
+    ozel = StrictBooleanField(required=False, default=False,
+                              help_text="İç not: ziyaretçiye gitmez (e-posta dahil), durumu değiştirmez; kapalı talepte de olur.")
+    bahsedilenler = serializers.ListField(
+        child=StrictIntegerField(min_value=1), required=False, default=list, max_length=50,
+        help_text="Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile.")
+
+    def validate(self, attrs):
+        if attrs.get("ozel") and attrs.get("durum"):
+            raise serializers.ValidationError({"durum": "İç not durumu değiştirmez."})
+        if attrs.get("bahsedilenler") and not attrs.get("ozel"):
+            raise serializers.ValidationError({"bahsedilenler": "Yalnızca iç notta (ozel: true) operatör anılabilir."})
+        return attrs
+
+
+class TicketDuzenleSerializer(serializers.Serializer):
+    operator_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
+                                     help_text="Sorumlu operatör (talebin projesinin üyesi; değilse 404) ya da null.")
+    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False)
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError({"genel": "`operator_id` ya da `oncelik` verilmeli."})
+        return attrs
+
+
+class EtiketlerAyarlaSerializer(serializers.Serializer):
+    etiket_idleri = serializers.JSONField(help_text="Talebin projesindeki etiketlerin id'leri (tüm liste).")
 
 
 class DurumSerializer(serializers.Serializer):
     durum = serializers.ChoiceField(choices=Ticket.Durum.values)
 
 
+# `siralama` of `GET /operator/tickets` -> (cursor fields, newest first?). Helper `sla` adds
+# "sla" here (its due time ascending) with the field its selector annotates (CONTRACT 16, 17).
+SIRALAMALAR: dict[str, tuple[tuple[str, ...], bool]] = {
+    "guncellenme": (("guncellenme", "id"), True),
+    "olusturulma": (("olusturulma", "id"), True),
+}
+
+
+class OperatorIdFiltreField(serializers.CharField):
+    """`operator_id` of the ticket list: an id, `ben` (the caller) or `yok` (no owner)."""
+
+    def to_internal_value(self, data):
+        data = super().to_internal_value(data)
+        if data in ("ben", "yok"):
+            return data
+        if not (data.isascii() and data.isdigit()) or not 0 < int(data) < 2**63:
+            raise serializers.ValidationError("Bir operatör id'si, `ben` ya da `yok` olmalı.")
+        return int(data)
+
+
 class OperatorTicketFiltreSerializer(serializers.Serializer):
     durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False)
     oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False)
     musteri_id = serializers.IntegerField(min_value=1, required=False)
+    operator_id = OperatorIdFiltreField(required=False)
+    etiket_id = serializers.IntegerField(min_value=1, required=False)
+    q = serializers.CharField(required=False, min_length=1, max_length=200)
+    siralama = serializers.ChoiceField(choices=list(SIRALAMALAR), required=False, default="guncellenme")
     cursor = serializers.CharField(required=False)
     limit = serializers.IntegerField(required=False)

@@ -10,5 +10,7 @@ urlpatterns = [
     path("operator/tickets", v.OperatorTicketListView.as_view(), name="operator-tickets"),
     path("operator/ticket/<int:ticket_id>", v.OperatorTicketDetailView.as_view(), name="operator-ticket-detail"),
     path("operator/ticket/<int:ticket_id>/reply", v.OperatorTicketReplyView.as_view(), name="operator-ticket-reply"),
+    path("operator/ticket/<int:ticket_id>/etiketler", v.OperatorTicketEtiketlerView.as_view(),
+         name="operator-ticket-etiketler"),
     path("operator/ticket/<int:ticket_id>/status", v.OperatorTicketStatusView.as_view(), name="operator-ticket-status"),
 ]

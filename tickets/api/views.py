@@ -4,7 +4,8 @@ from rest_framework import serializers
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
-from tenants.api.temel import OperatorAPIView, WidgetAPIView
+from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip
+from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 
 from .. import selectors, services
 from . import serializers as s
@@ -94,46 +95,85 @@ class WidgetTicketReplyView(WidgetAPIView):
 # --- operator ------------------------------------------------------------------------------------
 class OperatorTicketListView(OperatorAPIView):
     @extend_schema(
-        summary="Operatörün tüm projelerindeki ticketlar (yeniden eskiye, imleçli)",
+        summary="Operatörün tüm projelerindeki ticketlar (süzgeçli, sıralı, imleçli)",
         parameters=[OpenApiParameter("durum", str, enum=["acik", "beklemede", "cozuldu", "kapandi"]),
                     OpenApiParameter("oncelik", str, enum=["dusuk", "normal", "yuksek", "acil"]),
-                    OpenApiParameter("musteri_id", int), *SAYFA_PARAMLARI],
-        responses={200: _liste("OperatorTicketList", s.TicketSerializer), 400: _hata("GECERSIZ_ISTEK"),
-                   404: _hata("BULUNAMADI (musteri_id)")},
+                    OpenApiParameter("musteri_id", int),
+                    OpenApiParameter("operator_id", str, description="Sorumlu: bir operatör id'si, `ben` ya da `yok`."),
+                    OpenApiParameter("etiket_id", int, description="Bu etiketi taşıyanlar (projelerinizin değilse 404)."),
+                    OpenApiParameter("q", str, description="Konu, yanıt ve not metninde (Türkçe harfler katlanarak)."),
+                    OpenApiParameter("siralama", str, enum=list(s.SIRALAMALAR),
+                                     description="Yeniden eskiye; varsayılan `guncellenme`."),
+                    *SAYFA_PARAMLARI],
+        responses={200: _liste("OperatorTicketList", s.OperatorTicketSerializer), 400: _hata("GECERSIZ_ISTEK"),
+                   404: _hata("BULUNAMADI (musteri_id, etiket_id)")},
     )
     def get(self, request):
         filtre = _dogrula(s.OperatorTicketFiltreSerializer, request.query_params)
+        if filtre.get("etiket_id") is not None:
+            etiket_get(musteri_idleri=self.musteri_idleri, etiket_id=filtre["etiket_id"])
+        sahip = filtre.get("operator_id")
         qs = selectors.operator_ticket_list(
             musteri_idleri=self.musteri_idleri, durum=filtre.get("durum"), oncelik=filtre.get("oncelik"),
-            musteri_id=filtre.get("musteri_id"),
+            musteri_id=filtre.get("musteri_id"), sahipsiz=sahip == "yok",
+            operator_id=request.user.pk if sahip == "ben" else (None if sahip == "yok" else sahip),
+            etiket_id=filtre.get("etiket_id"), q=filtre.get("q", "").strip(),
         )
-        rows, sonraki = sayfala(qs, request.query_params, alanlar=SIRA, azalan=True)
-        return basarili({"ticketlar": s.TicketSerializer(rows, many=True).data, "sonraki": sonraki})
+        alanlar, azalan = s.SIRALAMALAR[filtre["siralama"]]
+        rows, sonraki = sayfala(qs, request.query_params, alanlar=alanlar, azalan=azalan)
+        selectors.operator_ticketlari_hazirla(rows)
+        return basarili({"ticketlar": s.OperatorTicketSerializer(rows, many=True).data, "sonraki": sonraki})
 
 
 class OperatorTicketDetailView(OperatorAPIView):
-    @extend_schema(summary="Ticket ayrıntısı ve yanıtları",
-                   responses={200: _tek("OperatorTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")})
+    parser_classes = [JSONAyristirici]
+
+    @extend_schema(summary="Ticket ayrıntısı, yanıtları ve iç notları",
+                   responses={200: _tek("OperatorTicketDetay", ticket=s.OperatorTicketDetaySerializer()),
+                              404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
-        return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data})
+        return basarili({"ticket": s.OperatorTicketDetaySerializer(ticket, context={"request": request}).data})
+
+    @extend_schema(
+        summary="Sorumlu operatör ve/veya öncelik (`operator_id`: projenin üyesi ya da null)",
+        request=s.TicketDuzenleSerializer,
+        responses={200: _tek("OperatorTicketDuzenle", ticket=s.OperatorTicketSerializer()),
+                   400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI (ticket, operator_id)"),
+                   409: _hata("DURUM_CAKISMASI (kapandi)")},
+    )
+    def patch(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
+        veri = _dogrula(s.TicketDuzenleSerializer, request.data)
+        services.ticket_duzenle(ticket=ticket, kullanici=request.user, ip=istek_ip(request), **veri)
+        return basarili({"ticket": _operator_ticketi(self, ticket.id)})
+
+
+def _operator_ticketi(view, ticket_id: int) -> dict:
+    # Read again as the list reads it (owner joined, labels prefetched).
+    ticket = selectors.operator_ticket_get(musteri_idleri=view.musteri_idleri, ticket_id=ticket_id, detay=False)
+    return s.OperatorTicketSerializer(ticket).data
 
 
 class OperatorTicketReplyView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör yanıtı (isteğe bağlı `durum` ile)",
+        summary="Operatör yanıtı (isteğe bağlı `durum` ile) ya da iç not (`ozel: true`, `bahsedilenler`)",
         request=s.OperatorYanitSerializer,
-        responses={201: _tek("OperatorTicketYanit", yanit=s.YanitSerializer(), ticket=s.TicketSerializer()),
+        responses={201: _tek("OperatorTicketYanit", yanit=s.YanitSerializer(), ticket=s.OperatorTicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
     )
     def post(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.OperatorYanitSerializer, request.data)
-        yanit = services.ticket_operator_yanitla(
-            ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"),
-            ek_idleri=veri.get("ek_idleri"))
+        if veri["ozel"]:
+            yanit = services.ticket_not_yaz(ticket=ticket, operator=request.user, icerik=veri["icerik"],
+                                            ek_idleri=veri.get("ek_idleri"), bahsedilenler=veri["bahsedilenler"])
+        else:
+            yanit = services.ticket_operator_yanitla(
+                ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"),
+                ek_idleri=veri.get("ek_idleri"))
         return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
-                         "ticket": s.TicketSerializer(ticket).data}, status=201)
+                         "ticket": _operator_ticketi(self, ticket.id)}, status=201)
 
 
 class OperatorTicketStatusView(OperatorAPIView):
@@ -142,11 +182,28 @@ class OperatorTicketStatusView(OperatorAPIView):
     @extend_schema(
         summary="Ticket durumu (kapandi'dan çıkılamaz: 409; cozuldu `ticket_cozuldu` olayı)",
         request=s.DurumSerializer,
-        responses={200: _tek("OperatorTicketDurum", ticket=s.TicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
+        responses={200: _tek("OperatorTicketDurum", ticket=s.OperatorTicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
                    404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
     )
     def put(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.DurumSerializer, request.data)
         services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], operator=request.user)
-        return basarili({"ticket": s.TicketSerializer(ticket).data})
+        return basarili({"ticket": _operator_ticketi(self, ticket.id)})
+
+
+class OperatorTicketEtiketlerView(OperatorAPIView):
+    parser_classes = [JSONAyristirici]
+
+    @extend_schema(
+        summary="Ticketın etiketlerini ayarla (tüm liste; her üye, her durumda)",
+        request=s.EtiketlerAyarlaSerializer,
+        responses={200: _tek("OperatorTicketEtiketler", ticket=s.OperatorTicketSerializer()),
+                   400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI (ticket, etiket)")},
+    )
+    def put(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
+        veri = _dogrula(s.EtiketlerAyarlaSerializer, request.data)
+        services.ticket_etiketleri_ayarla(ticket=ticket, kullanici=request.user, ip=istek_ip(request),
+                                          etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]))
+        return basarili({"ticket": _operator_ticketi(self, ticket.id)})
