@@ -41,6 +41,7 @@ urlpatterns = [
     path("", include("chat.api.urls")),
     path("", include("tickets.api.urls")),
     path("", include("knowledge.api.urls")),
+    path("", include("arama.api.urls")),
     path("", include("context.api.urls")),
     path("", include("eposta.api.urls")),
     path("", include("widget.api.urls")),

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "knowledge",
     "context",
     "eposta",
+    "arama",
     "widget",
     "panel",
     "portal",

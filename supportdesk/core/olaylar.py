@@ -76,6 +76,8 @@ ALAN_OLAYLARI = (
     "uyelik_guncellendi",  # a membership's order, role, cap or muting changed (kullanici_id)
     "uyelik_silindi",  # a membership was removed (kullanici_id)
     "musteri_degisti",  # a tenant was saved or deleted (api_keyler, aktif, olusturuldu, alanlar, silindi, ham)
+    # privacy (gizlilik)
+    "ziyaretci_silindi",  # a visitor's data was erased (ziyaretci_id, kullanici_id)
 )
 TUM_OLAYLAR = frozenset(OLAYLAR + ALAN_OLAYLARI)
 

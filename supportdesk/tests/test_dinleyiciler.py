@@ -17,6 +17,7 @@ from canli import yayin
 from supportdesk.core import olaylar
 from supportdesk.core.olaylar import yayinla
 from tenants.models import Kullanici
+from tickets.models import Ticket
 from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
@@ -33,6 +34,8 @@ VERILER = {
     **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
+    **{ad: {"ticket": Ticket(pk=1)} for ad in ("ticket_yeni", "ticket_guncellendi")},
+    "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
 }
@@ -69,6 +72,11 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
+    *[(ad, "arama.dinleyiciler.sohbet", [("arama.services", "chat_kaydi_yenile")], True)
+      for ad in ("oturum_kaydedildi", "mesaj_kaydedildi")],
+    *[(ad, "arama.dinleyiciler.ticket", [("arama.services", "ticket_kaydi_yenile")], True)
+      for ad in ("ticket_yeni", "ticket_guncellendi")],
+    ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
 ]
 
 

@@ -20,6 +20,7 @@ KATMANLAR = {
     "context": 4,  # the visitor across channels: reads chats and tickets
     "canli": 4,  # the sockets: frames of chats, tickets and operators' status
     "eposta": 4,  # mail about chats and tickets, and tickets by mail
+    "arama": 4,  # the operators' search over chats and tickets
     "widget": 5,  # compositions over the features
     "panel": 5,
     "portal": 5,

@@ -1,0 +1,34 @@
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+
+from supportdesk.core.pagination import sayfa_boyutu
+from supportdesk.core.responses import basarili
+from tenants.api.temel import OperatorAPIView
+
+from .. import metin, selectors
+from . import serializers as s
+
+
+class OperatorAramaView(OperatorAPIView):
+    @extend_schema(
+        summary="Sohbet ve ticket geçmişinde arama (en iyi eşleşme önce, imleçli)",
+        parameters=[OpenApiParameter("q", str, required=True, description="2–200 karakter"),
+                    OpenApiParameter("musteri_id", int), OpenApiParameter("tur", str, enum=["chat", "ticket"]),
+                    OpenApiParameter("cursor", str), OpenApiParameter("limit", int)],
+        responses={200: inline_serializer("AramaSonuclari", {"sonuclar": s.AramaSonucuSerializer(many=True),
+                                                            "sonraki": serializers.CharField(allow_null=True)}),
+                   400: OpenApiResponse(description="GECERSIZ_ISTEK"),
+                   404: OpenApiResponse(description="BULUNAMADI (musteri_id)")},
+    )
+    def get(self, request):
+        ser = s.AramaFiltreSerializer(data=request.query_params)
+        ser.is_valid(raise_exception=True)
+        filtre = ser.validated_data
+        limit = sayfa_boyutu(request.query_params)
+        kapsam = selectors.arama_kapsami(musteri_idleri=self.musteri_idleri, musteri_id=filtre.get("musteri_id"))
+        rows, sonraki = selectors.arama_sayfasi(musteri_idleri=kapsam, q=filtre["q"], tur=filtre.get("tur"),
+                                                cursor=filtre.get("cursor"), limit=limit)
+        kokler = metin.sorgu_kokleri(filtre["q"])
+        for row in rows:
+            row.parca = metin.parca(row.ust_metin, row.govde_metin, kokler)
+        return basarili({"sonuclar": s.AramaSonucuSerializer(rows, many=True).data, "sonraki": sonraki})

@@ -1,0 +1,82 @@
+"""Search text: words folded the Turkish way, query stems, and snippets, the same on every
+database because all of it happens here, in Python (`supportdesk.core.katlama` explains why not
+in the database's lower()).
+
+A document is stored as its folded words one space apart (` ahmet ozturk sifremi unuttum `).
+A query word is folded and stripped of common Turkish suffixes (`knowledge.metin.kok`), and
+matches every document word that starts with that stem: "faturamı" → `fatur` finds "fatura",
+"ŞİFRE" → `sifr` finds "şifre", "ozturk" finds "Öztürk". All words of a query must match. On
+PostgreSQL the stem is a prefix term (`fatur:*`) of a `simple` tsquery over the same words; on
+SQLite it is ` fatur` found in the folded text: the same rows either way.
+"""
+import re
+import unicodedata
+
+from knowledge.metin import arama_katla, kok
+
+# Letters and digits: `_`, `@`, `.`, `-` separate words (an e-mail or a visitor id is found by
+# any of its parts), and PostgreSQL's parser then reads each stored word as exactly one token.
+_KELIME = re.compile(r"[^\W_]+")
+EN_UZUN_KELIME = 100
+EN_COK_KELIME = 8
+EN_KISA_KOK = 2
+BAS, SON = "«", "»"
+PARCA_GENISLIK = 160
+
+
+def _duzelt(metin: str) -> str:
+    # The one length-changing step of `tr_katla`, done first so that folded text and the text a
+    # snippet is cut from have the same length (positions carry over).
+    return unicodedata.normalize("NFC", metin or "").replace("i\u0307", "i").replace("I\u0307", "İ")
+
+
+def kelimeler(metin: str) -> list[str]:
+    return [k[:EN_UZUN_KELIME] for k in _KELIME.findall(arama_katla(_duzelt(metin)))]
+
+
+def katli_metin(*parcalar: str) -> str:
+    """What a document is matched against: ` kelime kelime … ` (a space at each end)."""
+    return " " + " ".join(k for p in parcalar for k in kelimeler(p)) + " "
+
+
+def sorgu_kokleri(q: str) -> list[str]:
+    """The query's stems, in order, without repeats; words shorter than two letters are left out
+    unless nothing else is left."""
+    tum = list(dict.fromkeys(kok(k) for k in kelimeler(q)))
+    uzun = [k for k in tum if len(k) >= EN_KISA_KOK]
+    return (uzun or tum)[:EN_COK_KELIME]
+
+
+def tsquery(kokler: list[str]) -> str:
+    """`'fatur':* & 'ozturk':*` for `to_tsquery('simple', …)`: stems hold only letters and
+    digits, so quoting them is enough."""
+    return " & ".join(f"'{k}':*" for k in kokler)
+
+
+def parca(ust: str, govde: str, kokler: list[str]) -> str:
+    """A plain-text snippet around the first match, each matching word between « and »: from
+    the body when it matches as many stems as the header, else from the header."""
+    desen = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(k) for k in kokler) + r")[^\W_]*")
+    adaylar = []
+    for sira, metin in enumerate((govde, ust)):
+        duz = " ".join(_duzelt(metin).replace(BAS, '"').replace(SON, '"').split())
+        katli = arama_katla(duz)
+        bulunan = {k for k in kokler if re.search(r"(?<![^\W_])" + re.escape(k), katli)}
+        adaylar.append((-len(bulunan), sira, duz, katli))
+    _, _, duz, katli = min(adaylar)
+    ilk = desen.search(katli)
+    bas = 0 if ilk is None else max(0, ilk.start() - PARCA_GENISLIK // 3)
+    if bas:
+        bosluk = duz.find(" ", bas)
+        bas = bosluk + 1 if 0 <= bosluk < ilk.start() else bas
+    son = min(len(duz), bas + PARCA_GENISLIK)
+    if son < len(duz):
+        bosluk = duz.rfind(" ", bas, son)
+        son = bosluk if ilk is not None and bosluk > ilk.end() else son
+    kesit, kesit_katli = duz[bas:son], katli[bas:son]
+    out, konum = [], 0
+    for eslesme in desen.finditer(kesit_katli):
+        out += [kesit[konum:eslesme.start()], BAS, kesit[eslesme.start():eslesme.end()], SON]
+        konum = eslesme.end()
+    out.append(kesit[konum:])
+    return ("… " if bas else "") + "".join(out) + (" …" if son < len(duz) else "")

@@ -1,0 +1,57 @@
+"""The operators' search index (CONTRACT 16, issue 27): one row per chat and per ticket, holding
+what search looks at (visitor name, e-mail and id, message / reply / note text, ticket subject),
+plain for snippets and Turkish-folded for matching (`arama.metin`), and on PostgreSQL a tsvector
+with a GIN index (migration 0002). Rows are derived data: `services` rebuilds a row from its chat
+or ticket whenever a domain event says it changed; the foreign keys cascade, so deleting a chat or
+a ticket (privacy erasure, retention, a tenant's deletion) deletes its row too."""
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from django.utils import timezone
+
+from supportdesk.core.kapsam import KapsamliQuerySet
+
+
+class AramaKaydi(models.Model):
+    class Tur(models.TextChoices):
+        CHAT = "chat", "Sohbet"
+        TICKET = "ticket", "Ticket"
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    tur = models.CharField("tür", max_length=6, choices=Tur.choices)
+    # Exactly one of the two is set, by `tur`; the cascade removes the row with its document.
+    oturum = models.OneToOneField("chat.Oturum", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    ticket = models.OneToOneField("tickets.Ticket", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # The chat's or ticket's id, whichever it is (the result's `id`).
+    belge_id = models.BigIntegerField("belge")
+    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
+    baslik = models.CharField("başlık", max_length=200, blank=True, default="")
+    # Plain text, for snippets: the header (subject, visitor name, e-mail, id) and the body
+    # (messages, replies, notes; one line each).
+    ust_metin = models.TextField(blank=True, default="")
+    govde_metin = models.TextField(blank=True, default="")
+    # Folded words, one space apart, with a space at each end (` sifre faturami `): what matches.
+    katli_ust = models.TextField(blank=True, default=" ")
+    katli_govde = models.TextField(blank=True, default=" ")
+    # PostgreSQL only: the folded words as a tsvector, header weight A, body weight B.
+    vektor = SearchVectorField(null=True, editable=False)
+    zaman = models.DateTimeField("son etkinlik", default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "arama kaydı"
+        verbose_name_plural = "arama kayıtları"
+        indexes = [
+            models.Index(fields=["musteri", "ziyaretci_id"], name="arama_ziyaretci_idx"),
+            models.Index(fields=["musteri", "tur", "-zaman"], name="arama_musteri_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(tur="chat", oturum__isnull=False, ticket__isnull=True)
+                           | models.Q(tur="ticket", ticket__isnull=False, oturum__isnull=True)),
+                name="arama_kaydi_tek_belge",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tur} #{self.belge_id}"

@@ -1,0 +1,102 @@
+"""Writes of the search index (`AramaKaydi`): a chat's or ticket's row is rebuilt from the
+document whenever a domain event says it changed (`arama.dinleyiciler`), removed with it (the
+foreign keys cascade), and rebuilt for everything by `manage.py arama_dizini`.
+
+A rebuild reads the whole document (its messages or replies) under the document's row lock, so
+two writers to one chat leave a row holding both messages whatever their order: every writer
+locks the chat (or ticket) row before it writes, and the rebuild reads after taking that lock.
+"""
+from django.contrib.postgres.search import SearchVector
+from django.db import connection, transaction
+from django.db.models import Value
+
+from chat.models import Mesaj, Oturum
+from tickets.models import Ticket, TicketYanit
+
+from . import metin
+from .models import AramaKaydi
+
+_BASLIK_MAX = AramaKaydi._meta.get_field("baslik").max_length
+
+
+def _vektor(katli_ust: str, katli_govde: str):
+    """The tsvector of the folded words (PostgreSQL), header A, body B; `simple`: no stemming and
+    no stop words, the stems are the query's business (`arama.metin`)."""
+    if connection.vendor != "postgresql":
+        return None
+    return (SearchVector(Value(katli_ust), config="simple", weight="A")
+            + SearchVector(Value(katli_govde), config="simple", weight="B"))
+
+
+def _yaz(*, anahtar: dict, musteri_id: int, tur: str, belge_id: int, ziyaretci_id: str, baslik: str,
+         ust: list[str], govde: list[str], zaman) -> None:
+    ust_metin, govde_metin = " · ".join(p for p in ust if p), "\n".join(govde)
+    katli_ust, katli_govde = metin.katli_metin(*ust), metin.katli_metin(*govde)
+    alanlar = dict(
+        musteri_id=musteri_id, tur=tur, belge_id=belge_id, ziyaretci_id=ziyaretci_id, baslik=baslik[:_BASLIK_MAX],
+        ust_metin=ust_metin, govde_metin=govde_metin, katli_ust=katli_ust, katli_govde=katli_govde,
+        vektor=_vektor(katli_ust, katli_govde), zaman=zaman,
+    )
+    # The document's row lock is held: nobody else inserts this row meanwhile.
+    if not AramaKaydi.objects.filter(**anahtar).update(**alanlar):
+        AramaKaydi.objects.create(**anahtar, **alanlar)
+
+
+def chat_kaydi_yenile(*, oturum_id: int) -> None:
+    """Rebuild (or create, or drop) the row of chat `oturum_id`: visitor name, e-mail and id in
+    the header; every message and note in the body (system lines like "chat closed" are not
+    searched)."""
+    with transaction.atomic(savepoint=False):
+        oturum = Oturum.objects.select_for_update().filter(pk=oturum_id).first()
+        if oturum is None:
+            AramaKaydi.objects.filter(oturum_id=oturum_id).delete()
+            return
+        mesajlar = list(Mesaj.objects.filter(oturum_id=oturum_id).exclude(gonderen=Mesaj.Gonderen.SISTEM)
+                        .order_by("id").values_list("icerik", "zaman"))
+        zamanlar = [oturum.baslangic, oturum.bitis_zamani, *(z for _, z in mesajlar[-1:])]
+        _yaz(anahtar={"oturum_id": oturum_id}, musteri_id=oturum.musteri_id, tur=AramaKaydi.Tur.CHAT,
+             belge_id=oturum_id, ziyaretci_id=oturum.ziyaretci_id,
+             baslik=oturum.ziyaretci_adi or oturum.email or oturum.ziyaretci_id,
+             ust=[oturum.ziyaretci_adi, oturum.email, oturum.ziyaretci_id], govde=[m for m, _ in mesajlar],
+             zaman=max(z for z in zamanlar if z is not None))
+
+
+def ticket_kaydi_yenile(*, ticket_id: int) -> None:
+    """Rebuild (or create, or drop) the row of ticket `ticket_id`: subject, visitor name, e-mail
+    and id in the header; every reply and note in the body."""
+    with transaction.atomic(savepoint=False):
+        ticket = Ticket.objects.select_for_update().filter(pk=ticket_id).first()
+        if ticket is None:
+            AramaKaydi.objects.filter(ticket_id=ticket_id).delete()
+            return
+        yanitlar = list(TicketYanit.objects.filter(ticket_id=ticket_id).order_by("zaman", "id")
+                        .values_list("icerik", flat=True))
+        _yaz(anahtar={"ticket_id": ticket_id}, musteri_id=ticket.musteri_id, tur=AramaKaydi.Tur.TICKET,
+             belge_id=ticket_id, ziyaretci_id=ticket.ziyaretci_id, baslik=ticket.konu,
+             ust=[ticket.konu, ticket.ad, ticket.email, ticket.ziyaretci_id], govde=yanitlar, zaman=ticket.guncellenme)
+
+
+def unut(*, musteri_id: int, ziyaretci_id: str) -> int:
+    """Remove every search row of one visitor of one tenant (privacy erasure, CONTRACT 18);
+    returns how many. Deleting the visitor's chats and tickets removes their rows already (the
+    foreign keys cascade): this is for callers that erase otherwise, and is safe to repeat."""
+    silinen, _ = AramaKaydi.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id).delete()
+    return silinen
+
+
+def dizini_yeniden_olustur(*, musteri_id: int | None = None, parti: int = 500, yaz=None) -> tuple[int, int]:
+    """Rebuild every chat's and ticket's row (of one tenant, or all), and drop rows whose
+    document is gone; returns (chats, tickets). Idempotent; safe while the service runs (each
+    row is rebuilt under its document's lock, in its own transaction)."""
+    sayilar = []
+    for model, yenile, anahtar in ((Oturum, chat_kaydi_yenile, "oturum_id"), (Ticket, ticket_kaydi_yenile, "ticket_id")):
+        qs = model.objects.all() if musteri_id is None else model.objects.kapsamda([musteri_id])
+        sayi, son = 0, 0
+        while idler := list(qs.filter(pk__gt=son).order_by("pk").values_list("pk", flat=True)[:parti]):
+            for belge_id in idler:
+                yenile(**{anahtar: belge_id})
+            sayi, son = sayi + len(idler), idler[-1]
+            if yaz:
+                yaz(f"{model._meta.verbose_name_plural}: {sayi}")
+        sayilar.append(sayi)
+    return sayilar[0], sayilar[1]
