@@ -97,7 +97,7 @@ export class Bahsetme {
     this.secim = 0;
     this.sira = 0;
     alan.addEventListener("input", () => this.suz());
-    alan.addEventListener("blur", () => setTimeout(() => { this.liste.hidden = true; }, 150));
+    alan.addEventListener("blur", () => setTimeout(() => { if (document.activeElement !== alan) this.liste.hidden = true; }, 150));
   }
 
   parca() {
