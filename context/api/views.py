@@ -4,17 +4,22 @@ import re
 
 from django.core.files.uploadedfile import UploadedFile
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from chat.api.serializers import OturumSerializer, oturum_verisi
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
+from supportdesk.core.fields import ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX, gecerli_id_mi, govde_siniri
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, WidgetAPIView
+from tickets.api.serializers import OperatorTicketSerializer
 
 from .. import selectors, services
+from ..profil import ziyaretci_profili_get
 from . import serializers as s
 
 _HATALAR = {
@@ -161,3 +166,42 @@ def _musteri_id(params) -> int | None:
     if not gecerli_id_mi(value):
         raise GecersizIstek(alanlar={"musteri_id": "Geçerli bir proje kimliği olmalı."})
     return value
+
+
+class ZiyaretciOzetSerializer(serializers.Serializer):
+    ziyaretci_id = serializers.CharField()
+    musteri_id = serializers.IntegerField()
+    ad = serializers.CharField()
+    email = serializers.CharField()
+    identity_dogrulandi = serializers.BooleanField()
+    ilk_gorulme = ZamanField(allow_null=True)
+    son_gorulme = ZamanField(allow_null=True)
+    oturum_sayisi = serializers.IntegerField()
+    ticket_sayisi = serializers.IntegerField()
+    ortalama_puan = serializers.FloatField(allow_null=True)
+
+
+class OperatorZiyaretciProfilView(OperatorAPIView):
+    @extend_schema(
+        summary="Ziyaretçi profili: özet, en yeni 20 sohbet ve 20 ticket (operatör biçimleri; CONTRACT 16)",
+        parameters=[OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")],
+        responses={200: inline_serializer("ZiyaretciProfili", {
+            "ziyaretci": ZiyaretciOzetSerializer(), "oturumlar": OturumSerializer(many=True),
+            "ticketlar": OperatorTicketSerializer(many=True)}),
+            400: OpenApiResponse(description="GECERSIZ_ISTEK (birden çok proje: musteri_id gerekli)"),
+            404: OpenApiResponse(description="BULUNAMADI")},
+    )
+    def get(self, request, ziyaretci_id: str):
+        if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
+            raise Bulunamadi()
+        profil = ziyaretci_profili_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
+                                       musteri_id=_musteri_id(request.query_params))
+        z = profil.ziyaretci
+        ozet = {"ziyaretci_id": z.ziyaretci_id, "musteri_id": z.musteri_id,
+                "ad": " ".join(p for p in (z.ad, z.soyad) if p).strip(), "email": z.email,
+                "identity_dogrulandi": z.identity_dogrulandi, **profil.ozet}
+        return basarili({
+            "ziyaretci": ZiyaretciOzetSerializer(ozet).data,
+            "oturumlar": [oturum_verisi(o) for o in profil.oturumlar],
+            "ticketlar": OperatorTicketSerializer(profil.ticketlar, many=True).data,
+        })

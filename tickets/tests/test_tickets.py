@@ -44,11 +44,11 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     assert set(ticket) == TICKET_ALANLARI | {"yanitlar"}
     assert ticket["durum"] == "acik" and ticket["oncelik"] == "yuksek" and ticket["musteri_id"] == musteri.id
     ilk = ticket["yanitlar"][0]
-    assert set(ilk) == {"id", "gonderen", "operator_id", "icerik", "ekler", "zaman"}
+    assert set(ilk) == {"id", "gonderen", "operator_id", "icerik", "ekler", "zaman", "ozel"}
     assert ilk["gonderen"] == "ziyaretci" and ilk["ekler"][0]["id"] == ek_id
     olay = Olay.objects.get(olay="yeni_ticket")
     assert olay.veri == {"ticket_id": ticket["id"], "musteri_id": musteri.id, "ziyaretci_id": "z1",
-                         "konu": "Faturam görünmüyor", "oncelik": "yuksek"}
+                         "konu": "Faturam görünmüyor", "oncelik": "yuksek", "etiketler": []}
 
     liste = ok(operator_client.get(f"{OP}/tickets"))
     assert [t["id"] for t in liste["ticketlar"]] == [ticket["id"]]
@@ -64,7 +64,8 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     cozuldu = ok(operator_client.put(f"{OP}/ticket/{ticket['id']}/status", {"durum": "cozuldu"}, format="json"))
     assert cozuldu["ticket"]["durum"] == "cozuldu"
     olay = Olay.objects.get(olay="ticket_cozuldu")
-    assert olay.veri == {"ticket_id": ticket["id"], "musteri_id": musteri.id, "operator_id": operator.id}
+    assert olay.veri == {"ticket_id": ticket["id"], "musteri_id": musteri.id, "operator_id": operator.id,
+                         "etiketler": []}
 
     tekrar = ok(widget.post(f"{W}/{ticket['id']}/reply", {"ziyaretci_id": "z1", "icerik": "Hâlâ yok."}, format="json"), 201)
     assert tekrar["ticket"]["durum"] == "acik" and tekrar["yanit"]["gonderen"] == "ziyaretci"
@@ -85,7 +86,7 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     olaylar = {i.headers["x-webhook-olay"]: i.json() for i in webhook_alici.bekle(2, timeout=15)}
     assert olaylar["yeni_ticket"]["veri"]["ticket_id"] == ticket["id"]
     assert olaylar["ticket_cozuldu"]["veri"] == {"ticket_id": ticket["id"], "musteri_id": musteri.id,
-                                                 "operator_id": operator.id}
+                                                 "operator_id": operator.id, "etiketler": []}
     assert webhook_alici.sessiz_mi(0.3)
 
 
@@ -277,8 +278,8 @@ def test_widget_list_pages(widget):
 def test_operator_list_query_count_flat(widget, operator_client, django_assert_max_num_queries, adet):
     for i in range(adet):
         ac(widget, f"z{i}")
-    with django_assert_max_num_queries(4):
-        data = ok(operator_client.get(f"{OP}/tickets"))
+    with django_assert_max_num_queries(5):
+        data = ok(operator_client.get(f"{OP}/tickets"))  # + the page's labels (CONTRACT 16), one query
     assert len(data["ticketlar"]) == adet
 
 
