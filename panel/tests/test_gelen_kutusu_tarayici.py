@@ -120,7 +120,7 @@ def test_arama_parcasi_metin_olarak_isaretlenir(ortam):
     assert dugumler == ["&lt;b&gt;yeni&lt;/b&gt; <mark>şifre</mark> ve <mark>ŞİFRE</mark> sonu", ["şifre", "ŞİFRE"], 0]
 
 
-PROFIL = False  # GET /operator/ziyaretci/{id} not on this branch yet: set True when it lands
+PROFIL = True
 
 
 def profil_oku(page, oturum, eski):
@@ -198,6 +198,7 @@ def test_vardiya_not_anma_etiket_suzgec_arama_profil_talep_sahibi_ve_onceligi(or
     assert k.satir(oturum["id"]).count() == 1
     page.locator("#sohbet-etiket").select_option("")
     k.satir(diger["id"]).wait_for()
+    k.ekran("panel-not-etiket.png")
 
     # Search the whole history for "sifre" (finds "Şifre") and open the result.
     yazi.press("Escape")
@@ -207,6 +208,7 @@ def test_vardiya_not_anma_etiket_suzgec_arama_profil_talep_sahibi_ve_onceligi(or
     sonuc = arama.locator(f'.arama-sonuc[data-tur="chat"][data-id="{eski["id"]}"]')
     sonuc.wait_for()
     assert sonuc.locator("mark").first.inner_text().lower() in ("şifre", "şifre")
+    k.ekran("panel-arama.png")
     sonuc.click()
     log.get_by_text("Şifre sıfırlama bağlantısı gelmedi.").wait_for()
 
@@ -222,6 +224,7 @@ def test_vardiya_not_anma_etiket_suzgec_arama_profil_talep_sahibi_ve_onceligi(or
     bekle(lambda: Ticket.objects.get(pk=talep["id"]).oncelik == "acil")
     page.locator("#talep-sahip").select_option("ben")
     page.locator(f'#talepler .satir[data-id="{talep["id"]}"]').get_by_text("Acil").first.wait_for()
+    k.ekran("panel-talep-sahip.png")
     page.locator("#talep-sahip").select_option("yok")
     page.locator(f'#talepler .satir[data-id="{talep["id"]}"]').wait_for(state="detached")
     # The ticket's profile pane is there too.

@@ -676,12 +676,15 @@ function sohbetGitti() {
   bosalt(el.baglam);
 }
 
+let acmaSirasi = 0;
 async function sohbetAc(id) {
+  const sira = ++acmaSirasi; // a later opening wins over one still reading
   if (S.acikSohbet && el.yazi) S.taslaklar.set(S.acikSohbet, el.yazi.value);
   let o = S.sohbetler.get(id);
   if (!o) {
     // Not in the lists (a search result, a past chat): read it to show it.
     try { o = (await api.mesajlar(id)).oturum; } catch (e) { bildir(e.message); return; }
+    if (sira !== acmaSirasi) return;
     S.arsiv.set(id, o);
   }
   if (S.gorunum !== "sohbet") gorunumDugmeleri("sohbet");
@@ -719,8 +722,9 @@ async function sohbetAc(id) {
   listeyiCiz();
   yanPanelYukle({ tur: "chat", id, ziyaretci_id: o.ziyaretci_id, musteri_id: o.musteri_id });
   await uyelerGetir(o.musteri_id).catch(() => null); // colleagues' names on their notes
+  if (sira !== acmaSirasi) return;
   await mesajlariYenile(id);
-  el.yazi.focus();
+  if (sira === acmaSirasi) el.yazi.focus();
 }
 function sohbetBasligiCiz() {
   const o = sohbetBul(S.acikSohbet);
@@ -1142,9 +1146,12 @@ async function talepSuzgeciCiz() {
 }
 
 let talepEkleri = [];
+let talepAcmaSirasi = 0;
 async function talepAc(id) {
+  const sira = ++talepAcmaSirasi; // a later opening (or redraw) wins over one still reading
   let t;
   try { t = (await api.talep(id)).ticket; } catch (e) { bildir(e.message); return; }
+  if (sira !== talepAcmaSirasi) return;
   // Redrawn for a frame (the visitor answered, a colleague changed it): what the operator was
   // writing, the files it attached, and reply-or-note stay.
   const ayni = S.acikTalep && S.acikTalep.id === t.id;
@@ -1155,7 +1162,7 @@ async function talepAc(id) {
   S.acikSohbet = null;
   let uyeler = [];
   try { uyeler = await uyelerGetir(t.musteri_id); } catch { /* the owner list shows the current owner only */ }
-  if (!S.acikTalep || S.acikTalep.id !== t.id) return;
+  if (sira !== talepAcmaSirasi || !S.acikTalep || S.acikTalep.id !== t.id) return;
   const kapali = t.durum === "kapandi";
   const yanit = h("textarea", { id: "talep-yanit", rows: "4", "aria-label": M.yanitYaz, placeholder: M.yanitYaz,
     value: onceki ? onceki.value : "" });
