@@ -901,7 +901,8 @@ async function sohbeteDosyaGonder(birakilan) {
 let yaziyorSon = 0;
 function yaziDegisti() {
   S.taslaklar.set(S.acikSohbet, el.yazi.value);
-  if (soket && Date.now() - yaziyorSon > 2000 && el.yazi.value) {
+  // A note is no answer: the visitor is not told that someone is typing one.
+  if (soket && !S.notModu && Date.now() - yaziyorSon > 2000 && el.yazi.value) {
     yaziyorSon = Date.now();
     soket.gonder("yaziyor", { oturum_id: S.acikSohbet });
   }
