@@ -8,6 +8,7 @@ Each move states what happened (`yayinla`, supportdesk.core.olaylar) inside its 
 the webhooks outbox, the sockets, mail and the poll snapshots react in their listeners
 (`*/dinleyiciler.py`).
 """
+import re
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -564,6 +565,20 @@ def hazir_yanit_dogrula(kayit, sira: int | None = None) -> dict:
         raise GecersizIstek(alanlar={f"{onek}baslik": f"1-{BASLIK_MAX} karakter olmalı."})
     icerik = icerik_dogrula(kayit.get("icerik"), alan=f"{onek}icerik")
     return {"kisayol": kisayol, "baslik": baslik.strip(), "icerik": icerik}
+
+
+HAZIR_YANIT_DEGISKENLERI = ("ziyaretci_adi", "ziyaretci_email", "operator_adi", "firma_adi")
+_DEGISKEN = re.compile(r"\{([a-z_]+)\}")
+
+
+def hazir_yanit_doldur(icerik: str, degerler: dict[str, str]) -> str:
+    """A canned response's text with its variables filled in (CONTRACT 16): `{ziyaretci_adi}`,
+    `{ziyaretci_email}`, `{operator_adi}`, `{firma_adi}` become their values (a missing value is
+    empty); any other `{name}` stays as typed. One pass: a value holding `{...}` is not filled again."""
+    def yerine(m: re.Match) -> str:
+        ad = m.group(1)
+        return (degerler.get(ad) or "") if ad in HAZIR_YANIT_DEGISKENLERI else m.group(0)
+    return _DEGISKEN.sub(yerine, icerik)
 
 
 def _hazir_yanitlar_degisti(musteri_id: int) -> None:

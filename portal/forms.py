@@ -258,6 +258,13 @@ class HazirYanitForm(forms.Form):
     icerik = forms.CharField(label="Metin", max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
 
 
+class EtiketForm(forms.Form):
+    ad = forms.CharField(label="Ad", max_length=40,
+                         help_text="Projede tekil; büyük/küçük harf farkı sayılmaz (\"İade\" ile \"iade\" aynıdır).")
+    renk = forms.CharField(label="Renk", required=False, max_length=7, initial="#64748B",
+                           widget=forms.TextInput(attrs={"type": "color"}))
+
+
 class _YerelTarihSaat(forms.DateTimeField):
     widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]

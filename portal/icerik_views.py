@@ -11,6 +11,8 @@ from knowledge import selectors as kb_selectors
 from knowledge import services as kb_services
 from knowledge.models import Kampanya
 from supportdesk.core.exceptions import ApiHatasi, Bulunamadi, GecersizIstek
+from tenants import etiketler
+from tenants.api.temel import istek_ip
 
 from . import forms
 from .ekip_views import form_hatalari
@@ -133,3 +135,32 @@ class KampanyaView(_ListeVeDetay):
 
     def sil(self, nesne):
         kb_services.kampanya_sil(kampanya=nesne)
+
+
+class EtiketView(_ListeVeDetay):
+    """`/portal/etiketler` (CONTRACT 21): the project's labels; owners and `yonetici` create,
+    rename, recolour and delete (the same services as the REST API, `tenants.etiketler`)."""
+
+    liste_sablonu, detay_sablonu, liste_adi = "portal/etiketler.html", "portal/etiket.html", "portal:etiketler"
+    form_sinifi = forms.EtiketForm
+
+    def nesneler(self):
+        return etiketler.etiket_list(musteri_id=self.musteri.id)
+
+    def nesne(self, nesne_id):
+        return etiketler.etiket_get(musteri_idleri=[self.musteri.id], etiket_id=nesne_id)
+
+    def ilk_degerler(self, nesne):
+        return {"ad": nesne.ad, "renk": nesne.renk}
+
+    def _kim(self) -> dict:
+        return {"kullanici_id": self.request.user.pk, "ip": istek_ip(self.request)}
+
+    def kaydet(self, form, nesne=None):
+        veri = form.cleaned_data
+        if nesne is None:
+            return etiketler.etiket_olustur(musteri_id=self.musteri.id, ad=veri["ad"], renk=veri["renk"], **self._kim())
+        return etiketler.etiket_guncelle(etiket=nesne, ad=veri["ad"], renk=veri["renk"], **self._kim())
+
+    def sil(self, nesne):
+        etiketler.etiket_sil(etiket=nesne, **self._kim())

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField, utc_iso
+from tenants.api.serializers import EtiketKisaSerializer
 from tenants.etiketler import etiket_kisa_verisi
 
 from ..models import Mesaj, Oturum
@@ -85,12 +86,6 @@ def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
 def hazir_yanit_verisi(yanit) -> dict:
     return {"id": yanit.id, "musteri_id": yanit.musteri_id, "kisayol": yanit.kisayol, "baslik": yanit.baslik,
             "icerik": yanit.icerik}
-
-
-class EtiketKisaSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ad = serializers.CharField()
-    renk = serializers.CharField(help_text="#RRGGBB")
 
 
 class _OturumOrtakSerializer(serializers.Serializer):
@@ -182,7 +177,7 @@ class OperatorMesajSerializer(serializers.Serializer):
         help_text="Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile.")
 
 
-class EtiketlerAyarlaSerializer(serializers.Serializer):
+class OturumEtiketlerAyarlaSerializer(serializers.Serializer):
     etiket_idleri = serializers.JSONField(help_text="Sohbetin projesindeki etiketlerin id'leri (tüm liste).")
 
 

@@ -380,11 +380,11 @@ class OperatorChatKapatView(OperatorAPIView):
 class OperatorChatEtiketlerView(OperatorAPIView):
     @extend_schema(
         summary="Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)",
-        request=s.EtiketlerAyarlaSerializer,
+        request=s.OturumEtiketlerAyarlaSerializer,
         responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
     def put(self, request, oturum_id: int):
-        veri = _dogrula(s.EtiketlerAyarlaSerializer, request.data)
+        veri = _dogrula(s.OturumEtiketlerAyarlaSerializer, request.data)
         oturum = services.chat_etiketleri_ayarla(
             kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
             etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]), ip=istek_ip(request))

@@ -47,14 +47,14 @@ def commit(django_capture_on_commit_callbacks):
 
 @pytest.fixture
 def ortam(musteri):
-    class O:
+    class Ortam:
         m = musteri
         op = operator_yap(musteri)
         sahip = operator_yap(musteri, rol="sahip")
         yabanci = operator_yap(MusteriFactory())
         widget = widget_client(musteri)
-    O.client = istemci(O.op)
-    return O
+    Ortam.client = istemci(Ortam.op)
+    return Ortam
 
 
 def _sohbet(o, **govde):

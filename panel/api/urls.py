@@ -1,8 +1,10 @@
 from django.urls import path
 
-from . import giris, views
+from . import giris, hazir_yanit, views
 
 urlpatterns = [
+    path("operator/canned-responses/<int:hazir_yanit_id>/doldur", hazir_yanit.HazirYanitDoldurView.as_view(),
+         name="operator-canned-response-doldur"),
     path("operator/dashboard", views.DashboardView.as_view(), name="operator-dashboard"),
     path("panel/giris", giris.PanelGirisView.as_view(), name="panel-giris"),
     path("panel/oturum", giris.PanelOturumView.as_view(), name="panel-oturum"),

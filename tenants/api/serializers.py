@@ -61,3 +61,11 @@ class WidgetInitSerializer(serializers.Serializer):
     email = serializers.CharField(required=False, allow_blank=True, help_text="İmzalı kimlikte imzalanan e-posta.")
     timestamp = serializers.IntegerField(required=False, help_text="Unix saniyesi (spec 5.3).")
     signature = serializers.CharField(required=False, help_text="HMAC-SHA256(api_secret, ziyaretci_id|email|timestamp).")
+
+
+class EtiketKisaSerializer(serializers.Serializer):
+    """A label as chats and tickets carry it to operators (CONTRACT 16)."""
+
+    id = serializers.IntegerField()
+    ad = serializers.CharField()
+    renk = serializers.CharField(help_text="#RRGGBB")

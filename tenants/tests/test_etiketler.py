@@ -43,14 +43,14 @@ def istemci(*musteriler, rol="operator"):
 def ortam(musteri):
     diger = MusteriFactory(firma_adi="Diğer")
 
-    class O:
+    class Ortam:
         m, d = musteri, diger
         sahip = istemci(musteri, rol="sahip")
         yonetici = istemci(musteri, rol="yonetici")
         op = istemci(musteri)
         yabanci = istemci(diger, rol="sahip")
 
-    return O
+    return Ortam
 
 
 def _olustur(client, musteri_id, **govde):

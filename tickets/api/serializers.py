@@ -3,6 +3,7 @@ from rest_framework import serializers
 from dosyalar.api.serializers import DosyaSerializer
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
+from tenants.api.serializers import EtiketKisaSerializer
 
 from ..models import Ticket
 
@@ -36,12 +37,6 @@ class TicketSerializer(serializers.Serializer):
 class TicketDetaySerializer(TicketSerializer):
     # Read from the selectors' prefetch (ordered replies with their attachments): no query per row.
     yanitlar = YanitSerializer(many=True)
-
-
-class EtiketKisaSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ad = serializers.CharField()
-    renk = serializers.CharField(help_text="#RRGGBB")
 
 
 def operator_adi(kullanici) -> str | None:
@@ -127,7 +122,7 @@ class TicketDuzenleSerializer(serializers.Serializer):
         return attrs
 
 
-class EtiketlerAyarlaSerializer(serializers.Serializer):
+class TicketEtiketlerAyarlaSerializer(serializers.Serializer):
     etiket_idleri = serializers.JSONField(help_text="Talebin projesindeki etiketlerin id'leri (tüm liste).")
 
 

@@ -129,7 +129,7 @@ class OperatorTicketDetailView(OperatorAPIView):
     parser_classes = [JSONAyristirici]
 
     @extend_schema(summary="Ticket ayrıntısı, yanıtları ve iç notları",
-                   responses={200: _tek("OperatorTicketDetay", ticket=s.OperatorTicketDetaySerializer()),
+                   responses={200: _tek("OperatorTicketDetayYaniti", ticket=s.OperatorTicketDetaySerializer()),
                               404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id)
@@ -197,13 +197,13 @@ class OperatorTicketEtiketlerView(OperatorAPIView):
 
     @extend_schema(
         summary="Ticketın etiketlerini ayarla (tüm liste; her üye, her durumda)",
-        request=s.EtiketlerAyarlaSerializer,
+        request=s.TicketEtiketlerAyarlaSerializer,
         responses={200: _tek("OperatorTicketEtiketler", ticket=s.OperatorTicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI (ticket, etiket)")},
     )
     def put(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
-        veri = _dogrula(s.EtiketlerAyarlaSerializer, request.data)
+        veri = _dogrula(s.TicketEtiketlerAyarlaSerializer, request.data)
         services.ticket_etiketleri_ayarla(ticket=ticket, kullanici=request.user, ip=istek_ip(request),
                                           etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]))
         return basarili({"ticket": _operator_ticketi(self, ticket.id)})

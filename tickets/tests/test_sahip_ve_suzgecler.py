@@ -17,16 +17,16 @@ OP = "/api/v1/operator"
 
 @pytest.fixture
 def ortam(musteri):
-    class O:
+    class Ortam:
         m = musteri
         ben = operator_yap(musteri)
         arkadas = operator_yap(musteri)
         yabanci = operator_yap(MusteriFactory())
         widget = widget_client(musteri)
-    O.arkadas.ad = "Zeynep Kaya"
-    O.arkadas.save()
-    O.client = op_client(O.ben)
-    return O
+    Ortam.arkadas.ad = "Zeynep Kaya"
+    Ortam.arkadas.save()
+    Ortam.client = op_client(Ortam.ben)
+    return Ortam
 
 
 def _patch(o, ticket_id, govde, client=None):
