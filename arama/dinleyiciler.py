@@ -1,23 +1,37 @@
-"""What the search index does with domain events (supportdesk.core.olaylar): the row of the chat
-or ticket that changed is rebuilt inside the publishing transaction, so it commits (or rolls back)
-with the change and a search right after a write finds it. Deleting a chat or ticket removes its
-row by the foreign key's cascade; `ziyaretci_silindi` (privacy erasure) removes what is left."""
+"""What the search index does with domain events (supportdesk.core.olaylar).
+
+A chat's or ticket's row is rebuilt **after the commit, off the request** (a Celery task, or this
+process's runner without a broker: `supportdesk.core.kosucu`): the visitor's message stays one
+statement in its request (issue 12), and the rebuild reads the committed document under its row
+lock, so the last rebuild of a chat holds every message whatever order they came in. Deleting a
+chat or ticket removes its row by the foreign key's cascade; `ziyaretci_silindi` (privacy erasure)
+removes what is left inside the erasure's own transaction."""
+from django.conf import settings
+
+from supportdesk.core import kosucu
 from supportdesk.core.olaylar import YayinlananOlay, dinle
 
-from . import services
+from . import services, tasks
 
 
-@dinle("oturum_kaydedildi", "mesaj_kaydedildi", islem_icinde=True)
+@dinle("oturum_kaydedildi", "mesaj_kaydedildi")
 def sohbet(olay: YayinlananOlay) -> None:
     # A chat saved (created, visitor name or e-mail known, closed, deleted) or a message or note
     # written, by any path.
-    services.chat_kaydi_yenile(oturum_id=olay.veri["oturum_id"])
+    kosucu.gorev_gonder(tasks.chat_dizinle, olay.veri["oturum_id"], yerel=settings.ARAMA_YEREL_ISCI)
 
 
-@dinle("ticket_yeni", "ticket_guncellendi", islem_icinde=True)
+@dinle("ticket_yeni", "ticket_guncellendi")
 def ticket(olay: YayinlananOlay) -> None:
     # A ticket created, replied to (reply or note), or changed.
-    services.ticket_kaydi_yenile(ticket_id=olay.veri["ticket"].pk)
+    kosucu.gorev_gonder(tasks.ticket_dizinle, olay.veri["ticket"].pk, yerel=settings.ARAMA_YEREL_ISCI)
+
+
+@dinle("ziyaretci_profili_kaydedildi")
+def ziyaretci_profili(olay: YayinlananOlay) -> None:
+    # The visitor's name or e-mail became known (customer-info).
+    kosucu.gorev_gonder(tasks.ziyaretci_dizinle, olay.musteri_id, olay.veri["ziyaretci_id"], olay.veri["ad"],
+                        olay.veri["email"], yerel=settings.ARAMA_YEREL_ISCI)
 
 
 @dinle("ziyaretci_silindi", islem_icinde=True)

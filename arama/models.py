@@ -55,3 +55,24 @@ class AramaKaydi(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tur} #{self.belge_id}"
+
+
+class AramaZiyaretci(models.Model):
+    """A visitor's name and e-mail as its tenant's site last told them (customer-info, CONTRACT
+    2.4): searched with each of the visitor's chats and tickets. Kept here, from the event
+    `ziyaretci_profili_kaydedildi`, so the index needs nothing of the `context` app."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
+    ad = models.CharField("ad", max_length=201, blank=True, default="")
+    email = models.CharField("e-posta", max_length=254, blank=True, default="")
+
+    objects = KapsamliQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "aranan ziyaretçi"
+        verbose_name_plural = "aranan ziyaretçiler"
+        constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="arama_ziyaretci_tekil")]
+
+    def __str__(self) -> str:
+        return self.ziyaretci_id

@@ -14,7 +14,7 @@ from chat.models import Mesaj, Oturum
 from tickets.models import Ticket, TicketYanit
 
 from . import metin
-from .models import AramaKaydi
+from .models import AramaKaydi, AramaZiyaretci
 
 _BASLIK_MAX = AramaKaydi._meta.get_field("baslik").max_length
 
@@ -54,11 +54,12 @@ def chat_kaydi_yenile(*, oturum_id: int) -> None:
         mesajlar = list(Mesaj.objects.filter(oturum_id=oturum_id).exclude(gonderen=Mesaj.Gonderen.SISTEM)
                         .order_by("id").values_list("icerik", "zaman"))
         zamanlar = [oturum.baslangic, oturum.bitis_zamani, *(z for _, z in mesajlar[-1:])]
+        ad, email = _profil(oturum.musteri_id, oturum.ziyaretci_id)
         _yaz(anahtar={"oturum_id": oturum_id}, musteri_id=oturum.musteri_id, tur=AramaKaydi.Tur.CHAT,
              belge_id=oturum_id, ziyaretci_id=oturum.ziyaretci_id,
-             baslik=oturum.ziyaretci_adi or oturum.email or oturum.ziyaretci_id,
-             ust=[oturum.ziyaretci_adi, oturum.email, oturum.ziyaretci_id], govde=[m for m, _ in mesajlar],
-             zaman=max(z for z in zamanlar if z is not None))
+             baslik=oturum.ziyaretci_adi or ad or oturum.email or email or oturum.ziyaretci_id,
+             ust=_tekil(oturum.ziyaretci_adi, ad, oturum.email, email, oturum.ziyaretci_id),
+             govde=[m for m, _ in mesajlar], zaman=max(z for z in zamanlar if z is not None))
 
 
 def ticket_kaydi_yenile(*, ticket_id: int) -> None:
@@ -71,23 +72,51 @@ def ticket_kaydi_yenile(*, ticket_id: int) -> None:
             return
         yanitlar = list(TicketYanit.objects.filter(ticket_id=ticket_id).order_by("zaman", "id")
                         .values_list("icerik", flat=True))
+        ad, email = _profil(ticket.musteri_id, ticket.ziyaretci_id)
         _yaz(anahtar={"ticket_id": ticket_id}, musteri_id=ticket.musteri_id, tur=AramaKaydi.Tur.TICKET,
              belge_id=ticket_id, ziyaretci_id=ticket.ziyaretci_id, baslik=ticket.konu,
-             ust=[ticket.konu, ticket.ad, ticket.email, ticket.ziyaretci_id], govde=yanitlar, zaman=ticket.guncellenme)
+             ust=_tekil(ticket.konu, ticket.ad, ad, ticket.email, email, ticket.ziyaretci_id), govde=yanitlar,
+             zaman=ticket.guncellenme)
+
+
+def _profil(musteri_id: int, ziyaretci_id: str) -> tuple[str, str]:
+    """The visitor's name and e-mail as customer-info last gave them, or blanks."""
+    satir = (AramaZiyaretci.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id)
+             .values_list("ad", "email").first())
+    return satir or ("", "")
+
+
+def _tekil(*parcalar: str) -> list[str]:
+    return [p for p in dict.fromkeys(parcalar) if p]
+
+
+def ziyaretci_profili_kaydet(*, musteri_id: int, ziyaretci_id: str, ad: str, email: str) -> None:
+    """Keep the visitor's name and e-mail from customer-info and rebuild its chats' and tickets'
+    rows, which search by them too."""
+    with transaction.atomic(savepoint=False):
+        AramaZiyaretci.objects.update_or_create(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id,
+                                                defaults={"ad": ad[:201], "email": email[:254]})
+        for oturum_id in Oturum.objects.ziyaretcinin(musteri=musteri_id, ziyaretci_id=ziyaretci_id).values_list(
+                "pk", flat=True):
+            chat_kaydi_yenile(oturum_id=oturum_id)
+        for ticket_id in Ticket.objects.ziyaretcinin(musteri=musteri_id, ziyaretci_id=ziyaretci_id).values_list(
+                "pk", flat=True):
+            ticket_kaydi_yenile(ticket_id=ticket_id)
 
 
 def unut(*, musteri_id: int, ziyaretci_id: str) -> int:
     """Remove every search row of one visitor of one tenant (privacy erasure, CONTRACT 18);
     returns how many. Deleting the visitor's chats and tickets removes their rows already (the
     foreign keys cascade): this is for callers that erase otherwise, and is safe to repeat."""
+    AramaZiyaretci.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id).delete()
     silinen, _ = AramaKaydi.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id).delete()
     return silinen
 
 
 def dizini_yeniden_olustur(*, musteri_id: int | None = None, parti: int = 500, yaz=None) -> tuple[int, int]:
-    """Rebuild every chat's and ticket's row (of one tenant, or all), and drop rows whose
-    document is gone; returns (chats, tickets). Idempotent; safe while the service runs (each
-    row is rebuilt under its document's lock, in its own transaction)."""
+    """Rebuild every chat's and ticket's row (of one tenant, or all); returns (chats, tickets).
+    Idempotent; safe while the service runs (each row is rebuilt under its document's lock, in
+    its own transaction)."""
     sayilar = []
     for model, yenile, anahtar in ((Oturum, chat_kaydi_yenile, "oturum_id"), (Ticket, ticket_kaydi_yenile, "ticket_id")):
         qs = model.objects.all() if musteri_id is None else model.objects.kapsamda([musteri_id])

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek, ImzaGerekli
+from supportdesk.core.olaylar import yayinla
 from tenants.models import Musteri
 
 from .imza import imza_dogrula, imza_kullan
@@ -90,6 +91,12 @@ def ziyaretci_profil_kaydet(
     ziyaretci.dogrulama_zamani = simdi if dogrulandi else None
     ziyaretci.profil_zamani = ziyaretci.guncellenme = simdi
     ziyaretci.save()
+    if {"ad", "soyad", "email"} & set(profil):
+        # The operators' search finds the visitor by these (CONTRACT 16: visitor name and e-mail).
+        yayinla("ziyaretci_profili_kaydedildi", musteri_id=musteri.id, veri={
+            "ziyaretci_id": ziyaretci_id, "ad": " ".join(p for p in (ziyaretci.ad, ziyaretci.soyad) if p),
+            "email": ziyaretci.email,
+        })
     return ziyaretci, dogrulandi
 
 

@@ -443,6 +443,9 @@ EPOSTA_ZIYARETCI_AYRILDI_SANIYE = env.int("EPOSTA_ZIYARETCI_AYRILDI_SANIYE", def
 # Without a broker (eager Celery, `make run`) a thread of the web process sends each mail, so a
 # request never waits on the mail server; a failed attempt is retried by the sweep (`make beat`).
 EPOSTA_YEREL_ISCI = env.bool("EPOSTA_YEREL_ISCI", default=True)
+# Without a broker, a thread of the web process rebuilds the search rows a change touched (issue 27),
+# so a request never waits on it; tests set it off: the task runs inside the caller, after the commit.
+ARAMA_YEREL_ISCI = env.bool("ARAMA_YEREL_ISCI", default=True)
 # At most this many transcript mails per chat.
 EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
 # "Ticket received" mails to one address (anyone may open a ticket with anyone's address): per

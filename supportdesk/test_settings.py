@@ -12,6 +12,8 @@ os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true")
 # Mail is sent by the (eager) task in the test's own thread, never by a stray thread (eposta.services).
 os.environ.setdefault("EPOSTA_YEREL_ISCI", "false")
+# The search rows likewise (arama.dinleyiciler).
+os.environ.setdefault("ARAMA_YEREL_ISCI", "false")
 # Timed jobs are run by hand in tests, never by the runner's timetable in the test process.
 os.environ.setdefault("KOSUCU_ZAMANLAYICI", "false")
 

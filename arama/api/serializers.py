@@ -5,7 +5,7 @@ from supportdesk.core.fields import ZamanField
 from ..models import AramaKaydi
 
 
-class AramaFiltreSerializer(serializers.Serializer):
+class OperatorAramaFiltreSerializer(serializers.Serializer):
     q = serializers.CharField(min_length=2, max_length=200)
     musteri_id = serializers.IntegerField(min_value=1, required=False)
     tur = serializers.ChoiceField(choices=AramaKaydi.Tur.values, required=False)
@@ -13,7 +13,7 @@ class AramaFiltreSerializer(serializers.Serializer):
     limit = serializers.IntegerField(required=False)
 
 
-class AramaSonucuSerializer(serializers.Serializer):
+class OperatorAramaSonucuSerializer(serializers.Serializer):
     """One result (CONTRACT 16): `id` is the chat's or the ticket's, by `tur`; `parca` is plain
     text with each match between « and »."""
 

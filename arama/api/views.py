@@ -15,13 +15,13 @@ class OperatorAramaView(OperatorAPIView):
         parameters=[OpenApiParameter("q", str, required=True, description="2–200 karakter"),
                     OpenApiParameter("musteri_id", int), OpenApiParameter("tur", str, enum=["chat", "ticket"]),
                     OpenApiParameter("cursor", str), OpenApiParameter("limit", int)],
-        responses={200: inline_serializer("AramaSonuclari", {"sonuclar": s.AramaSonucuSerializer(many=True),
+        responses={200: inline_serializer("OperatorAramaSonuclari", {"sonuclar": s.OperatorAramaSonucuSerializer(many=True),
                                                             "sonraki": serializers.CharField(allow_null=True)}),
                    400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                    404: OpenApiResponse(description="BULUNAMADI (musteri_id)")},
     )
     def get(self, request):
-        ser = s.AramaFiltreSerializer(data=request.query_params)
+        ser = s.OperatorAramaFiltreSerializer(data=request.query_params)
         ser.is_valid(raise_exception=True)
         filtre = ser.validated_data
         limit = sayfa_boyutu(request.query_params)
@@ -31,4 +31,4 @@ class OperatorAramaView(OperatorAPIView):
         kokler = metin.sorgu_kokleri(filtre["q"])
         for row in rows:
             row.parca = metin.parca(row.ust_metin, row.govde_metin, kokler)
-        return basarili({"sonuclar": s.AramaSonucuSerializer(rows, many=True).data, "sonraki": sonraki})
+        return basarili({"sonuclar": s.OperatorAramaSonucuSerializer(rows, many=True).data, "sonraki": sonraki})

@@ -1,11 +1,16 @@
 """`GET /operator/ara` (CONTRACT 16, issue 27), through HTTP, on whichever database the suite
 runs (PostgreSQL by default; `test_sqlite.py` runs this module on SQLite too)."""
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from arama.models import AramaKaydi, AramaZiyaretci
 from chat.models import Mesaj, Oturum
+from supportdesk.celery import app as celery_app
 from supportdesk.core.olaylar import yayinla
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap, widget_client
@@ -13,6 +18,22 @@ from tickets.models import Ticket, TicketYanit
 
 ARA = "/api/v1/operator/ara"
 pytestmark = pytest.mark.django_db
+_YAKALA = []
+
+
+@pytest.fixture(autouse=True)
+def _dizin_commit_sonrasi(django_capture_on_commit_callbacks):
+    """The index is rebuilt by a task after the commit (arama.dinleyiciler): here each write's
+    commit callbacks run at the end of its `_commit()` block, and the task inside the caller."""
+    onceki = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    _YAKALA[:] = [django_capture_on_commit_callbacks]
+    yield
+    celery_app.conf.task_always_eager = onceki
+
+
+def _commit():
+    return _YAKALA[0](execute=True)
 
 
 def _ok(res, status=200):
@@ -37,6 +58,11 @@ def _istemci(*musteriler, rol="operator"):
 
 
 def _chat(musteri, ziyaretci_id, *mesajlar, ad="", email=""):
+    with _commit():
+        return _chat_yaz(musteri, ziyaretci_id, *mesajlar, ad=ad, email=email)
+
+
+def _chat_yaz(musteri, ziyaretci_id, *mesajlar, ad="", email=""):
     widget = widget_client(musteri)
     govde = {"ziyaretci_id": ziyaretci_id, "ad": ad, "email": email}
     if mesajlar:
@@ -51,7 +77,8 @@ def _chat(musteri, ziyaretci_id, *mesajlar, ad="", email=""):
 def _ticket(musteri, ziyaretci_id, konu, mesaj, **kw):
     widget = widget_client(musteri)
     govde = {"ziyaretci_id": ziyaretci_id, "konu": konu, "mesaj": mesaj, **kw}
-    return _ok(widget.post("/api/v1/widget/ticket/create", govde, format="json"), 201)["ticket"]["id"]
+    with _commit():
+        return _ok(widget.post("/api/v1/widget/ticket/create", govde, format="json"), 201)["ticket"]["id"]
 
 
 def _ara(client, **params):
@@ -102,8 +129,9 @@ def test_visitor_name_email_and_id_are_found(musteri, client):
 
 def test_tickets_subject_and_replies(musteri, client):
     ticket_id = _ticket(musteri, "z-1", "İade talebi", "Ürünü geri göndermek istiyorum", ad="Cem Işık")
-    _ok(client.post(f"/api/v1/operator/ticket/{ticket_id}/reply", {"icerik": "Kargo kodunuz ektedir"}, format="json"),
-        201)
+    with _commit():
+        _ok(client.post(f"/api/v1/operator/ticket/{ticket_id}/reply", {"icerik": "Kargo kodunuz ektedir"},
+                        format="json"), 201)
     for q in ("iade", "İADE", "gonder", "kargo", "isik"):
         assert _idler(_ara(client, q=q)) == [("ticket", ticket_id)], q
     sonuc = _ara(client, q="iade")["sonuclar"][0]
@@ -121,12 +149,14 @@ def test_notes_are_searchable_by_operators(musteri, client):
     oturum_id = _chat(musteri, "z-1", "Merhaba")
     # Notes are written by the notes endpoint (CONTRACT 16); any path that writes a message row
     # states `mesaj_kaydedildi`, and a ticket change `ticket_guncellendi`.
-    Mesaj.objects.create(musteri=musteri, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.OPERATOR, icerik="Müşteri VIP",
-                         ozel=True)
     ticket_id = _ticket(musteri, "z-2", "Soru", "Bir sorum var")
     ticket = Ticket.objects.get(pk=ticket_id)
-    TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.OPERATOR, icerik="Muhasebeye sor", ozel=True)
-    yayinla("ticket_guncellendi", musteri_id=musteri.id, veri={"ticket": ticket})
+    with _commit():
+        Mesaj.objects.create(musteri=musteri, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.OPERATOR,
+                             icerik="Müşteri VIP", ozel=True)
+        TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.OPERATOR, icerik="Muhasebeye sor",
+                                   ozel=True)
+        yayinla("ticket_guncellendi", musteri_id=musteri.id, veri={"ticket": ticket})
     assert _idler(_ara(client, q="vip")) == [("chat", oturum_id)]
     assert _idler(_ara(client, q="muhasebe")) == [("ticket", ticket_id)]
 
@@ -243,3 +273,37 @@ def test_query_count_is_flat(musteri, client, adet):
     # The user, its token not revoked, its tenants, one page.
     tablolar = [q["sql"].split(" FROM ")[1].split()[0].strip('"`') for q in sorgular]
     assert tablolar == ["tenants_kullanici", "tenants_iptaledilentoken", "tenants_uyelik", "arama_aramakaydi"], tablolar
+
+
+def test_rebuild_command_restores_the_index(musteri, client):
+    oturum_id = _chat(musteri, "z-1", "fatura", ad="Ayşe Öztürk")
+    ticket_id = _ticket(musteri, "z-2", "Kargo", "nerede")
+    AramaKaydi.objects.all().delete()
+    assert _ara(client, q="ozturk")["sonuclar"] == []
+    cikti = StringIO()
+    call_command("arama_dizini", stdout=cikti)
+    assert "1 sohbet, 1 ticket" in cikti.getvalue()
+    call_command("arama_dizini", musteri=musteri.id, stdout=StringIO())  # again: the same rows
+    assert _idler(_ara(client, q="ozturk")) == [("chat", oturum_id)]
+    assert _idler(_ara(client, q="kargo")) == [("ticket", ticket_id)]
+    assert AramaKaydi.objects.count() == 2
+
+
+def test_visitor_name_and_email_from_customer_info_are_found(musteri, client):
+    widget = widget_client(musteri)
+    # Told before the chat starts (the usual order: the page loads, then the visitor writes) ...
+    with _commit():
+        _ok(widget.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-1", "ad": "Şükrü", "soyad": "Öztürk",
+                                                          "email": "sukru@firma.com.tr"}, format="json"))
+    oturum_id = _chat(musteri, "z-1", "merhaba")
+    ticket_id = _ticket(musteri, "z-1", "Soru", "bir sorum var")
+    assert set(_idler(_ara(client, q="sukru ozturk"))) == {("chat", oturum_id), ("ticket", ticket_id)}
+    sonuc = _ara(client, q="sukru", tur="chat")["sonuclar"][0]
+    assert sonuc["baslik"] == "Şükrü Öztürk" and "«Şükrü»" in sonuc["parca"], sonuc
+    # ... and changed afterwards.
+    with _commit():
+        _ok(widget.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-1", "soyad": "Yılmaz"}, format="json"))
+    assert _ara(client, q="ozturk")["sonuclar"] == []
+    assert len(_ara(client, q="yilmaz")["sonuclar"]) == 2
+    yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={"ziyaretci_id": "z-1", "kullanici_id": None})
+    assert not AramaZiyaretci.objects.exists() and not AramaKaydi.objects.exists()

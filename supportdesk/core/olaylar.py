@@ -76,6 +76,8 @@ ALAN_OLAYLARI = (
     "uyelik_guncellendi",  # a membership's order, role, cap or muting changed (kullanici_id)
     "uyelik_silindi",  # a membership was removed (kullanici_id)
     "musteri_degisti",  # a tenant was saved or deleted (api_keyler, aktif, olusturuldu, alanlar, silindi, ham)
+    # visitors (context)
+    "ziyaretci_profili_kaydedildi",  # customer-info stored a visitor's name or e-mail (ziyaretci_id, ad, email)
     # privacy (gizlilik)
     "ziyaretci_silindi",  # a visitor's data was erased (ziyaretci_id, kullanici_id)
 )

@@ -36,6 +36,7 @@ VERILER = {
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
     **{ad: {"ticket": Ticket(pk=1)} for ad in ("ticket_yeni", "ticket_guncellendi")},
     "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None},
+    "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
 }
@@ -72,11 +73,13 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
-    *[(ad, "arama.dinleyiciler.sohbet", [("arama.services", "chat_kaydi_yenile")], True)
+    *[(ad, "arama.dinleyiciler.sohbet", [("supportdesk.core.kosucu", "gorev_gonder")], False)
       for ad in ("oturum_kaydedildi", "mesaj_kaydedildi")],
-    *[(ad, "arama.dinleyiciler.ticket", [("arama.services", "ticket_kaydi_yenile")], True)
+    *[(ad, "arama.dinleyiciler.ticket", [("supportdesk.core.kosucu", "gorev_gonder")], False)
       for ad in ("ticket_yeni", "ticket_guncellendi")],
     ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
+    ("ziyaretci_profili_kaydedildi", "arama.dinleyiciler.ziyaretci_profili",
+     [("supportdesk.core.kosucu", "gorev_gonder")], False),
 ]
 
 
