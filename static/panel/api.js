@@ -76,6 +76,7 @@ export const api = {
   kabul: (id) => istek("POST", `/operator/chat/${id}/accept`),
   aktar: (id, operator_id) => istek("POST", `/operator/chat/${id}/transfer`, { govde: { operator_id } }),
   kapat: (id) => istek("POST", `/operator/chat/${id}/close`),
+  hazirDoldur: (id, yer) => istek("GET", `/operator/canned-responses/${id}/doldur`, { sorgu: yer }),
   hazirYanitlar: (musteri_id, cursor) => istek("GET", "/operator/canned-responses", { sorgu: { musteri_id, cursor, limit: 100 } }),
   baglam: (ziyaretci_id, musteri_id) =>
     istek("GET", `/operator/context/${encodeURIComponent(ziyaretci_id)}`, { sorgu: { musteri_id } }),

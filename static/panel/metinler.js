@@ -122,6 +122,7 @@ export const M = {
   yukleniyor: "Yükleniyor…",
   dosyaYuklendi: (ad) => `Dosya: ${ad}`,
   // --- issue 27: notes, labels, owners, search, profile, comforts ---
+  temsilci: "Temsilci", // {operator_adi} of an operator with no display name (chat.services.TEMSILCI)
   yanitModu: "Yanıt",
   notModu: "İç not",
   yazmaTuru: "Ne yazıyorsunuz",
@@ -154,7 +155,8 @@ export const M = {
   oncelikSuzgeci: "Öncelik süzgeci",
   tumOncelikler: "Tüm öncelikler",
   siralama: "Sıralama",
-  siralamalar: { guncellenme: "Son güncellenen", olusturulma: "Yeni açılan", sla: "SLA vadesi" },
+  // `sla: "SLA vadesi"` joins when the ticket list accepts `siralama=sla` (CONTRACT 17).
+  siralamalar: { guncellenme: "Son güncellenen", olusturulma: "Yeni açılan" },
   talepAra: "Konu ya da metinde ara",
   ustlen: "Üstlen",
   ben: "Ben",

@@ -39,6 +39,7 @@ const S = {
   talepNotModu: false, // the same for the open ticket
   sohbetEtiketi: null, // label filter of the chat lists
   talepSuzgec: { operator_id: "", oncelik: "", etiket_id: null, q: "", siralama: "guncellenme" },
+  kendiAdim: "", // this operator's display name (its member entry), for {operator_adi}
   yanPanel: null, // what the side pane (profile, context) shows: "chat:12", "ticket:7"
   acikProfil: null, // the open item's visitor (`ziyaretci` of its profile), for canned-response variables
   hazirYanitlar: new Map(),
@@ -200,7 +201,10 @@ function bolme(ad) { el.main.dataset.bolme = ad; }
 function uyelerGetir(musteriId) {
   if (!S.uyeler.has(musteriId)) {
     const istek = api.uyeler(musteriId).then((v) => {
-      for (const u of v.operatorler) S.uyeAdlari.set(u.id, u.ad || u.email);
+      for (const u of v.operatorler) {
+        S.uyeAdlari.set(u.id, u.ad || u.email);
+        if (u.id === S.operator.id) S.kendiAdim = (u.ad || "").trim();
+      }
       return v.operatorler;
     });
     S.uyeler.set(musteriId, istek);
@@ -210,7 +214,8 @@ function uyelerGetir(musteriId) {
 }
 
 const sohbetBul = (id) => S.sohbetler.get(id) || S.arsiv.get(id);
-const benimAdim = () => S.uyeAdlari.get(S.operator.id) || S.operator.email;
+// As visitors see the operator (CONTRACT 16, docs/api.md): its display name, never its e-mail.
+const benimAdim = () => S.kendiAdim || M.temsilci;
 
 // Canned-response variables (CONTRACT 16) of the open chat or ticket.
 function hazirDegerleri(musteriId, ziyaretciAdi) {
@@ -962,14 +967,23 @@ function hazirYanitlarDegisti(musteriId) {
 }
 
 // Inserted with its variables filled (CONTRACT 16): the visitor's name and e-mail, the operator's
-// name, the project's name; an unknown `{name}` stays as typed.
+// name, the project's name; an unknown `{name}` stays as typed. Filled here at once from what the
+// console holds, then by the server's answer (`.../doldur`, which knows the chat's e-mail) if the
+// box still holds what was inserted.
 function hazirSec(y) {
-  const o = sohbetBul(S.acikSohbet);
+  const id = S.acikSohbet;
+  const o = sohbetBul(id);
   const metin = o ? hazirDoldur(y.icerik, hazirDegerleri(o.musteri_id, o.ziyaretci_adi)) : y.icerik;
   el.yazi.value = metin;
   el.hazir.hidden = true;
-  S.taslaklar.set(S.acikSohbet, metin);
+  S.taslaklar.set(id, metin);
   el.yazi.focus();
+  const kutu = el.yazi;
+  api.hazirDoldur(y.id, { oturum_id: id }).then(({ icerik }) => {
+    if (S.acikSohbet !== id || kutu !== el.yazi || kutu.value !== metin || icerik === metin) return;
+    kutu.value = icerik;
+    S.taslaklar.set(id, icerik);
+  }).catch(() => { /* the console's own filling stays */ });
 }
 function yaziTusu(e) {
   if (el.bahsetme && el.bahsetme.tus(e)) return;
