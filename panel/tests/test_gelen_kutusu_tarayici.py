@@ -119,6 +119,16 @@ def test_talebe_birakilan_dosya_yanitin_eki_olur(ortam):
     detay = ok(w.get(f"/api/v1/widget/ticket/{t['id']}", {"ziyaretci_id": "z-birak"}))["ticket"]
     assert [e["ad"] for e in detay["yanitlar"][-1]["ekler"]] == ["kopya.pdf"]
 
+    # A note on the ticket: drawn apart, no state change offered with it, never in the widget.
+    page.get_by_role("button", name="İç not").click()
+    assert page.locator("#talep-yanit-durum").is_hidden()
+    page.get_by_label(re.compile("^İç not…")).fill("Muhasebeye sordum, yarın döner.")
+    page.get_by_role("button", name="Not ekle").click()
+    page.locator(".mesaj.not").get_by_text("Muhasebeye sordum, yarın döner.").wait_for()
+    assert "İç not" in page.locator(".mesaj.not").inner_text()
+    detay = ok(w.get(f"/api/v1/widget/ticket/{t['id']}", {"ziyaretci_id": "z-birak"}))["ticket"]
+    assert not any("Muhasebeye" in y["icerik"] for y in detay["yanitlar"])
+
 
 def test_arama_parcasi_metin_olarak_isaretlenir(ortam):
     """The snippet's « » match becomes a <mark>; anything else in it stays text (no HTML)."""
@@ -242,3 +252,23 @@ def test_vardiya_not_anma_etiket_suzgec_arama_profil_talep_sahibi_ve_onceligi(or
     # The ticket's profile pane is there too.
     if PROFIL:
         page.locator('[data-test="profil"]').get_by_text("Fatura adresi").wait_for()
+
+
+def test_aktarimdaki_not_meslektasa_not_olarak_ve_anma_bildirimiyle_gider(ortam):
+    w, oturum = sohbet_baslat(ortam.a, "z-aktar", mesaj="İadem ne durumda?")
+    k = ortam.konsol(ortam.ben)
+    k2 = ortam.konsol(ortam.meslektas)
+    page = k.page
+    k.satir(oturum["id"]).get_by_role("button", name=re.compile("Kabul et")).click()
+    page.get_by_role("log").get_by_text("İadem ne durumda?").wait_for()
+    page.get_by_role("button", name="Aktar", exact=True).click()
+    page.get_by_label("Hedef").select_option(str(ortam.meslektas.id))
+    page.get_by_label(re.compile("^Not")).fill("Sipariş 1234, iade onayı bekliyor.")
+    page.get_by_role("dialog").get_by_role("button", name="Aktar").click()
+    k.satir(oturum["id"]).wait_for(state="detached")
+
+    k2.page.locator('[data-test="bahsedilme"]').get_by_text("Sipariş 1234").wait_for()
+    k2.page.locator('[data-test="bahsedilme"]').get_by_role("button", name="Aç").click()
+    not_ = k2.page.locator(".mesaj.not").filter(has_text="Sipariş 1234, iade onayı bekliyor.")
+    not_.wait_for()
+    assert not any("Sipariş 1234" in m["icerik"] for m in ziyaretci_mesajlari(w, "z-aktar", oturum["id"]))
