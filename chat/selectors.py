@@ -182,7 +182,7 @@ def ziyaretci_oturum_var(*, musteri, ziyaretci_id: str, oturum_id) -> bool:
 def oturum_yayin_icin(*, oturum_id: int) -> Oturum | None:
     """A chat as it is now, with `sira_no` and `cevrimici_operator` (the socket fan-out reads it
     after the commit that changed it; the caller already knows it may be told)."""
-    return _kuyruk_bilgisi(Oturum.objects.filter(pk=oturum_id)).first()
+    return _kuyruk_bilgisi(Oturum.objects.filter(pk=oturum_id)).prefetch_related("etiketler").first()
 
 
 def arkadaki_bekleyenler(*, oturum: Oturum) -> list[Oturum]:

@@ -17,7 +17,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 from rest_framework.test import APIClient
 
-from chat.api.serializers import oturum_verisi
+from chat.api.serializers import widget_oturum_verisi
 from chat.models import Oturum
 from supportdesk.core import varlik
 from supportdesk.testing.factories import MusteriFactory
@@ -64,8 +64,8 @@ def veritabanindan(widget, oturum_id, django_assert_num_queries, **kw) -> dict:
 
 
 def beklenen(oturum_id, *, sira_no, cevrimici_operator) -> dict:
-    oturum = {**oturum_verisi(Oturum.objects.get(pk=oturum_id)), "sira_no": sira_no,
-              "cevrimici_operator": cevrimici_operator}
+    oturum = widget_oturum_verisi(Oturum.objects.get(pk=oturum_id), sira_no=sira_no,
+                                  cevrimici_operator=cevrimici_operator)
     return {"oturum": oturum, "sira_no": sira_no, "cevrimici_operator": cevrimici_operator, "mesajlar": [],
             "sonraki": None}
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import caches
 from django.utils import timezone
 
-from chat.api.serializers import oturum_verisi
+from chat.api.serializers import widget_oturum_verisi
 from chat.models import Mesaj, Oturum
 from supportdesk.testing.factories import MusteriFactory
 from tenants.tests.test_auth import hata
@@ -39,7 +39,7 @@ def _durum(client, durum: str) -> None:
 
 
 def _beklenen(oturum_id: int, *, sira_no, cevrimici_operator: bool) -> dict:
-    return {**oturum_verisi(Oturum.objects.get(pk=oturum_id)), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
+    return widget_oturum_verisi(Oturum.objects.get(pk=oturum_id), sira_no=sira_no, cevrimici_operator=cevrimici_operator)
 
 
 def test_bekleyen_sohbetin_yoklamasi_orm_ile_ayni(musteri):
@@ -103,7 +103,7 @@ def test_yoklama_ekli_mesajlar_imlec_ve_sonra_birlikte(musteri, django_assert_ma
     assert ilk["mesajlar"][0]["ek"] == dosya and ilk["mesajlar"][1]["ek"] is None
     assert ilk["mesajlar"][0] == {"id": ids[1], "oturum_id": o["id"], "gonderen": "ziyaretci", "operator_id": None,
                                   "operator_adi": None, "icerik": "m1", "ek": dosya,
-                                  "zaman": Mesaj.objects.get(pk=ids[1]).zaman.isoformat()}
+                                  "zaman": Mesaj.objects.get(pk=ids[1]).zaman.isoformat(), "ozel": False}
     son = yokla(widget, o["id"], sonra=ids[0], limit=2, cursor=ilk["sonraki"])
     assert [m["icerik"] for m in son["mesajlar"]] == ["m3", "m4"] and son["sonraki"] is None
     # A `sonra` beyond the cursor wins, and the other way round.

@@ -54,3 +54,17 @@ def test_operator_yazamaz_baska_projenin_etiketi_404(musteri, diger_musteri, sah
     assert sahip.get(url).status_code == 404 and sahip.post(url, {"islem": "sil"}).status_code == 404
     assert "Yabancı" not in sahip.get(URL).content.decode()
     assert set(Etiket.objects.values_list("ad", flat=True)) == {"Bizim", "Yabancı"}
+
+
+def test_gecmiste_ic_notlar_isaretli(sahip, musteri):
+    from chat.models import Mesaj, Oturum
+    from tickets.models import Ticket, TicketYanit
+
+    oturum = Oturum.objects.create(musteri=musteri, ziyaretci_id="z", durum="kapandi")
+    Mesaj.objects.create(musteri=musteri, oturum=oturum, gonderen="operator", icerik="not metni", ozel=True)
+    ticket = Ticket.objects.create(musteri=musteri, ziyaretci_id="z", konu="k")
+    TicketYanit.objects.create(ticket=ticket, gonderen="operator", icerik="talep notu", ozel=True)
+    sohbet = sahip.get(f"/portal/gecmis/sohbet/{oturum.id}").content.decode()
+    talep = sahip.get(f"/portal/gecmis/ticket/{ticket.id}").content.decode()
+    assert "not metni" in sohbet and "İç not" in sohbet
+    assert "talep notu" in talep and "İç not" in talep
