@@ -8,6 +8,7 @@ words matched (capped) order them. Ties go to the newest activity, then the newe
 """
 import base64
 import json
+import re
 from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
@@ -52,8 +53,30 @@ def arama_kaydi_list(*, musteri_idleri: list[int], q: str, tur: str | None = Non
     return _sqlite(qs, kokler)
 
 
+class _SabitSorgu(SearchQuery):
+    """The tsquery written into the statement as a constant, not bound as a parameter: with
+    server-side prepared statements (settings: `prepare_threshold`) PostgreSQL would otherwise
+    settle on a generic plan that cannot know how common the words are, and scan the GIN index
+    for a word in every row (hundreds of ms) where the tenant's own rows are a few hundred.
+    Safe as a literal: stems hold letters and digits only (`arama.metin`), checked again here."""
+
+    def __init__(self, ifade: str):
+        super().__init__(ifade, config="simple", search_type="raw")
+        self.ifade = ifade
+
+    def as_sql(self, compiler, connection, **extra):
+        ifade = self.ifade
+        if not _GUVENLI.fullmatch(ifade):
+            raise ValueError(ifade)
+        sabit = "'" + ifade.replace("'", "''") + "'"
+        return f"to_tsquery('simple'::regconfig, {sabit})", []
+
+
+_GUVENLI = re.compile(r"'[^\W_]+':\*(?: & '[^\W_]+':\*)*")
+
+
 def _postgresql(qs, kokler: list[str]) -> QuerySet[AramaKaydi]:
-    sorgu = SearchQuery(metin.tsquery(kokler), config="simple", search_type="raw")
+    sorgu = _SabitSorgu(metin.tsquery(kokler))
     ust = SearchRank(F("vektor"), sorgu, weights=SADECE_UST)
     genel = SearchRank(F("vektor"), sorgu, weights=AGIRLIKLAR)
     skor = (Case(When(GreaterThan(ust, 0), then=Value(BASLIK_PUANI)), default=Value(0))

@@ -25,6 +25,7 @@ import random
 import statistics
 import sys
 import time
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -155,7 +156,7 @@ def uret(mesaj_sayisi: int) -> None:
 
 
 def _operator(musteriler) -> APIClient:
-    user = KullaniciFactory()
+    user = KullaniciFactory(email=f"bench-{uuid.uuid4().hex[:12]}@ornek.com")
     for m in musteriler:
         uyelik_ekle(kullanici=user, musteri=m, rol="operator")
     client = APIClient()
