@@ -4,6 +4,7 @@ Every test loads `static/widget/widget.js` into a page and drives it as a visito
 operator side goes through the REST API. Screenshots go to the test's tmp dir, and to
 `docs/screenshots/` when `WIDGET_EKRAN_KAYDET=1` (so a plain test run leaves the tree clean).
 """
+import base64
 import os
 import re
 import struct
@@ -249,6 +250,41 @@ def test_sohbette_dosya_eki_operatore_ulasir(sayfa, demo):
     mesajlar = ok(operator.get(f"/api/v1/operator/chat/{oturum_id}/messages"))["mesajlar"]
     [ekli] = [m for m in mesajlar if m["icerik"] == "Hata ekranı ekte."]
     assert ekli["ek"]["ad"] == "ekran.png" and ekli["ek"]["mime_tipi"] == "image/png"
+
+
+# A file handed to an element as a drop or a paste would (issue 27): a DataTransfer holding it.
+DOSYA_OLAYI = """(el, [olay, b64, ad, tur]) => {
+  const dt = new DataTransfer();
+  dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], ad, { type: tur }));
+  if (olay === "paste") el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  else for (const t of ["dragenter", "dragover", "drop"]) el.dispatchEvent(new DragEvent(t, { dataTransfer: dt, bubbles: true, cancelable: true }));
+}"""
+
+
+def test_yapistirilan_ekran_goruntusu_ve_birakilan_dosya_ek_olur(sayfa, demo):
+    musteri, url = demo
+    operator = operator_istemcisi(musteri)
+    page = sayfa.page
+    page.goto(url)
+    sohbet_baslat(page)
+    kutu = page.get_by_label("Mesajınız")
+    kutu.evaluate(DOSYA_OLAYI, ["paste", base64.b64encode(_png()).decode(), "pano.png", "image/png"])
+    page.get_by_text(re.compile(r"pano\.png · \d+ KB")).wait_for()
+    kutu.fill("Yapıştırdığım ekran.")
+    page.get_by_role("button", name="Gönder").click()
+    page.get_by_role("log").get_by_role("img", name="pano.png").wait_for()
+    pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+    page.get_by_role("log").evaluate(DOSYA_OLAYI, ["drop", base64.b64encode(pdf).decode(), "fatura.pdf", "application/pdf"])
+    page.get_by_text(re.compile(r"fatura\.pdf · \d+ (KB|B)")).wait_for()
+    kutu.fill("Bıraktığım fatura.")
+    page.get_by_role("button", name="Gönder").click()
+    page.get_by_role("log").get_by_text("Bıraktığım fatura.").wait_for()
+
+    oturum_id = acik_oturum_id(operator)
+    mesajlar = ok(operator.get(f"/api/v1/operator/chat/{oturum_id}/messages"))["mesajlar"]
+    ekler = {m["icerik"]: (m["ek"] or {}).get("ad") for m in mesajlar}
+    assert ekler["Yapıştırdığım ekran."] == "pano.png" and ekler["Bıraktığım fatura."] == "fatura.pdf"
+    assert not sayfa.hatalar
 
 
 def test_yeniden_yuklemede_acik_sohbet_surer(sayfa, demo):

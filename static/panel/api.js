@@ -62,18 +62,31 @@ export const api = {
   uyeler: (id) => istek("GET", `/operator/tenants/${id}/operatorler`),
   dashboard: () => istek("GET", "/operator/dashboard"),
   sohbetler: () => istek("GET", "/operator/chats", { sorgu: { limit: 200 } }),
+  // Issue 27 (CONTRACT 16): notes and mentions, labels, ticket owner and priority, search, profile.
+  etiketler: (musteriId) => istek("GET", `/operator/tenants/${musteriId}/etiketler`),
+  etiketOlustur: (musteriId, ad, renk) => istek("POST", `/operator/tenants/${musteriId}/etiketler`, { govde: renk ? { ad, renk } : { ad } }),
+  sohbetEtiketle: (id, etiket_idleri) => istek("PUT", `/operator/chat/${id}/etiketler`, { govde: { etiket_idleri } }),
+  talepEtiketle: (id, etiket_idleri) => istek("PUT", `/operator/ticket/${id}/etiketler`, { govde: { etiket_idleri } }),
+  talepGuncelle: (id, alanlar) => istek("PATCH", `/operator/ticket/${id}`, { govde: alanlar }),
+  ara: (q, { musteri_id, tur, cursor } = {}) => istek("GET", "/operator/ara", { sorgu: { q, musteri_id, tur, cursor } }),
+  ziyaretci: (ziyaretci_id, musteri_id) =>
+    istek("GET", `/operator/ziyaretci/${encodeURIComponent(ziyaretci_id)}`, { sorgu: { musteri_id } }),
   mesajlar: (id, sonra) => istek("GET", `/operator/chat/${id}/messages`, { sorgu: { sonra, limit: 200 } }),
-  mesajGonder: (id, icerik, ek_id) => istek("POST", `/operator/chat/${id}/message`, { govde: ek_id ? { icerik, ek_id } : { icerik } }),
+  mesajGonder: (id, icerik, ek_id, not) => istek("POST", `/operator/chat/${id}/message`,
+    { govde: { icerik, ...(ek_id ? { ek_id } : {}), ...(not ? { ozel: true, bahsedilenler: not.bahsedilenler || [] } : {}) } }),
   kabul: (id) => istek("POST", `/operator/chat/${id}/accept`),
   aktar: (id, operator_id) => istek("POST", `/operator/chat/${id}/transfer`, { govde: { operator_id } }),
   kapat: (id) => istek("POST", `/operator/chat/${id}/close`),
+  hazirDoldur: (id, yer) => istek("GET", `/operator/canned-responses/${id}/doldur`, { sorgu: yer }),
   hazirYanitlar: (musteri_id, cursor) => istek("GET", "/operator/canned-responses", { sorgu: { musteri_id, cursor, limit: 100 } }),
   baglam: (ziyaretci_id, musteri_id) =>
     istek("GET", `/operator/context/${encodeURIComponent(ziyaretci_id)}`, { sorgu: { musteri_id } }),
-  talepler: (durum, musteri_id, siralama) => istek("GET", "/operator/tickets", { sorgu: { durum, musteri_id, siralama, limit: 100 } }),
+  // suzgec: durum, musteri_id, oncelik, operator_id (id, "ben", "yok"), etiket_id, q, siralama
+  talepler: (suzgec) => istek("GET", "/operator/tickets", { sorgu: { ...suzgec, limit: 100 } }),
   talep: (id) => istek("GET", `/operator/ticket/${id}`),
-  talepYanitla: (id, icerik, ek_idleri, durum) =>
-    istek("POST", `/operator/ticket/${id}/reply`, { govde: { icerik, ek_idleri, ...(durum ? { durum } : {}) } }),
+  talepYanitla: (id, icerik, ek_idleri, durum, not) =>
+    istek("POST", `/operator/ticket/${id}/reply`, { govde: { icerik, ek_idleri, ...(durum ? { durum } : {}),
+      ...(not ? { ozel: true, bahsedilenler: not.bahsedilenler || [] } : {}) } }),
   talepDurum: (id, durum) => istek("PUT", `/operator/ticket/${id}/status`, { govde: { durum } }),
   durum: (durum) => istek("POST", "/operator/status", { govde: { durum } }),
   yukle: (musteri_id, dosya) => {

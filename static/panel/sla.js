@@ -1,13 +1,12 @@
 // Service levels in the console (CONTRACT 17, 21): a ticket's due times as badges (amber within
 // its tenant's `uyari_dk`, red when breached), the `sla` sort of the ticket list, and the
-// `sla_uyari` / `sla_ihlal` frames. Kept apart from uygulama.js, which calls the four exports.
+// `sla_uyari` / `sla_ihlal` frames. Kept apart from uygulama.js, which calls the three exports.
 import { istek } from "./api.js";
 import { h } from "./dom.js";
 
 const HEDEFLER = { ilk_yanit: "İlk yanıt", sonraki_yanit: "Sonraki yanıt", cozum: "Çözüm" };
 const politikalar = new Map(); // tenant id -> its `uyari_dk` (read once, again after a frame)
 
-export const SLA_SIRALAMA = { "": "Sıra: son güncellenen", sla: "Sıra: SLA (en yakın son zaman)" };
 
 async function uyariDk(musteriId) {
   if (!politikalar.has(musteriId)) {
@@ -42,13 +41,6 @@ export function slaRozetleri(ticket) {
     }
   }
   return kap;
-}
-
-// The sort choice above the ticket list; `degisti(siralama)` is called with "" or "sla".
-export function slaSiralamaSecimi(secili, degisti) {
-  const sec = h("select", { id: "talep-siralama", "aria-label": "Talep sırası", onchange: () => degisti(sec.value) },
-    Object.entries(SLA_SIRALAMA).map(([k, v]) => h("option", { value: k, text: v, selected: k === (secili || "") })));
-  return sec;
 }
 
 // A socket frame: true when it was an SLA frame (the caller then refreshes the ticket list).

@@ -1,12 +1,16 @@
 // The operator console (CONTRACT 12): a client of the public operator REST API and the
 // operator socket only. Plain ES modules, no build step.
 import { api, ayarla, ApiHatasi } from "./api.js";
+import { aramaAc } from "./arama.js";
 import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
+import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
 import { M } from "./metinler.js";
-import { slaCercevesi, slaRozetleri, slaSiralamaSecimi } from "./sla.js";
+import { profilCiz, profilGetir } from "./profil.js";
+import { slaCercevesi, slaRozetleri } from "./sla.js";
 import { OperatorSoketi } from "./soket.js";
+import { Bahsetme, dosyaBirakma, emojiSecici, hazirDoldur, yazmaModu } from "./yazma.js";
 
 const YOKLAMA_MS = 1000;
 const DURUM_ANAHTARI = "supportdesk:panel:durum";
@@ -17,6 +21,9 @@ const S = {
   secilenMusteri: 0,
   gorunum: "sohbet",
   sohbetler: new Map(),
+  // Chats opened to read that are not in this console's lists (a search result, a visitor's past
+  // chat, a colleague's chat): kept here so that a list refresh does not close them.
+  arsiv: new Map(),
   acikSohbet: null,
   mesajlar: new Map(),
   taslaklar: new Map(),
@@ -27,13 +34,20 @@ const S = {
   // server's word comes: any other chat that becomes ours was handed to us (CONTRACT 3a).
   kendiAldiklarim: new Set(),
   yaziyor: new Map(),
-  uyeler: new Map(),
+  uyeler: new Map(), // musteriId -> Promise of the tenant's members (transfer, mentions, owners)
+  uyeAdlari: new Map(), // operator id -> name, as the member lists said
+  notModu: false, // the open chat's composer writes an internal note
+  talepNotModu: false, // the same for the open ticket
+  sohbetEtiketi: null, // label filter of the chat lists
+  talepSuzgec: { operator_id: "", oncelik: "", etiket_id: null, q: "", siralama: "guncellenme" },
+  kendiAdim: "", // this operator's display name (its member entry), for {operator_adi}
+  yanPanel: null, // what the side pane (profile, context) shows: "chat:12", "ticket:7"
+  acikProfil: null, // the open item's visitor (`ziyaretci` of its profile), for canned-response variables
   hazirYanitlar: new Map(),
   pano: null,
   talepler: [],
   acikTalep: null,
   talepDurum: "acik",
-  talepSiralama: "",
   secim: 0,
   soketAcik: false,
   bagli: true,
@@ -158,7 +172,8 @@ function iskeletKur() {
     h("button", { type: "button", "data-gorunum": "sohbet", "aria-pressed": "true", "aria-keyshortcuts": "c",
       onclick: () => gorunumDegistir("sohbet"), text: M.sohbetler }),
     h("button", { type: "button", "data-gorunum": "talep", "aria-pressed": "false", "aria-keyshortcuts": "v",
-      onclick: () => gorunumDegistir("talep"), text: M.talepler }));
+      onclick: () => gorunumDegistir("talep"), text: M.talepler }),
+    h("button", { type: "button", class: "ara-dugme", "aria-keyshortcuts": "/", onclick: aramayiAc, text: M.ara }));
   el.orta = h("section", { class: "orta", "aria-label": M.sohbet }, bosBolme("sohbet"));
   el.baglam = h("aside", { class: "baglam", "aria-label": M.baglam });
   el.main = h("main", { class: "bolmeler", "data-bolme": "liste" },
@@ -175,15 +190,44 @@ function iskeletKur() {
     h("table", {}, h("tbody", {}, M.kisayolListesi.map(([k, a]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", { text: k })), h("td", { text: a }))))),
     h("button", { type: "button", class: "birincil", onclick: () => el.yardim.close(), text: M.kapatDugme }));
   el.dialog = h("dialog", { class: "islem" });
+  el.duyurular = h("div", { class: "duyurular", "aria-live": "polite" });
   el.dosya = h("input", { type: "file", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf", hidden: true,
     onchange: () => sohbeteDosyaGonder() });
-  bosalt(kok, el.govde, el.giris, el.yardim, el.dialog, el.dosya);
+  bosalt(kok, el.govde, el.giris, el.yardim, el.dialog, el.dosya, el.duyurular);
   document.addEventListener("keydown", kisayol);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) okunduBildir(); });
   setInterval(() => { if (S.oturumVar && S.gorunum === "sohbet") listeyiCiz(); }, 15000);
 }
 
 function bolme(ad) { el.main.dataset.bolme = ad; }
+
+// A tenant's members, read once per tenant (and again after a reconnect): transfer targets,
+// @-mentions, ticket owners, and the names of colleagues' notes.
+function uyelerGetir(musteriId) {
+  if (!S.uyeler.has(musteriId)) {
+    const istek = api.uyeler(musteriId).then((v) => {
+      for (const u of v.operatorler) {
+        S.uyeAdlari.set(u.id, u.ad || u.email);
+        if (u.id === S.operator.id) S.kendiAdim = (u.ad || "").trim();
+      }
+      return v.operatorler;
+    });
+    S.uyeler.set(musteriId, istek);
+    istek.catch(() => { if (S.uyeler.get(musteriId) === istek) S.uyeler.delete(musteriId); });
+  }
+  return S.uyeler.get(musteriId);
+}
+
+const sohbetBul = (id) => S.sohbetler.get(id) || S.arsiv.get(id);
+// As visitors see the operator (CONTRACT 16, docs/api.md): its display name, never its e-mail.
+const benimAdim = () => S.kendiAdim || M.temsilci;
+
+// Canned-response variables (CONTRACT 16) of the open chat or ticket.
+function hazirDegerleri(musteriId, ziyaretciAdi) {
+  const p = S.acikProfil || {};
+  return { ziyaretci_adi: ziyaretciAdi || p.ad || "", ziyaretci_email: p.email || "",
+    operator_adi: benimAdim(), firma_adi: musteriAdi(musteriId) };
+}
 
 // The middle pane before anything is opened: what to do, and where the shortcuts are (issue 24).
 function bosBolme(tur) {
@@ -231,7 +275,7 @@ function soketDurumu(acik) {
   S.soketAcik = acik;
   modCiz();
   // A (re)connect may have missed frames: fill the gap by REST (CONTRACT 11).
-  if (acik) { S.hazirYanitlar.clear(); tamYenile(); }
+  if (acik) { S.hazirYanitlar.clear(); S.uyeler.clear(); tamYenile(); }
 }
 
 // A fresh `hazir` on an open socket: the operator joined or left a project (CONTRACT 11). The
@@ -276,12 +320,31 @@ function soketOlayi(tip, d) {
     if (S.gorunum === "talep") talepleriYenile();
     if (S.acikTalep && d.ticket && d.ticket.id === S.acikTalep.id) talepAc(d.ticket.id);
     panoGecikmeli();
+  } else if (tip === "bahsedilme") {
+    bahsedilme(d);
   } else if (tip === "hazir_yanitlar_degisti") {
     hazirYanitlarDegisti(d.musteri_id);
   } else if (tip === "operator_durumu") {
     if (S.operator && d.operator_id === S.operator.id) el.durum.value = d.durum;
     panoGecikmeli();
   }
+}
+
+// A colleague named this operator in a note (CONTRACT 16): it rings (even in a muted project: it is
+// addressed to this operator) and stays on screen with a button that opens the chat or ticket.
+function bahsedilme(d) {
+  const kayit = d.mesaj || d.yanit || {};
+  const baslik = M.bahsedildin(musteriAdi(d.musteri_id));
+  uyar(baslik, kayit.icerik, d.musteri_id, true);
+  const ac = () => {
+    kutu.remove();
+    if (d.oturum_id) { if (S.gorunum !== "sohbet") gorunumDegistir("sohbet"); sohbetAc(d.oturum_id); } else if (d.ticket_id) talebiAc(d.ticket_id);
+  };
+  const kutu = h("div", { class: "duyuru", role: "status", "data-test": "bahsedilme" },
+    h("strong", { text: baslik }), h("span", { class: "duyuru-metin", text: String(kayit.icerik || "").slice(0, 140) }),
+    h("span", { class: "dugmeler" }, h("button", { type: "button", class: "birincil kucuk", onclick: ac, text: M.bahsedilmeAc }),
+      h("button", { type: "button", class: "ikincil kucuk", onclick: () => kutu.remove(), text: M.kapatDugme })));
+  el.duyurular.append(kutu);
 }
 
 let listeZamani = null;
@@ -368,7 +431,7 @@ function musteriSec(id) {
   S.secilenMusteri = id;
   S.secim = 0;
   sekmeleriCiz();
-  if (S.gorunum === "talep") talepleriYenile(); else listeyiCiz();
+  if (S.gorunum === "talep") { talepSuzgeciCiz(); talepleriYenile(); } else { sohbetSuzgeciCiz(); listeyiCiz(); }
   const b = $(`#sekme-${id}`);
   if (b) b.focus();
 }
@@ -403,7 +466,7 @@ async function sohbetleriYenile() {
   }
   S.ilkYukleme = false;
   S.sohbetler = yeni;
-  if (S.acikSohbet && !yeni.has(S.acikSohbet)) sohbetGitti();
+  if (S.acikSohbet && !yeni.has(S.acikSohbet) && !S.arsiv.has(S.acikSohbet)) sohbetGitti();
   listeyiCiz();
 }
 
@@ -424,6 +487,11 @@ function sohbetGuncelle(o, yeniMi) {
     else if (bizeDevredildi(eski, o)) uyar(M.sizeAktarildi(musteriAdi(o.musteri_id)), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
     S.sohbetler.set(o.id, o);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
+  } else if (S.arsiv.has(o.id)) {
+    // A chat opened to read (search, profile): it stays open and shows its new state.
+    S.arsiv.set(o.id, o);
+    S.sohbetler.delete(o.id);
+    if (o.id === S.acikSohbet) sohbetBasligiCiz();
   } else {
     // Taken by a colleague, or closed: it leaves this console at once (CONTRACT 12).
     S.sohbetler.delete(o.id);
@@ -440,7 +508,8 @@ function beklemeSuresi(iso) {
 }
 
 function gorunenSohbetler() {
-  const hepsi = [...S.sohbetler.values()].filter((o) => !S.secilenMusteri || o.musteri_id === S.secilenMusteri);
+  const hepsi = [...S.sohbetler.values()].filter((o) => (!S.secilenMusteri || o.musteri_id === S.secilenMusteri)
+    && (!S.sohbetEtiketi || (o.etiketler || []).some((e) => e.id === S.sohbetEtiketi)));
   const siraliBaslangic = (a, b) => Date.parse(a.baslangic) - Date.parse(b.baslangic) || a.id - b.id;
   return {
     kuyruk: hepsi.filter((o) => o.durum === "bekliyor").sort(siraliBaslangic),
@@ -462,6 +531,7 @@ function sohbetSatiri(o) {
           o.okunmamis ? h("span", { class: "rozet", "aria-label": M.okunmamis(o.okunmamis), text: String(o.okunmamis) }) : null),
         h("span", { class: "proje", text: m.firma_adi || "" }, m.sessize_alindi ? h("span", { class: "sessiz-isaret", text: " ♪" }) : null),
         h("span", { class: "onizleme", text: o.son_mesaj || "" }),
+        etiketCipleri(o.etiketler),
         o.durum === "bekliyor" ? h("span", { class: "bekleme", text: M.bekliyor(beklemeSuresi(o.baslangic)) }) : null)),
     o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil kucuk", onclick: () => kabulEt(o.id), text: M.kabulEt,
       "aria-label": `${M.kabulEt}: ${o.ziyaretci_adi || o.ziyaretci_id}` }) : null);
@@ -472,11 +542,34 @@ function listeyiCiz() {
   sekmeleriCiz();
   if (S.gorunum !== "sohbet") return;
   const { kuyruk, aktif } = gorunenSohbetler();
-  bosalt(el.liste,
+  // The filter stays in place (its focus and open menu too); only the lists below are redrawn.
+  if (!el.liste.contains(el.sohbetUst)) {
+    el.sohbetUst = h("div", { class: "liste-suzgec" });
+    el.sohbetGovde = h("div", {});
+    bosalt(el.liste, el.sohbetUst, el.sohbetGovde);
+    sohbetSuzgeciCiz();
+  }
+  bosalt(el.sohbetGovde,
     h("h2", { text: `${M.sohbetlerim} (${aktif.length})` }),
     aktif.length ? h("ul", { class: "satirlar", id: "aktifler" }, aktif.map(sohbetSatiri)) : h("p", { class: "bos", text: M.bosAktif }),
     h("h2", { text: `${M.kuyruk} (${kuyruk.length})` }),
     kuyruk.length ? h("ul", { class: "satirlar", id: "kuyruk" }, kuyruk.map(sohbetSatiri)) : h("p", { class: "bos", text: M.bosKuyruk }));
+}
+
+// Labels of the selected tenant (or all of them) for the chat lists' filter.
+async function sohbetSuzgeciCiz() {
+  const kap = el.sohbetUst;
+  if (!kap) return;
+  const etiketler = await etiketListesi();
+  if (kap !== el.sohbetUst) return;
+  if (S.sohbetEtiketi && !etiketler.some((e) => e.id === S.sohbetEtiketi)) S.sohbetEtiketi = null;
+  bosalt(kap, etiketSuzgeci({ id: "sohbet-etiket", etiketler, secili: S.sohbetEtiketi, cokluProje: !S.secilenMusteri,
+    degisti: (id) => { S.sohbetEtiketi = id; S.secim = 0; listeyiCiz(); } }));
+}
+
+async function etiketListesi() {
+  const idler = S.secilenMusteri ? [S.secilenMusteri] : S.musteriler.map((m) => m.id);
+  return (await tumEtiketler(idler)).map((e) => ({ ...e, firma_adi: musteriAdi(e.musteri_id) }));
 }
 
 function basligiGuncelle() {
@@ -486,8 +579,8 @@ function basligiGuncelle() {
 
 // --- notifications: sound and desktop, never for a muted tenant -----------------------------
 let sesBaglami = null;
-function uyar(baslik, govde, musteriId) {
-  if (S.ilkYukleme || sessizMi(musteriId)) return;
+function uyar(baslik, govde, musteriId, sessizeRagmen = false) {
+  if (S.ilkYukleme || (sessizMi(musteriId) && !sessizeRagmen)) return;
   try {
     const Ses = window.AudioContext || window.webkitAudioContext;
     if (Ses) {
@@ -531,23 +624,35 @@ async function kabulEt(id) {
 }
 
 async function aktarAc() {
-  const o = S.sohbetler.get(S.acikSohbet);
+  const o = sohbetBul(S.acikSohbet);
   if (!o || o.durum !== "aktif") return;
   let uyeler = [];
-  try { uyeler = (await api.uyeler(o.musteri_id)).operatorler.filter((u) => u.id !== S.operator.id); } catch { return; }
+  // Fresh each time: the list shows who is online now.
+  S.uyeler.delete(o.musteri_id);
+  try { uyeler = (await uyelerGetir(o.musteri_id)).filter((u) => u.id !== S.operator.id); } catch { return; }
   const secim = h("select", { id: "aktar-hedef" },
     h("option", { value: "", text: M.siraya }),
     uyeler.map((u) => h("option", { value: String(u.id), text: `${u.ad || u.email} · ${M.durumlar[u.durum] || u.durum}` })));
   const hataEl = h("p", { class: "hata", role: "alert" });
+  const not = h("textarea", { id: "aktar-not", rows: "3", maxlength: "5000", class: "not-modu" });
   bosalt(el.dialog, h("form", { method: "dialog", onsubmit: async (e) => {
     e.preventDefault();
+    let oturum;
     try {
-      const { oturum } = await api.aktar(o.id, secim.value ? Number(secim.value) : null);
-      el.dialog.close();
-      sohbetGuncelle(oturum, false);
-    } catch (err) { hataEl.textContent = err.message; }
+      oturum = (await api.aktar(o.id, secim.value ? Number(secim.value) : null)).oturum;
+    } catch (err) { hataEl.textContent = err.message; return; }
+    // The handover note goes in after the transfer, as an internal note (the visitor never sees it).
+    const notMetni = not.value.trim();
+    if (notMetni) {
+      try { await api.mesajGonder(o.id, notMetni, null, { bahsedilenler: secim.value ? [Number(secim.value)] : [] }); } catch (err) {
+        hataEl.textContent = err.message;
+      }
+    }
+    el.dialog.close();
+    sohbetGuncelle(oturum, false);
   } },
-  h("h2", { text: M.aktarBaslik }), h("label", { for: "aktar-hedef", text: M.aktarHedef }), secim, hataEl,
+  h("h2", { text: M.aktarBaslik }), h("label", { for: "aktar-hedef", text: M.aktarHedef }), secim,
+  h("label", { for: "aktar-not", text: M.aktarNotu }), not, hataEl,
   h("div", { class: "dugmeler" }, h("button", { type: "submit", class: "birincil", text: M.aktar }),
     h("button", { type: "button", class: "ikincil", onclick: () => el.dialog.close(), text: M.vazgec }))));
   el.dialog.showModal();
@@ -555,8 +660,8 @@ async function aktarAc() {
 }
 
 function kapatAc() {
-  const o = S.sohbetler.get(S.acikSohbet);
-  if (!o) return;
+  const o = sohbetBul(S.acikSohbet);
+  if (!o || o.durum === "kapandi") return;
   const evet = h("button", { type: "button", class: "tehlike", onclick: async () => {
     try {
       const { oturum } = await api.kapat(o.id);
@@ -578,56 +683,102 @@ function bildir(metin) {
 // --- chats: conversation ---------------------------------------------------------------------
 function sohbetGitti() {
   S.acikSohbet = null;
+  S.yanPanel = null;
   bosalt(el.orta, h("p", { class: "bos", role: "status", text: M.sohbetGitti }));
   bosalt(el.baglam);
 }
 
+let acmaSirasi = 0;
 async function sohbetAc(id) {
+  const sira = ++acmaSirasi; // a later opening wins over one still reading
   if (S.acikSohbet && el.yazi) S.taslaklar.set(S.acikSohbet, el.yazi.value);
+  let o = S.sohbetler.get(id);
+  if (!o) {
+    // Not in the lists (a search result, a past chat): read it to show it.
+    try { o = (await api.mesajlar(id)).oturum; } catch (e) { bildir(e.message); return; }
+    if (sira !== acmaSirasi) return;
+    S.arsiv.set(id, o);
+  }
+  if (S.gorunum !== "sohbet") gorunumDugmeleri("sohbet");
   S.acikSohbet = id;
+  S.acikTalep = null;
   S.gorunum = "sohbet";
-  const o = S.sohbetler.get(id);
-  if (!o) return;
+  const kapali = o.durum === "kapandi";
+  S.notModu = kapali;
   el.log = h("ol", { class: "mesajlar", role: "log", "aria-live": "polite", "aria-label": M.sohbet });
   el.yaziyor = h("p", { class: "yaziyor", "aria-live": "polite" });
   el.bildirim = h("p", { class: "hata", role: "alert" });
   el.yazi = h("textarea", { id: "yazi", rows: "3", placeholder: M.mesajYaz, "aria-label": M.mesajYaz,
     "aria-autocomplete": "list", "aria-controls": "hazir-liste" });
   el.yazi.value = S.taslaklar.get(id) || "";
+  el.bahsetme = new Bahsetme(el.yazi, { uyeler: () => uyelerGetir(o.musteri_id), etkin: () => S.notModu });
   el.yazi.addEventListener("keydown", yaziTusu);
   el.yazi.addEventListener("input", yaziDegisti);
   el.hazir = h("ul", { id: "hazir-liste", class: "hazir", role: "listbox", "aria-label": M.hazirYanitlar, hidden: true });
   el.sohbetBaslik = h("div", { class: "sohbet-baslik" });
-  bosalt(el.orta, el.sohbetBaslik, el.log, el.yaziyor, el.bildirim,
-    h("form", { class: "yazma", onsubmit: (e) => { e.preventDefault(); mesajGonder(); } },
-      el.hazir, el.yazi,
-      h("div", { class: "yazma-dugmeler" },
-        h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "f", onclick: () => el.dosya.click(), text: `+ ${M.dosyaEkle}` }),
-        h("button", { type: "submit", class: "birincil", text: M.gonder }))));
+  const gonder = h("button", { type: "submit", class: "birincil", text: M.gonder });
+  el.yazmaModu = yazmaModu(el.yazi, gonder, { not: S.notModu, yalnizNot: kapali, yer: M.mesajYaz,
+    degisti: (n) => { S.notModu = n; el.hazir.hidden = true; } });
+  const form = h("form", { class: "yazma", onsubmit: (e) => { e.preventDefault(); mesajGonder(); } },
+    el.yazmaModu, el.hazir, el.bahsetme.liste, el.yazi,
+    h("div", { class: "yazma-dugmeler" },
+      emojiSecici(() => el.yazi),
+      h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "f", onclick: () => el.dosya.click(), text: `+ ${M.dosyaEkle}` }),
+      gonder));
+  bosalt(el.orta, el.sohbetBaslik, el.log, el.yaziyor, el.bildirim, form);
+  dosyaBirakma(el.orta, el.yazi, (f) => sohbeteDosyaGonder(f));
   sohbetBasligiCiz();
   S.mesajlar.set(id, new Map());
   S.imlecler.delete(id);
   bolme("orta");
   listeyiCiz();
+  yanPanelYukle({ tur: "chat", id, ziyaretci_id: o.ziyaretci_id, musteri_id: o.musteri_id });
+  await uyelerGetir(o.musteri_id).catch(() => null); // colleagues' names on their notes
+  if (sira !== acmaSirasi) return;
   await mesajlariYenile(id);
-  baglamYukle(o);
-  el.yazi.focus();
+  if (sira === acmaSirasi) el.yazi.focus();
 }
-
 function sohbetBasligiCiz() {
-  const o = S.sohbetler.get(S.acikSohbet);
+  const o = sohbetBul(S.acikSohbet);
   if (!o || !el.sohbetBaslik) return;
   const m = musteri(o.musteri_id) || {};
   const renk = h("span", { class: "renk", "aria-hidden": "true" });
   renk.style.background = m.renk_primary || "#6b7280";
+  const listede = S.sohbetler.has(o.id);
   bosalt(el.sohbetBaslik,
-    h("div", {}, h("h2", { text: o.ziyaretci_adi || o.ziyaretci_id }), h("span", { class: "proje" }, renk, " ", m.firma_adi || "")),
+    h("div", {}, h("h2", { text: o.ziyaretci_adi || o.ziyaretci_id }),
+      h("span", { class: "proje" }, renk, " ", m.firma_adi || "", listede ? "" : ` · ${M.sohbetDurumlari[o.durum] || o.durum}`),
+      h("div", { class: "baslik-etiketler" }, etiketCipleri(o.etiketler))),
     h("div", { class: "dugmeler" },
+      h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }),
       o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil", "aria-keyshortcuts": "a", onclick: () => kabulEt(o.id), text: M.kabulEt }) : null,
       o.durum === "aktif" ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "t", onclick: aktarAc, text: M.aktar }) : null,
-      h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "x", onclick: kapatAc, text: M.kapat })));
+      o.durum !== "kapandi" ? h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "x", onclick: kapatAc, text: M.kapat }) : null),
+    listede ? null : h("p", { class: "salt-okunur", text: M.saltOkunur }));
 }
 
+// The label editor of the open chat or ticket (`l`).
+function etiketleriAc() {
+  if (S.gorunum === "talep" && S.acikTalep) {
+    const t = S.acikTalep;
+    return etiketDuzenle(el.dialog, { musteriId: t.musteri_id, secili: t.etiketler, kaydet: async (idler) => {
+      const { ticket } = await api.talepEtiketle(t.id, idler);
+      talepleriYenile();
+      if (S.acikTalep && S.acikTalep.id === ticket.id) talepAc(ticket.id);
+      talepSuzgeciCiz();
+    } });
+  }
+  const o = sohbetBul(S.acikSohbet);
+  if (!o) return;
+  return etiketDuzenle(el.dialog, { musteriId: o.musteri_id, secili: o.etiketler, kaydet: async (idler) => {
+    const { oturum } = await api.sohbetEtiketle(o.id, idler);
+    if (S.sohbetler.has(oturum.id)) S.sohbetler.set(oturum.id, { ...S.sohbetler.get(oturum.id), ...oturum });
+    if (S.arsiv.has(oturum.id)) S.arsiv.set(oturum.id, oturum);
+    sohbetBasligiCiz();
+    listeyiCiz();
+    sohbetSuzgeciCiz();
+  } });
+}
 // One read of a chat's messages at a time: a call while one is on its way (a socket frame, the
 // accept's answer) asks for one more read after it. Two reads in flight from the same `sonra`
 // would each draw what is new: the accept's `sistem` line twice until a reload.
@@ -657,7 +808,7 @@ async function mesajlariOku(id) {
   }
   // Re-opened meanwhile (a fresh list on the screen): the opening asked for a read of its own.
   if (S.acikSohbet !== id || S.mesajlar.get(id) !== harita) return;
-  const o = S.sohbetler.get(id);
+  const o = sohbetBul(id);
   if (o) { o.okunmamis = 0; Object.assign(o, veri.oturum); }
   // The visitor's read position as the server kept it: read marks survive a reload.
   if (veri.ziyaretci_son_okunan) S.okunan.set(id, Math.max(S.okunan.get(id) || 0, veri.ziyaretci_son_okunan));
@@ -671,18 +822,19 @@ async function mesajlariOku(id) {
 
 function mesajCiz(m) {
   const kendi = m.gonderen === "operator" && m.operator_id === S.operator.id;
-  const kim = m.gonderen === "operator" && !kendi ? M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
+  const kim = m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
   const zaman = new Date(m.zaman).toLocaleTimeString("tr-TR", { hour: "2-digit", minute: "2-digit" });
   // In id order: a message shown from its send's answer may precede one a read brings later.
   const son = el.log.lastElementChild;
   const sonraki = son && Number(son.dataset.id) > m.id ? [...el.log.children].find((li) => Number(li.dataset.id) > m.id) : null;
-  el.log.insertBefore(h("li", { class: `mesaj ${m.gonderen}${kendi ? " kendi" : ""}`, dataset: { id: String(m.id) } },
-    h("span", { class: "kim", text: `${kim} · ${zaman}` }),
+  // An internal note: drawn apart, labelled, never with a read mark (the visitor never gets it).
+  const not = Boolean(m.ozel);
+  el.log.insertBefore(h("li", { class: `mesaj ${m.gonderen}${kendi ? " kendi" : ""}${not ? " not" : ""}`, dataset: { id: String(m.id) } },
+    h("span", { class: "kim", text: `${not ? M.notKimden(kim) : kim} · ${zaman}` }),
     h("p", { class: "metin", text: m.icerik }),
     m.ek ? ekCiz(m.ek) : null,
-    m.gonderen === "operator" ? h("span", { class: "okundu-isaret", text: `✓ ${M.iletildi}` }) : null), sonraki);
+    m.gonderen === "operator" && !not ? h("span", { class: "okundu-isaret", text: `✓ ${M.iletildi}` }) : null), sonraki);
 }
-
 function ekCiz(ek) {
   const resim = /^image\//.test(ek.mime_tipi);
   return h("a", { class: "ek", href: ek.url, target: "_blank", rel: "noopener noreferrer" },
@@ -716,13 +868,15 @@ async function mesajGonder(ek) {
   const metin = el.yazi.value.trim() || (ek ? ek.ad : "");
   if (!id || !metin) return;
   el.bildirim.textContent = "";
-  // An answer to a waiting chat takes it, as an accept does (CONTRACT 3a).
-  const aliyorum = S.sohbetler.get(id)?.durum === "bekliyor";
+  // A note changes no state and claims no chat (CONTRACT 16); an answer to a waiting chat takes
+  // it, as an accept does (CONTRACT 3a).
+  const not = S.notModu ? { bahsedilenler: el.bahsetme.bahsedilenler() } : null;
+  const aliyorum = !not && S.sohbetler.get(id)?.durum === "bekliyor";
   if (aliyorum) S.kendiAldiklarim.add(id);
   try {
-    const { mesaj } = await api.mesajGonder(id, metin, ek && ek.id);
+    const { mesaj } = await api.mesajGonder(id, metin, ek && ek.id, not);
     if (aliyorum) bekleyeniAldim(id);
-    if (!ek || el.yazi.value.trim()) el.yazi.value = "";
+    if (!ek || el.yazi.value.trim()) { el.yazi.value = ""; el.bahsetme.sifirla(); }
     S.taslaklar.delete(id);
     const harita = S.mesajlar.get(id);
     if (harita && !harita.has(mesaj.id) && S.acikSohbet === id) { harita.set(mesaj.id, mesaj); mesajCiz(mesaj); el.log.scrollTop = el.log.scrollHeight; }
@@ -732,7 +886,6 @@ async function mesajGonder(ek) {
     if (e.status !== 401) el.bildirim.textContent = e.message;
   }
 }
-
 // The server's 201 says the waiting chat is ours now: shown so at once (its frame may come later).
 function bekleyeniAldim(id) {
   S.kendiAldiklarim.delete(id);
@@ -744,23 +897,24 @@ function bekleyeniAldim(id) {
   if (S.acikSohbet === id) mesajlariYenile(id); // the claim's `sistem` line, before this answer
 }
 
-async function sohbeteDosyaGonder() {
-  const dosya = el.dosya.files[0];
+// A file chosen, dropped or pasted: into the open ticket's reply, or sent in the open chat.
+async function sohbeteDosyaGonder(birakilan) {
+  const dosya = birakilan || el.dosya.files[0];
   el.dosya.value = "";
   if (!dosya) return;
   if (S.gorunum === "talep") return talebeDosyaEkle(dosya);
-  const o = S.sohbetler.get(S.acikSohbet);
+  const o = sohbetBul(S.acikSohbet);
   if (!o) return;
   try {
     const { dosya: ek } = await api.yukle(o.musteri_id, dosya);
     await mesajGonder(ek);
   } catch (e) { el.bildirim.textContent = e.message; }
 }
-
 let yaziyorSon = 0;
 function yaziDegisti() {
   S.taslaklar.set(S.acikSohbet, el.yazi.value);
-  if (soket && Date.now() - yaziyorSon > 2000 && el.yazi.value) {
+  // A note is no answer: the visitor is not told that someone is typing one.
+  if (soket && !S.notModu && Date.now() - yaziyorSon > 2000 && el.yazi.value) {
     yaziyorSon = Date.now();
     soket.gonder("yaziyor", { oturum_id: S.acikSohbet });
   }
@@ -773,8 +927,8 @@ let hazirSira = 0;
 async function hazirYanitSuz() {
   const v = el.yazi.value;
   const sira = ++hazirSira; // only the latest call draws (typed on, or a fresher list came)
-  if (!v.startsWith("/") || /\s/.test(v)) { el.hazir.hidden = true; return; }
-  const o = S.sohbetler.get(S.acikSohbet);
+  if (!v.startsWith("/") || /\s/.test(v) || S.notModu) { el.hazir.hidden = true; return; }
+  const o = sohbetBul(S.acikSohbet);
   if (!o) return;
   // Without the socket (polling) no frame says the list changed: read it each time it opens.
   if (!S.soketAcik && el.hazir.hidden) S.hazirYanitlar.delete(o.musteri_id);
@@ -815,18 +969,31 @@ async function hazirYanitlariGetir(musteriId) {
 function hazirYanitlarDegisti(musteriId) {
   S.hazirYanitlar.delete(musteriId);
   // An open list of that project is drawn again from the fresh one.
-  const o = S.sohbetler.get(S.acikSohbet);
+  const o = sohbetBul(S.acikSohbet);
   if (el.hazir && !el.hazir.hidden && o && o.musteri_id === musteriId) hazirYanitSuz();
 }
 
+// Inserted with its variables filled (CONTRACT 16): the visitor's name and e-mail, the operator's
+// name, the project's name; an unknown `{name}` stays as typed. Filled here at once from what the
+// console holds, then by the server's answer (`.../doldur`, which knows the chat's e-mail) if the
+// box still holds what was inserted.
 function hazirSec(y) {
-  el.yazi.value = y.icerik;
+  const id = S.acikSohbet;
+  const o = sohbetBul(id);
+  const metin = o ? hazirDoldur(y.icerik, hazirDegerleri(o.musteri_id, o.ziyaretci_adi)) : y.icerik;
+  el.yazi.value = metin;
   el.hazir.hidden = true;
-  S.taslaklar.set(S.acikSohbet, y.icerik);
+  S.taslaklar.set(id, metin);
   el.yazi.focus();
+  const kutu = el.yazi;
+  api.hazirDoldur(y.id, { oturum_id: id }).then(({ icerik }) => {
+    if (S.acikSohbet !== id || kutu !== el.yazi || kutu.value !== metin || icerik === metin) return;
+    kutu.value = icerik;
+    S.taslaklar.set(id, icerik);
+  }).catch(() => { /* the console's own filling stays */ });
 }
-
 function yaziTusu(e) {
+  if (el.bahsetme && el.bahsetme.tus(e)) return;
   const liste = !el.hazir.hidden && el.hazir.uyanlar;
   if (liste && liste.length && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
     e.preventDefault();
@@ -850,18 +1017,42 @@ function yaziTusu(e) {
   }
 }
 
-// --- visitor context (spec 2.5) ----------------------------------------------------------------
-async function baglamYukle(o) {
-  bosalt(el.baglam, h("h2", { text: M.baglam }), h("p", { class: "bos", text: M.yukleniyor }));
+// --- the side pane: visitor profile (CONTRACT 16) and context (spec 2.5) -------------------------
+// Beside every chat and ticket: `kayit` = {tur, id, ziyaretci_id, musteri_id} of the open item.
+function yanPanelYukle(kayit) {
+  const anahtar = `${kayit.tur}:${kayit.id}`;
+  S.yanPanel = anahtar;
+  S.acikProfil = null;
+  const gecerli = () => S.yanPanel === anahtar;
+  const profilKap = h("div", { class: "profil-kap" }, h("p", { class: "bos", text: M.yukleniyor }));
+  const baglamKap = h("div", { class: "baglam-kap" });
+  bosalt(el.baglam, profilKap, baglamKap);
+  if (!kayit.ziyaretci_id) { bosalt(profilKap); return; }
+  profilGetir(kayit.ziyaretci_id, kayit.musteri_id).then((v) => {
+    if (!gecerli()) return;
+    S.acikProfil = v.ziyaretci || null;
+    bosalt(profilKap, profilCiz(v, { simdiki: { tur: kayit.tur, id: kayit.id }, sohbetAc: gecmisSohbetAc, talepAc: talebiAc }));
+  }).catch(() => { if (gecerli()) bosalt(profilKap, h("h2", { text: M.profil }), h("p", { class: "bos", text: M.profilYok })); });
+  baglamYukle(kayit, gecerli, baglamKap);
+}
+
+// A past chat from the profile: opened to read (bolme stays on the conversation on a phone).
+function gecmisSohbetAc(id) {
+  if (S.gorunum !== "sohbet") gorunumDugmeleri("sohbet");
+  sohbetAc(id);
+}
+
+async function baglamYukle(o, gecerli, kap) {
+  bosalt(kap, h("h2", { text: M.baglam }), h("p", { class: "bos", text: M.yukleniyor }));
   let b;
   try { b = await api.baglam(o.ziyaretci_id, o.musteri_id); } catch {
-    if (S.acikSohbet === o.id) bosalt(el.baglam, h("h2", { text: M.baglam }), h("p", { class: "bos", text: M.baglamYok }));
+    if (gecerli()) bosalt(kap, h("h2", { text: M.baglam }), h("p", { class: "bos", text: M.baglamYok }));
     return;
   }
-  if (S.acikSohbet !== o.id) return;
+  if (!gecerli()) return;
   const kritikler = b.banner.filter((x) => x.kritik);
   const alan = (etiket, deger) => h("div", {}, h("dt", { text: etiket }), h("dd", { text: deger === null || deger === "" || deger === undefined ? M.yok : String(deger) }));
-  bosalt(el.baglam,
+  bosalt(kap,
     h("h2", { text: M.baglam }),
     kritikler.length ? h("div", { class: "kritik-serit", role: "alert" },
       kritikler.map((x) => h("span", { class: "kritik-oge", dataset: { tip: x.tip } }, bannerIkonu(x), ` ${x.label}: ${x.deger}`))) : null,
@@ -884,94 +1075,192 @@ async function baglamYukle(o) {
 }
 
 // --- tickets -----------------------------------------------------------------------------------
-function gorunumDegistir(g) {
+function gorunumDugmeleri(g) {
   S.gorunum = g;
+  for (const b of el.gorunumSec.querySelectorAll("button[data-gorunum]")) b.setAttribute("aria-pressed", String(b.dataset.gorunum === g));
+}
+
+function gorunumDegistir(g) {
+  gorunumDugmeleri(g);
   S.secim = 0;
-  for (const b of el.gorunumSec.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.gorunum === g));
   if (g === "talep") {
-    el.baglam.hidden = true;
+    S.yanPanel = null;
+    bosalt(el.baglam);
     bosalt(el.orta, bosBolme("talep"));
     talepleriYenile();
   } else {
-    el.baglam.hidden = false;
     S.acikTalep = null;
-    if (S.acikSohbet && S.sohbetler.has(S.acikSohbet)) sohbetAc(S.acikSohbet);
-    else bosalt(el.orta, bosBolme("sohbet"));
+    if (S.acikSohbet && sohbetBul(S.acikSohbet)) sohbetAc(S.acikSohbet);
+    else { bosalt(el.orta, bosBolme("sohbet")); bosalt(el.baglam); }
     listeyiCiz();
   }
   bolme("liste");
 }
 
+// A ticket from anywhere (search, profile, a mention): the ticket view, with that ticket open.
+function talebiAc(id) {
+  if (S.gorunum !== "talep") gorunumDegistir("talep");
+  talepAc(id);
+}
+
+let talepSirasi = 0;
 async function talepleriYenile() {
+  const f = S.talepSuzgec;
+  const sira = ++talepSirasi; // only the latest answer draws (filters changed meanwhile)
   let veri;
-  try { veri = await api.talepler(S.talepDurum, S.secilenMusteri || undefined, S.talepSiralama); } catch { return; }
+  try {
+    veri = await api.talepler({ durum: S.talepDurum, musteri_id: S.secilenMusteri || undefined, operator_id: f.operator_id,
+      oncelik: f.oncelik, etiket_id: f.etiket_id, q: f.q.trim(), siralama: f.siralama === "guncellenme" ? undefined : f.siralama });
+  } catch { return; }
+  if (sira !== talepSirasi) return;
   S.talepler = veri.ticketlar;
   if (S.gorunum !== "talep") return;
-  const filtre = h("select", { id: "talep-durum", "aria-label": M.talepSuzgeci, onchange: () => { S.talepDurum = filtre.value; talepleriYenile(); } },
-    Object.entries(M.talepDurumlari).map(([k, v]) => h("option", { value: k, text: v, selected: k === S.talepDurum })));
-  const siralama = slaSiralamaSecimi(S.talepSiralama, (v) => { S.talepSiralama = v; talepleriYenile(); });
-  bosalt(el.liste, h("h2", { text: M.talepler }), filtre, siralama,
-    S.talepler.length ? h("ul", { class: "satirlar", id: "talepler" }, S.talepler.map((t) => {
-      const m = musteri(t.musteri_id) || {};
-      const renk = h("span", { class: "renk", "aria-hidden": "true" });
-      renk.style.background = m.renk_primary || "#6b7280";
-      return h("li", { class: "satir", dataset: { id: String(t.id) } },
-        h("button", { type: "button", class: "satir-ac", "aria-current": S.acikTalep && S.acikTalep.id === t.id ? "true" : null, onclick: () => talepAc(t.id) },
-          renk, h("span", { class: "satir-govde" },
-            h("span", { class: "satir-ust" }, h("span", { class: "ziyaretci", text: `#${t.id} ${t.konu}` }), slaRozetleri(t)),
-            h("span", { class: "proje", text: `${m.firma_adi || ""} · ${M.talepDurumlari[t.durum] || t.durum} · ${M.oncelikler[t.oncelik] || t.oncelik}` }),
-            h("span", { class: "onizleme", text: t.ad || t.email || t.ziyaretci_id }))));
-    })) : h("p", { class: "bos", text: M.bosTalep }));
+  // The filters stay in place (a half-typed search keeps its focus); only the rows are redrawn.
+  if (!el.liste.contains(el.talepUst)) {
+    el.talepUst = h("div", { class: "liste-suzgec talep-suzgec" });
+    el.talepGovde = h("div", {});
+    bosalt(el.liste, h("h2", { text: M.talepler }), el.talepUst, el.talepGovde);
+    talepSuzgeciCiz();
+  }
+  bosalt(el.talepGovde, S.talepler.length ? h("ul", { class: "satirlar", id: "talepler" }, S.talepler.map((t) => {
+    const m = musteri(t.musteri_id) || {};
+    const renk = h("span", { class: "renk", "aria-hidden": "true" });
+    renk.style.background = m.renk_primary || "#6b7280";
+    return h("li", { class: "satir", dataset: { id: String(t.id), oncelik: t.oncelik } },
+      h("button", { type: "button", class: "satir-ac", "aria-current": S.acikTalep && S.acikTalep.id === t.id ? "true" : null, onclick: () => talepAc(t.id) },
+        renk, h("span", { class: "satir-govde" },
+          h("span", { class: "satir-ust" }, h("span", { class: "ziyaretci", text: `#${t.id} ${t.konu}` }), slaRozetleri(t),
+            t.oncelik && t.oncelik !== "normal" ? h("span", { class: "oncelik-rozet", dataset: { oncelik: t.oncelik }, text: M.oncelikler[t.oncelik] || t.oncelik }) : null),
+          h("span", { class: "proje", text: `${m.firma_adi || ""} · ${M.talepDurumlari[t.durum] || t.durum} · ${M.oncelikler[t.oncelik] || t.oncelik}` }),
+          h("span", { class: "onizleme", text: `${t.ad || t.email || t.ziyaretci_id || ""}` }),
+          "operator_id" in t ? h("span", { class: "sahip", text: `${M.sahip}: ${t.operator_id ? (t.operator_id === S.operator.id ? M.ben : t.operator_adi || S.uyeAdlari.get(t.operator_id) || t.operator_id) : M.sahipYok}` }) : null,
+          etiketCipleri(t.etiketler))));
+  })) : h("p", { class: "bos", text: M.bosTalep }));
+}
+
+// The ticket list's filters (CONTRACT 16): state, owner, priority, label, text; and the order.
+async function talepSuzgeciCiz() {
+  const kap = el.talepUst;
+  if (!kap) return;
+  const f = S.talepSuzgec;
+  const yenile = () => { S.secim = 0; talepleriYenile(); };
+  const secici = (id, etiket, secenekler, deger, degisti) => {
+    const s = h("select", { id, "aria-label": etiket, onchange: () => { degisti(s.value); yenile(); } },
+      Object.entries(secenekler).map(([k, v]) => h("option", { value: k, text: v, selected: k === String(deger ?? "") })));
+    return s;
+  };
+  let zaman = null;
+  const ara = h("input", { id: "talep-ara", type: "search", placeholder: M.talepAra, "aria-label": M.talepAra, value: f.q, maxlength: "200",
+    oninput: () => { clearTimeout(zaman); zaman = setTimeout(() => { f.q = ara.value; yenile(); }, 300); } });
+  const etiketKap = h("span", { class: "etiket-suzgec-kap" });
+  bosalt(kap,
+    secici("talep-durum", M.talepSuzgeci, M.talepDurumlari, S.talepDurum, (v) => { S.talepDurum = v; }),
+    secici("talep-sahip", M.sahipSuzgeci, M.sahipSuzgecleri, f.operator_id, (v) => { f.operator_id = v; }),
+    secici("talep-oncelik", M.oncelikSuzgeci, { "": M.tumOncelikler, ...M.oncelikler }, f.oncelik, (v) => { f.oncelik = v; }),
+    etiketKap,
+    secici("talep-siralama", M.siralama, M.siralamalar, f.siralama, (v) => { f.siralama = v; }),
+    ara);
+  const etiketler = await etiketListesi();
+  if (kap !== el.talepUst) return;
+  if (f.etiket_id && !etiketler.some((e) => e.id === f.etiket_id)) { f.etiket_id = null; yenile(); }
+  bosalt(etiketKap, etiketSuzgeci({ id: "talep-etiket", etiketler, secili: f.etiket_id, cokluProje: !S.secilenMusteri,
+    degisti: (id) => { f.etiket_id = id; yenile(); } }));
 }
 
 let talepEkleri = [];
+let talepAcmaSirasi = 0;
 async function talepAc(id) {
+  const sira = ++talepAcmaSirasi; // a later opening (or redraw) wins over one still reading
   let t;
   try { t = (await api.talep(id)).ticket; } catch (e) { bildir(e.message); return; }
+  if (sira !== talepAcmaSirasi) return;
   // Redrawn for a frame (the visitor answered, a colleague changed it): what the operator was
-  // writing, and the files it attached, stay.
-  const onceki = S.acikTalep && S.acikTalep.id === t.id ? $("#talep-yanit") : null;
+  // writing, the files it attached, and reply-or-note stay.
+  const ayni = S.acikTalep && S.acikTalep.id === t.id;
+  const onceki = ayni ? $("#talep-yanit") : null;
   const odakta = Boolean(onceki) && onceki === document.activeElement;
+  if (!ayni) { S.talepNotModu = false; talepEkleri = []; }
   S.acikTalep = t;
-  if (!onceki) talepEkleri = [];
+  S.acikSohbet = null;
+  let uyeler = [];
+  try { uyeler = await uyelerGetir(t.musteri_id); } catch { /* the owner list shows the current owner only */ }
+  if (sira !== talepAcmaSirasi || !S.acikTalep || S.acikTalep.id !== t.id) return;
+  const kapali = t.durum === "kapandi";
   const yanit = h("textarea", { id: "talep-yanit", rows: "4", "aria-label": M.yanitYaz, placeholder: M.yanitYaz,
     value: onceki ? onceki.value : "" });
+  const bahsetme = new Bahsetme(yanit, { uyeler: () => uyelerGetir(t.musteri_id), etkin: () => S.talepNotModu });
+  yanit.addEventListener("keydown", (e) => bahsetme.tus(e));
   const ekDurum = h("select", { id: "talep-yanit-durum", "aria-label": M.durumuda },
     h("option", { value: "", text: `${M.durumuda}: ${M.degistirme}` }),
     Object.entries(M.talepDurumlari).filter(([k]) => k).map(([k, v]) => h("option", { value: k, text: v })));
-  const durum = h("select", { id: "talep-durum-degistir", "aria-label": M.durumDegistir, disabled: t.durum === "kapandi",
+  const guncelle = async (alanlar) => {
+    try { S.acikTalep = (await api.talepGuncelle(t.id, alanlar)).ticket; talepleriYenile(); talepAc(t.id); } catch (e) { el.bildirim.textContent = e.message; }
+  };
+  const durum = h("select", { id: "talep-durum-degistir", "aria-label": M.durumDegistir, disabled: kapali,
     onchange: async () => {
       try { S.acikTalep = (await api.talepDurum(t.id, durum.value)).ticket; talepleriYenile(); talepAc(t.id); } catch (e) { el.bildirim.textContent = e.message; }
     } }, Object.entries(M.talepDurumlari).filter(([k]) => k).map(([k, v]) => h("option", { value: k, text: v, selected: k === t.durum })));
+  const sahipVar = "operator_id" in t;
+  const sahiplerde = uyeler.some((u) => u.id === t.operator_id);
+  const sahip = h("select", { id: "talep-sahip-degistir", "aria-label": M.sahip,
+    onchange: () => guncelle({ operator_id: sahip.value ? Number(sahip.value) : null }) },
+  h("option", { value: "", text: M.sahipYok, selected: !t.operator_id }),
+  t.operator_id && !sahiplerde ? h("option", { value: String(t.operator_id), selected: true, text: t.operator_adi || String(t.operator_id) }) : null,
+  uyeler.map((u) => h("option", { value: String(u.id), selected: u.id === t.operator_id, text: u.id === S.operator.id ? `${u.ad || u.email} (${M.ben})` : u.ad || u.email })));
+  const oncelik = h("select", { id: "talep-oncelik-degistir", "aria-label": M.oncelik,
+    onchange: () => guncelle({ oncelik: oncelik.value }) },
+  Object.entries(M.oncelikler).map(([k, v]) => h("option", { value: k, text: v, selected: k === t.oncelik })));
   el.bildirim = h("p", { class: "hata", role: "alert" });
   el.talepEkListe = h("ul", { class: "ek-listesi" }, talepEkleri.map((d) => h("li", { text: M.dosyaYuklendi(d.ad) })));
   el.yazi = null;
+  const gonder = h("button", { type: "submit", class: "birincil", text: M.yanitla });
+  const mod = yazmaModu(yanit, gonder, { not: S.talepNotModu, yalnizNot: kapali, yer: M.yanitYaz,
+    degisti: (n) => { S.talepNotModu = n; ekDurum.hidden = n; } });
+  S.talepNotModu = mod.notMu();
+  ekDurum.hidden = S.talepNotModu;
+  const yanitAdi = (y) => {
+    if (y.gonderen !== "operator") return M.gonderen[y.gonderen] || y.gonderen;
+    const kim = y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
+    return y.ozel ? M.notKimden(kim) : kim;
+  };
   bosalt(el.orta,
     h("div", { class: "sohbet-baslik" },
       h("div", {}, h("h2", { text: `#${t.id} ${t.konu}` }), slaRozetleri(t),
-        h("span", { class: "proje", text: `${musteriAdi(t.musteri_id)} · ${t.ad || ""} ${t.email || ""}` })),
-      h("label", { class: "satir-ici" }, `${M.durumDegistir} `, durum)),
-    h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}` },
-      h("span", { class: "kim", text: `${M.gonderen[y.gonderen] || y.gonderen} · ${new Date(y.zaman).toLocaleString("tr-TR")}` }),
+        h("span", { class: "proje", text: `${musteriAdi(t.musteri_id)} · ${t.ad || ""} ${t.email || ""}` }),
+        h("div", { class: "baslik-etiketler" }, etiketCipleri(t.etiketler))),
+      h("div", { class: "talep-alanlar" },
+        h("label", { class: "satir-ici" }, `${M.durumDegistir} `, durum),
+        sahipVar ? h("label", { class: "satir-ici" }, `${M.sahip} `, sahip) : null,
+        sahipVar && t.operator_id !== S.operator.id ? h("button", { type: "button", class: "ikincil kucuk", onclick: () => guncelle({ operator_id: S.operator.id }), text: M.ustlen }) : null,
+        h("label", { class: "satir-ici" }, `${M.oncelik} `, oncelik),
+        h("button", { type: "button", class: "ikincil kucuk", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }))),
+    h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}${y.ozel ? " not" : ""}` },
+      h("span", { class: "kim", text: `${yanitAdi(y)} · ${new Date(y.zaman).toLocaleString("tr-TR")}` }),
       h("div", { class: "metin md" }, markdownDugumleri(y.icerik)), y.ekler.map(ekCiz)))),
     el.bildirim,
-    t.durum === "kapandi" ? null : h("form", { class: "yazma", onsubmit: async (e) => {
+    h("form", { class: "yazma", onsubmit: async (e) => {
       e.preventDefault();
       if (!yanit.value.trim()) return;
+      const not = S.talepNotModu ? { bahsedilenler: bahsetme.bahsedilenler() } : null;
       try {
-        await api.talepYanitla(t.id, yanit.value, talepEkleri.map((d) => d.id), ekDurum.value || undefined);
+        await api.talepYanitla(t.id, yanit.value, talepEkleri.map((d) => d.id), not ? undefined : ekDurum.value || undefined, not);
         yanit.value = "";
+        bahsetme.sifirla();
         talepEkleri = [];
         talepleriYenile();
         talepAc(t.id);
       } catch (err) { if (err.status !== 401) el.bildirim.textContent = err.message; }
-    } }, yanit, el.talepEkListe, h("div", { class: "yazma-dugmeler" }, ekDurum,
+    } }, mod, bahsetme.liste, yanit, el.talepEkListe, h("div", { class: "yazma-dugmeler" }, ekDurum,
+      emojiSecici(() => yanit),
       h("button", { type: "button", class: "ikincil", onclick: () => el.dosya.click(), text: `+ ${M.dosyaEkle}` }),
-      h("button", { type: "submit", class: "birincil", text: M.yanitla }))));
+      gonder)));
+  dosyaBirakma(el.orta, yanit, (f) => talebeDosyaEkle(f));
   if (odakta) {
     yanit.focus();
     yanit.setSelectionRange(onceki.selectionStart, onceki.selectionEnd);
   }
+  if (!ayni || S.yanPanel !== `ticket:${t.id}`) yanPanelYukle({ tur: "ticket", id: t.id, ziyaretci_id: t.ziyaretci_id, musteri_id: t.musteri_id });
+  for (const b of el.liste.querySelectorAll("#talepler .satir-ac")) b.setAttribute("aria-current", String(b.closest(".satir").dataset.id === String(t.id)));
   bolme("orta");
 }
 
@@ -982,6 +1271,14 @@ async function talebeDosyaEkle(dosya) {
     talepEkleri.push(d);
     el.talepEkListe.append(h("li", { text: M.dosyaYuklendi(d.ad) }));
   } catch (e) { el.bildirim.textContent = e.message; }
+}
+
+// --- search (CONTRACT 16): `/` in the list -------------------------------------------------------
+function aramayiAc() {
+  aramaAc(el.dialog, { musteriId: S.secilenMusteri, musteriAdi, ac: (s) => {
+    if (s.tur === "ticket") talebiAc(s.id);
+    else gecmisSohbetAc(s.id);
+  } });
 }
 
 // --- keyboard ------------------------------------------------------------------------------------
@@ -1023,6 +1320,12 @@ function kisayol(e) {
   const o = S.sohbetler.get(S.acikSohbet);
   const eylemler = {
     "?": yardimAc,
+    "/": aramayiAc,
+    n: () => {
+      const mod = el.orta.querySelector(".yazma-modu");
+      if (mod) mod.ayarla(mod.dataset.not !== "1");
+    },
+    l: () => { if (S.acikSohbet || S.acikTalep) etiketleriAc(); },
     j: () => secimiTasi(1), ArrowDown: () => secimiTasi(1),
     k: () => secimiTasi(-1), ArrowUp: () => secimiTasi(-1),
     o: () => { const id = listedekiler()[S.secim]; if (id) (S.gorunum === "talep" ? talepAc : sohbetAc)(id); },

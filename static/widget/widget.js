@@ -582,6 +582,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .y form{grid-template-columns:auto 1fr auto;align-items:end;gap:6px}
 .y textarea{min-height:42px;max-height:120px;resize:none;border-radius:12px}
 .y .d{width:42px;height:42px;padding:0;border-radius:12px}
+.b.db{outline:2px dashed var(--r);outline-offset:-6px}
 .ec{grid-column:1/-1;display:flex;gap:6px;align-items:center;font-size:12.5px;background:#f1f5f9;border-radius:8px;padding:4px 6px 4px 10px}
 .ec span{flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .ec .ib{width:26px;height:26px}
@@ -834,9 +835,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": M.gonder }, ikon("gonder", 18)));
     metin.addEventListener("input", canliYaziyor); // canli
     metin.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); } });
-    dosyaGirdisi.onchange = async () => {
-      const dosya = dosyaGirdisi.files[0];
-      dosyaGirdisi.value = "";
+    // A file chosen, dropped on the conversation, or pasted (a screenshot) into the box.
+    const ekSec = async (dosya) => {
       if (!dosya) return;
       bosalt(ekCipi, h("span", { text: `${M.yukleniyor} ${dosya.name}` }));
       ekCipi.hidden = false;
@@ -845,6 +845,20 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         bosalt(ekCipi, ikon("ek", 14), h("span", { text: `${S.ek.ad || dosya.name} · ${boyutYaz(S.ek.boyut || dosya.size)}` }),
           h("button", { class: "ib", type: "button", "aria-label": M.ekiKaldir, onclick: () => { S.ek = null; ekCipi.hidden = true; metin.focus(); } }, ikon("kapat", 14)));
       } catch (err) { ekCipi.hidden = true; hataGoster(err); }
+    };
+    dosyaGirdisi.onchange = () => { const dosya = dosyaGirdisi.files[0]; dosyaGirdisi.value = ""; ekSec(dosya); };
+    metin.addEventListener("paste", (e) => {
+      const f = e.clipboardData && e.clipboardData.files[0];
+      if (f) { e.preventDefault(); ekSec(f); }
+    });
+    const dosyaVar = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+    govdeler.sohbet.ondragover = (e) => { if (dosyaVar(e)) { e.preventDefault(); govdeler.sohbet.classList.add("db"); } };
+    govdeler.sohbet.ondragleave = (e) => { if (!govdeler.sohbet.contains(e.relatedTarget)) govdeler.sohbet.classList.remove("db"); };
+    govdeler.sohbet.ondrop = (e) => {
+      govdeler.sohbet.classList.remove("db");
+      if (!dosyaVar(e) || !S.oturum || S.oturum.durum === "kapandi") return;
+      e.preventDefault();
+      ekSec(e.dataTransfer.files[0]);
     };
     form.addEventListener("submit", (e) => {
       e.preventDefault();

@@ -1,0 +1,48 @@
+// The visitor profile beside a chat or a ticket (CONTRACT 16, `GET /operator/ziyaretci/{id}`):
+// who it is, verified or not, first and last seen, the average rating, and its past chats and
+// tickets (a click opens one to read). The context banner is drawn below it by uygulama.js.
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { ikon } from "./ikonlar.js";
+import { M } from "./metinler.js";
+
+const zamanYaz = (iso) => (iso ? new Date(iso).toLocaleString("tr-TR", { dateStyle: "short", timeStyle: "short" }) : M.yok);
+
+export function profilGetir(ziyaretciId, musteriId) {
+  return api.ziyaretci(ziyaretciId, musteriId);
+}
+
+// `veri` is the endpoint's answer; `simdiki` = {tur, id} of the open item (marked, not a link);
+// `sohbetAc(id)` and `talepAc(id)` open a past item.
+export function profilCiz(veri, { simdiki, sohbetAc, talepAc }) {
+  const z = veri.ziyaretci || {};
+  const alan = (etiket, deger) => h("div", {}, h("dt", { text: etiket }),
+    h("dd", { text: deger === null || deger === undefined || deger === "" ? M.yok : String(deger) }));
+  const oge = (tur, id, baslik, alt, ac) => {
+    const bu = simdiki && simdiki.tur === tur && simdiki.id === id;
+    return h("li", { dataset: { tur, id: String(id) } },
+      bu ? h("span", { class: "k-baslik", "aria-current": "true", text: `${baslik} · ${M.buKayit}` })
+        : h("button", { type: "button", class: "baglanti-dugme k-baslik", onclick: () => ac(id), text: baslik }),
+      h("span", { class: "k-alt", text: alt }));
+  };
+  const oturumlar = veri.oturumlar || [];
+  const ticketlar = veri.ticketlar || [];
+  return h("section", { class: "profil", "aria-label": M.profil, "data-test": "profil" },
+    h("h2", { text: M.profil }),
+    h("dl", { class: "alanlar" },
+      alan(M.ad, z.ad), alan(M.eposta, z.email),
+      alan(M.ilkGorulme, zamanYaz(z.ilk_gorulme)), alan(M.sonGorulme, zamanYaz(z.son_gorulme)),
+      alan(M.ortalamaPuan, z.ortalama_puan === null || z.ortalama_puan === undefined ? null : Number(z.ortalama_puan).toFixed(1)),
+      alan(M.gecmisSayilari, M.sohbetTalepSayisi(z.oturum_sayisi ?? oturumlar.length, z.ticket_sayisi ?? ticketlar.length))),
+    h("p", { class: "dogrulama", dataset: { dogrulandi: z.identity_dogrulandi ? "1" : "0" } },
+      z.identity_dogrulandi ? [ikon("onay", 14), ` ${M.dogrulandi}`] : M.dogrulanmadi),
+    h("h3", { text: M.gecmisSohbetler }),
+    oturumlar.length ? h("ul", { class: "kayitlar gecmis", id: "profil-sohbetler" }, oturumlar.map((o) => oge("chat", o.id,
+      `${zamanYaz(o.baslangic)} · ${M.sohbetDurumlari[o.durum] || o.durum}`,
+      [o.son_mesaj || "", o.puan ? ` · ★ ${o.puan}` : ""].join(""), sohbetAc)))
+      : h("p", { class: "bos", text: M.gecmisYok }),
+    h("h3", { text: M.gecmisTalepler }),
+    ticketlar.length ? h("ul", { class: "kayitlar gecmis", id: "profil-talepler" }, ticketlar.map((t) => oge("ticket", t.id,
+      `#${t.id} ${t.konu}`, `${M.talepDurumlari[t.durum] || t.durum} · ${zamanYaz(t.guncellenme || t.olusturulma)}`, talepAc)))
+      : h("p", { class: "bos", text: M.gecmisYok }));
+}
