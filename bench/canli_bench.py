@@ -38,6 +38,7 @@ import requests
 from websockets.asyncio.client import connect
 
 KOK = Path(__file__).resolve().parents[1]
+_ISARET = '"icerik":"bench-'
 PY = sys.executable
 
 
@@ -139,10 +140,14 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         return ws
 
     async def oku(ws):
+        # No json.loads per frame: at thousands of sockets the client (one Python process on the
+        # same cores) would be what the latency measures. The frame's text is the service's
+        # (`{"tip":"mesaj","data":{"mesaj":{…,"icerik":"bench-N",…}}}`), so a search finds N.
         async for metin in ws:
-            cerceve = json.loads(metin)
-            if cerceve["tip"] == "mesaj" and cerceve["data"]["mesaj"]["icerik"].startswith("bench-"):
-                varis.setdefault(int(cerceve["data"]["mesaj"]["icerik"][6:]), []).append(time.perf_counter())
+            i = metin.find(_ISARET)
+            if i >= 0 and metin.startswith('{"tip":"mesaj"'):
+                j = i + len(_ISARET)
+                varis.setdefault(int(metin[j:metin.index('"', j)]), []).append(time.perf_counter())
 
     for parti in range(0, args.soket, 50):
         await asyncio.gather(*(ac(i) for i in range(parti, min(parti + 50, args.soket))))
@@ -207,6 +212,10 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         "soket_cpu_ms_olay_basina": round((cpu_sonra[0] - cpu_once[0]) / args.tur, 1),
         "soket_bosta_cpu_ms_saniye": round(bos_ms_saniye, 1),
         "soket_cpu_ms_olay_basina_net": round((cpu_sonra[0] - cpu_once[0] - bos_ms_saniye * turlar_suresi) / args.tur, 1),
+        # the same per delivered frame (issue 32's figure): CPU per event / sockets, in µs
+        "soket_cpu_us_cerceve_basina": round((cpu_sonra[0] - cpu_once[0]) * 1000 / args.tur / args.soket, 1),
+        "soket_cpu_us_cerceve_basina_net": round(
+            (cpu_sonra[0] - cpu_once[0] - bos_ms_saniye * turlar_suresi) * 1000 / args.tur / args.soket, 1),
         "rest_cpu_ms_olay_basina": round((cpu_sonra[1] - cpu_once[1]) / args.tur, 1),
         "istemci_cpu_ms_olay_basina": round((cpu_sonra[2] - cpu_once[2]) * 1000 / args.tur, 1),
         "yuk_ortalamasi": [round(x, 2) for x in os.getloadavg()],
@@ -214,34 +223,52 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
 
 
 def main():
+    global KOK
     ap = argparse.ArgumentParser()
     ap.add_argument("--soket", type=int, default=500)
     ap.add_argument("--surec", type=int, default=1)
     ap.add_argument("--tur", type=int, default=30)
     ap.add_argument("--json")
     ap.add_argument("--isinma", type=int, default=0, help="uncounted warm-up rounds first (default 0)")
+    ap.add_argument("--kok", default=str(KOK),
+                    help="checkout whose code the servers run (e.g. an export of the commit before a change);"
+                         " this file's client and measurements either way")
+    ap.add_argument("--taban", action="store_true",
+                    help="the bare baseline instead of the service (bench/canli_taban.py: uvicorn, Redis pub/sub,"
+                         " nothing else), same client, sockets, processes and measurements")
     ap.add_argument("--deflate", action="store_true",
                     help="permessage-deflate on (uvicorn's default; README's command turns it off)")
     args = ap.parse_args()
+    KOK = Path(args.kok).resolve()
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     env = _ortam(db_url, redis_url)
     yuk_basta = [round(x, 2) for x in os.getloadavg()]
     subprocess.run([PY, "-c", "import redis,sys; redis.Redis.from_url(sys.argv[1]).flushdb()", redis_url], check=True)
-    musteri = _veritabani_hazirla(db_url, env)
+    if args.taban:
+        # bench/canli_taban.py from this file's directory, whatever --kok says
+        env = {**env, "PYTHONPATH": str(Path(__file__).resolve().parent), "BENCH_REDIS_URL": redis_url,
+               "TABAN_KANAL": f"taban{os.getpid()}"}
+        musteri, uygulama = {"id": 1, "api_key": "taban"}, "canli_taban:application"
+    else:
+        musteri, uygulama = _veritabani_hazirla(db_url, env), "supportdesk.asgi:application"
 
     surecler = []
     try:
         rest_soket = _soket()
-        gunicorn = subprocess.Popen([PY, "-m", "gunicorn", "supportdesk.wsgi", "-w", "2", "--bind",
-                                     f"fd://{rest_soket.fileno()}"], cwd=KOK, env=env,
+        if args.taban:  # the publishing side: one more process of the bare app (gunicorn's place)
+            rest_komutu = [PY, "-m", "uvicorn", uygulama, "--fd", str(rest_soket.fileno()), "--lifespan", "off",
+                           "--log-level", "warning"]
+        else:
+            rest_komutu = [PY, "-m", "gunicorn", "supportdesk.wsgi", "-w", "2", "--bind", f"fd://{rest_soket.fileno()}"]
+        gunicorn = subprocess.Popen(rest_komutu, cwd=KOK, env=env,
                                     pass_fds=(rest_soket.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         surecler.append(gunicorn)
         rest_url = f"http://127.0.0.1:{rest_soket.getsockname()[1]}"
         ws_urls, uv_pids = [], []
         for _ in range(args.surec):
             s = _soket()
-            uv = subprocess.Popen([PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(s.fileno()),
+            uv = subprocess.Popen([PY, "-m", "uvicorn", uygulama, "--fd", str(s.fileno()),
                                    "--lifespan", "off", "--log-level", "warning",
                                    "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=env,
                                   pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -261,6 +288,8 @@ def main():
     sonuc["yuk_ortalamasi_basta"] = yuk_basta
     sonuc["deflate"] = args.deflate
     sonuc["isinma"] = args.isinma
+    sonuc["kok"] = str(KOK)
+    sonuc["taban"] = args.taban
     print(json.dumps(sonuc, ensure_ascii=False))
     if args.json:
         Path(args.json).write_text(json.dumps(sonuc, ensure_ascii=False, indent=2))

@@ -14,6 +14,11 @@ os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true")
 os.environ.setdefault("EPOSTA_YEREL_ISCI", "false")
 # Timed jobs are run by hand in tests, never by the runner's timetable in the test process.
 os.environ.setdefault("KOSUCU_ZAMANLAYICI", "false")
+# Parallel test processes (pytest-xdist) share one Redis but each has its own database, so the same
+# tenant ids: their live servers' socket groups (`op.m.1`) would hear each other's events. A channel
+# prefix per worker keeps them apart (the live server inherits the variable, so it agrees).
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("REDIS_URL"):
+    os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"test{os.environ['PYTEST_XDIST_WORKER']}")
 
 from .settings import *  # noqa: E402,F403
 
