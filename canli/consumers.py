@@ -267,8 +267,11 @@ class _Soket(AsyncWebsocketConsumer):
             if gorev is not asyncio.current_task():
                 gorev.cancel()
         if self.hazir:
+            yenileyici = _varlik_yenileyici()
+            yenileyici.cikar(self)
             try:
-                await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+                async with yenileyici.kilit:  # never overwritten by a refresh already under way
+                    await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
             except Exception:
                 logger.warning("Soketin varlık kaydı kapatılamadı; süresi dolunca düşecek.", exc_info=True)
         if self.gruplar:
@@ -277,19 +280,12 @@ class _Soket(AsyncWebsocketConsumer):
             except Exception:
                 logger.warning("Soket gruplarından çıkarılamadı.", exc_info=True)
 
-    async def _yasat(self):
-        """Keep this socket counted (limits, presence) while it is open; re-check what it needs."""
-        aralik = max(0.2, varlik.soket_ttl() / 3)
-        while not self.kapaniyor:
-            await asyncio.sleep(aralik)
-            await database_sync_to_async(varlik.soket_yenile)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
-
     async def say_ve_hazirla(self, anahtar, sinir: int):
         self.varlik_anahtari = anahtar
         if not await database_sync_to_async(varlik.soket_ac)(anahtar=anahtar, soket_id=self.soket_id, sinir=sinir):
             raise Ret(4429, "LIMIT_ASILDI", "Açık bağlantı sınırına ulaşıldı.")
         self.hazir = True
-        self.gorevler.append(asyncio.create_task(self._yasat()))
+        _varlik_yenileyici().ekle(self)  # kept counted (limits, presence) while open
 
 
 class WidgetSoketi(_Soket):
@@ -485,6 +481,48 @@ class _TokenBekcisi:
                 await soket.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
             except Exception:  # a socket that went away meanwhile; the others still close
                 logger.debug("Soket kapatılamadı.", exc_info=True)
+
+
+class _VarlikYenileyici:
+    """Keeps every open socket of this process counted (limits, presence): every TTL / 3 one
+    `varlik.soketleri_yenile` for all of them (one thread hop and one Redis round trip), where each
+    socket had its own task, hop and round trip (at 2,000 sockets 200 a second, most of an idle
+    socket process's CPU). A socket that closes is taken out first and its closing score is
+    written under `kilit`, so a refresh under way never makes a closed socket live again."""
+
+    def __init__(self):
+        self.soketler: dict[_Soket, None] = {}
+        self.kilit = asyncio.Lock()
+        self.gorev: asyncio.Task | None = None
+
+    def ekle(self, soket: "_Soket") -> None:
+        self.soketler[soket] = None
+        if self.gorev is None or self.gorev.done():
+            self.gorev = asyncio.get_running_loop().create_task(self._dongu())
+
+    def cikar(self, soket: "_Soket") -> None:
+        self.soketler.pop(soket, None)
+
+    async def _dongu(self) -> None:
+        while self.soketler:
+            await asyncio.sleep(max(0.2, varlik.soket_ttl() / 3))
+            async with self.kilit:
+                ciftler = [(s.varlik_anahtari, s.soket_id) for s in self.soketler if not s.kapaniyor]
+                try:
+                    await database_sync_to_async(varlik.soketleri_yenile)(ciftler)
+                except Exception:
+                    logger.warning("Soketlerin varlık kaydı yenilenemedi.", exc_info=True)
+
+
+_yenileyiciler: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _VarlikYenileyici]" = weakref.WeakKeyDictionary()
+
+
+def _varlik_yenileyici() -> _VarlikYenileyici:
+    dongu = asyncio.get_running_loop()
+    y = _yenileyiciler.get(dongu)
+    if y is None:
+        y = _yenileyiciler[dongu] = _VarlikYenileyici()
+    return y
 
 
 _bekciler: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _TokenBekcisi]" = weakref.WeakKeyDictionary()

@@ -14,12 +14,14 @@ os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true")
 os.environ.setdefault("EPOSTA_YEREL_ISCI", "false")
 # Timed jobs are run by hand in tests, never by the runner's timetable in the test process.
 os.environ.setdefault("KOSUCU_ZAMANLAYICI", "false")
-# Parallel test processes (pytest-xdist) share one Redis but each has its own database, so the same
-# tenant ids: their live servers' socket groups (`op.m.1`) would hear each other's events. A channel
-# prefix per worker keeps them apart (the live server inherits the variable, so it agrees).
-if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"test{os.environ['PYTEST_XDIST_WORKER']}")
 
 from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Parallel test processes (pytest-xdist) share one Redis but each has its own database, so the same
+# tenant ids: their live servers' socket groups (`op.m.1`) would hear each other's events. The
+# worker's name is added to the channel prefix (the live server runs these settings with the same
+# variable, so it agrees; the database number stays in it).
+if os.environ.get("PYTEST_XDIST_WORKER") and "prefix" in CHANNEL_LAYERS["default"].get("CONFIG", {}):  # noqa: F405
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] += os.environ["PYTEST_XDIST_WORKER"]  # noqa: F405
