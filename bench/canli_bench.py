@@ -149,6 +149,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
                 j = i + len(_ISARET)
                 varis.setdefault(int(metin[j:metin.index('"', j)]), []).append(time.perf_counter())
 
+    acilis_basi = time.time()
     for parti in range(0, args.soket, 50):
         await asyncio.gather(*(ac(i) for i in range(parti, min(parti + 50, args.soket))))
     okuyucular = [asyncio.create_task(oku(ws)) for ws in soketler]
@@ -172,6 +173,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     gecikmeler, eksik, rest_sureleri, tur_maks = [], 0, [], []
     cpu_once = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     turlar_t0 = time.perf_counter()
+    turlar_basi = time.time()
     oturum_basliklari = {"X-API-Key": musteri["api_key"]}
     for tur in range(args.tur):
         govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"bench-{tur}"}
@@ -190,6 +192,8 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         await asyncio.sleep(0.2)
     cpu_sonra = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     turlar_suresi = time.perf_counter() - turlar_t0
+    _olc.turlar_penceresi = (turlar_basi, time.time())
+    _olc.acilis_basi = acilis_basi
     for g in okuyucular:
         g.cancel()
     for ws in soketler:
@@ -219,6 +223,26 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         "rest_cpu_ms_olay_basina": round((cpu_sonra[1] - cpu_once[1]) / args.tur, 1),
         "istemci_cpu_ms_olay_basina": round((cpu_sonra[2] - cpu_once[2]) * 1000 / args.tur, 1),
         "yuk_ortalamasi": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def _gc_ozeti(gc_dosyasi: Path) -> dict:
+    """The socket processes' collections (bench/gc_izle): full (generation 2) ones while the
+    sockets opened and during the rounds, and the time all collections took during the rounds."""
+    kayitlar = []
+    for f in gc_dosyasi.parent.glob(gc_dosyasi.name + ".*"):
+        kayitlar += json.loads(f.read_text())
+        f.unlink()
+    bas, son = _olc.turlar_penceresi
+    turlarda = [k for k in kayitlar if bas <= k[1] <= son]
+    acilista = [k for k in kayitlar if _olc.acilis_basi <= k[1] < bas]
+    return {
+        "gc_tam_acilista": len([k for k in acilista if k[0] == 2]),
+        "gc_tam_acilista_maks_ms": round(max((k[2] for k in acilista if k[0] == 2), default=0), 1),
+        "gc_tam_turlarda": len([k for k in turlarda if k[0] == 2]),
+        "gc_tam_turlarda_maks_ms": round(max((k[2] for k in turlarda if k[0] == 2), default=0), 1),
+        "gc_turlarda_toplam_ms": round(sum(k[2] for k in turlarda), 1),
+        "gc_turlarda_sayi": len(turlarda),
     }
 
 
@@ -254,6 +278,7 @@ def main():
         musteri, uygulama = _veritabani_hazirla(db_url, env), "supportdesk.asgi:application"
 
     surecler = []
+    gc_dosyasi = Path(f"/tmp/canli_bench_gc_{os.getpid()}")
     try:
         rest_soket = _soket()
         if args.taban:  # the publishing side: one more process of the bare app (gunicorn's place)
@@ -268,9 +293,12 @@ def main():
         ws_urls, uv_pids = [], []
         for _ in range(args.surec):
             s = _soket()
+            uv_env = {**env, "BENCH_GC_DOSYASI": str(gc_dosyasi),
+                      "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent / "gc_izle"),
+                                                                  env.get("PYTHONPATH")]))}
             uv = subprocess.Popen([PY, "-m", "uvicorn", uygulama, "--fd", str(s.fileno()),
                                    "--lifespan", "off", "--log-level", "warning",
-                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=env,
+                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=uv_env,
                                   pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             surecler.append(uv)
             ws_urls.append(f"ws://127.0.0.1:{s.getsockname()[1]}")
@@ -285,6 +313,7 @@ def main():
             p.terminate()
         for p in surecler:
             p.wait(timeout=20)
+    sonuc.update(_gc_ozeti(gc_dosyasi))
     sonuc["yuk_ortalamasi_basta"] = yuk_basta
     sonuc["deflate"] = args.deflate
     sonuc["isinma"] = args.isinma
