@@ -19,6 +19,12 @@ Usage:
 The socket processes run as README's production command does: `--ws-per-message-deflate false`
 (`--deflate` turns it back on to measure what compression costs).
 
+Issue 32 additions: `--taban` runs the bare baseline (bench/canli_taban.py: uvicorn + Redis pub/sub
+only) in place of the service, with the same client and measurements; `--kok DIR` serves another
+checkout (e.g. `git archive <commit>` of the code before a change) with this file's client; the
+socket processes' garbage collections are logged (bench/gc_izle) and summarised (`gc_*`); CPU per
+delivered frame (`soket_cpu_us_cerceve_basina`, gross and `_net` of idle).
+
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_canli_bench; dropped
 and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/5; flushed).
 """
