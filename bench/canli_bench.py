@@ -19,6 +19,12 @@ Usage:
 The socket processes run as README's production command does: `--ws-per-message-deflate false`
 (`--deflate` turns it back on to measure what compression costs).
 
+Issue 32 additions: `--taban` runs the bare baseline (bench/canli_taban.py: uvicorn + Redis pub/sub
+only) in place of the service, with the same client and measurements; `--kok DIR` serves another
+checkout (e.g. `git archive <commit>` of the code before a change) with this file's client; the
+socket processes' garbage collections are logged (bench/gc_izle) and summarised (`gc_*`); CPU per
+delivered frame (`soket_cpu_us_cerceve_basina`, gross and `_net` of idle).
+
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_canli_bench; dropped
 and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/5; flushed).
 """
@@ -38,6 +44,7 @@ import requests
 from websockets.asyncio.client import connect
 
 KOK = Path(__file__).resolve().parents[1]
+_ISARET = '"icerik":"bench-'
 PY = sys.executable
 
 
@@ -139,11 +146,16 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         return ws
 
     async def oku(ws):
+        # No json.loads per frame: at thousands of sockets the client (one Python process on the
+        # same cores) would be what the latency measures. The frame's text is the service's
+        # (`{"tip":"mesaj","data":{"mesaj":{…,"icerik":"bench-N",…}}}`), so a search finds N.
         async for metin in ws:
-            cerceve = json.loads(metin)
-            if cerceve["tip"] == "mesaj" and cerceve["data"]["mesaj"]["icerik"].startswith("bench-"):
-                varis.setdefault(int(cerceve["data"]["mesaj"]["icerik"][6:]), []).append(time.perf_counter())
+            i = metin.find(_ISARET)
+            if i >= 0 and metin.startswith('{"tip":"mesaj"'):
+                j = i + len(_ISARET)
+                varis.setdefault(int(metin[j:metin.index('"', j)]), []).append(time.perf_counter())
 
+    acilis_basi = time.time()
     for parti in range(0, args.soket, 50):
         await asyncio.gather(*(ac(i) for i in range(parti, min(parti + 50, args.soket))))
     okuyucular = [asyncio.create_task(oku(ws)) for ws in soketler]
@@ -167,6 +179,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     gecikmeler, eksik, rest_sureleri, tur_maks = [], 0, [], []
     cpu_once = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     turlar_t0 = time.perf_counter()
+    turlar_basi = time.time()
     oturum_basliklari = {"X-API-Key": musteri["api_key"]}
     for tur in range(args.tur):
         govde = {"ziyaretci_id": "bench-z", "oturum_id": oturum["id"], "icerik": f"bench-{tur}"}
@@ -185,6 +198,8 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         await asyncio.sleep(0.2)
     cpu_sonra = sum(_cpu_ms(p) for p in uv_pids), _cpu_ms(rest_pid), time.process_time()
     turlar_suresi = time.perf_counter() - turlar_t0
+    _olc.turlar_penceresi = (turlar_basi, time.time())
+    _olc.acilis_basi = acilis_basi
     for g in okuyucular:
         g.cancel()
     for ws in soketler:
@@ -207,43 +222,89 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         "soket_cpu_ms_olay_basina": round((cpu_sonra[0] - cpu_once[0]) / args.tur, 1),
         "soket_bosta_cpu_ms_saniye": round(bos_ms_saniye, 1),
         "soket_cpu_ms_olay_basina_net": round((cpu_sonra[0] - cpu_once[0] - bos_ms_saniye * turlar_suresi) / args.tur, 1),
+        # the same per delivered frame (issue 32's figure): CPU per event / sockets, in µs
+        "soket_cpu_us_cerceve_basina": round((cpu_sonra[0] - cpu_once[0]) * 1000 / args.tur / args.soket, 1),
+        "soket_cpu_us_cerceve_basina_net": round(
+            (cpu_sonra[0] - cpu_once[0] - bos_ms_saniye * turlar_suresi) * 1000 / args.tur / args.soket, 1),
         "rest_cpu_ms_olay_basina": round((cpu_sonra[1] - cpu_once[1]) / args.tur, 1),
         "istemci_cpu_ms_olay_basina": round((cpu_sonra[2] - cpu_once[2]) * 1000 / args.tur, 1),
         "yuk_ortalamasi": [round(x, 2) for x in os.getloadavg()],
     }
 
 
+def _gc_ozeti(gc_dosyasi: Path) -> dict:
+    """The socket processes' collections (bench/gc_izle): full (generation 2) ones while the
+    sockets opened and during the rounds, and the time all collections took during the rounds."""
+    kayitlar = []
+    for f in gc_dosyasi.parent.glob(gc_dosyasi.name + ".*"):
+        kayitlar += json.loads(f.read_text())
+        f.unlink()
+    bas, son = _olc.turlar_penceresi
+    turlarda = [k for k in kayitlar if bas <= k[1] <= son]
+    acilista = [k for k in kayitlar if _olc.acilis_basi <= k[1] < bas]
+    return {
+        "gc_tam_acilista": len([k for k in acilista if k[0] == 2]),
+        "gc_tam_acilista_maks_ms": round(max((k[2] for k in acilista if k[0] == 2), default=0), 1),
+        "gc_tam_turlarda": len([k for k in turlarda if k[0] == 2]),
+        "gc_tam_turlarda_maks_ms": round(max((k[2] for k in turlarda if k[0] == 2), default=0), 1),
+        "gc_turlarda_toplam_ms": round(sum(k[2] for k in turlarda), 1),
+        "gc_turlarda_sayi": len(turlarda),
+    }
+
+
 def main():
+    global KOK
     ap = argparse.ArgumentParser()
     ap.add_argument("--soket", type=int, default=500)
     ap.add_argument("--surec", type=int, default=1)
     ap.add_argument("--tur", type=int, default=30)
     ap.add_argument("--json")
     ap.add_argument("--isinma", type=int, default=0, help="uncounted warm-up rounds first (default 0)")
+    ap.add_argument("--kok", default=str(KOK),
+                    help="checkout whose code the servers run (e.g. an export of the commit before a change);"
+                         " this file's client and measurements either way")
+    ap.add_argument("--taban", action="store_true",
+                    help="the bare baseline instead of the service (bench/canli_taban.py: uvicorn, Redis pub/sub,"
+                         " nothing else), same client, sockets, processes and measurements")
     ap.add_argument("--deflate", action="store_true",
                     help="permessage-deflate on (uvicorn's default; README's command turns it off)")
     args = ap.parse_args()
+    KOK = Path(args.kok).resolve()
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_canli_bench")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
     env = _ortam(db_url, redis_url)
     yuk_basta = [round(x, 2) for x in os.getloadavg()]
     subprocess.run([PY, "-c", "import redis,sys; redis.Redis.from_url(sys.argv[1]).flushdb()", redis_url], check=True)
-    musteri = _veritabani_hazirla(db_url, env)
+    if args.taban:
+        # bench/canli_taban.py from this file's directory, whatever --kok says
+        env = {**env, "PYTHONPATH": str(Path(__file__).resolve().parent), "BENCH_REDIS_URL": redis_url,
+               "TABAN_KANAL": f"taban{os.getpid()}"}
+        musteri, uygulama = {"id": 1, "api_key": "taban"}, "canli_taban:application"
+    else:
+        musteri, uygulama = _veritabani_hazirla(db_url, env), "supportdesk.asgi:application"
 
     surecler = []
+    gc_dosyasi = Path(f"/tmp/canli_bench_gc_{os.getpid()}")
     try:
         rest_soket = _soket()
-        gunicorn = subprocess.Popen([PY, "-m", "gunicorn", "supportdesk.wsgi", "-w", "2", "--bind",
-                                     f"fd://{rest_soket.fileno()}"], cwd=KOK, env=env,
+        if args.taban:  # the publishing side: one more process of the bare app (gunicorn's place)
+            rest_komutu = [PY, "-m", "uvicorn", uygulama, "--fd", str(rest_soket.fileno()), "--lifespan", "off",
+                           "--log-level", "warning"]
+        else:
+            rest_komutu = [PY, "-m", "gunicorn", "supportdesk.wsgi", "-w", "2", "--bind", f"fd://{rest_soket.fileno()}"]
+        gunicorn = subprocess.Popen(rest_komutu, cwd=KOK, env=env,
                                     pass_fds=(rest_soket.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         surecler.append(gunicorn)
         rest_url = f"http://127.0.0.1:{rest_soket.getsockname()[1]}"
         ws_urls, uv_pids = [], []
         for _ in range(args.surec):
             s = _soket()
-            uv = subprocess.Popen([PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(s.fileno()),
+            uv_env = {**env, "BENCH_GC_DOSYASI": str(gc_dosyasi),
+                      "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent / "gc_izle"),
+                                                                  env.get("PYTHONPATH")]))}
+            uv = subprocess.Popen([PY, "-m", "uvicorn", uygulama, "--fd", str(s.fileno()),
                                    "--lifespan", "off", "--log-level", "warning",
-                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=env,
+                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=uv_env,
                                   pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             surecler.append(uv)
             ws_urls.append(f"ws://127.0.0.1:{s.getsockname()[1]}")
@@ -258,9 +319,12 @@ def main():
             p.terminate()
         for p in surecler:
             p.wait(timeout=20)
+    sonuc.update(_gc_ozeti(gc_dosyasi))
     sonuc["yuk_ortalamasi_basta"] = yuk_basta
     sonuc["deflate"] = args.deflate
     sonuc["isinma"] = args.isinma
+    sonuc["kok"] = str(KOK)
+    sonuc["taban"] = args.taban
     print(json.dumps(sonuc, ensure_ascii=False))
     if args.json:
         Path(args.json).write_text(json.dumps(sonuc, ensure_ascii=False, indent=2))

@@ -1,9 +1,11 @@
 """The two sockets of CONTRACT 11. They only push: REST stays the only way to write.
 
 Both accept the WebSocket first, so that a refusal can say why: one `hata` frame, then the close
-code (4401 credentials, 4403 origin or identity, 4429 limits). Frames from the channel layer
-(`canli.yayin`) arrive as `cerceve` messages holding the finished JSON text; one event sent to two
-groups a socket is in (an operator of two tenants) is delivered once.
+code (4401 credentials, 4403 origin or identity, 4429 limits). Frames published by `canli.yayin`
+reach a socket through its process's local fan-out (`canli.dagitim`): one layer subscription per
+process and group, each frame encoded once per process and written to every local member; one
+event sent to two groups a socket is in (an operator of two tenants) is delivered once. A socket
+has no channel of its own on the layer.
 """
 import asyncio
 import json
@@ -21,24 +23,31 @@ from django.conf import settings
 from chat.services import chat_ziyaretci_okudu
 from supportdesk.core import gunluk, varlik
 
-from . import gruplar, soket_izni, yayin
+from . import dagitim, gruplar, soket_izni, yayin
 from .soket_izni import Ret
 from .varlik_tarama import taramayi_baslat
 
 logger = logging.getLogger("supportdesk.canli")
 
 YAZIYOR_ARALIGI = 2.0  # at most one `yaziyor` per chat every 2 s (CONTRACT 11)
-GORULEN_SINIRI = 512  # event ids a socket remembers to drop the repeat of an event sent to two of its groups
 
 
 class _Soket(AsyncWebsocketConsumer):
     kimlik_beklenir = True
+    # No channel of the layer per socket (Channels makes one, with its queue and a receive task,
+    # when the alias names a layer): the process's fan-out (`canli.dagitim`) subscribes once for
+    # all its sockets. An alias that names no layer leaves `channel_layer` None.
+    channel_layer_alias = "canli-soketin-kanali-yok"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.soket_id = uuid.uuid4().hex
         self.gruplar: list[str] = []
-        self.gorulen: dict[str, None] = {}  # the last GORULEN_SINIRI event ids, oldest first
+        self.yazici: dagitim._HamYazici | None = None  # set in __call__ when the connection can take ready bytes
+        self.akis_acik = False  # frames go straight out (False: they wait in `giden` until `hazir` is out)
+        self.giden: deque[str] | None = None  # frames waiting for this socket, in order
+        self.giden_gorevi: asyncio.Task | None = None
+        self.kontrol_gorevleri: set[asyncio.Task] = set()  # layer messages being handled (`kontrol_mesaji`)
         self.cerceve_zamanlari: deque[float] = deque()
         self.yaziyor_son: dict[int, float] = {}
         self.hazir = False  # counted in the presence store (`say_ve_hazirla`): to be closed there
@@ -55,6 +64,7 @@ class _Soket(AsyncWebsocketConsumer):
         # Its log lines carry the connection's id, `ws-<soket_id>` (CONTRACT 20), and the caller once known.
         tokenlar = gunluk.istek_baslat(f"ws-{self.soket_id}")
         acilis = time.monotonic()
+        self.yazici = dagitim._HamYazici.bul(send)
         try:
             await super().__call__(scope, receive, self._istemci_gittiyse_birak(send))
         except Exception:
@@ -121,9 +131,58 @@ class _Soket(AsyncWebsocketConsumer):
         await self.send(text_data=yayin.cerceve_metni(tip, data))
 
     async def gruplara_katil(self, adlar: list[str]):
-        for ad in adlar:
-            await self.channel_layer.group_add(ad, self.channel_name)
-            self.gruplar.append(ad)
+        self.gruplar.extend(adlar)  # first: `_temizle` leaves them all, even if joining fails half-way
+        await dagitim.dagitici().katil(self, adlar)
+
+    # --- frames from the process's fan-out (canli.dagitim) ---------------------------------
+    def siraya_koy(self, metin: str) -> None:
+        """A frame this socket cannot take as ready bytes now: it waits in the socket's line (in
+        order, behind any before it) and goes out through ASGI's `send`."""
+        if self.giden is None:
+            self.giden = deque()
+        self.giden.append(metin)
+        self._gideni_bosalt()
+
+    def akisi_ac(self) -> None:
+        """From here on frames go out (called once `hazir` has been sent)."""
+        self.akis_acik = True
+        self._gideni_bosalt()
+
+    def _gideni_bosalt(self) -> None:
+        if self.akis_acik and self.giden and (self.giden_gorevi is None or self.giden_gorevi.done()):
+            self.giden_gorevi = asyncio.get_running_loop().create_task(self._giden_gonder())
+
+    async def _giden_gonder(self):
+        while self.giden and self.akis_acik and not self.kapaniyor:
+            metin = self.giden.popleft()
+            try:
+                await self.send(text_data=metin)
+            except Exception:
+                logger.debug("Çerçeve gönderilemedi.", exc_info=True)
+        if self.kapaniyor and self.giden:
+            self.giden.clear()
+
+    def kontrol_mesaji(self, mesaj: dict) -> None:
+        """A layer message that is not a frame (`uyelik.degisti`): Channels' dispatch (the handler
+        named by its type) in a task of its own."""
+        if self.kapaniyor:
+            return
+        gorev = asyncio.get_running_loop().create_task(self._kontrol(mesaj))
+        self.kontrol_gorevleri.add(gorev)
+        gorev.add_done_callback(self.kontrol_gorevleri.discard)
+
+    async def _kontrol(self, mesaj: dict):
+        # As when the message came through the consumer's own channel: a handler's exception (or
+        # a type with no handler) ends the socket with 1011 and cleans it up (`__call__`).
+        try:
+            await self.dispatch(mesaj)
+        except Exception:
+            logger.exception("Soket beklenmedik bir hatayla kapandı.")
+            try:
+                await self.close(code=1011)
+            except Exception:
+                logger.debug("Soket 1011 ile kapatılamadı.", exc_info=True)
+            await self._temizle()
 
     # --- frames from the client -----------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
@@ -190,28 +249,6 @@ class _Soket(AsyncWebsocketConsumer):
     async def okundu_kaydet(self, oturum, mesaj_id: int):
         """What a side's `okundu` leaves behind besides the relay (nothing, unless overridden)."""
 
-    # --- frames from the channel layer ----------------------------------------------------
-    async def dispatch(self, message):
-        # Channels runs `close_old_connections` in the shared sync thread before every handler.
-        # A `cerceve` touches no database, and that hop per socket per event (all sockets queued
-        # behind one thread, and behind the sockets' own token and presence checks) was most of
-        # the fan-out's latency at 500 sockets. Client frames and the connection's lifecycle keep
-        # Channels' path; every database call here goes through `database_sync_to_async`, which
-        # closes old connections itself.
-        if message.get("type") == "cerceve":
-            await self.cerceve(message)
-        else:
-            await super().dispatch(message)
-
-    async def cerceve(self, olay: dict):
-        olay_id = olay["olay_id"]
-        if self.kapaniyor or olay_id in self.gorulen:
-            return
-        self.gorulen[olay_id] = None  # a dict: O(1) look-up (a full deque was a 512-item scan per frame)
-        if len(self.gorulen) > GORULEN_SINIRI:
-            del self.gorulen[next(iter(self.gorulen))]
-        await self.send(text_data=olay["metin"])
-
     async def disconnect(self, code):
         await self._temizle()
 
@@ -224,30 +261,31 @@ class _Soket(AsyncWebsocketConsumer):
         self.temizlendi = self.kapaniyor = True
         for gorev in self.gorevler:
             gorev.cancel()
+        if self.giden_gorevi is not None:
+            self.giden_gorevi.cancel()
+        for gorev in list(self.kontrol_gorevleri):
+            if gorev is not asyncio.current_task():
+                gorev.cancel()
         if self.hazir:
+            yenileyici = _varlik_yenileyici()
+            yenileyici.cikar(self)
             try:
-                await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+                async with yenileyici.kilit:  # never overwritten by a refresh already under way
+                    await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
             except Exception:
                 logger.warning("Soketin varlık kaydı kapatılamadı; süresi dolunca düşecek.", exc_info=True)
-        for ad in self.gruplar:
+        if self.gruplar:
             try:
-                await self.channel_layer.group_discard(ad, self.channel_name)
+                await dagitim.dagitici().ayril(self, self.gruplar)
             except Exception:
-                logger.warning("Soket %s grubundan çıkarılamadı.", ad, exc_info=True)
-
-    async def _yasat(self):
-        """Keep this socket counted (limits, presence) while it is open; re-check what it needs."""
-        aralik = max(0.2, varlik.soket_ttl() / 3)
-        while not self.kapaniyor:
-            await asyncio.sleep(aralik)
-            await database_sync_to_async(varlik.soket_yenile)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+                logger.warning("Soket gruplarından çıkarılamadı.", exc_info=True)
 
     async def say_ve_hazirla(self, anahtar, sinir: int):
         self.varlik_anahtari = anahtar
         if not await database_sync_to_async(varlik.soket_ac)(anahtar=anahtar, soket_id=self.soket_id, sinir=sinir):
             raise Ret(4429, "LIMIT_ASILDI", "Açık bağlantı sınırına ulaşıldı.")
         self.hazir = True
-        self.gorevler.append(asyncio.create_task(self._yasat()))
+        _varlik_yenileyici().ekle(self)  # kept counted (limits, presence) while open
 
 
 class WidgetSoketi(_Soket):
@@ -295,6 +333,7 @@ class WidgetSoketi(_Soket):
         await self.say_ve_hazirla(varlik.ziyaretci_anahtari(self.musteri.pk, self.ziyaretci_id),
                                   settings.CANLI_MAKS_SOKET_ZIYARETCI)
         await self.gruplara_katil([gruplar.ziyaretci(self.musteri.pk, self.ziyaretci_id)])
+        self.akisi_ac()  # a widget socket has no `hazir`: frames flow once it is in its group
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(soket_izni.ziyaretci_oturumu)(
@@ -334,6 +373,7 @@ class OperatorSoketi(_Soket):
                                    *(gruplar.operator_musteri(m) for m in musteri_idleri)])
         _token_bekcisi().ekle(self)
         await self.gonder("hazir", {"musteri_idleri": musteri_idleri})
+        self.akisi_ac()  # frames published since the groups were joined wait until here: `hazir` is first
 
     async def _temizle(self):
         self.kapaniyor = True  # a re-read under way changes no group from here on
@@ -367,16 +407,17 @@ class OperatorSoketi(_Soket):
             if not yeni:
                 await self.reddet(Ret(4403, "YETKISIZ", "Artık hiçbir projenin üyesi değilsiniz."))
                 return
-            for m in eski.difference(yeni):
-                ad = gruplar.operator_musteri(m)
-                try:
-                    await self.channel_layer.group_discard(ad, self.channel_name)
-                except Exception:
-                    logger.warning("Soket %s grubundan çıkarılamadı.", ad, exc_info=True)
-                    continue  # left in `gruplar`: `_temizle` tries again
+            # Frames wait from here until the fresh `hazir` is out: a new tenant's frames follow it.
+            self.akis_acik = False
+            birakilan = [gruplar.operator_musteri(m) for m in eski.difference(yeni)]
+            for ad in birakilan:
                 self.gruplar.remove(ad)
-            await self.gruplara_katil([gruplar.operator_musteri(m) for m in yeni if m not in eski])
-            await self.gonder("hazir", {"musteri_idleri": yeni})
+            try:
+                await dagitim.dagitici().ayril(self, birakilan)
+                await self.gruplara_katil([gruplar.operator_musteri(m) for m in yeni if m not in eski])
+                await self.gonder("hazir", {"musteri_idleri": yeni})
+            finally:
+                self.akisi_ac()
 
     async def istemci_cercevesi(self, tip: str, data: dict):
         oturum = await database_sync_to_async(soket_izni.operator_oturumu)(
@@ -440,6 +481,48 @@ class _TokenBekcisi:
                 await soket.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
             except Exception:  # a socket that went away meanwhile; the others still close
                 logger.debug("Soket kapatılamadı.", exc_info=True)
+
+
+class _VarlikYenileyici:
+    """Keeps every open socket of this process counted (limits, presence): every TTL / 3 one
+    `varlik.soketleri_yenile` for all of them (one thread hop and one Redis round trip), where each
+    socket had its own task, hop and round trip (at 2,000 sockets 200 a second, most of an idle
+    socket process's CPU). A socket that closes is taken out first and its closing score is
+    written under `kilit`, so a refresh under way never makes a closed socket live again."""
+
+    def __init__(self):
+        self.soketler: dict[_Soket, None] = {}
+        self.kilit = asyncio.Lock()
+        self.gorev: asyncio.Task | None = None
+
+    def ekle(self, soket: "_Soket") -> None:
+        self.soketler[soket] = None
+        if self.gorev is None or self.gorev.done():
+            self.gorev = asyncio.get_running_loop().create_task(self._dongu())
+
+    def cikar(self, soket: "_Soket") -> None:
+        self.soketler.pop(soket, None)
+
+    async def _dongu(self) -> None:
+        while self.soketler:
+            await asyncio.sleep(max(0.2, varlik.soket_ttl() / 3))
+            async with self.kilit:
+                ciftler = [(s.varlik_anahtari, s.soket_id) for s in self.soketler if not s.kapaniyor]
+                try:
+                    await database_sync_to_async(varlik.soketleri_yenile)(ciftler)
+                except Exception:
+                    logger.warning("Soketlerin varlık kaydı yenilenemedi.", exc_info=True)
+
+
+_yenileyiciler: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _VarlikYenileyici]" = weakref.WeakKeyDictionary()
+
+
+def _varlik_yenileyici() -> _VarlikYenileyici:
+    dongu = asyncio.get_running_loop()
+    y = _yenileyiciler.get(dongu)
+    if y is None:
+        y = _yenileyiciler[dongu] = _VarlikYenileyici()
+    return y
 
 
 _bekciler: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _TokenBekcisi]" = weakref.WeakKeyDictionary()

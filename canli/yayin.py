@@ -213,9 +213,14 @@ def _yayinla(etiket: str, isci, *argumanlar) -> None:
 
 
 async def agruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
+    """One layer message per group: the frame's JSON text (built here, once per event and group;
+    each socket process encodes it once and writes it to its members of the group, `canli.dagitim`)
+    and whether the event goes to more than one group (`coklu`: a socket in two of them gets it once)."""
     katman = get_channel_layer()
+    coklu = len(gonderimler) > 1
     for grup, tip, data in gonderimler:
-        await katman.group_send(grup, {"type": "cerceve", "olay_id": olay_id, "metin": cerceve_metni(tip, data)})
+        await katman.group_send(grup, {"type": "cerceve", "olay_id": olay_id, "coklu": coklu,
+                                       "metin": cerceve_metni(tip, data)})
 
 
 # --- membership changes: an operator socket's tenants are re-read at once ---------------------

@@ -351,6 +351,9 @@ CANLI_MAKS_SOKET_ZIYARETCI = env.int("CANLI_MAKS_SOKET_ZIYARETCI", default=5)
 CANLI_MAKS_SOKET_OPERATOR = env.int("CANLI_MAKS_SOKET_OPERATOR", default=10)
 CANLI_MAKS_CERCEVE_BAYT = env.int("CANLI_MAKS_CERCEVE_BAYT", default=4096)
 CANLI_MAKS_CERCEVE_SANIYE = env.int("CANLI_MAKS_CERCEVE_SANIYE", default=10)
+# Bytes the server may hold for one socket whose client does not read; beyond, its connection is
+# cut (it reconnects and re-reads with `sonra=`) instead of holding up or growing the fan-out.
+CANLI_YAZMA_TAMPONU_SINIRI = env.int("CANLI_YAZMA_TAMPONU_SINIRI", default=1024 * 1024)
 
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -23,3 +23,10 @@ os.environ.setdefault("GIRIS_KILIDI", "false")
 from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Parallel test processes (pytest-xdist) share one Redis but each has its own database, so the same
+# tenant ids: their live servers' socket groups (`op.m.1`) would hear each other's events. The
+# worker's name is added to the channel prefix (the live server runs these settings with the same
+# variable, so it agrees; the database number stays in it).
+if os.environ.get("PYTEST_XDIST_WORKER") and "prefix" in CHANNEL_LAYERS["default"].get("CONFIG", {}):  # noqa: F405
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] += os.environ["PYTEST_XDIST_WORKER"]  # noqa: F405

@@ -169,6 +169,32 @@ def soket_yenile(*, anahtar, soket_id: str) -> None:
         logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
 
 
+def soketleri_yenile(soketler: list[tuple]) -> None:
+    """`soket_yenile` for many sockets at once, `[(anahtar, soket_id), ...]`: one Redis round trip
+    (a pipeline of the same script) for all of a socket process's sockets."""
+    if not soketler:
+        return
+    try:
+        istemci = _redis()
+        simdi = time.time()
+        skor = simdi + soket_ttl()
+        if istemci is None:
+            for anahtar, soket_id in soketler:
+                _bellek.soket_yaz(anahtar, soket_id, skor, simdi, 0)
+            return
+        anahtar_ttl = int(soket_ttl() + kapanis_penceresi() + 60)
+        betik = caches["default"]._varlik_betik
+        with istemci.pipeline(transaction=False) as boru:
+            for anahtar, soket_id in soketler:
+                operator_mu = isinstance(anahtar, int)
+                betik(keys=[f"varlik:soket:{anahtar}", SOKETLI, TUM_SOKETLER["operator" if operator_mu else "ziyaretci"]],
+                      args=[soket_id, repr(skor), anahtar if operator_mu else "", anahtar_ttl, repr(simdi), 0],
+                      client=boru)
+            boru.execute()
+    except Exception:
+        logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
+
+
 def soket_kapandi(*, anahtar, soket_id: str) -> None:
     """A socket closed now: the closing window (CANLI_KAPANIS_PENCERESI) counts from here."""
     try:
