@@ -20,7 +20,8 @@ DOSYA_OLAYI = """(el, [olay, b64, ad, tur]) => {
   const dt = new DataTransfer();
   dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], ad, { type: tur }));
   if (olay === "paste") el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-  else for (const t of ["dragenter", "dragover", "drop"]) el.dispatchEvent(new DragEvent(t, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  else for (const t of ["dragenter", "dragover", "drop"]) el.dispatchEvent(new DragEvent(t, {
+    dataTransfer: dt, bubbles: true, cancelable: true }));
 }"""
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 
