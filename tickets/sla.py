@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from supportdesk.core.fields import utc_iso
 from supportdesk.core.olaylar import yayinla
+from tenants.etiketler import etiket_adlari
 from tenants.takvim import Takvim
 
 from .models import SlaPolitikasi, Ticket
@@ -380,7 +381,8 @@ def _ihlal_yayinla(t: Ticket, saat: str) -> None:
 
 def _olay_verisi(t: Ticket, saat: str, son_zaman: datetime) -> dict:
     return {"ticket_id": t.id, "musteri_id": t.musteri_id, "hedef": HEDEF_ADLARI[saat],
-            "son_zaman": utc_iso(son_zaman), "operator_id": t.operator_id}
+            "son_zaman": utc_iso(son_zaman), "operator_id": t.operator_id,
+            "etiketler": etiket_adlari(t)}  # CONTRACT 16: a ticket event carries its label names
 
 
 _TARAMA_ALANLARI = ("id", "musteri_id", "operator_id", "sla_ilk_vade", "sla_sonraki_vade", "sla_cozum_vade",

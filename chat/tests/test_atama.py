@@ -217,7 +217,7 @@ def test_yeniden_atama_dk_moves_an_unanswered_chat_to_another_member(musteri):
     son = Mesaj.objects.filter(oturum_id=o1["id"]).latest("id")
     assert son.gonderen == "sistem" and "yanıt bekliyordu" in son.icerik
     assert atandi_olaylari(musteri)[-1] == {"oturum_id": o1["id"], "musteri_id": musteri.id, "operator_id": b.id,
-                                           "neden": "yeniden"}
+                                           "neden": "yeniden", "etiketler": []}
     assert tasks.atama_taramasi()["yeniden"] == 0  # the new operator's time counts from now
     # An internal note is no answer; a visitor's new message after an answer starts the wait again.
     Mesaj.objects.create(musteri=musteri, oturum_id=o1["id"], gonderen="operator", operator=b, icerik="not", ozel=True)
@@ -256,7 +256,7 @@ def test_manuel_keeps_todays_behaviour_and_chat_atandi_follows_every_operator_ch
     atandi = [i for i in gelen if i["olay"] == "chat_atandi"]
     assert [(v["veri"]["oturum_id"], v["veri"]["operator_id"], v["veri"]["neden"]) for v in atandi] == beklenen
     assert all(v["veri"]["musteri_id"] == musteri.id and set(v["veri"]) == {"oturum_id", "musteri_id", "operator_id",
-                                                                           "neden"} for v in atandi)
+                                                                           "neden", "etiketler"} for v in atandi)
 
 
 def test_switching_to_an_automatic_mode_drains_the_queue(musteri):
@@ -314,9 +314,10 @@ def test_tickets_are_assigned_by_the_mode_counting_open_tickets(musteri):
 # under it, the accept's writes (state and re-read, line, preview, `sirayla` mark, the outbox row
 # of `chat_atandi` with its endpoints), the answer's re-read and the accept frame's read.
 # The frames' reads prefetch the chat's labels for the operators' shape (CONTRACT 16): one more
-# query per frame read (one for a manual start, two for an automatic one).
+# query per frame read (one for a manual start, two for an automatic one), and `chat_atandi` reads
+# the chat's label names for its `veri` (one more for an automatic start).
 BASLAT_MANUEL = 11
-BASLAT_OTOMATIK = 24
+BASLAT_OTOMATIK = 25
 
 
 @pytest.mark.parametrize(("atama_modu", "sinir"), [("manuel", BASLAT_MANUEL), ("sirayla", BASLAT_OTOMATIK),
