@@ -241,12 +241,16 @@ def _oturum_suz(qs: QuerySet[Oturum], *, etiket_id: int | None, q: str) -> Query
     note, folded on both sides (supportdesk.core.katlama)."""
     if etiket_id is not None:
         qs = qs.filter(etiketler__id=etiket_id)
-    if q:
-        k = katla(q)
-        metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__katli__contains=k)
-        qs = qs.filter(Q(ziyaretci_id__katli__contains=k) | Q(ziyaretci_adi__katli__contains=k)
-                       | Q(email__katli__contains=k) | Exists(metinde))
-    return qs
+    return _metinde_gecen(qs, q) if q else qs
+
+
+def _metinde_gecen(qs: QuerySet[Oturum], q: str) -> QuerySet[Oturum]:
+    """Chats with `q` in the visitor's id, name, e-mail or any message or note, folded on both
+    sides (supportdesk.core.katlama: "ozturk" finds "Öztürk" on any database)."""
+    k = katla(q)
+    metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__katli__contains=k)
+    return qs.filter(Q(ziyaretci_id__katli__contains=k) | Q(ziyaretci_adi__katli__contains=k)
+                     | Q(email__katli__contains=k) | Exists(metinde))
 
 
 def sira_no(*, oturum: Oturum) -> int | None:
@@ -465,13 +469,7 @@ def gecmis_oturum_list(*, musteri_id: int, q: str = "", bas=None, son=None) -> Q
         qs = qs.filter(baslangic__gte=bas)
     if son is not None:
         qs = qs.filter(baslangic__lt=son)
-    if q:
-        # Folded on both sides (supportdesk.core.katlama): "ozturk" finds "Öztürk" on any database.
-        k = katla(q)
-        metinde = Mesaj.objects.filter(oturum=OuterRef("pk"), icerik__katli__contains=k)
-        qs = qs.filter(Q(ziyaretci_id__katli__contains=k) | Q(ziyaretci_adi__katli__contains=k)
-                       | Q(email__katli__contains=k) | Exists(metinde))
-    return qs
+    return _metinde_gecen(qs, q) if q else qs
 
 
 def gecmis_oturum_get(*, musteri_id: int, oturum_id: int) -> Oturum:

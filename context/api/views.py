@@ -150,11 +150,12 @@ class OperatorBaglamView(OperatorAPIView):
         if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise Bulunamadi()
         baglam = selectors.baglam_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
-                                      musteri_id=_musteri_id(request.query_params))
+                                      musteri_id=musteri_id_parametresi(request.query_params))
         return basarili(s.BaglamSerializer(baglam, context={"request": request}).data)
 
 
-def _musteri_id(params) -> int | None:
+def musteri_id_parametresi(params) -> int | None:
+    """`?musteri_id=` of the visitor endpoints (CONTRACT 6): absent, or a valid id (else 400)."""
     raw = params.get("musteri_id")
     if raw in (None, ""):
         return None
@@ -194,7 +195,7 @@ class OperatorZiyaretciProfilView(OperatorAPIView):
         if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise Bulunamadi()
         profil = ziyaretci_profili_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
-                                       musteri_id=_musteri_id(request.query_params))
+                                       musteri_id=musteri_id_parametresi(request.query_params))
         z = profil.ziyaretci
         ozet = {"ziyaretci_id": z.ziyaretci_id, "musteri_id": z.musteri_id,
                 "ad": " ".join(p for p in (z.ad, z.soyad) if p).strip(), "email": z.email,

@@ -7,10 +7,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
-from context.api.views import OperatorZiyaretciProfilView
+from context.api.views import OperatorZiyaretciProfilView, musteri_id_parametresi
 from context.selectors import ziyaretci_get
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, Yetkisiz
-from supportdesk.core.girdi import ZIYARETCI_ID_MAX, gecerli_id_mi
+from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 from tenants.models import Uyelik
@@ -21,18 +21,6 @@ _MUSTERI_ID = OpenApiParameter("musteri_id", int, description="Ziyaretçi birden
 _HATALAR = {400: OpenApiResponse(description="GECERSIZ_ISTEK"), 401: OpenApiResponse(description="KIMLIK_GEREKLI"),
             403: OpenApiResponse(description="YETKISIZ"), 404: OpenApiResponse(description="BULUNAMADI")}
 
-
-def _musteri_id(params) -> int | None:
-    raw = params.get("musteri_id")
-    if raw in (None, ""):
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise GecersizIstek(alanlar={"musteri_id": "Tamsayı olmalı."}) from None
-    if not gecerli_id_mi(value):
-        raise GecersizIstek(alanlar={"musteri_id": "Geçerli bir proje kimliği olmalı."})
-    return value
 
 
 class ZiyaretciGizlilikTemel(OperatorAPIView):
@@ -45,7 +33,7 @@ class ZiyaretciGizlilikTemel(OperatorAPIView):
         # Any id a row may hold, the e-mail channel's `eposta:...` included (no widget check here).
         if not ziyaretci_id or len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise GecersizIstek(alanlar={"ziyaretci_id": f"En çok {ZIYARETCI_ID_MAX} yazdırılabilir karakter."})
-        musteri_id = _musteri_id(self.request.query_params)
+        musteri_id = musteri_id_parametresi(self.request.query_params)
         if musteri_id is None:
             if len(self.musteri_idleri) == 1:
                 musteri_id = self.musteri_idleri[0]
