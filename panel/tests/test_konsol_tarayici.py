@@ -225,6 +225,7 @@ def test_sekme_sirasi_surukle_birak_yenilemeden_sonra_kalir(ortam):
     page = k.page
     adlar = lambda: page.locator(".sekme .ad").all_inner_texts()  # noqa: E731
     assert adlar() == ["Tümü", "Anadolu Yazılım", "Boğaziçi Market"]
+    page.wait_for_timeout(1000)  # the tabs are drawn again once the login's reads answer: drag after that
     with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira") and r.status == 200):
         page.locator(f'.sekme-kap[data-id="{ortam.b.id}"]').drag_to(page.locator(f'.sekme-kap[data-id="{ortam.a.id}"]'))
     # The answer is drawn a moment after it arrives: wait for it, not for the response alone.
@@ -250,6 +251,7 @@ def test_sekme_tasima_reddedilince_sunucudaki_liste_gorunur(ortam):
     # The owner takes this operator off Anadolu while the console is open; the console has
     # not heard of it yet, so the new order names a project the operator no longer serves.
     Uyelik.objects.filter(kullanici=ortam.ben, musteri=ortam.a).delete()
+    page.wait_for_timeout(1000)  # the tabs are drawn again once the login's reads answer: drag after that
     with page.expect_response(lambda r: r.url.endswith("/api/v1/operator/tenants/sira") and r.status == 400):
         page.locator(f'.sekme-kap[data-id="{ortam.b.id}"]').drag_to(page.locator(f'.sekme-kap[data-id="{ortam.a.id}"]'))
     bekle(lambda: adlar() == ["Tümü", "Boğaziçi Market"])
