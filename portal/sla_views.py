@@ -5,6 +5,7 @@ nothing is stored."""
 from django.contrib import messages
 from django.shortcuts import redirect
 
+from supportdesk.core.throttling import istemci_ip
 from tickets import sla
 
 from .views import PortalView
@@ -50,6 +51,6 @@ class SlaView(PortalView):
         if hatalar:
             return self._sayfa(govde, hatalar, status=400)
         sla.politika_kaydet(musteri_id=self.musteri.id, degisen=degisen, kullanici_id=request.user.id,
-                            ip=request.META.get("REMOTE_ADDR"))
+                            ip=istemci_ip(request))
         messages.success(request, "SLA politikası kaydedildi.")
         return redirect("portal:sla")

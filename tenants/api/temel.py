@@ -4,11 +4,10 @@ from functools import cached_property
 
 from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.throttling import BaseThrottle
 
 from supportdesk.core import gunluk
 from supportdesk.core.girdi import ziyaretci_id_dogrula
-from supportdesk.core.throttling import WidgetThrottle
+from supportdesk.core.throttling import WidgetThrottle, istemci_ip
 from supportdesk.core.views import TemelAPIView
 
 from .. import on_okuma
@@ -29,7 +28,7 @@ from ..ziyaretci import TOKEN_BASLIGI, ziyaretci_erisimi_dogrula
 def istek_ip(request) -> str | None:
     """The caller's address as the rate limits see it (DRF's `get_ident`: `NUM_PROXIES` aware), for
     events an audit log records (`ip`)."""
-    return BaseThrottle().get_ident(request) or None
+    return istemci_ip(request) or None
 
 
 class OperatorAPIView(TemelAPIView):
