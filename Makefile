@@ -29,7 +29,7 @@ ENV_FILE ?= .env
 # (what the Docker image installs) and requirements/dev.txt (everything; what this virtualenv gets).
 # To add a package: one `name==version` line in the right .in file, then `make lock`.
 
-.PHONY: install env run test browser worker beat prod lint lock bench bench-canli bench-karma clean
+.PHONY: install env run test browser worker beat prod lint lock bench bench-canli bench-karma clean mesajlar derle
 
 $(BIN)/.installed: requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,7 +45,7 @@ $(ENV_FILE):
 
 env: $(ENV_FILE)
 
-run: install $(ENV_FILE)
+run: install $(ENV_FILE) derle
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_verisi
 	@echo "Gelen e-posta adresleri (python manage.py eposta_al < ileti.eml ile bir e-posta alınır):"
@@ -67,7 +67,7 @@ browser:
 # The suite runs on the machine's PostgreSQL and Redis when they answer (as CI does), on SQLite and
 # in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used
 # (supportdesk/testing/altyapi.py).
-test: install browser
+test: install browser derle
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=supportdesk.test_settings >/dev/null
 	$(BIN)/pytest
 
@@ -110,6 +110,17 @@ bench-canli: install
 # with each speed-up switched off in turn; see docs/performance.md ("Mixed load").
 bench-karma: install
 	$(BIN)/python bench/karma_bench.py --sure 30 --tur 3
+
+# Translations (CONTRACT 19, docs/ceviri.md). Turkish is the source language; `make mesajlar`
+# extracts every marked string of the Python code and the templates into locale/en/LC_MESSAGES/
+# django.po (a translator fills its msgstr), `make derle` compiles the catalogs (.mo, not kept in
+# git) with GNU gettext's msgfmt. `make run`, `make test` and the image compile them.
+MESAJ_ATLA := --ignore=.venv --ignore=node_modules --ignore=staticfiles --ignore=media --ignore=tmp --ignore=bench
+mesajlar: install $(ENV_FILE)
+	$(BIN)/python manage.py makemessages -l en --no-obsolete --add-location=file $(MESAJ_ATLA)
+
+derle: install $(ENV_FILE)
+	$(BIN)/python manage.py compilemessages $(MESAJ_ATLA) -v 0
 
 lint: install
 	$(BIN)/ruff check .

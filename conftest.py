@@ -12,6 +12,23 @@ def _altyapi() -> str:
     return ozet(settings.DATABASES, settings.REDIS_URL)
 
 
+def pytest_sessionstart(session):
+    # The translation catalogs (.mo) are built, not kept in git (`make derle`; CONTRACT 19): a bare
+    # `pytest` in a fresh checkout compiles the stale or missing ones before any test reads them.
+    from pathlib import Path
+
+    from django.conf import settings
+
+    kok = Path(settings.BASE_DIR)
+    bayat = [po for po in kok.glob("locale/*/LC_MESSAGES/*.po")
+             if not po.with_suffix(".mo").exists() or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
+    if bayat:
+        from django.core.management import call_command
+
+        call_command("compilemessages", locale=sorted({po.parts[-3] for po in bayat}), verbosity=0,
+                     ignore_patterns=[".venv", "node_modules", "staticfiles", "media", "tmp", "bench"])
+
+
 def pytest_report_header(config):
     return _altyapi()
 

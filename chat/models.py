@@ -33,6 +33,9 @@ class Oturum(models.Model):
     ziyaretci_adi = models.CharField("ziyaretçi adı", max_length=100, blank=True, default="")
     email = models.EmailField("e-posta", max_length=254, blank=True, default="")
     kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
+    # The chat's language, fixed when it starts (the widget's: supportdesk.core.dil.widget_dili):
+    # its `sistem` messages and the visitor's mails (transcript) are written in it (CONTRACT 19).
+    dil = models.CharField("dil", max_length=8, default="tr")
     durum = models.CharField("durum", max_length=10, choices=Durum.choices, default=Durum.BEKLIYOR)
     operator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="oturumlar"

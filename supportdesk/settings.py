@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The request's language (CONTRACT 19; supportdesk/core/dil.py), before anything can answer.
+    "supportdesk.core.dil.DilMiddleware",
     # Who acts and from where, for the events a request causes (the audit log; core/eylemci.py).
     "supportdesk.core.eylemci.IstekEylemcisiMiddleware",
     "supportdesk.core.middleware.RequestIdMiddleware",
@@ -94,6 +96,8 @@ SAYFA_MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # `request.user.is_verified()`: the session passed a TOTP code (two-factor; tenants/iki_adim.py)
     "django_otp.middleware.OTPMiddleware",
+    # A signed-in user's own language (`Kullanici.dil`) over the browser's.
+    "supportdesk.core.dil.SayfaDiliMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A locked-out login (axes, below) is answered 429 with the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -196,6 +200,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "tr"
+# Turkish is the source language of every string; English is the second (CONTRACT 19, docs/ceviri.md).
+LANGUAGES = [("tr", "Türkçe"), ("en", "English")]
 # UTC unless set: "today" (trial days left, the dashboard's closed-today) is then the same day a
 # tenant's server or a client on UTC counts; a deployment serving one country sets its zone.
 TIME_ZONE = env("TIME_ZONE", default="UTC")

@@ -21,7 +21,7 @@ from rest_framework_simplejwt.exceptions import AuthenticationFailed as JWTAuthF
 from rest_framework_simplejwt.exceptions import InvalidToken, TokenError
 from rest_framework_simplejwt.tokens import AccessToken
 
-from supportdesk.core import gunluk, varlik
+from supportdesk.core import dil, gunluk, varlik
 from supportdesk.core.exceptions import GecersizApiAnahtari, GecersizToken, KimlikGerekli, OriginIzinsiz, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
 
@@ -61,6 +61,7 @@ class OperatorJWTAuthentication(JWTAuthentication):
         user, token = operator_tokeni_dogrula(raw)
         _rest_icin(token)
         gunluk.baglam_ekle(kullanici_id=user.pk)
+        dil.api_kullanici_dili(request, user)  # without Accept-Language, the user's own (CONTRACT 19)
         # Presence (CONTRACT 11): an authenticated call keeps a REST-only client reachable.
         varlik.rest_cagrisi(kullanici_id=user.pk)
         return user, token
@@ -171,6 +172,7 @@ class PanelCerezAuthentication(BaseAuthentication):
         user, token = operator_tokeni_dogrula(raw.encode())
         _rest_icin(token)
         gunluk.baglam_ekle(kullanici_id=user.pk)
+        dil.api_kullanici_dili(request, user)
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             gelen = request.META.get(CSRF_BASLIGI, "")
             if not constant_time_compare(gelen, panel_csrf_degeri(token.get("jti", ""))):
