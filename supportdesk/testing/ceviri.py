@@ -7,7 +7,8 @@ Python: a string literal holding a Turkish letter that is not the argument of a 
 or a model field's admin label. Templates: text between tags (and `title`, `alt`, `placeholder`,
 `aria-label`, `content` attribute values) outside `{% translate %}` / `{% blocktranslate %}`.
 A line may opt out with a `# ceviri: yok` comment (Python) or `{# ceviri: yok #}` (templates)
-when its text is not the interface's (a demo, a proper name). What it misses: Turkish text with
+when its text is not the interface's (a demo, a proper name); a file whose first five lines say
+`ceviri: dosya yok` (demo data) is skipped whole. What it misses: Turkish text with
 no Turkish letter in Python ("Kaydet"); the widget's and console's catalogs are checked apart.
 """
 
@@ -149,9 +150,16 @@ def dosyalar(yollar: list[Path]):
                 yield goreli, sablon_bulgulari
 
 
+def _dosya_disarida(yol: Path) -> bool:
+    with yol.open(encoding="utf-8") as f:
+        return any("ceviri: dosya yok" in f.readline() for _ in range(5))
+
+
 def tara(yollar: list[Path] | None = None) -> dict[str, list[tuple[int, str]]]:
     sonuc = {}
     for goreli, islev in dosyalar(yollar or [KOK]):
+        if _dosya_disarida(KOK / goreli):
+            continue
         if bulgular := islev(KOK / goreli):
             sonuc[str(goreli)] = bulgular
     return sonuc
