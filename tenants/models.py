@@ -63,7 +63,7 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
     durum = models.CharField("durum", max_length=12, choices=Durum.choices, default=Durum.CEVRIMDISI, db_index=True)
     # The member's language for the portal, the console and mails to it (CONTRACT 19); "" until
     # chosen: pages follow the browser (supportdesk.core.dil), mails the default.
-    dil = models.CharField("dil", max_length=8, blank=True, default="", choices=[("tr", "Türkçe"), ("en", "English")])
+    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="", choices=[("tr", "Türkçe"), ("en", "English")])
     is_active = models.BooleanField("aktif", default=True)
     is_staff = models.BooleanField("yönetici paneli", default=False)
     date_joined = models.DateTimeField("katılma", default=timezone.now)
