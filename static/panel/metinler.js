@@ -286,7 +286,7 @@ const en = {
   bosTalepNe: "Open a ticket from the list on the left; narrow it down by status with the filter above.",
   bosKisayol: ["Shortcuts: ", "j", " / ", "k", " move through the list, ", "o", " opens, ", "a", " accepts, ", "/", " searches all history; for the full list, ", "?", "."],
   yanitYaz: "Your reply…",
-  yanitla: "Reply",
+  yanitla: "Send reply",
   durumDegistir: "Status",
   talepSuzgeci: "Ticket status filter",
   durumuda: "Status with reply",
