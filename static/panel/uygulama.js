@@ -6,7 +6,7 @@ import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
-import { dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
+import { dil, dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 import { profilCiz, profilGetir } from "./profil.js";
 import { slaCercevesi, slaRozetleri } from "./sla.js";
 import { OperatorSoketi } from "./soket.js";
@@ -82,7 +82,7 @@ function ipucunuSil() {
 async function oturumAc(veri) {
   ayarla({ csrfDegeri: veri.csrf });
   // The member's own language (or the browser's, the server says which): the words switch at once.
-  const geriAc = dilAyarla(veri.dil) ? dilDegisti() : null;
+  const geriAc = dilAyarla(veri.dil || dil()) ? dilDegisti() : null;
   S.operator = veri.operator;
   S.musteriler = veri.operator.musteriler;
   S.oturumVar = true;
