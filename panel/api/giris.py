@@ -9,10 +9,12 @@ expiring with it (the socket re-checks its token every few seconds, so a shorter
 close a healthy socket)."""
 from datetime import UTC, datetime
 
+from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework_simplejwt.tokens import AccessToken
 
+from supportdesk.core.dil import VARSAYILAN, dil_kodu, diller, tarayici_dili
 from supportdesk.core.responses import basarili
 from tenants import services as tenant_services
 from tenants.api import serializers as ts
@@ -22,11 +24,20 @@ from tenants.kimlik import SIFRE_DAMGASI, SOKET_AMACI, panel_cerezi_sil, panel_c
 
 PANEL_OTURUMU = inline_serializer("PanelOturumu", {
     "operator": ts.OperatorSerializer(), "csrf": serializers.CharField(help_text="X-CSRF-Token başlığının değeri."),
+    "dil": serializers.ChoiceField(choices=diller(), help_text=(  # ceviri: yok
+        "Konsolun dili (CONTRACT 19): üyenin kendi seçimi (`dil`), seçmemişse isteğin Accept-Language'ı, yoksa tr.")),
 })
 
 
-def _oturum_verisi(kullanici, token) -> dict:
-    return {"operator": operator_verisi(kullanici), "csrf": panel_csrf_degeri(token["jti"])}
+def konsol_dili(request, dil) -> str:
+    """The console's language for this member (CONTRACT 19): its own `dil`, else the browser's (the
+    console sends its page's language as `Accept-Language`), else the default."""
+    return dil_kodu(dil) or tarayici_dili(request) or VARSAYILAN
+
+
+def _oturum_verisi(request, kullanici, token) -> dict:
+    return {"operator": operator_verisi(kullanici), "csrf": panel_csrf_degeri(token["jti"]),
+            "dil": konsol_dili(request, kullanici.dil)}
 
 
 class PanelGirisView(GirisView):
@@ -34,7 +45,7 @@ class PanelGirisView(GirisView):
     answering the cookie instead of a token in the body."""
 
     @extend_schema(
-        summary="Konsol girişi: token HttpOnly çerezde döner, gövdede değil",
+        summary="Konsol girişi: token HttpOnly çerezde döner, gövdede değil",  # ceviri: yok
         request=ts.GirisSerializer,
         responses={200: PANEL_OTURUMU, 400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                    401: OpenApiResponse(description="GECERSIZ_GIRIS"), 429: OpenApiResponse(description="LIMIT_ASILDI")},
@@ -43,23 +54,25 @@ class PanelGirisView(GirisView):
         yanit = super().post(request)
         veri = yanit.data["data"]
         token = AccessToken(veri["token"], verify=False)
-        yanit.data["data"] = {"operator": veri["operator"], "csrf": panel_csrf_degeri(token["jti"])}
+        dil = get_user_model().objects.filter(pk=veri["operator"]["id"]).values_list("dil", flat=True).first()
+        yanit.data["data"] = {"operator": veri["operator"], "csrf": panel_csrf_degeri(token["jti"]),
+                              "dil": konsol_dili(request, dil)}
         panel_cerezi_yaz(yanit, token=veri["token"], request=request)
         yanit["Cache-Control"] = "no-store"
         return yanit
 
 
 class PanelOturumView(OperatorAPIView):
-    @extend_schema(summary="Konsolun oturumu: kim girişli ve CSRF değeri (sayfa yenilenince)",
+    @extend_schema(summary="Konsolun oturumu: kim girişli ve CSRF değeri (sayfa yenilenince)",  # ceviri: yok
                    responses={200: PANEL_OTURUMU, 401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_TOKEN")})
     def get(self, request):
-        yanit = basarili(_oturum_verisi(request.user, request.auth))
+        yanit = basarili(_oturum_verisi(request, request.user, request.auth))
         yanit["Cache-Control"] = "no-store"
         return yanit
 
 
 class PanelCikisView(OperatorAPIView):
-    @extend_schema(summary="Konsol çıkışı: token iptal edilir (`/auth/logout` gibi), çerez silinir",
+    @extend_schema(summary="Konsol çıkışı: token iptal edilir (`/auth/logout` gibi), çerez silinir",  # ceviri: yok
                    request=None, responses={200: dict})
     def post(self, request):
         token = request.auth
@@ -73,7 +86,7 @@ class PanelCikisView(OperatorAPIView):
 
 class SoketBiletiView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör soketi bileti (`kimlik` çerçevesinde gönderilir; REST'te geçmez, çıkışla ölür)",
+        summary="Operatör soketi bileti (`kimlik` çerçevesinde gönderilir; REST'te geçmez, çıkışla ölür)",  # ceviri: yok
         request=None,
         responses={201: inline_serializer("SoketBileti", {
             "token": serializers.CharField(), "gecerlilik_saniye": serializers.IntegerField()})},

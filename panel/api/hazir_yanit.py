@@ -1,6 +1,7 @@
 """`GET /operator/canned-responses/{id}/doldur`: a canned response filled in for one chat or
 ticket (CONTRACT 16's variables), composed here above chats and tickets. The console may fill
 the same variables itself from what it holds; this answer is the server's reference."""
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -14,7 +15,7 @@ from tenants.api.temel import OperatorAPIView
 from tenants.models import Musteri
 from tickets.selectors import operator_ticket_get
 
-NEREDE_MESAJI = "Tam olarak biri verilmeli: oturum_id ya da ticket_id (pozitif tam sayı)."
+NEREDE_MESAJI = gettext_lazy("Tam olarak biri verilmeli: oturum_id ya da ticket_id (pozitif tam sayı).")
 
 
 def _nesne(view, params):
@@ -34,13 +35,13 @@ def _nesne(view, params):
 
 class HazirYanitDoldurView(OperatorAPIView):
     @extend_schema(
-        summary="Hazır yanıtı bir sohbet ya da ticket için doldur ({ziyaretci_adi}, {ziyaretci_email}, "
+        summary="Hazır yanıtı bir sohbet ya da ticket için doldur ({ziyaretci_adi}, {ziyaretci_email}, "  # ceviri: yok
                 "{operator_adi}, {firma_adi}; bilinmeyen {ad} olduğu gibi kalır)",
         parameters=[OpenApiParameter("oturum_id", int), OpenApiParameter("ticket_id", int)],
         responses={200: inline_serializer("HazirYanitDolu", {
             "hazir_yanit": HazirYanitSerializer(), "icerik": serializers.CharField()}),
             400: OpenApiResponse(description="GECERSIZ_ISTEK"),
-            404: OpenApiResponse(description="BULUNAMADI (hazır yanıt, sohbet, ticket; ya da farklı projeler)")},
+            404: OpenApiResponse(description="BULUNAMADI (hazır yanıt, sohbet, ticket; ya da farklı projeler)")},  # ceviri: yok
     )
     def get(self, request, hazir_yanit_id: int):
         musteri_id, ad, email = _nesne(self, request.query_params)

@@ -20,7 +20,8 @@ DASHBOARD_SATIRI = {
 
 class DashboardView(OperatorAPIView):
     @extend_schema(
-        summary="Pano: proje başına ve toplamda bekleyen/aktif/bugün kapanan sohbet, açık talep, puan, çevrimiçi operatör",
+        summary=("Pano: proje başına ve toplamda bekleyen/aktif/bugün kapanan sohbet, "  # ceviri: yok
+                 "açık talep, puan, çevrimiçi operatör"),  # ceviri: yok
         responses={200: inline_serializer("Dashboard", {
             "musteriler": inline_serializer("DashboardMusteri", {
                 "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(), **DASHBOARD_SATIRI,

@@ -34,7 +34,7 @@ def test_giris_tokeni_httponly_strict_cerezde_verir_govdede_vermez(musteri):
     client = APIClient()
     res = client.post(GIRIS, {"email": user.email, "sifre": TEST_SIFRE}, format="json")
     data = ok(res)
-    assert set(data) == {"operator", "csrf"} and data["operator"]["id"] == user.id
+    assert set(data) == {"operator", "csrf", "dil"} and data["operator"]["id"] == user.id
     assert "token" not in res.content.decode().lower().replace('"csrf"', "")
     cerez = res.cookies[PANEL_CEREZI]
     assert cerez["httponly"] is True and cerez["samesite"] == "Strict" and cerez["path"] == "/api/v1/"

@@ -1,5 +1,7 @@
 // A thin client of the public REST API (/api/v1). The token lives in an HttpOnly cookie that no
 // script reads; unsafe calls carry the CSRF value the server derived from that token.
+import { dil } from "./metinler.js";
+
 const TABAN = "/api/v1";
 let csrf = "";
 const dinleyiciler = { oturumDustu: () => {}, baglanti: () => {} };
@@ -27,7 +29,8 @@ export async function istek(yontem, yol, { govde, sorgu, form, sessiz401 } = {})
     const s = p.toString();
     if (s) url += "?" + s;
   }
-  const basliklar = { Accept: "application/json" };
+  // Server messages (`hata.mesaj`) in the console's language, not the browser's list (CONTRACT 19).
+  const basliklar = { Accept: "application/json", "Accept-Language": dil() };
   if (yontem !== "GET") basliklar["X-CSRF-Token"] = csrf;
   let body;
   if (form) body = form;

@@ -3,7 +3,7 @@
 // « and »: drawn as text nodes, the part between the marks in a <mark>, nothing as HTML.
 import { api } from "./api.js";
 import { bosalt, h } from "./dom.js";
-import { M } from "./metinler.js";
+import { M, sayiyla, tarihSaat } from "./metinler.js";
 
 export function parcaDugumleri(parca) {
   const kok = document.createDocumentFragment();
@@ -38,7 +38,7 @@ export function aramaAc(dialog, { musteriId, musteriAdi, ac }) {
   h("span", { class: "arama-ust" },
     h("span", { class: "arama-tur", text: M.aramaTurleri[s.tur] || s.tur }),
     h("span", { class: "arama-baslik", text: s.baslik || `#${s.id}` }),
-    h("span", { class: "arama-zaman", text: s.zaman ? new Date(s.zaman).toLocaleString("tr-TR") : "" })),
+    h("span", { class: "arama-zaman", text: s.zaman ? tarihSaat(s.zaman) : "" })),
   h("span", { class: "arama-proje", text: musteriAdi(s.musteri_id) }),
   h("span", { class: "arama-parca" }, parcaDugumleri(s.parca))));
   const getir = async (ekle) => {
@@ -57,7 +57,7 @@ export function aramaAc(dialog, { musteriId, musteriAdi, ac }) {
     sonraki = veri.sonraki || null;
     const satirlar = veri.sonuclar.map(sonucSatiri);
     if (ekle) liste.append(...satirlar); else bosalt(liste, satirlar);
-    durum.textContent = liste.children.length ? M.aramaSayisi(liste.children.length, Boolean(sonraki)) : M.aramaBos;
+    durum.textContent = liste.children.length ? sayiyla(sonraki ? "aramaSayisiDahasi" : "aramaSayisi", liste.children.length) : M.aramaBos;
     devam.hidden = !sonraki;
   };
   const devam = h("button", { type: "button", class: "ikincil", hidden: true, onclick: () => getir(true), text: M.dahaFazla });

@@ -3,7 +3,7 @@
 // once and kept until the editor changes it or `yenile` is asked.
 import { api } from "./api.js";
 import { bosalt, h } from "./dom.js";
-import { M } from "./metinler.js";
+import { M, soz } from "./metinler.js";
 
 const VARSAYILAN_RENK = "#6b7280";
 const onbellek = new Map(); // musteriId -> Promise<etiket[]>
@@ -49,7 +49,7 @@ export function etiketCipi(e) {
 
 export function etiketCipleri(etiketler) {
   if (!etiketler || !etiketler.length) return null;
-  return h("span", { class: "etiketler", "aria-label": M.etiketlerEtiket(etiketler.map((e) => e.ad).join(", ")) },
+  return h("span", { class: "etiketler", "aria-label": soz("etiketlerEtiket", { adlar: etiketler.map((e) => e.ad).join(", ") }) },
     etiketler.map(etiketCipi));
 }
 

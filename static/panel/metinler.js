@@ -1,5 +1,11 @@
-// Every Turkish string of the operator console, in one place (issue 15).
-export const M = {
+// The operator console's words (CONTRACT 19): one dictionary per language with the same keys, `tr`
+// the source and `en` complete (panel/tests/test_metinler_katalog.py compares them). Modules read
+// words through this file only: `M.anahtar` (the console's language; a group such as
+// `M.durumlar[k]` too), `soz("anahtar", {ad})` for `{ad}` placeholders, `sayiyla("anahtar", n)` for counts
+// (Intl.PluralRules picks `one` / `other`); dates and numbers through `tarihSaat`, `saat`, `sayiYaz`.
+// The language is the page's (`<html lang>`, from the browser) until the session says the member's
+// own (`dilAyarla`). Values are plain strings (no code) so the catalog can be read by a test.
+const tr = {
   baslik: "Operatör konsolu",
   girisBaslik: "Operatör girişi",
   girisAciklama: "Destek konsoluna e-posta adresiniz ve şifrenizle girin.",
@@ -18,18 +24,18 @@ export const M = {
   durumlar: { cevrimici: "Çevrimiçi", mesgul: "Meşgul", cevrimdisi: "Çevrimdışı" },
   tumu: "Tümü",
   projeler: "Projeler",
-  sessizeAl: (ad) => `${ad}: sessize al`,
-  sesiAc: (ad) => `${ad}: sesi aç`,
+  sessizeAl: "{ad}: sessize al",
+  sesiAc: "{ad}: sesi aç",
   sekmeTasi: "Sürükleyin ya da Alt+←/→ ile taşıyın",
-  bekleyenEtiket: (n) => `${n} bekleyen`,
+  bekleyenEtiket: { one: "{n} bekleyen", other: "{n} bekleyen" },
   sohbetler: "Sohbetler",
   talepler: "Talepler",
   kuyruk: "Kuyruk",
   sohbetlerim: "Sohbetlerim",
   bosKuyruk: "Bekleyen sohbet yok.",
   bosAktif: "Üzerinizde sohbet yok.",
-  bekliyor: (s) => `${s} bekliyor`,
-  okunmamis: (n) => `${n} okunmamış`,
+  bekliyor: "{sure} bekliyor",
+  okunmamis: { one: "{n} okunmamış", other: "{n} okunmamış" },
   kabulEt: "Kabul et",
   aktar: "Aktar",
   kapat: "Kapat",
@@ -75,6 +81,7 @@ export const M = {
   bosSohbet: "Bir sohbet seçin",
   bosSohbetNe: "Soldaki Kuyruk'tan bekleyen bir sohbeti kabul edin ya da Sohbetlerim'den birini açın. Yeni bir sohbet gelince burada ve sekmede görünür.",
   bosTalepNe: "Soldaki listeden bir talep açın; üstteki süzgeçle durumlarına göre daraltabilirsiniz.",
+  // Text and keys in turn (odd places are keys, drawn as <kbd>).
   bosKisayol: ["Kısayollar: ", "j", " / ", "k", " listede gezinir, ", "o", " açar, ", "a", " kabul eder, ", "/", " tüm geçmişte arar; tümü için ", "?", "."],
   yanitYaz: "Yanıtınız…",
   yanitla: "Yanıtla",
@@ -87,9 +94,9 @@ export const M = {
     bekleyen_chat: "Bekleyen", aktif_chat: "Aktif", bugun_kapanan_chat: "Bugün kapanan",
     acik_ticket: "Açık talep", ortalama_puan: "Ort. puan", cevrimici_operator: "Çevrimiçi",
   },
-  yeniSohbet: (p) => `Yeni sohbet · ${p}`,
-  yeniMesaj: (p) => `Yeni mesaj · ${p}`,
-  sizeAktarildi: (p) => `Size aktarılan sohbet · ${p}`,
+  yeniSohbet: "Yeni sohbet · {proje}",
+  yeniMesaj: "Yeni mesaj · {proje}",
+  sizeAktarildi: "Size aktarılan sohbet · {proje}",
   bildirimIzni: "Bildirimlere izin ver",
   kisayollar: "Klavye kısayolları",
   kisayolListesi: [
@@ -122,7 +129,7 @@ export const M = {
   sohbet: "Sohbet",
   hata: "İşlem yapılamadı.",
   yukleniyor: "Yükleniyor…",
-  dosyaYuklendi: (ad) => `Dosya: ${ad}`,
+  dosyaYuklendi: "Dosya: {ad}",
   // --- issue 27: notes, labels, owners, search, profile, comforts ---
   temsilci: "Temsilci", // {operator_adi} of an operator with no display name (chat.services.TEMSILCI)
   yanitModu: "Yanıt",
@@ -131,14 +138,14 @@ export const M = {
   notYaz: "İç not… (ziyaretçi görmez; @ ile meslektaşınızı anın)",
   notEkle: "Not ekle",
   notEtiketi: "İç not",
-  notKimden: (kim) => `İç not · ${kim}`,
+  notKimden: "İç not · {kim}",
   notGorunmez: "Ziyaretçi bu notu görmez.",
   bahset: "Anılacak meslektaş",
-  bahsedildin: (p) => `Bir notta anıldınız · ${p}`,
+  bahsedildin: "Bir notta anıldınız · {proje}",
   bahsedilmeAc: "Aç",
   aktarNotu: "Not (isteğe bağlı, ziyaretçi görmez)",
   etiketler: "Etiketler",
-  etiketlerEtiket: (adlar) => `Etiketler: ${adlar}`,
+  etiketlerEtiket: "Etiketler: {adlar}",
   etiketleriDuzenle: "Etiketleri düzenle",
   etiketDuzenleKisa: "Etiket",
   etiketYok: "Bu projede henüz etiket yok.",
@@ -157,7 +164,6 @@ export const M = {
   oncelikSuzgeci: "Öncelik süzgeci",
   tumOncelikler: "Tüm öncelikler",
   siralama: "Sıralama",
-  // `sla: "SLA vadesi"` joins when the ticket list accepts `siralama=sla` (CONTRACT 17).
   siralamalar: { guncellenme: "Son güncellenen", olusturulma: "Yeni açılan", sla: "SLA vadesi" },
   talepAra: "Konu ya da metinde ara",
   ustlen: "Üstlen",
@@ -169,14 +175,17 @@ export const M = {
   aramaSonuclari: "Arama sonuçları",
   aramaKisa: "En az 2 harf yazın.",
   aramaBos: "Sonuç yok.",
-  aramaSayisi: (n, dahasi) => `${n}${dahasi ? "+" : ""} sonuç`,
+  aramaSayisi: { one: "{n} sonuç", other: "{n} sonuç" },
+  aramaSayisiDahasi: { one: "{n}+ sonuç", other: "{n}+ sonuç" }, // more pages to come
   dahaFazla: "Daha fazla",
   profil: "Ziyaretçi",
   ilkGorulme: "İlk görülme",
   sonGorulme: "Son görülme",
   ortalamaPuan: "Ort. puan",
   gecmisSayilari: "Geçmiş",
-  sohbetTalepSayisi: (o, t) => `${o} sohbet · ${t} talep`,
+  sohbetTalepSayisi: "{sohbetler} · {talepler}",
+  sohbetSayisi: { one: "{n} sohbet", other: "{n} sohbet" },
+  talepSayisi: { one: "{n} talep", other: "{n} talep" },
   gecmisSohbetler: "Geçmiş sohbetler",
   gecmisTalepler: "Geçmiş talepler",
   gecmisYok: "Yok.",
@@ -188,7 +197,262 @@ export const M = {
   emojiEkle: "Emoji ekle",
   birakHedef: "Dosyayı buraya bırakın",
   ekranGoruntusuDosya: "ekran-goruntusu",
-  sn: (n) => `${n} sn`,
-  dk: (n) => `${n} dk`,
-  sa: (n) => `${n} sa`,
+  sn: { one: "{n} sn", other: "{n} sn" },
+  dk: { one: "{n} dk", other: "{n} dk" },
+  sa: { one: "{n} sa", other: "{n} sa" },
+  gun: { one: "{n} g", other: "{n} g" },
+  // Service levels (CONTRACT 17): a ticket's badges.
+  slaHedefleri: { ilk_yanit: "İlk yanıt", sonraki_yanit: "Sonraki yanıt", cozum: "Çözüm" },
+  slaKalan: "{hedef}: {sure}",
+  slaGecikti: "{hedef}: {sure} gecikti",
+  slaDurdu: "{hedef}: durdu",
+  slaIhlal: "{hedef}: ihlal",
 };
+
+const en = {
+  baslik: "Operator console",
+  girisBaslik: "Operator sign-in",
+  girisAciklama: "Sign in to the support console with your email address and password.",
+  oturumDustu: "Your session has expired. What you typed is kept; sign in again to continue.",
+  eposta: "Email",
+  sifre: "Password",
+  girisYap: "Sign in",
+  girisHatasi: "Wrong email or password.",
+  girisKod: "Verification code (if two-step verification is on)",
+  girisKodHatasi: "Two-step verification is on: enter the 6-digit code from your app.",
+  cikis: "Sign out",
+  baglantiYok: "No connection — can't reach the server, retrying…",
+  canli: "Live",
+  yoklama: "Polling",
+  durum: "My status",
+  durumlar: { cevrimici: "Online", mesgul: "Busy", cevrimdisi: "Offline" },
+  tumu: "All",
+  projeler: "Projects",
+  sessizeAl: "{ad}: mute",
+  sesiAc: "{ad}: unmute",
+  sekmeTasi: "Drag, or move with Alt+←/→",
+  bekleyenEtiket: { one: "{n} waiting", other: "{n} waiting" },
+  sohbetler: "Chats",
+  talepler: "Tickets",
+  kuyruk: "Queue",
+  sohbetlerim: "My chats",
+  bosKuyruk: "No chats waiting.",
+  bosAktif: "You have no chats.",
+  bekliyor: "waiting {sure}",
+  okunmamis: { one: "{n} unread", other: "{n} unread" },
+  kabulEt: "Accept",
+  aktar: "Transfer",
+  kapat: "Close",
+  kapatOnay: "Close this chat?",
+  evet: "Yes",
+  vazgec: "Cancel",
+  aktarBaslik: "Transfer chat",
+  siraya: "Back to the queue",
+  aktarHedef: "To",
+  gonder: "Send",
+  dosyaEkle: "Attach file",
+  mesajYaz: "Type a message… (Enter sends, Shift+Enter for a new line, / for canned responses)",
+  yaziyor: "typing…",
+  okundu: "Read",
+  iletildi: "Delivered",
+  sohbetSec: "Pick a chat on the left.",
+  sohbetGitti: "This chat moved to another operator or was closed.",
+  sohbetKapandi: "Chat closed.",
+  hazirYanitlar: "Canned responses",
+  hazirYok: "No matching canned responses.",
+  gonderen: { ziyaretci: "Visitor", operator: "You", sistem: "System" },
+  meslektas: "Colleague",
+  ek: "Attachment",
+  baglam: "Visitor context",
+  baglamKisa: "Context",
+  baglamYok: "No context available.",
+  kritik: "Critical",
+  dogrulandi: "Identity verified",
+  dogrulanmadi: "Identity not verified",
+  ad: "Name",
+  paket: "Plan",
+  kontor: "Credits",
+  sayfalar: "Recent pages",
+  hatalar: "Errors",
+  ekranlar: "Screenshots",
+  ekranGoruntusu: "Screenshot",
+  yok: "—",
+  talepDurumlari: { "": "All statuses", acik: "Open", beklemede: "Pending", cozuldu: "Solved", kapandi: "Closed" },
+  oncelikler: { dusuk: "Low", normal: "Normal", yuksek: "High", acil: "Urgent" },
+  bosTalep: "No tickets.",
+  talepSec: "Pick a ticket.",
+  bosSohbet: "Pick a chat",
+  bosSohbetNe: "Accept a waiting chat from the Queue on the left, or open one of My chats. New chats show up here and in the tab.",
+  bosTalepNe: "Open a ticket from the list on the left; narrow it down by status with the filter above.",
+  bosKisayol: ["Shortcuts: ", "j", " / ", "k", " move through the list, ", "o", " opens, ", "a", " accepts, ", "/", " searches all history; for the full list, ", "?", "."],
+  yanitYaz: "Your reply…",
+  yanitla: "Send reply",
+  durumDegistir: "Status",
+  talepSuzgeci: "Ticket status filter",
+  durumuda: "Status after reply",
+  degistirme: "unchanged",
+  pano: "Dashboard",
+  panoAlanlari: {
+    bekleyen_chat: "Waiting", aktif_chat: "Active", bugun_kapanan_chat: "Closed today",
+    acik_ticket: "Open tickets", ortalama_puan: "Avg. rating", cevrimici_operator: "Online",
+  },
+  yeniSohbet: "New chat · {proje}",
+  yeniMesaj: "New message · {proje}",
+  sizeAktarildi: "Chat transferred to you · {proje}",
+  bildirimIzni: "Allow notifications",
+  kisayollar: "Keyboard shortcuts",
+  kisayolListesi: [
+    ["?", "Show / hide this list"],
+    ["j / ↓", "Next chat or ticket"],
+    ["k / ↑", "Previous chat or ticket"],
+    ["o", "Open the selected one"],
+    ["a", "Accept the chat"],
+    ["t", "Transfer the chat"],
+    ["x", "Close the chat"],
+    ["r", "Go to the message box"],
+    ["f", "Attach a file"],
+    ["c", "Chats"],
+    ["v", "Tickets"],
+    ["b", "Context panel (on phones)"],
+    ["0–9", "Project tab (0: all)"],
+    ["m", "Mute / unmute the selected project"],
+    ["Alt+← / Alt+→", "Move the focused project tab"],
+    ["d", "Change status"],
+    ["Enter", "Send the message"],
+    ["Shift+Enter", "New line"],
+    ["/", "In the list: search · in the message box: canned responses"],
+    ["n", "Write an internal note (switches between reply and note)"],
+    ["l", "Labels of the open chat or ticket"],
+    ["@", "Mention a colleague in a note"],
+    ["Esc", "Close the dialog / back to the list"],
+  ],
+  kapatDugme: "Close",
+  listeye: "List",
+  sohbet: "Chat",
+  hata: "Something went wrong.",
+  yukleniyor: "Loading…",
+  dosyaYuklendi: "File: {ad}",
+  temsilci: "Agent",
+  yanitModu: "Reply",
+  notModu: "Internal note",
+  yazmaTuru: "What you're writing",
+  notYaz: "Internal note… (hidden from the visitor; @ to mention a colleague)",
+  notEkle: "Add note",
+  notEtiketi: "Internal note",
+  notKimden: "Internal note · {kim}",
+  notGorunmez: "The visitor doesn't see this note.",
+  bahset: "Colleague to mention",
+  bahsedildin: "You were mentioned in a note · {proje}",
+  bahsedilmeAc: "Open",
+  aktarNotu: "Note (optional, hidden from the visitor)",
+  etiketler: "Labels",
+  etiketlerEtiket: "Labels: {adlar}",
+  etiketleriDuzenle: "Edit labels",
+  etiketDuzenleKisa: "Label",
+  etiketYok: "This project has no labels yet.",
+  etiketYeni: "New label",
+  etiketYeniYer: "e.g. Refund",
+  etiketRengi: "Label colour",
+  etiketEkle: "Create",
+  etiketSuzgeci: "Label filter",
+  tumEtiketler: "All labels",
+  kaydet: "Save",
+  sahip: "Assignee",
+  sahipYok: "Unassigned",
+  sahipSuzgeci: "Assignee filter",
+  sahipSuzgecleri: { "": "Everyone's", ben: "Mine", yok: "Unassigned" },
+  oncelik: "Priority",
+  oncelikSuzgeci: "Priority filter",
+  tumOncelikler: "All priorities",
+  siralama: "Sort",
+  siralamalar: { guncellenme: "Recently updated", olusturulma: "Newest", sla: "SLA due" },
+  talepAra: "Search subject or text",
+  ustlen: "Assign to me",
+  ben: "Me",
+  ara: "Search",
+  aramaYer: "Name, email, message, note or ticket subject…",
+  aramaTuru: "Search in",
+  aramaTurleri: { "": "Everything", chat: "Chat", ticket: "Ticket" },
+  aramaSonuclari: "Search results",
+  aramaKisa: "Type at least 2 characters.",
+  aramaBos: "No results.",
+  aramaSayisi: { one: "{n} result", other: "{n} results" },
+  aramaSayisiDahasi: { one: "{n}+ results", other: "{n}+ results" },
+  dahaFazla: "Show more",
+  profil: "Visitor",
+  ilkGorulme: "First seen",
+  sonGorulme: "Last seen",
+  ortalamaPuan: "Avg. rating",
+  gecmisSayilari: "History",
+  sohbetTalepSayisi: "{sohbetler} · {talepler}",
+  sohbetSayisi: { one: "{n} chat", other: "{n} chats" },
+  talepSayisi: { one: "{n} ticket", other: "{n} tickets" },
+  gecmisSohbetler: "Past chats",
+  gecmisTalepler: "Past tickets",
+  gecmisYok: "None.",
+  buKayit: "open now",
+  profilYok: "Couldn't load the visitor's details.",
+  sohbetDurumlari: { bekliyor: "Waiting", aktif: "Active", kapandi: "Closed" },
+  saltOkunur: "This chat isn't in your queue; you're viewing it read-only.",
+  emojiler: "Emoji",
+  emojiEkle: "Add emoji",
+  birakHedef: "Drop the file here",
+  ekranGoruntusuDosya: "screenshot",
+  sn: { one: "{n} sec", other: "{n} sec" },
+  dk: { one: "{n} min", other: "{n} min" },
+  sa: { one: "{n} hr", other: "{n} hr" },
+  gun: { one: "{n} d", other: "{n} d" },
+  slaHedefleri: { ilk_yanit: "First response", sonraki_yanit: "Next response", cozum: "Resolution" },
+  slaKalan: "{hedef}: {sure}",
+  slaGecikti: "{hedef}: {sure} overdue",
+  slaDurdu: "{hedef}: paused",
+  slaIhlal: "{hedef}: breached",
+};
+
+const SOZLUK = { tr, en };
+const VARSAYILAN = "tr";
+
+function kodu(deger) {
+  const kod = String(deger || "").trim().replace("_", "-").split("-")[0].toLowerCase();
+  return Object.hasOwn(SOZLUK, kod) ? kod : null;
+}
+
+let etkin = kodu(typeof document !== "undefined" && document.documentElement.lang) || VARSAYILAN;
+
+export const dil = () => etkin;
+
+// Switches the words, `<html lang>` and every format to `kod` (unsupported: the default). True when
+// it changed, so the caller redraws what is on screen.
+export function dilAyarla(kod) {
+  const yeni = kodu(kod) || VARSAYILAN;
+  const degisti = yeni !== etkin;
+  etkin = yeni;
+  document.documentElement.lang = yeni;
+  return degisti;
+}
+
+// `M.anahtar`: a word (or a group) of the console's language.
+export const M = new Proxy({}, { get: (_hedef, anahtar) => SOZLUK[etkin][anahtar] ?? SOZLUK[VARSAYILAN][anahtar] });
+
+export const sayiYaz = (n, secenek) => (typeof n === "number" ? new Intl.NumberFormat(etkin, secenek).format(n) : String(n));
+
+function doldur(metin, degerler = {}) {
+  return metin.replace(/\{(\w+)\}/g, (butun, ad) => (Object.hasOwn(degerler, ad) ? sayiYaz(degerler[ad]) : butun));
+}
+
+// A word with its `{name}` placeholders filled (numbers formatted in the console's language).
+export function soz(anahtar, degerler) {
+  const metin = M[anahtar];
+  return typeof metin === "string" ? doldur(metin, degerler) : String(anahtar);
+}
+
+// A count: the plural form Intl.PluralRules picks for `n` in the console's language, `{n}` filled.
+export function sayiyla(anahtar, n, degerler = {}) {
+  const bicimler = M[anahtar] || {};
+  const bicim = bicimler[new Intl.PluralRules(etkin).select(n)] ?? bicimler.other ?? String(anahtar);
+  return doldur(bicim, { ...degerler, n });
+}
+
+export const tarihSaat = (iso, secenek) => new Date(iso).toLocaleString(etkin, secenek);
+export const saat = (iso) => new Date(iso).toLocaleTimeString(etkin, { hour: "2-digit", minute: "2-digit" });
+export const kucukHarf = (s) => String(s).toLocaleLowerCase(etkin);

@@ -4,9 +4,9 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { ikon } from "./ikonlar.js";
-import { M } from "./metinler.js";
+import { M, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 
-const zamanYaz = (iso) => (iso ? new Date(iso).toLocaleString("tr-TR", { dateStyle: "short", timeStyle: "short" }) : M.yok);
+const zamanYaz = (iso) => (iso ? tarihSaat(iso, { dateStyle: "short", timeStyle: "short" }) : M.yok);
 
 export function profilGetir(ziyaretciId, musteriId) {
   return api.ziyaretci(ziyaretciId, musteriId);
@@ -32,8 +32,9 @@ export function profilCiz(veri, { simdiki, sohbetAc, talepAc }) {
     h("dl", { class: "alanlar" },
       alan(M.ad, z.ad), alan(M.eposta, z.email),
       alan(M.ilkGorulme, zamanYaz(z.ilk_gorulme)), alan(M.sonGorulme, zamanYaz(z.son_gorulme)),
-      alan(M.ortalamaPuan, z.ortalama_puan === null || z.ortalama_puan === undefined ? null : Number(z.ortalama_puan).toFixed(1)),
-      alan(M.gecmisSayilari, M.sohbetTalepSayisi(z.oturum_sayisi ?? oturumlar.length, z.ticket_sayisi ?? ticketlar.length))),
+      alan(M.ortalamaPuan, z.ortalama_puan === null || z.ortalama_puan === undefined ? null : sayiYaz(Number(z.ortalama_puan), { minimumFractionDigits: 1, maximumFractionDigits: 1 })),
+      alan(M.gecmisSayilari, soz("sohbetTalepSayisi", { sohbetler: sayiyla("sohbetSayisi", z.oturum_sayisi ?? oturumlar.length),
+        talepler: sayiyla("talepSayisi", z.ticket_sayisi ?? ticketlar.length) }))),
     h("p", { class: "dogrulama", dataset: { dogrulandi: z.identity_dogrulandi ? "1" : "0" } },
       z.identity_dogrulandi ? [ikon("onay", 14), ` ${M.dogrulandi}`] : M.dogrulanmadi),
     h("h3", { text: M.gecmisSohbetler }),

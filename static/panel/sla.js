@@ -3,8 +3,8 @@
 // `sla_uyari` / `sla_ihlal` frames. Kept apart from uygulama.js, which calls the three exports.
 import { istek } from "./api.js";
 import { h } from "./dom.js";
+import { M, sayiyla, soz, tarihSaat } from "./metinler.js";
 
-const HEDEFLER = { ilk_yanit: "İlk yanıt", sonraki_yanit: "Sonraki yanıt", cozum: "Çözüm" };
 const politikalar = new Map(); // tenant id -> its `uyari_dk` (read once, again after a frame)
 
 
@@ -18,9 +18,8 @@ async function uyariDk(musteriId) {
 
 function sure(sn) {
   const mutlak = Math.abs(sn);
-  const metin = mutlak >= 86400 ? `${Math.floor(mutlak / 86400)} g` : mutlak >= 3600 ? `${Math.floor(mutlak / 3600)} sa`
-    : `${Math.max(1, Math.floor(mutlak / 60))} dk`;
-  return sn < 0 ? `${metin} gecikti` : metin;
+  return mutlak >= 86400 ? sayiyla("gun", Math.floor(mutlak / 86400)) : mutlak >= 3600 ? sayiyla("sa", Math.floor(mutlak / 3600))
+    : sayiyla("dk", Math.max(1, Math.floor(mutlak / 60)));
 }
 
 // The badges of one ticket (an empty span when it has no target): appended to its list row
@@ -28,12 +27,12 @@ function sure(sn) {
 export function slaRozetleri(ticket) {
   const kap = h("span", { class: "sla-rozetler", dataset: { test: "sla-rozetleri" } });
   const sla = ticket.sla || {};
-  for (const [anahtar, ad] of Object.entries(HEDEFLER)) {
+  for (const [anahtar, ad] of Object.entries(M.slaHedefleri)) {
     const s = sla[anahtar];
     if (!s || s.durum === "karsilandi") continue;
-    const metin = s.durum === "duraklatildi" ? `${ad}: durdu` : s.durum === "ihlal" ? `${ad}: ihlal`
-      : `${ad}: ${sure(s.kalan_sn)}`;
-    const rozet = h("span", { class: `sla-rozet sla-${s.durum}`, text: metin, title: s.hedef ? new Date(s.hedef).toLocaleString("tr-TR") : ad,
+    const metin = s.durum === "duraklatildi" ? soz("slaDurdu", { hedef: ad }) : s.durum === "ihlal" ? soz("slaIhlal", { hedef: ad })
+      : soz(s.kalan_sn < 0 ? "slaGecikti" : "slaKalan", { hedef: ad, sure: sure(s.kalan_sn) });
+    const rozet = h("span", { class: `sla-rozet sla-${s.durum}`, text: metin, title: s.hedef ? tarihSaat(s.hedef) : ad,
       dataset: { hedef: anahtar, durum: s.durum } });
     kap.append(rozet);
     if (s.durum === "bekliyor" && s.kalan_sn !== null) {

@@ -6,7 +6,7 @@ import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
-import { M } from "./metinler.js";
+import { dil, dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 import { profilCiz, profilGetir } from "./profil.js";
 import { slaCercevesi, slaRozetleri } from "./sla.js";
 import { OperatorSoketi } from "./soket.js";
@@ -81,6 +81,8 @@ function ipucunuSil() {
 
 async function oturumAc(veri) {
   ayarla({ csrfDegeri: veri.csrf });
+  // The member's own language (or the browser's, the server says which): the words switch at once.
+  const geriAc = dilAyarla(veri.dil || dil()) ? dilDegisti() : null;
   S.operator = veri.operator;
   S.musteriler = veri.operator.musteriler;
   S.oturumVar = true;
@@ -91,6 +93,7 @@ async function oturumAc(veri) {
   el.durum.value = durum;
   durumAyarla(durum);
   await tamYenile();
+  if (geriAc) geriAc();
   if (!soket) {
     soket = new OperatorSoketi({ biletAl: api.soketBileti, olay: soketOlayi, durum: soketDurumu });
     soket.baglan();
@@ -148,8 +151,32 @@ async function cikisYap() {
   girisGoster(false);
 }
 
+// The console's language changed (a member whose own language is not the page's): the skeleton is
+// drawn again in it before the session fills it. Answers what reopens the chat or ticket that was
+// open (a login after the session dropped keeps it, and its draft).
+function dilDegisti() {
+  const { acikSohbet, gorunum } = S;
+  const acikTalep = S.acikTalep && S.acikTalep.id;
+  if (acikSohbet && el.yazi) S.taslaklar.set(acikSohbet, el.yazi.value);
+  S.acikSohbet = null;
+  S.acikTalep = null;
+  S.yanPanel = null;
+  S.gorunum = "sohbet";
+  iskeletCiz();
+  return () => {
+    if (gorunum === "talep") { gorunumDegistir("talep"); if (acikTalep) talepAc(acikTalep); } else if (acikSohbet) sohbetAc(acikSohbet);
+  };
+}
+
 // --- skeleton --------------------------------------------------------------------------------
 function iskeletKur() {
+  iskeletCiz();
+  document.addEventListener("keydown", kisayol);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) okunduBildir(); });
+  setInterval(() => { if (S.oturumVar && S.gorunum === "sohbet") listeyiCiz(); }, 15000);
+}
+
+function iskeletCiz() {
   document.title = M.baslik;
   const kok = $("#uygulama");
   el.baglanti = h("div", { class: "baglanti-yok", role: "status", hidden: true, text: M.baglantiYok });
@@ -194,9 +221,6 @@ function iskeletKur() {
   el.dosya = h("input", { type: "file", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf", hidden: true,
     onchange: () => sohbeteDosyaGonder() });
   bosalt(kok, el.govde, el.giris, el.yardim, el.dialog, el.dosya, el.duyurular);
-  document.addEventListener("keydown", kisayol);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) okunduBildir(); });
-  setInterval(() => { if (S.oturumVar && S.gorunum === "sohbet") listeyiCiz(); }, 15000);
 }
 
 function bolme(ad) { el.main.dataset.bolme = ad; }
@@ -304,7 +328,7 @@ function soketOlayi(tip, d) {
     } else if (o) {
       // Counts and previews come from REST (the chat's own first message is in `chat_yeni`
       // already); a waiting chat rang when it arrived, so only a chat of mine rings again.
-      if (m.gonderen === "ziyaretci" && o.durum === "aktif") uyar(M.yeniMesaj(musteriAdi(o.musteri_id)), m.icerik, o.musteri_id);
+      if (m.gonderen === "ziyaretci" && o.durum === "aktif") uyar(soz("yeniMesaj", { proje: musteriAdi(o.musteri_id) }), m.icerik, o.musteri_id);
       listeGecikmeli();
     }
   } else if (tip === "yaziyor") {
@@ -334,7 +358,7 @@ function soketOlayi(tip, d) {
 // addressed to this operator) and stays on screen with a button that opens the chat or ticket.
 function bahsedilme(d) {
   const kayit = d.mesaj || d.yanit || {};
-  const baslik = M.bahsedildin(musteriAdi(d.musteri_id));
+  const baslik = soz("bahsedildin", { proje: musteriAdi(d.musteri_id) });
   uyar(baslik, kayit.icerik, d.musteri_id, true);
   const ac = () => {
     kutu.remove();
@@ -373,9 +397,9 @@ function sekmeleriCiz() {
       tabindex: S.secilenMusteri === id ? "0" : "-1", onclick: () => musteriSec(id) },
     ek && ek.renk ? h("span", { class: "renk", "aria-hidden": "true", dataset: { renk: ek.renk } }) : null,
     h("span", { class: "ad", text: ad }),
-    h("span", { class: "sayi", "aria-label": M.bekleyenEtiket(sayi), text: String(sayi), dataset: { sifir: sayi ? "0" : "1" } })),
+    h("span", { class: "sayi", "aria-label": sayiyla("bekleyenEtiket", sayi), text: String(sayi), dataset: { sifir: sayi ? "0" : "1" } })),
     ek ? h("button", { type: "button", class: "sessiz", "aria-pressed": String(ek.sessiz),
-      "aria-label": ek.sessiz ? M.sesiAc(ad) : M.sessizeAl(ad), title: ek.sessiz ? M.sesiAc(ad) : M.sessizeAl(ad),
+      "aria-label": ek.sessiz ? soz("sesiAc", { ad }) : soz("sessizeAl", { ad }), title: ek.sessiz ? soz("sesiAc", { ad }) : soz("sessizeAl", { ad }),
       onclick: () => sessizeAl(id, !ek.sessiz), text: "♪" }) : null);
   bosalt(el.sekmeler, sekme(0, M.tumu, toplam, null),
     S.musteriler.map((m) => {
@@ -441,7 +465,7 @@ async function panoYenile() {
   try { S.pano = await api.dashboard(); } catch { return; }
   const t = S.pano.toplam;
   bosalt(el.pano, Object.entries(M.panoAlanlari).map(([k, etiket]) => h("div", { class: "pano-oge" },
-    h("dt", { text: etiket }), h("dd", { dataset: { alan: k }, text: t[k] === null ? M.yok : String(t[k]) }))));
+    h("dt", { text: etiket }), h("dd", { dataset: { alan: k }, text: t[k] === null ? M.yok : sayiYaz(t[k]) }))));
   sekmeleriCiz();
 }
 
@@ -458,10 +482,10 @@ async function sohbetleriYenile() {
   if (!S.ilkYukleme && !S.soketAcik) {
     for (const [id, o] of yeni) {
       const eski = S.sohbetler.get(id);
-      if (!eski && o.durum === "bekliyor") uyar(M.yeniSohbet(musteriAdi(o.musteri_id)), o.ziyaretci_adi, o.musteri_id);
-      else if (bizeDevredildi(eski, o)) uyar(M.sizeAktarildi(musteriAdi(o.musteri_id)), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
+      if (!eski && o.durum === "bekliyor") uyar(soz("yeniSohbet", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi, o.musteri_id);
+      else if (bizeDevredildi(eski, o)) uyar(soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
       else if (eski && id !== S.acikSohbet && o.okunmamis > eski.okunmamis)
-        uyar(M.yeniMesaj(musteriAdi(o.musteri_id)), o.son_mesaj || "", o.musteri_id);
+        uyar(soz("yeniMesaj", { proje: musteriAdi(o.musteri_id) }), o.son_mesaj || "", o.musteri_id);
     }
   }
   S.ilkYukleme = false;
@@ -483,8 +507,8 @@ function sohbetGuncelle(o, yeniMi) {
   const benim = benimMi(o);
   if (o.durum === "bekliyor" || benim) {
     const eski = S.sohbetler.get(o.id);
-    if (yeniMi && !eski) uyar(M.yeniSohbet(musteriAdi(o.musteri_id)), o.ziyaretci_adi, o.musteri_id);
-    else if (bizeDevredildi(eski, o)) uyar(M.sizeAktarildi(musteriAdi(o.musteri_id)), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
+    if (yeniMi && !eski) uyar(soz("yeniSohbet", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi, o.musteri_id);
+    else if (bizeDevredildi(eski, o)) uyar(soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
     S.sohbetler.set(o.id, o);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
   } else if (S.arsiv.has(o.id)) {
@@ -502,9 +526,9 @@ function sohbetGuncelle(o, yeniMi) {
 
 function beklemeSuresi(iso) {
   const sn = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (sn < 60) return M.sn(sn);
-  if (sn < 3600) return M.dk(Math.floor(sn / 60));
-  return M.sa(Math.floor(sn / 3600));
+  if (sn < 60) return sayiyla("sn", sn);
+  if (sn < 3600) return sayiyla("dk", Math.floor(sn / 60));
+  return sayiyla("sa", Math.floor(sn / 3600));
 }
 
 function gorunenSohbetler() {
@@ -528,11 +552,11 @@ function sohbetSatiri(o) {
       h("span", { class: "satir-govde" },
         h("span", { class: "satir-ust" },
           h("span", { class: "ziyaretci", text: o.ziyaretci_adi || o.ziyaretci_id }),
-          o.okunmamis ? h("span", { class: "rozet", "aria-label": M.okunmamis(o.okunmamis), text: String(o.okunmamis) }) : null),
+          o.okunmamis ? h("span", { class: "rozet", "aria-label": sayiyla("okunmamis", o.okunmamis), text: String(o.okunmamis) }) : null),
         h("span", { class: "proje", text: m.firma_adi || "" }, m.sessize_alindi ? h("span", { class: "sessiz-isaret", text: " ♪" }) : null),
         h("span", { class: "onizleme", text: o.son_mesaj || "" }),
         etiketCipleri(o.etiketler),
-        o.durum === "bekliyor" ? h("span", { class: "bekleme", text: M.bekliyor(beklemeSuresi(o.baslangic)) }) : null)),
+        o.durum === "bekliyor" ? h("span", { class: "bekleme", text: soz("bekliyor", { sure: beklemeSuresi(o.baslangic) }) }) : null)),
     o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil kucuk", onclick: () => kabulEt(o.id), text: M.kabulEt,
       "aria-label": `${M.kabulEt}: ${o.ziyaretci_adi || o.ziyaretci_id}` }) : null);
 }
@@ -823,14 +847,14 @@ async function mesajlariOku(id) {
 function mesajCiz(m) {
   const kendi = m.gonderen === "operator" && m.operator_id === S.operator.id;
   const kim = m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
-  const zaman = new Date(m.zaman).toLocaleTimeString("tr-TR", { hour: "2-digit", minute: "2-digit" });
+  const zaman = saat(m.zaman);
   // In id order: a message shown from its send's answer may precede one a read brings later.
   const son = el.log.lastElementChild;
   const sonraki = son && Number(son.dataset.id) > m.id ? [...el.log.children].find((li) => Number(li.dataset.id) > m.id) : null;
   // An internal note: drawn apart, labelled, never with a read mark (the visitor never gets it).
   const not = Boolean(m.ozel);
   el.log.insertBefore(h("li", { class: `mesaj ${m.gonderen}${kendi ? " kendi" : ""}${not ? " not" : ""}`, dataset: { id: String(m.id) } },
-    h("span", { class: "kim", text: `${not ? M.notKimden(kim) : kim} · ${zaman}` }),
+    h("span", { class: "kim", text: `${not ? soz("notKimden", { kim }) : kim} · ${zaman}` }),
     h("p", { class: "metin", text: m.icerik }),
     m.ek ? ekCiz(m.ek) : null,
     m.gonderen === "operator" && !not ? h("span", { class: "okundu-isaret", text: `✓ ${M.iletildi}` }) : null), sonraki);
@@ -839,7 +863,7 @@ function ekCiz(ek) {
   const resim = /^image\//.test(ek.mime_tipi);
   return h("a", { class: "ek", href: ek.url, target: "_blank", rel: "noopener noreferrer" },
     resim ? h("img", { src: ek.url, alt: ek.ad, loading: "lazy" }) : ikon("dosya", 14),
-    h("span", { text: `${resim ? "" : " "}${ek.ad} · ${Math.max(1, Math.round(ek.boyut / 1024))} KB` }));
+    h("span", { text: `${resim ? "" : " "}${ek.ad} · ${sayiYaz(Math.max(1, Math.round(ek.boyut / 1024)))} KB` }));
 }
 
 function okunduIsaretle() {
@@ -940,9 +964,9 @@ async function hazirYanitSuz() {
   let liste;
   try { liste = await S.hazirYanitlar.get(o.musteri_id); } catch { return; }
   if (sira !== hazirSira) return;
-  const q = v.slice(1).toLocaleLowerCase("tr");
+  const q = kucukHarf(v.slice(1));
   const uyan = liste.filter((y) =>
-    y.kisayol.toLocaleLowerCase("tr").replace(/^\//, "").startsWith(q) || y.baslik.toLocaleLowerCase("tr").includes(q));
+    kucukHarf(y.kisayol).replace(/^\//, "").startsWith(q) || kucukHarf(y.baslik).includes(q));
   hazirSecim = Math.min(hazirSecim, Math.max(0, uyan.length - 1));
   bosalt(el.hazir, uyan.length ? uyan.map((y, i) => h("li", { role: "option", id: `hazir-${y.id}`, "aria-selected": String(i === hazirSecim),
     onmousedown: (e) => { e.preventDefault(); hazirSec(y); } },
@@ -1211,7 +1235,7 @@ async function talepAc(id) {
     onchange: () => guncelle({ oncelik: oncelik.value }) },
   Object.entries(M.oncelikler).map(([k, v]) => h("option", { value: k, text: v, selected: k === t.oncelik })));
   el.bildirim = h("p", { class: "hata", role: "alert" });
-  el.talepEkListe = h("ul", { class: "ek-listesi" }, talepEkleri.map((d) => h("li", { text: M.dosyaYuklendi(d.ad) })));
+  el.talepEkListe = h("ul", { class: "ek-listesi" }, talepEkleri.map((d) => h("li", { text: soz("dosyaYuklendi", { ad: d.ad }) })));
   el.yazi = null;
   const gonder = h("button", { type: "submit", class: "birincil", text: M.yanitla });
   const mod = yazmaModu(yanit, gonder, { not: S.talepNotModu, yalnizNot: kapali, yer: M.yanitYaz,
@@ -1221,7 +1245,7 @@ async function talepAc(id) {
   const yanitAdi = (y) => {
     if (y.gonderen !== "operator") return M.gonderen[y.gonderen] || y.gonderen;
     const kim = y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
-    return y.ozel ? M.notKimden(kim) : kim;
+    return y.ozel ? soz("notKimden", { kim }) : kim;
   };
   bosalt(el.orta,
     h("div", { class: "sohbet-baslik" },
@@ -1235,7 +1259,7 @@ async function talepAc(id) {
         h("label", { class: "satir-ici" }, `${M.oncelik} `, oncelik),
         h("button", { type: "button", class: "ikincil kucuk", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }))),
     h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}${y.ozel ? " not" : ""}` },
-      h("span", { class: "kim", text: `${yanitAdi(y)} · ${new Date(y.zaman).toLocaleString("tr-TR")}` }),
+      h("span", { class: "kim", text: `${yanitAdi(y)} · ${tarihSaat(y.zaman)}` }),
       h("div", { class: "metin md" }, markdownDugumleri(y.icerik)), y.ekler.map(ekCiz)))),
     el.bildirim,
     h("form", { class: "yazma", onsubmit: async (e) => {
@@ -1269,7 +1293,7 @@ async function talebeDosyaEkle(dosya) {
   try {
     const { dosya: d } = await api.yukle(S.acikTalep.musteri_id, dosya);
     talepEkleri.push(d);
-    el.talepEkListe.append(h("li", { text: M.dosyaYuklendi(d.ad) }));
+    el.talepEkListe.append(h("li", { text: soz("dosyaYuklendi", { ad: d.ad }) }));
   } catch (e) { el.bildirim.textContent = e.message; }
 }
 

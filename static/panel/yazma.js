@@ -1,7 +1,7 @@
 // Comforts of the console's writing boxes (issue 27): an emoji picker, files by drag-and-drop and
 // paste, @-mention completion of the tenant's members in notes, and canned-response variables.
 import { bosalt, h } from "./dom.js";
-import { M } from "./metinler.js";
+import { kucukHarf, M } from "./metinler.js";
 
 // --- canned-response variables (CONTRACT 16) --------------------------------------------------
 // `{ziyaretci_adi}`, `{ziyaretci_email}`, `{operator_adi}`, `{firma_adi}` are filled in; an unknown
@@ -113,9 +113,9 @@ export class Bahsetme {
     let uyeler;
     try { uyeler = await this.uyeler(); } catch { return; }
     if (sira !== this.sira) return;
-    const q = p.q.toLocaleLowerCase("tr");
-    this.uyanlar = uyeler.filter((u) => (u.ad || "").toLocaleLowerCase("tr").split(/\s+/).some((k) => k.startsWith(q))
-      || (u.ad || "").toLocaleLowerCase("tr").startsWith(q) || u.email.toLocaleLowerCase("tr").startsWith(q)).slice(0, 8);
+    const q = kucukHarf(p.q);
+    this.uyanlar = uyeler.filter((u) => kucukHarf(u.ad || "").split(/\s+/).some((k) => k.startsWith(q))
+      || kucukHarf(u.ad || "").startsWith(q) || kucukHarf(u.email).startsWith(q)).slice(0, 8);
     this.secim = Math.min(this.secim, Math.max(0, this.uyanlar.length - 1));
     if (!this.uyanlar.length) { this.liste.hidden = true; return; }
     bosalt(this.liste, this.uyanlar.map((u, i) => h("li", { role: "option", id: `bahset-${u.id}`, "aria-selected": String(i === this.secim),

@@ -34,7 +34,8 @@ def test_templates_say_talep(sablon):
 def test_widget_and_console_texts_say_talep():
     widget = (KOK / "static/widget/widget.js").read_text(encoding="utf-8")
     metinler = widget[widget.index("const M = {"):widget.index("\n  };", widget.index("const M = {"))]
-    metinler += (KOK / "static/panel/metinler.js").read_text(encoding="utf-8")
+    konsol = (KOK / "static/panel/metinler.js").read_text(encoding="utf-8")
+    metinler += konsol[konsol.index("const tr = {"):konsol.index("const en = {")]  # Turkish only (CONTRACT 19)
     for js in (KOK / "static/js").glob("*.js"):
         metinler += js.read_text(encoding="utf-8")
     dizgiler = [a or b for a, b in _JS_METIN.findall(metinler)]
