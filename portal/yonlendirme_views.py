@@ -28,13 +28,6 @@ KISA_GUNLER = (pgettext_lazy("kısa gün adı", "Pzt"), pgettext_lazy("kısa gü
                pgettext_lazy("kısa gün adı", "Çar"), pgettext_lazy("kısa gün adı", "Per"),
                pgettext_lazy("kısa gün adı", "Cum"), pgettext_lazy("kısa gün adı", "Cmt"),
                pgettext_lazy("kısa gün adı", "Paz"))
-# The model's labels, in the member's language (the same Turkish words as `Musteri`'s choices).
-ATAMA_MODLARI = ((Musteri.AtamaModu.MANUEL, gettext_lazy("Elle (operatör kabul eder)")),
-                 (Musteri.AtamaModu.SIRAYLA, gettext_lazy("Sırayla")),
-                 (Musteri.AtamaModu.EN_AZ_YUKLU, gettext_lazy("En az yüklü operatöre")))
-WIDGET_DILLERI = ((Musteri.Dil.TR, pgettext_lazy("widget dili", "Türkçe")),
-                  (Musteri.Dil.EN, pgettext_lazy("widget dili", "English")),
-                  (Musteri.Dil.OTOMATIK, gettext_lazy("Ziyaretçinin tarayıcısına göre")))
 _DILIM = re.compile(r"^\s*(\S+)\s*[-–]\s*(\S+)\s*$")
 SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk", "saklama_gun")
 
@@ -122,7 +115,7 @@ class YonlendirmeView(PortalView):
         return self.sayfa(
             "portal/yonlendirme.html", status=status, musteri=m, hatalar=hatalar or {},
             d=degerler or _form_degerleri(ayarlar_oku(m)), saat_dilimleri=saat_dilimi_listesi(),
-            atama_modlari=ATAMA_MODLARI, diller=WIDGET_DILLERI,
+            atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
             acik=t.acik_mi(simdi), yerel_saat=_an(simdi.astimezone(t.bolge)), saat_dilimi=t.saat_dilimi,
             acilislar=acilis_onizlemesi(m), varsayilan_metin=self._varsayilan_metin(), alan_adlari=list(ALANLAR),
         )
