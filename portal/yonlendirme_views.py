@@ -100,7 +100,8 @@ def acilis_onizlemesi(musteri: Musteri, adet: int = 5) -> list[dict]:
         if s.date() == b.date():
             bitis = dateformat.format(s, "H:i")
         else:
-            bitis = f"{KISA_GUNLER[s.weekday()]} {dateformat.format(s, pgettext('tarih biçimi', 'd.m H:i'))}"
+            gun_saat = dateformat.format(s, pgettext("tarih biçimi", "d.m H:i"))
+            bitis = f"{KISA_GUNLER[s.weekday()]} {gun_saat}"
         sonuc.append({"metin": f"{KISA_GUNLER[b.weekday()]} {_an(b)} – {bitis}", "baslangic": bas})
     return sonuc
 
