@@ -290,3 +290,29 @@ def test_the_machine_csv_is_the_same_in_every_language(en, tr, veri):  # noqa: F
     assert ingilizce.status_code == turkce.status_code == 200
     assert ingilizce.content == turkce.content
     assert ingilizce.content.decode("utf-8-sig").startswith("bolum,anahtar,deger")
+
+
+# --- the look page: the page in the member's language, the widget's preview in the widget's -------
+def _onizleme(html: str) -> str:
+    kutu = html[html.index('data-test="gorunum-onizleme"'):]
+    return kutu[:kutu.index("</section>")]
+
+
+def test_the_look_preview_speaks_the_widgets_language_and_the_page_the_members(en, tr, musteri):
+    from tenants.gorunum import WIDGET_METINLERI
+
+    musteri.karsilama_metni, musteri.firma_adi = "", "Acme"
+    musteri.save(update_fields=["karsilama_metni", "firma_adi"])
+    html = _html(en, "/portal/gorunum")  # a Turkish widget, an English member
+    assert "Widget appearance" in html
+    for metin in WIDGET_METINLERI.values():
+        if metin != "Destek":  # the firm's name stands in its place
+            assert str(metin) in _onizleme(html), metin
+    musteri.dil = "en"
+    musteri.save(update_fields=["dil"])
+    html = _html(tr, "/portal/gorunum")  # an English widget, a Turkish member
+    assert "Widget görünümü" in html
+    if "gettext" not in (KOK / "tenants/gorunum.py").read_text(encoding="utf-8"):
+        pytest.skip("tenants/gorunum.py's widget words are not marked for translation in this branch yet")
+    onizleme = _onizleme(html)
+    assert str(WIDGET_METINLERI["hosgeldin"]) not in onizleme and not TURKCE_HARF.search(onizleme), onizleme
