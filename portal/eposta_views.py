@@ -3,6 +3,7 @@ how to forward a support mailbox to it, and the member's own "new ticket" e-mail
 switch of its membership; the same as `PUT /api/v1/operator/tenants/{id}/eposta-bildirimi`)."""
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
 from eposta.tokenlar import musteri_gelen_adresi
 from tenants.services import uyelik_eposta_bildirimi_ayarla
@@ -19,5 +20,5 @@ class EpostaView(PortalView):
         # Every member chooses for itself: no role needed to change one's own alerts.
         acik = request.POST.get("eposta_bildirimi") == "1"
         uyelik_eposta_bildirimi_ayarla(kullanici=request.user, musteri_id=self.musteri.id, acik=acik)
-        messages.success(request, "Yeni talep e-postaları açıldı." if acik else "Yeni talep e-postaları kapatıldı.")
+        messages.success(request, _("Yeni talep e-postaları açıldı.") if acik else _("Yeni talep e-postaları kapatıldı."))
         return redirect("portal:ekip" if request.POST.get("geri") == "ekip" else "portal:eposta")

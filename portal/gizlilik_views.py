@@ -8,6 +8,8 @@ from django.db import transaction
 from django.http import FileResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from chat.models import Oturum
 from denetim.models import EYLEMLER
@@ -45,20 +47,20 @@ class ZiyaretciView(PortalView):
         if not self.uyelik.yonetebilir:
             return yetkisiz(request)
         if request.POST.get("onay", "").strip() != ziyaretci_id:
-            messages.error(request, "Silmek için ziyaretçi kimliğini aynen yazın.")
+            messages.error(request, _("Silmek için ziyaretçi kimliğini aynen yazın."))
             return redirect("portal:ziyaretci", ziyaretci_id=ziyaretci_id)
         silinen = gizlilik.ziyaretci_sil(musteri=self.musteri, ziyaretci_id=ziyaretci_id, kullanici_id=request.user.pk)
-        messages.success(request, f"Ziyaretçinin verisi silindi: {silinen['oturum']} sohbet, {silinen['mesaj']} mesaj, "
-                                  f"{silinen['ticket']} ticket, {silinen['yanit']} yanıt, {silinen['dosya']} dosya, "
-                                  f"{silinen['baglam']} bağlam kaydı.")
+        messages.success(request, _("Ziyaretçinin verisi silindi: %(oturum)s sohbet, %(mesaj)s mesaj, %(ticket)s ticket, "
+                                    "%(yanit)s yanıt, %(dosya)s dosya, %(baglam)s bağlam kaydı.") % silinen)
         return redirect("portal:ziyaretci", ziyaretci_id=ziyaretci_id)
 
 
 class DenetimFiltreForm(forms.Form):
-    eylem = forms.ChoiceField(label="Eylem", required=False, choices=[("", "Tümü"), *[(e, e) for e in EYLEMLER]])
-    kullanici = forms.IntegerField(label="Kullanıcı (kimlik)", required=False, min_value=1)
-    bas = forms.DateField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    son = forms.DateField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    eylem = forms.ChoiceField(label=gettext_lazy("Eylem"), required=False,
+                              choices=[("", gettext_lazy("Tümü")), *[(e, e) for e in EYLEMLER]])
+    kullanici = forms.IntegerField(label=gettext_lazy("Kullanıcı (kimlik)"), required=False, min_value=1)
+    bas = forms.DateField(label=gettext_lazy("Başlangıç"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    son = forms.DateField(label=gettext_lazy("Bitiş"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
 
 def _gun(gun, ertesi=False):
@@ -106,10 +108,10 @@ class ProjeSilView(PortalView):
             return yetkisiz(request)
         musteri = self.uyelik.musteri
         if not self._son_sahip_mi():
-            messages.error(request, "Projenin başka sahipleri var: proje yalnızca son sahibi tarafından silinebilir.")
+            messages.error(request, _("Projenin başka sahipleri var: proje yalnızca son sahibi tarafından silinebilir."))
             return redirect("portal:proje_sil")
         if request.POST.get("onay", "").strip() != musteri.firma_adi:
-            messages.error(request, "Silmek için projenin adını aynen yazın.")
+            messages.error(request, _("Silmek için projenin adını aynen yazın."))
             return redirect("portal:proje_sil")
         with transaction.atomic():
             kilitli = Musteri.objects.select_for_update().filter(pk=musteri.pk).first()
@@ -117,5 +119,5 @@ class ProjeSilView(PortalView):
                 return bulunamadi(request)
             kilitli.delete()
         request.session.pop(AKTIF_PROJE, None)
-        messages.success(request, f"{musteri.firma_adi} projesi ve tüm verisi silindi.")
+        messages.success(request, _("%(ad)s projesi ve tüm verisi silindi.") % {"ad": musteri.firma_adi})
         return redirect("portal:pano")

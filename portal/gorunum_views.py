@@ -3,7 +3,9 @@ The rules (contrast, logo types and size, SVG sanitizing) are in `tenants.gorunu
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
+from supportdesk.core.dil import dilde, widget_dili
 from supportdesk.core.exceptions import ApiHatasi, GecersizIstek
 from tenants import gorunum
 
@@ -20,7 +22,13 @@ class GorunumView(PortalView):
         form = form or forms.GorunumForm(initial={"renk_primary": m.renk_primary, "karsilama_metni": m.karsilama_metni,
                                                   "baslatici_konum": m.baslatici_konum})
         return self.sayfa("portal/gorunum.html", form=form, musteri=m, logo_adresi=gorunum.logo_adresi(m),
-                          metinler=gorunum.WIDGET_METINLERI, harf=gorunum.avatar_harfi(m.firma_adi))
+                          metinler=self._widget_metinleri(), harf=gorunum.avatar_harfi(m.firma_adi))
+
+    def _widget_metinleri(self) -> dict:
+        """The preview shows the widget's words in the widget's language (CONTRACT 19), whatever the
+        member's: the page around it speaks the member's."""
+        with dilde(widget_dili(self.musteri, self.request)):
+            return {ad: _(str(metin)) for ad, metin in gorunum.WIDGET_METINLERI.items()}
 
     def get(self, request):
         return self._sayfa()
@@ -47,5 +55,5 @@ class GorunumView(PortalView):
         if form.errors:
             self.musteri.refresh_from_db()
             return self._sayfa(form)
-        messages.success(request, "Görünüm kaydedildi; widget bir sonraki açılışta yeni görünümle gelir.")
+        messages.success(request, _("Görünüm kaydedildi; widget bir sonraki açılışta yeni görünümle gelir."))
         return redirect("portal:gorunum")

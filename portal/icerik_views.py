@@ -4,6 +4,7 @@ lookups through their selectors with the active project (a guessed id is a 404).
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from chat import selectors as chat_selectors
 from chat import services as chat_services
@@ -71,7 +72,7 @@ class _ListeVeDetay(PortalView):
             form = self.form_sinifi(request.POST, request.FILES)
             if self._kaydet(form) is None:
                 return self._liste(form)
-            messages.success(request, "Kaydedildi.")
+            messages.success(request, _("Kaydedildi."))
             return redirect(self.liste_adi)
         try:
             nesne = self.nesne(nesne_id)
@@ -79,12 +80,12 @@ class _ListeVeDetay(PortalView):
             return bulunamadi(request)
         if request.POST.get("islem") == "sil":
             self.sil(nesne)
-            messages.success(request, "Silindi.")
+            messages.success(request, _("Silindi."))
             return redirect(self.liste_adi)
         form = self.form_sinifi(request.POST, request.FILES)
         if self._kaydet(form, nesne) is None:
             return self._detay(self.nesne(nesne_id), form)  # the stored item, unchanged
-        messages.success(request, "Kaydedildi.")
+        messages.success(request, _("Kaydedildi."))
         return redirect(self.liste_adi)
 
 

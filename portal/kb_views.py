@@ -7,6 +7,7 @@ looked up through `knowledge.selectors` with the active project, so a guessed id
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
 from knowledge import metin
 from knowledge import selectors as kb_selectors
@@ -54,7 +55,7 @@ class BilgiBankasiView(_KbTemel):
         kategori = self._kategori_kaydet(form)
         if kategori is None:
             return self._liste(kategori_form=form)
-        messages.success(request, f"“{kategori.ad}” kategorisi eklendi.")
+        messages.success(request, _("“%(ad)s” kategorisi eklendi.") % {"ad": kategori.ad})
         return redirect("portal:kb")
 
 
@@ -78,13 +79,13 @@ class KbKategoriView(_KbTemel):
             return bulunamadi(request)
         if request.POST.get("islem") == "sil":
             kb_services.kb_kategori_sil(kategori=kategori)
-            messages.success(request, f"“{kategori.ad}” silindi; makaleleri kategorisiz kaldı.")
+            messages.success(request, _("“%(ad)s” silindi; makaleleri kategorisiz kaldı.") % {"ad": kategori.ad})
             return redirect("portal:kb")
         form = forms.KbKategoriForm(request.POST)
         if self._kategori_kaydet(form, kategori) is None:
             kategori.refresh_from_db()
             return self.sayfa("portal/kb_kategori.html", kategori=kategori, form=form)
-        messages.success(request, "Kategori kaydedildi.")
+        messages.success(request, _("Kategori kaydedildi."))
         return redirect("portal:kb")
 
 
@@ -103,7 +104,7 @@ class _MakaleTemel(_KbTemel):
             kategori = (kb_selectors.kb_kategori_get(musteri=self.musteri, kategori_id=d["kategori"])
                         if d["kategori"] else None)
         except Bulunamadi:
-            form.add_error("kategori", "Bu kategori bu projede yok.")
+            form.add_error("kategori", _("Bu kategori bu projede yok."))
             return None
         slug = d["slug"].strip() or kb_services.kb_slug_uret(musteri=self.musteri, baslik=d["baslik"],
                                                              haric=makale and makale.pk)
@@ -128,7 +129,8 @@ class KbMakaleYeniView(_MakaleTemel):
         makale = self._kaydet(form)
         if makale is None:
             return self._duzenleyici(form)
-        messages.success(request, f"“{makale.baslik}” kaydedildi{' ve yayında' if makale.yayinda else ' (taslak)'}.")
+        bildirim = _("“%(baslik)s” kaydedildi ve yayında.") if makale.yayinda else _("“%(baslik)s” kaydedildi (taslak).")
+        messages.success(request, bildirim % {"baslik": makale.baslik})
         return redirect("portal:kb_makale", makale_id=makale.pk)
 
 
@@ -153,12 +155,12 @@ class KbMakaleView(_MakaleTemel):
             return bulunamadi(request)
         if request.POST.get("islem") == "sil":
             kb_services.kb_makale_sil(makale=makale)
-            messages.success(request, f"“{makale.baslik}” silindi.")
+            messages.success(request, _("“%(baslik)s” silindi.") % {"baslik": makale.baslik})
             return redirect("portal:kb")
         form = self._form(request.POST)
         if self._kaydet(form, makale) is None:
             return self._duzenleyici(form, self._makale(makale_id))  # the stored article, unchanged
-        messages.success(request, "Makale kaydedildi.")
+        messages.success(request, _("Makale kaydedildi."))
         return redirect("portal:kb_makale", makale_id=makale.pk)
 
 

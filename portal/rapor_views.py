@@ -1,10 +1,17 @@
 """`/portal/raporlar`: the project's figures for a date range, as a page with server-drawn SVG
 charts and as CSV (CONTRACT 13). Days are calendar days of the project's own zone (`saat_dilimi`,
-CONTRACT 15); the default range is the last 30 days including today, in that zone."""
+CONTRACT 15); the default range is the last 30 days including today, in that zone.
+
+Languages (CONTRACT 19): the page and the spreadsheet tables (`bicim=excel`) speak the member's
+language, headers, durations, dates and the spreadsheet dialect included (Turkish: `;`, decimal
+comma, dd.mm.yyyy; English: `,`, decimal point, mm/dd/yyyy). The plain CSV (`bicim=csv`) is for
+scripts: its section and key names and its format never change with the language (docs/api.md)."""
 from datetime import datetime, time, timedelta
 
 from django.http import HttpResponse
-from django.utils import timezone
+from django.utils import dateformat, formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from chat.raporlar import PUANLAR, ilk_yanit_sla_raporu, sohbet_raporu
 from supportdesk.core.tablo import GuvenliYazici
@@ -25,7 +32,11 @@ def _sure(saniye) -> str:
     saniye = round(saniye)
     dakika, sn = divmod(saniye, 60)
     saat, dakika = divmod(dakika, 60)
-    return f"{saat} sa {dakika} dk" if saat else (f"{dakika} dk {sn} sn" if dakika else f"{sn} sn")
+    if saat:
+        return _("%(saat)s sa %(dakika)s dk") % {"saat": saat, "dakika": dakika}
+    if dakika:
+        return _("%(dakika)s dk %(saniye)s sn") % {"dakika": dakika, "saniye": sn}
+    return _("%(saniye)s sn") % {"saniye": sn}
 
 
 def _sayi(deger, basamak=2):
@@ -45,8 +56,8 @@ def rapor_hesapla(*, musteri_id: int, bas_gun, son_gun, tz) -> dict:
 
 
 # CONTRACT 17 in the report: met / breached per target (tickets.sla), and the chats' first response.
-SLA_HEDEFLERI = (("ilk", "ilk_yanit", "İlk yanıt"), ("sonraki", "sonraki_yanit", "Sonraki yanıt"),
-                 ("cozum", "cozum", "Çözüm"))
+SLA_HEDEFLERI = (("ilk", "ilk_yanit", gettext_lazy("İlk yanıt")), ("sonraki", "sonraki_yanit", gettext_lazy("Sonraki yanıt")),
+                 ("cozum", "cozum", gettext_lazy("Çözüm")))
 
 
 def _sla_satirlari(r) -> list[tuple[str, str, int, int]]:
@@ -54,7 +65,7 @@ def _sla_satirlari(r) -> list[tuple[str, str, int, int]]:
     t = r["sla"]["toplam"]
     satirlar = [(ad, baslik, t[f"{k}_karsilandi"], t[f"{k}_ihlal"]) for k, ad, baslik in SLA_HEDEFLERI]
     if r["sla_chat"] is not None:
-        satirlar.append(("chat_ilk_yanit", "Sohbette ilk yanıt", r["sla_chat"]["karsilandi"], r["sla_chat"]["ihlal"]))
+        satirlar.append(("chat_ilk_yanit", _("Sohbette ilk yanıt"), r["sla_chat"]["karsilandi"], r["sla_chat"]["ihlal"]))
     return satirlar
 
 
@@ -135,9 +146,10 @@ class RaporView(PortalView):
         return yanit
 
 
-# `?bicim=excel&tablo=...`: one table per file, as a spreadsheet in a Turkish locale opens it
-# (`;` between cells, "," decimals, dd.mm.yyyy days, a BOM); the plain CSV stays for machines.
-EXCEL_TABLOLARI = {"gunluk": "günlük", "operator": "operatörler", "ozet": "özet"}
+# `?bicim=excel&tablo=...`: one table per file, as a spreadsheet in the member's locale opens it
+# (Turkish: `;` between cells, "," decimals, dd.mm.yyyy days; English: `,`, ".", mm/dd/yyyy; a
+# BOM), with headers in its language; the plain CSV stays for machines.
+EXCEL_TABLOLARI = ("gunluk", "operator", "ozet")
 
 
 def _ondalik(deger, basamak=2):
@@ -149,21 +161,24 @@ def _excel(r, bas, son, tablo):
     yanit = HttpResponse(content_type="text/csv; charset=utf-8")
     yanit["Content-Disposition"] = f'attachment; filename="rapor-{tablo}-{bas:%Y%m%d}-{son:%Y%m%d}.csv"'
     yanit.write("\ufeff")
-    w = GuvenliYazici(yanit, ayirici=";", ondalik=",")
+    ondalik = formats.get_format("DECIMAL_SEPARATOR")
+    w = GuvenliYazici(yanit, ayirici=";" if ondalik == "," else ",", ondalik=ondalik)
     if tablo == "gunluk":
-        w.writerow(["Gün", "Sohbet"])
-        w.writerows((f"{g:%d.%m.%Y}", n) for g, n in r["gunler"])
+        gun_bicimi = pgettext("tarih biçimi", "d.m.Y")
+        w.writerow([_("Gün"), pgettext("rapor", "Sohbet")])
+        w.writerows((dateformat.format(g, gun_bicimi), n) for g, n in r["gunler"])
     elif tablo == "operator":
-        w.writerow(["Operatör", "Sohbet", "Kapanan", "Puan ortalaması", "Ortalama ilk yanıt (sn)"])
+        w.writerow([_("Operatör"), pgettext("rapor", "Sohbet"), _("Kapanan"), _("Puan ortalaması"),
+                    _("Ortalama ilk yanıt (sn)")])
         w.writerows((op["operator__email"], op["sohbet"], op["kapanan"], _ondalik(op["puan_ortalama"]),
                      _ondalik(op["ilk_yanit_ortalama"], 1)) for op in r["operatorler"])
     else:
         o, t = r["ozet"], r["ticket"]
-        w.writerow(["Ölçü", "Değer"])
-        w.writerows([("Sohbet", o["toplam"]), ("Kapanan sohbet", o["kapanan"]),
-                     ("Medyan ilk yanıt (sn)", _ondalik(r["medyan_ilk_yanit"], 1)),
-                     ("Medyan çözüm süresi (sn)", _ondalik(r["medyan_cozum"], 1)),
-                     ("Puan ortalaması", _ondalik(o["puan_ortalama"])), ("Puanlı sohbet", o["puanli"]),
-                     *((f"{p} puan", o[f"puan_{p}"]) for p in PUANLAR),
-                     ("Açılan talep", t["acilan"]), ("Çözülen talep", t["cozulen"])])
+        w.writerow([_("Ölçü"), _("Değer")])
+        w.writerows([(pgettext("rapor", "Sohbet"), o["toplam"]), (_("Kapanan sohbet"), o["kapanan"]),
+                     (_("Medyan ilk yanıt (sn)"), _ondalik(r["medyan_ilk_yanit"], 1)),
+                     (_("Medyan çözüm süresi (sn)"), _ondalik(r["medyan_cozum"], 1)),
+                     (_("Puan ortalaması"), _ondalik(o["puan_ortalama"])), (_("Puanlı sohbet"), o["puanli"]),
+                     *((ngettext("%(puan)s puan", "%(puan)s puan", p) % {"puan": p}, o[f"puan_{p}"]) for p in PUANLAR),
+                     (_("Açılan talep"), t["acilan"]), (_("Çözülen talep"), t["cozulen"])])
     return yanit

@@ -4,14 +4,18 @@ with the same checks (`tickets.sla.politika_dogrula`): a bad value is shown in t
 nothing is stored."""
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from supportdesk.core.throttling import istemci_ip
 from tickets import sla
 
 from .views import PortalView
 
-ONCELIK_ADLARI = {"acil": "Acil", "yuksek": "Yüksek", "normal": "Normal", "dusuk": "Düşük"}
-HEDEF_ADLARI = {"ilk_yanit_dk": "İlk yanıt (dk)", "sonraki_yanit_dk": "Sonraki yanıt (dk)", "cozum_dk": "Çözüm (dk)"}
+ONCELIK_ADLARI = {"acil": gettext_lazy("Acil"), "yuksek": gettext_lazy("Yüksek"), "normal": gettext_lazy("Normal"),
+                  "dusuk": gettext_lazy("Düşük")}
+HEDEF_ADLARI = {"ilk_yanit_dk": gettext_lazy("İlk yanıt (dk)"), "sonraki_yanit_dk": gettext_lazy("Sonraki yanıt (dk)"),
+                "cozum_dk": gettext_lazy("Çözüm (dk)")}
 
 
 def _sayi(deger: str):
@@ -52,5 +56,5 @@ class SlaView(PortalView):
             return self._sayfa(govde, hatalar, status=400)
         sla.politika_kaydet(musteri_id=self.musteri.id, degisen=degisen, kullanici_id=request.user.id,
                             ip=istemci_ip(request))
-        messages.success(request, "SLA politikası kaydedildi.")
+        messages.success(request, _("SLA politikası kaydedildi."))
         return redirect("portal:sla")

@@ -6,6 +6,7 @@ project, so another project's id is a 404 whatever the user types.
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.pagination import sayfala
@@ -56,7 +57,7 @@ class WebhookListeView(_WebhookTemel):
         except GecersizIstek as exc:
             _form_hatalari(form, exc)
             return self._liste(form)
-        messages.success(request, "Webhook eklendi. İmzaları doğrulamak için aşağıdaki gizli anahtarı sunucunuza kaydedin.")
+        messages.success(request, _("Webhook eklendi. İmzaları doğrulamak için aşağıdaki gizli anahtarı sunucunuza kaydedin."))
         return redirect("portal:webhook_duzenle", endpoint_id=endpoint.pk)
 
 
@@ -87,7 +88,7 @@ class WebhookDuzenleView(_WebhookTemel):
             return bulunamadi(request)
         islem = request.POST.get("islem", "")
         if islem not in self.ISLEMLER:
-            messages.error(request, "Bilinmeyen işlem.")
+            messages.error(request, _("Bilinmeyen işlem."))
             return self._detay(endpoint, status=400)
         return getattr(self, f"_{islem}")(request, endpoint)
 
@@ -105,33 +106,33 @@ class WebhookDuzenleView(_WebhookTemel):
             _form_hatalari(form, exc)
             endpoint.refresh_from_db()
             return self._detay(endpoint, form)
-        messages.success(request, "Webhook kaydedildi.")
+        messages.success(request, _("Webhook kaydedildi."))
         return self._geri(endpoint)
 
     def _test(self, request, endpoint):
         endpointler.webhook_test_olayi_gonder(endpoint=endpoint)
-        messages.success(request, "Test olayı gönderildi; sonucu aşağıdaki teslimat kaydında görebilirsiniz.")
+        messages.success(request, _("Test olayı gönderildi; sonucu aşağıdaki teslimat kaydında görebilirsiniz."))
         return self._geri(endpoint)
 
     def _etkinlestir(self, request, endpoint):
         endpointler.webhook_endpoint_guncelle(endpoint=endpoint, aktif=True)
-        messages.success(request, "Webhook etkinleştirildi.")
+        messages.success(request, _("Webhook etkinleştirildi."))
         return self._geri(endpoint)
 
     def _devre_disi(self, request, endpoint):
         endpointler.webhook_endpoint_guncelle(endpoint=endpoint, aktif=False)
-        messages.success(request, "Webhook devre dışı bırakıldı; yeni olaylar gönderilmeyecek.")
+        messages.success(request, _("Webhook devre dışı bırakıldı; yeni olaylar gönderilmeyecek."))
         return self._geri(endpoint)
 
     def _gizli_yenile(self, request, endpoint):
         endpointler.webhook_endpoint_guncelle(endpoint=endpoint, gizli_anahtar=None)
-        messages.success(request, "İmza anahtarı yenilendi. Sunucunuzdaki doğrulama ayarını güncelleyin.")
+        messages.success(request, _("İmza anahtarı yenilendi. Sunucunuzdaki doğrulama ayarını güncelleyin."))
         return self._geri(endpoint)
 
     def _sil(self, request, endpoint):
         url = endpoint.url
         endpointler.webhook_endpoint_sil(endpoint=endpoint)
-        messages.success(request, f"{url} silindi.")
+        messages.success(request, _("%(url)s silindi.") % {"url": url})
         return redirect("portal:webhooks")
 
 
@@ -142,6 +143,6 @@ class TeslimatYenidenView(_WebhookTemel):
         except Bulunamadi:
             return bulunamadi(request)
         endpointler.teslimat_yeniden_gonder(teslimat=teslimat)
-        messages.success(request, "Teslimat yeniden sıraya alındı.")
+        messages.success(request, _("Teslimat yeniden sıraya alındı."))
         hedef = reverse("portal:webhook_duzenle", args=[teslimat.endpoint_id])
         return redirect(hedef if request.POST.get("geri") == "endpoint" else reverse("portal:webhooks"))

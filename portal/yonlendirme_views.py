@@ -1,12 +1,17 @@
 """`/portal/yonlendirme`: routing, working hours and timed rules (CONTRACT 15, 21). The page's
 fields are turned into the settings API's shape and checked by the same service and validator
-(`tenants.services.musteri_ayarlari_guncelle`, `tenants.ayarlar`), so the rules are written once."""
+(`tenants.services.musteri_ayarlari_guncelle`, `tenants.ayarlar`), so the rules are written once.
+The widget's language (`dil`, CONTRACT 15, 19) is set here, with the other section 15 settings,
+and nowhere else in the portal."""
 import re
 
 from django.contrib import messages
 from django.shortcuts import redirect
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from supportdesk.core.dil import dilde, widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.throttling import istemci_ip
 from tenants import services
@@ -16,8 +21,13 @@ from tenants.takvim import GUNLER, saat_dilimi_listesi
 
 from .views import PortalView
 
-GUN_ADLARI = dict(zip(GUNLER, ("Pazartesi", "Salı", "Çarşamba", "Perşembe", "Cuma", "Cumartesi", "Pazar"), strict=True))
-KISA_GUNLER = ("Pzt", "Sal", "Çar", "Per", "Cum", "Cmt", "Paz")
+GUN_ADLARI = dict(zip(GUNLER, (gettext_lazy("Pazartesi"), gettext_lazy("Salı"), gettext_lazy("Çarşamba"),
+                                gettext_lazy("Perşembe"), gettext_lazy("Cuma"), gettext_lazy("Cumartesi"),
+                                gettext_lazy("Pazar")), strict=True))
+KISA_GUNLER = (pgettext_lazy("kısa gün adı", "Pzt"), pgettext_lazy("kısa gün adı", "Sal"),
+               pgettext_lazy("kısa gün adı", "Çar"), pgettext_lazy("kısa gün adı", "Per"),
+               pgettext_lazy("kısa gün adı", "Cum"), pgettext_lazy("kısa gün adı", "Cmt"),
+               pgettext_lazy("kısa gün adı", "Paz"))
 _DILIM = re.compile(r"^\s*(\S+)\s*[-–]\s*(\S+)\s*$")
 SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk", "saklama_gun")
 
@@ -75,14 +85,24 @@ def _form_degerleri(ayarlar: dict) -> dict:
     }
 
 
+def _an(zaman) -> str:
+    """A local moment as the member's language writes it (Turkish: 27.11.2026 09:00)."""
+    return dateformat.format(zaman, pgettext("tarih biçimi", "d.m.Y H:i"))
+
+
 def acilis_onizlemesi(musteri: Musteri, adet: int = 5) -> list[dict]:
-    """The next openings from now, in the tenant's zone, for the page's preview."""
+    """The next openings from now, in the tenant's zone, for the page's preview, with weekday and
+    date in the member's language."""
     t = takvim(musteri)
     sonuc = []
     for bas, bit in t.acilislar(timezone.now(), adet=adet, gun=28):
         b, s = bas.astimezone(t.bolge), bit.astimezone(t.bolge)
-        bitis = f"{s:%H:%M}" if s.date() == b.date() else f"{KISA_GUNLER[s.weekday()]} {s:%d.%m %H:%M}"
-        sonuc.append({"metin": f"{KISA_GUNLER[b.weekday()]} {b:%d.%m.%Y %H:%M} – {bitis}", "baslangic": bas})
+        if s.date() == b.date():
+            bitis = dateformat.format(s, "H:i")
+        else:
+            gun_saat = dateformat.format(s, pgettext("tarih biçimi", "d.m H:i"))
+            bitis = f"{KISA_GUNLER[s.weekday()]} {gun_saat}"
+        sonuc.append({"metin": f"{KISA_GUNLER[b.weekday()]} {_an(b)} – {bitis}", "baslangic": bas})
     return sonuc
 
 
@@ -97,9 +117,14 @@ class YonlendirmeView(PortalView):
             "portal/yonlendirme.html", status=status, musteri=m, hatalar=hatalar or {},
             d=degerler or _form_degerleri(ayarlar_oku(m)), saat_dilimleri=saat_dilimi_listesi(),
             atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
-            acik=t.acik_mi(simdi), yerel_saat=f"{simdi.astimezone(t.bolge):%d.%m.%Y %H:%M}", saat_dilimi=t.saat_dilimi,
-            acilislar=acilis_onizlemesi(m), varsayilan_metin=MESAI_DISI_METNI, alan_adlari=list(ALANLAR),
+            acik=t.acik_mi(simdi), yerel_saat=_an(simdi.astimezone(t.bolge)), saat_dilimi=t.saat_dilimi,
+            acilislar=acilis_onizlemesi(m), varsayilan_metin=self._varsayilan_metin(), alan_adlari=list(ALANLAR),
         )
+
+    def _varsayilan_metin(self) -> str:
+        """The service's closed text as the widget shows it: in the widget's language."""
+        with dilde(widget_dili(self.musteri, self.request)):
+            return _(str(MESAI_DISI_METNI))
 
     def get(self, request):
         return self._sayfa()
@@ -118,5 +143,5 @@ class YonlendirmeView(PortalView):
             for gun in degerler["gunler"]:
                 gun["metin"] = request.POST.get(f"gun_{gun['anahtar']}", "")
             return self._sayfa(degerler, hatalar=exc.alanlar or {"genel": exc.mesaj}, status=400)
-        messages.success(request, "Yönlendirme ve mesai ayarları kaydedildi.")
+        messages.success(request, _("Yönlendirme ve mesai ayarları kaydedildi."))
         return redirect("portal:yonlendirme")

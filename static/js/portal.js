@@ -2,13 +2,17 @@
 // Content-Security-Policy allows neither inline scripts nor inline style attributes
 // (supportdesk/core/csp.py).
 (function () {
+  // The few words this script writes itself, in the page's language (`<html lang>`, CONTRACT 19);
+  // every other word comes from the page (data-onay questions are rendered in its language).
+  var METINLER = { tr: { kopyalandi: "Kopyalandı ✓" }, en: { kopyalandi: "Copied ✓" } };
+  var M = METINLER[(document.documentElement.lang || "tr").slice(0, 2).toLowerCase()] || METINLER.tr;
   // Copy buttons: data-kopyala names the element whose text is copied.
   document.addEventListener("click", function (e) {
     var btn = e.target.closest("[data-kopyala]");
     if (btn) {
       var kaynak = document.getElementById(btn.getAttribute("data-kopyala"));
       var metin = kaynak.value !== undefined ? kaynak.value : kaynak.textContent;
-      var bitti = function () { var eski = btn.textContent; btn.textContent = "Kopyalandı ✓"; setTimeout(function () { btn.textContent = eski; }, 1600); };
+      var bitti = function () { var eski = btn.textContent; btn.textContent = M.kopyalandi; setTimeout(function () { btn.textContent = eski; }, 1600); };
       if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(metin).then(bitti); }
       else { var t = document.createElement("textarea"); t.value = metin; document.body.appendChild(t); t.select(); document.execCommand("copy"); t.remove(); bitti(); }
     }
