@@ -436,13 +436,12 @@ def _etkin_dil() -> str:
 
 
 def davet_dili(davet) -> str:
-    """An invitation's language: the invitee's own when it is a user who chose one, else the
-    inviter's choice, else the language the inviter's page speaks now."""
+    """An invitation's language: the invitee's when it is a user already (`kullanici_dili`), else
+    the inviter's: its own choice, else the language its page speaks now (it sends the mail)."""
     davetli = Kullanici.objects.filter(email__iexact=davet.email).first()
-    for kisi in (davetli, davet.davet_eden):
-        if kisi is not None and (kod := dil_kodu(kisi.dil)):
-            return kod
-    return _etkin_dil()
+    if davetli is not None:
+        return kullanici_dili(davetli)
+    return dil_kodu(getattr(davet.davet_eden, "dil", None)) or _etkin_dil()
 
 
 def davet_eposta_gonder(*, davet, url: str) -> GidenEposta | None:
@@ -491,10 +490,10 @@ def kayit_onay_gonder(*, alici: str, url: str, firma_adi: str, dil: str | None =
 
 def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str, dil: str | None = None) -> GidenEposta | None:
     """A sign-up with an address that has an account: its holder is told, instead of the page
-    telling whoever typed it. In the holder's own language when chosen, else `dil`, else the
-    active language."""
+    telling whoever typed it. In the holder's language (`kullanici_dili`); `dil` (the sign-up
+    page's) only if the account is gone meanwhile."""
     sahibi = Kullanici.objects.filter(email__iexact=alici).first()
-    with dilde(dil_kodu(getattr(sahibi, "dil", None)) or dil_kodu(dil) or _etkin_dil()):
+    with dilde(kullanici_dili(sahibi) if sahibi is not None else dil_kodu(dil) or _etkin_dil()):
         icerik = Icerik(
             konu=_("SupportDesk: bu adresle zaten bir hesabınız var"),
             baslik=_("Bu adresle zaten bir hesabınız var"),

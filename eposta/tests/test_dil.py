@@ -148,7 +148,7 @@ def test_a_turkish_ticket_keeps_todays_wording_even_from_an_english_speaking_ope
     assert konu(yanit) == f"[#{no}] Yanıt: Faturam görünmüyor"
     assert metin == (f"Talebinize yanıt verildi (#{no})\n\nMehmet yazdı:\n\n> Faturanız e-postanızda.\n\n--\n"
                      "Anadolu Yazılım\nBu e-postayı yanıtlayarak cevap verebilirsiniz.\n"
-                     f"Bu e-postaları almak istemiyorsanız: {durdur}\n")
+                     f"Bu e-postaları almak istemiyorsanız: {yanit['List-Unsubscribe'].strip().strip('<>')}\n")
     for ingilizce in ("wrote", "Reply", "Unsubscribe", "request", 'lang="en"'):
         assert ingilizce not in metin + html + konu(yanit)
 
@@ -308,3 +308,43 @@ def test_the_stop_page_follows_the_browser(smtp, sonra, ingilizce_musteri, widge
     assert "E-postalar durduruldu" in tr and "Bu talep (ya da sohbet) için size artık e-posta gönderilmeyecek." in tr
     gecersiz = Client(HTTP_ACCEPT_LANGUAGE="en").get(link[:-3] + "xyz")
     assert gecersiz.status_code == 404 and "Invalid link" in gecersiz.content.decode()
+
+
+def test_an_invitation_speaks_the_invitees_language_else_the_inviters(smtp, musteri, diger_musteri,
+                                                                        django_capture_on_commit_callbacks):
+    from portal.tests.yardimci import giris_yapmis
+
+    sahip = uye(musteri, "owner@anadolu.com", "en")
+    bilinen = uye(diger_musteri, "known@ornek.com", "tr", rol="operator")
+    tarayici = giris_yapmis(sahip)
+    for email in ("new@ornek.com", bilinen.email):
+        with django_capture_on_commit_callbacks(execute=True):
+            res = tarayici.post("/portal/ekip", {"email": email, "rol": "operator", "max_chat_per_tenant": ""})
+        assert res.status_code == 200
+    yeni = tek_alici(smtp, "new@ornek.com")  # a stranger: the inviter's English
+    metin, html = parcalar(yeni)
+    assert konu(yeni) == "You're invited to join the Anadolu Yazılım support team"
+    assert "owner@anadolu.com invited you to the Anadolu Yazılım project as " in metin
+    assert "Accept the invitation: http://testserver/portal/davet/" in metin and '<html lang="en">' in html
+    assert "davet" not in konu(yeni) and "Daveti kabul et" not in metin
+    bilinen_mail = tek_alici(smtp, bilinen.email)  # a user who chose Turkish: Turkish
+    metin, html = parcalar(bilinen_mail)
+    assert konu(bilinen_mail) == "Anadolu Yazılım destek ekibine davet edildiniz"
+    assert "owner@anadolu.com sizi Anadolu Yazılım projesine " in metin and "Daveti kabul et: http" in metin
+    assert '<html lang="tr">' in html
+
+
+def test_a_password_reset_mail_speaks_its_members_language(smtp, musteri, django_capture_on_commit_callbacks):
+    from portal.services import sifre_sifirlama_isle
+
+    uye(musteri, "en@anadolu.com", "en")
+    uye(musteri, "tr@anadolu.com", "")
+    for email in ("en@anadolu.com", "tr@anadolu.com"):
+        with translation.override("tr" if email.startswith("en") else "en"), \
+                django_capture_on_commit_callbacks(execute=True):
+            sifre_sifirlama_isle(email=email, alan="testserver", https=False)
+    metin, html = parcalar(tek_alici(smtp, "en@anadolu.com"))
+    assert "Password reset</h1>" in html and "Set a new password: http://testserver/portal/" in metin
+    assert "Şifre sıfırlama" not in html and "Yeni şifre belirle" not in metin
+    metin, html = parcalar(tek_alici(smtp, "tr@anadolu.com"))
+    assert "Şifre sıfırlama</h1>" in html and "Yeni şifre belirle: http://testserver/portal/" in metin
