@@ -348,3 +348,26 @@ def test_a_password_reset_mail_speaks_its_members_language(smtp, musteri, django
     assert "Şifre sıfırlama" not in html and "Yeni şifre belirle" not in metin
     metin, html = parcalar(tek_alici(smtp, "tr@anadolu.com"))
     assert "Şifre sıfırlama</h1>" in html and "Yeni şifre belirle: http://testserver/portal/" in metin
+
+
+def test_a_ticket_opened_by_mail_speaks_the_tenants_language(smtp, ingilizce_musteri, settings,
+                                                             django_capture_on_commit_callbacks):
+    from email.message import EmailMessage
+
+    from eposta import tokenlar
+
+    from .test_gelen import GIZLI, gonder
+
+    settings.INBOUND_EMAIL_SECRET = GIZLI
+    mail = EmailMessage()
+    mail["From"], mail["To"] = "Jane Doe <jane@example.org>", tokenlar.musteri_gelen_adresi(ingilizce_musteri.id)
+    mail["Subject"], mail["Message-ID"] = "Login problem", "<abc-1@example.org>"
+    mail.set_content("I cannot log in.")
+    with translation.override("tr"), django_capture_on_commit_callbacks(execute=True):
+        veri = ok(gonder(mail.as_bytes()), 201)["gelen"]
+    assert Ticket.objects.get(pk=veri["ticket_id"]).dil == "en"
+    alindi = tek(smtp, "jane@example.org")
+    metin, html = parcalar(alindi)
+    assert konu(alindi) == f"[#{veri['ticket_id']}] We received your request: Login problem"
+    assert metin.startswith(f"We received your request (#{veri['ticket_id']})\n\nHi Jane Doe,\n")
+    turkce_yok(konu(alindi), metin, html)
