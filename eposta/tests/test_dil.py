@@ -371,3 +371,25 @@ def test_a_ticket_opened_by_mail_speaks_the_tenants_language(smtp, ingilizce_mus
     assert konu(alindi) == f"[#{veri['ticket_id']}] We received your request: Login problem"
     assert metin.startswith(f"We received your request (#{veri['ticket_id']})\n\nHi Jane Doe,\n")
     turkce_yok(konu(alindi), metin, html)
+
+
+def test_a_sign_up_mail_speaks_the_sign_up_pages_language_and_an_account_holders_its_own(
+        smtp, musteri, django_capture_on_commit_callbacks):
+    from portal.tests.yardimci import Tarayici
+
+    uye(musteri, "var@ornek.com", "tr")
+    for email, tarayici_dili in (("new@ornek.com", "en-US,en;q=0.9"), ("var@ornek.com", "en-US,en;q=0.9")):
+        t = Tarayici()
+        t.c.defaults["HTTP_ACCEPT_LANGUAGE"] = tarayici_dili
+        with django_capture_on_commit_callbacks(execute=True):
+            res = t.post("/portal/kayit", {"email": email, "sifre": "Mavi-Deniz-2026", "firma_adi": "Northwind"})
+        assert res.status_code == 302
+    # The task ran after the request, with no language active: it carried the page's.
+    yeni = tek_alici(smtp, "new@ornek.com")
+    metin, html = parcalar(yeni)
+    assert konu(yeni) == "Activate your SupportDesk account"
+    assert "To sign up for SupportDesk with the “Northwind” project, open the link below." in metin
+    assert "Activate my account: http://testserver/portal/kayit/onay/" in metin
+    turkce_yok(konu(yeni), metin, html)
+    var = tek_alici(smtp, "var@ornek.com")  # the holder chose Turkish
+    assert konu(var) == "SupportDesk: bu adresle zaten bir hesabınız var"
