@@ -31,7 +31,7 @@ from chat.son_gorulme import ziyaretci_son_gorulme
 from dosyalar.services import dosya_yukle
 from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
 from supportdesk.core import kosucu
-from supportdesk.core.dil import dil_kodu, dilde, kullanici_dili, widget_dili
+from supportdesk.core.dil import VARSAYILAN, dil_kodu, dilde, kullanici_dili, widget_dili
 from supportdesk.core.exceptions import (
     Bulunamadi,
     DesteklenmeyenDosya,
@@ -432,7 +432,7 @@ def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
 # --- portal users: invitation, password reset ----------------------------------------------
 def _etkin_dil() -> str:
     """The language a request (or task) runs in now, for a mail to someone whose own is unknown."""
-    return dil_kodu(translation.get_language()) or "tr"
+    return dil_kodu(translation.get_language()) or VARSAYILAN
 
 
 def davet_dili(davet) -> str:
