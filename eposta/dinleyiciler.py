@@ -41,4 +41,4 @@ def bahsedilme(olay: YayinlananOlay) -> None:
     services.bahsedilme_gonder(
         musteri_id=veri["musteri_id"], kullanici_idleri=veri["kullanici_idleri"], yazan_id=veri.get("yazan_id"),
         icerik=(veri.get("mesaj") or veri.get("yanit")).icerik,
-        nerede=f"sohbet #{veri['oturum_id']}" if "oturum_id" in veri else f"talep #{veri['ticket_id']}")
+        oturum_id=veri.get("oturum_id"), ticket_id=veri.get("ticket_id"))

@@ -39,7 +39,7 @@ class _SinirliPolitika(EmailPolicy):
     def _parca(self, policy=None) -> EmailMessage:
         self._sayac["parca"] += 1
         if self._sayac["parca"] > PARCA_MAX:
-            raise OkunamayanEposta(f"E-postada {PARCA_MAX} parçadan fazlası var.")
+            raise OkunamayanEposta(f"E-postada {PARCA_MAX} parçadan fazlası var.")  # ceviri: yok
         return EmailMessage(policy=policy or self)
 
     def header_fetch_parse(self, name, value):
@@ -47,7 +47,7 @@ class _SinirliPolitika(EmailPolicy):
             value = value[:BASLIK_MAX]
             self._sayac["karakter"] += len(value)
             if self._sayac["karakter"] > BASLIK_BUTCESI:
-                raise OkunamayanEposta("E-postanın başlıkları çok uzun.")
+                raise OkunamayanEposta("E-postanın başlıkları çok uzun.")  # ceviri: yok
         return super().header_fetch_parse(name, value)
 
 
@@ -82,7 +82,7 @@ def eposta_oku(ham: bytes) -> OkunanEposta:
         raise OkunamayanEposta(str(exc)) from exc
     gonderen_adi, gonderen = gonderenler[0] if gonderenler else ("", "")
     if "@" not in gonderen or not (alicilar or teslim_alicilari):
-        raise OkunamayanEposta("Gönderen ya da alıcı yok.")
+        raise OkunamayanEposta("Gönderen ya da alıcı yok.")  # ceviri: yok (internal: services answers its own message)
     if not message_id:
         # No Message-ID: the message's own bytes stand in, so a re-delivery is still stored once.
         message_id = f"<sha256-{hashlib.sha256(ham).hexdigest()}@gelen>"
@@ -178,13 +178,13 @@ SATIR_MAX = 700  # the longest marker: "On <300 characters> wrote:" wrapped over
 METIN_MAX = 100_000
 _GMAIL_EN = re.compile(r"On\b.{0,300}\bwrote:", re.IGNORECASE)  # Gmail, Apple Mail
 _GMAIL_TR_TARIH = re.compile(r"tarihinde", re.IGNORECASE)
-_GMAIL_TR_SON = re.compile(r"yazdı:", re.IGNORECASE)
-_ORIJINAL = re.compile(r"-{2,}\s*(Original Message|Orijinal Mesaj|Özgün İleti|Özgün ileti)\s*-{2,}", re.IGNORECASE)
+_GMAIL_TR_SON = re.compile(r"yazdı:", re.IGNORECASE)  # ceviri: yok (senders' mail clients' markers)
+_ORIJINAL = re.compile(r"-{2,}\s*(Original Message|Orijinal Mesaj|Özgün İleti|Özgün ileti)\s*-{2,}", re.IGNORECASE)  # ceviri: yok
 _OUTLOOK_CIZGI = re.compile(r"_{10,}")  # Outlook's rule above the quoted header block
-_OUTLOOK_BASLIK = re.compile(r"\*?(From|Kimden|Gönderen)\s*:\*?\s", re.IGNORECASE)
-_OUTLOOK_TARIH = re.compile(r"\*?(Sent|Date|Gönderildi|Gönderilme|Tarih)\s*:\*?\s", re.IGNORECASE)
+_OUTLOOK_BASLIK = re.compile(r"\*?(From|Kimden|Gönderen)\s*:\*?\s", re.IGNORECASE)  # ceviri: yok (senders' mail clients' markers)
+_OUTLOOK_TARIH = re.compile(r"\*?(Sent|Date|Gönderildi|Gönderilme|Tarih)\s*:\*?\s", re.IGNORECASE)  # ceviri: yok
 _IMZA = re.compile(r"-- ?")
-_MOBIL_IMZA = re.compile(r"Sent from my .+|Get Outlook for .+|.+(dan|den|tan|ten) gönderildi\.?", re.IGNORECASE)
+_MOBIL_IMZA = re.compile(r"Sent from my .+|Get Outlook for .+|.+(dan|den|tan|ten) gönderildi\.?", re.IGNORECASE)  # ceviri: yok
 MOBIL_IMZA_MAX = 200
 
 

@@ -25,7 +25,7 @@ SUPURME_PARCASI = 200
 # database once it is sent or given up, so the outbox is no copy of live links (tenants.Davet keeps
 # only a hash for the same reason).
 HASSAS_TURLER = (GidenEposta.Tur.DAVET, GidenEposta.Tur.SIFRE_SIFIRLAMA, GidenEposta.Tur.KAYIT_ONAY)
-HASSAS_NOT = "(Tek kullanımlık bağlantı içerdiği için içerik gönderildikten sonra saklanmaz.)"
+HASSAS_NOT = "(Tek kullanımlık bağlantı içerdiği için içerik gönderildikten sonra saklanmaz.)"  # ceviri: yok
 
 
 def eposta_gonder(*, eposta_id: int) -> float | None:

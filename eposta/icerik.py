@@ -1,9 +1,13 @@
-"""The two parts of a mail: Turkish plain text and HTML in the tenant's name and colour, and the
-one-line header values made from people's text."""
+"""The two parts of a mail: plain text and HTML in the tenant's name and colour, and the
+one-line header values made from people's text. Both are written in the active language: a
+caller builds a mail inside `supportdesk.core.dil.dilde(...)` (its visitor's or member's)."""
 import re
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 VARSAYILAN_RENK = "#2563EB"
 # CR, LF and the other control characters (C0, DEL, C1, Unicode's line and paragraph separators).
@@ -55,14 +59,14 @@ def metin_olustur(icerik: Icerik, *, firma_adi: str, durdur_url: str | None) -> 
     if icerik.alinti:
         satirlar += ["", *("> " + s if s else ">" for s in icerik.alinti)]
     if icerik.baglantilar:
-        satirlar += ["", "Ekler:", *(f"- {ad}: {url}" for ad, url in icerik.baglantilar)]
+        satirlar += ["", _("Ekler:"), *(f"- {ad}: {url}" for ad, url in icerik.baglantilar)]
     if icerik.dugme:
         satirlar += ["", f"{icerik.dugme[0]}: {icerik.dugme[1]}"]
     satirlar += ["", "--", firma_adi]
     if icerik.dipnot:
         satirlar.append(icerik.dipnot)
     if durdur_url:
-        satirlar.append(f"Bu e-postaları almak istemiyorsanız: {durdur_url}")
+        satirlar.append(_("Bu e-postaları almak istemiyorsanız: %(url)s") % {"url": durdur_url})
     return "\n".join(satirlar) + "\n"
 
 
@@ -71,6 +75,16 @@ def html_olustur(icerik: Icerik, *, firma_adi: str, renk: str, durdur_url: str |
     return render_to_string("eposta/mail.html", {
         "icerik": icerik, "firma_adi": firma_adi, "renk": renk or VARSAYILAN_RENK, "durdur_url": durdur_url,
     })
+
+
+def tarih(deger) -> str:
+    """A date in the active language's mail format (Turkish: 26.11.2026)."""
+    return formats.date_format(deger, pgettext("e-posta tarih biçimi", "d.m.Y"))
+
+
+def tarih_saat(deger) -> str:
+    """A date and time in the active language's mail format (Turkish: 26.11.2026 17:05)."""
+    return formats.date_format(deger, pgettext("e-posta tarih ve saat biçimi", "d.m.Y H:i"))
 
 
 def _aralikli(paragraflar: list[str]) -> list[str]:

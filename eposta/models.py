@@ -6,24 +6,24 @@ from django.utils import timezone
 
 class GidenEposta(models.Model):
     class Tur(models.TextChoices):
-        TICKET_ALINDI = "ticket_alindi", "Ticket alındı"
-        TICKET_YANITI = "ticket_yaniti", "Ticket yanıtı"
-        TICKET_COZULDU = "ticket_cozuldu", "Ticket çözüldü"
-        SOHBET_DOKUMU = "sohbet_dokumu", "Sohbet dökümü"
-        CEVRIMDISI_YANIT = "cevrimdisi_yanit", "Çevrimdışı mesaja yanıt"
+        TICKET_ALINDI = "ticket_alindi", "Ticket alındı"  # ceviri: yok (admin label)
+        TICKET_YANITI = "ticket_yaniti", "Ticket yanıtı"  # ceviri: yok (admin label)
+        TICKET_COZULDU = "ticket_cozuldu", "Ticket çözüldü"  # ceviri: yok (admin label)
+        SOHBET_DOKUMU = "sohbet_dokumu", "Sohbet dökümü"  # ceviri: yok (admin label)
+        CEVRIMDISI_YANIT = "cevrimdisi_yanit", "Çevrimdışı mesaja yanıt"  # ceviri: yok (admin label)
         YENI_TICKET = "yeni_ticket", "Yeni ticket (ekibe)"
         SLA_IHLAL = "sla_ihlal", "SLA ihlali (ekibe)"
         DAVET = "davet", "Davet"
-        SIFRE_SIFIRLAMA = "sifre_sifirlama", "Şifre sıfırlama"
-        KAYIT_ONAY = "kayit_onay", "Kayıt onayı"
-        KAYIT_MEVCUT = "kayit_mevcut", "Kayıt denemesi (hesap var)"
-        BAHSEDILME = "bahsedilme", "İç notta anılma (ekibe)"
+        SIFRE_SIFIRLAMA = "sifre_sifirlama", "Şifre sıfırlama"  # ceviri: yok (admin label)
+        KAYIT_ONAY = "kayit_onay", "Kayıt onayı"  # ceviri: yok (admin label)
+        KAYIT_MEVCUT = "kayit_mevcut", "Kayıt denemesi (hesap var)"  # ceviri: yok (admin label)
+        BAHSEDILME = "bahsedilme", "İç notta anılma (ekibe)"  # ceviri: yok (admin label)
 
     class Durum(models.TextChoices):
         BEKLIYOR = "bekliyor", "Bekliyor"
-        GONDERILDI = "gonderildi", "Gönderildi"
-        BASARISIZ = "basarisiz", "Başarısız"
-        DURDURULDU = "durduruldu", "Alıcı durdurdu"
+        GONDERILDI = "gonderildi", "Gönderildi"  # ceviri: yok (admin label)
+        BASARISIZ = "basarisiz", "Başarısız"  # ceviri: yok (admin label)
+        DURDURULDU = "durduruldu", "Alıcı durdurdu"  # ceviri: yok (admin label)
 
     musteri = models.ForeignKey("tenants.Musteri", null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="+", db_index=True)
@@ -58,7 +58,7 @@ class GidenEposta(models.Model):
 
 class GelenEposta(models.Model):
     class Sonuc(models.TextChoices):
-        YANIT = "yanit", "Ticket yanıtı"
+        YANIT = "yanit", "Ticket yanıtı"  # ceviri: yok (admin label)
         YENI_TICKET = "yeni_ticket", "Yeni ticket"
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)

@@ -4,6 +4,11 @@
 Who gets what is decided here and nowhere else: a visitor mail goes only to the address stored
 on that visitor's own ticket or chat (or given with the transcript request of that visitor), and
 names no operator address; team mails go only to members of the ticket's tenant.
+
+Which language (CONTRACT 19): a visitor mail is written in its ticket's or chat's language
+(`Ticket.dil`, `Oturum.dil`), a member mail in that member's (`kullanici_dili`), each inside
+`dilde(...)` while it is rendered, so the language of whatever request or task triggered it never
+leaks in. Team mails are written once per language among their recipients.
 """
 import logging
 import time
@@ -16,6 +21,9 @@ from django.core.files.base import ContentFile
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from chat.models import Mesaj, Oturum
 from chat.selectors import ziyaretci_oturum_get
@@ -23,6 +31,7 @@ from chat.son_gorulme import ziyaretci_son_gorulme
 from dosyalar.services import dosya_yukle
 from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
 from supportdesk.core import kosucu
+from supportdesk.core.dil import VARSAYILAN, dil_kodu, dilde, kullanici_dili, widget_dili
 from supportdesk.core.exceptions import (
     Bulunamadi,
     DesteklenmeyenDosya,
@@ -40,15 +49,17 @@ from tickets.services import ticket_olustur, ticket_ziyaretci_yanitla
 
 from . import tasks, tokenlar
 from .gelen import OkunamayanEposta, OkunanEposta, eposta_oku
-from .icerik import Icerik, baglantisiz, html_olustur, metin_olustur, tek_satir
+from .icerik import Icerik, baglantisiz, html_olustur, metin_olustur, tarih, tarih_saat, tek_satir
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
 
 logger = logging.getLogger("supportdesk.eposta")
 Tur = GidenEposta.Tur
 DOKUM_SATIR_MAX = 2000
 CEVRIMDISI_ARALIK_SANIYE = 600  # one "answered while you were away" mail per chat per 10 minutes
-ADRES_LIMITI_MESAJI = "Bu adrese kısa sürede çok fazla e-posta gönderildi; bir süre sonra yeniden deneyin."
-COZULDU_NOTU = "Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın."
+ADRES_LIMITI_MESAJI = gettext_lazy("Bu adrese kısa sürede çok fazla e-posta gönderildi; bir süre sonra yeniden deneyin.")
+COZULDU_NOTU = gettext_lazy("Talebiniz bu yanıtla çözüldü olarak işaretlendi; sorun sürerse bu e-postayı yanıtlayın.")
+BILDIRIM_DIPNOTU = gettext_lazy("Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.")
+PANEL_DUGMESI = gettext_lazy("Operatör panelinde aç")
 
 
 # --- writing and queueing ------------------------------------------------------------------
@@ -154,6 +165,23 @@ def _alindi_izni(*, musteri_id: int, alici: str, tur: str = Tur.TICKET_ALINDI) -
     return True
 
 
+def _uyelere_yaz(uyelikler, *, musteri: Musteri, tur: str, icerik_yap) -> list[GidenEposta]:
+    """One mail per membership, each in its member's language (`kullanici_dili`); the content is
+    the same for every member of one language (only the address differs), so it is built once
+    per language, inside that language."""
+    icerikler: dict[str, Icerik] = {}
+    gonderilen = []
+    for uyelik in uyelikler:
+        dil = kullanici_dili(uyelik.kullanici)
+        with dilde(dil):
+            if dil not in icerikler:
+                icerikler[dil] = icerik_yap()
+            eposta = _eposta_yaz(musteri=musteri, tur=tur, alici=uyelik.kullanici.email, icerik=icerikler[dil])
+        if eposta:
+            gonderilen.append(eposta)
+    return gonderilen
+
+
 def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
@@ -162,16 +190,17 @@ def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
         logger.info("Ticket %s: alındı e-postası gönderilmedi, alıcının sınırı doldu.", ticket.id)
         return None
     konu, ad = baglantisiz(ticket.konu), baglantisiz(ticket.ad)
-    icerik = Icerik(
-        konu=f"[#{ticket.id}] Talebiniz alındı: {konu}",
-        baslik=f"Talebiniz alındı (#{ticket.id})",
-        paragraflar=[f"Merhaba{' ' + ad if ad else ''},",
-                     f"\"{konu}\" konulu talebiniz #{ticket.id} numarasıyla kaydedildi. "
-                     "Ekibimiz en kısa sürede yanıt verecek.",
-                     "Bu e-postayı yanıtlayarak talebinize ekleme yapabilirsiniz."],
-    )
-    return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_ALINDI, alici=ticket.email, icerik=icerik,
-                       ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
+    with dilde(ticket.dil):
+        icerik = Icerik(
+            konu=_("[#%(id)s] Talebiniz alındı: %(konu)s") % {"id": ticket.id, "konu": konu},
+            baslik=_("Talebiniz alındı (#%(id)s)") % {"id": ticket.id},
+            paragraflar=[_("Merhaba %(ad)s,") % {"ad": ad} if ad else _("Merhaba,"),
+                         _("\"%(konu)s\" konulu talebiniz #%(id)s numarasıyla kaydedildi. "
+                           "Ekibimiz en kısa sürede yanıt verecek.") % {"konu": konu, "id": ticket.id},
+                         _("Bu e-postayı yanıtlayarak talebinize ekleme yapabilirsiniz.")],
+        )
+        return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_ALINDI, alici=ticket.email, icerik=icerik,
+                           ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
 
 
 def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
@@ -180,20 +209,21 @@ def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     if yanit is None or not yanit.ticket.email:
         return None
     ticket = yanit.ticket
-    # The operator's name may be shown; its address never (CONTRACT 14: no operator address to visitors).
-    yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else "Destek ekibi")
     cozuldu = ticket.durum == Ticket.Durum.COZULDU and ticket.guncellenme == yanit.zaman
-    icerik = Icerik(
-        konu=f"[#{ticket.id}] Yanıt: {baglantisiz(ticket.konu)}",
-        baslik=f"Talebinize yanıt verildi (#{ticket.id})",
-        paragraflar=[f"{yazan} yazdı:"] + ([COZULDU_NOTU] if cozuldu else []),
-        alinti=yanit.icerik.splitlines(),
-        alinti_html=yanit_html(yanit.icerik),  # operator-written: its Markdown, links too
-        baglantilar=[(d.ad, _mutlak(d.dosya.url)) for d in yanit.ekler.all()],
-        dipnot="Bu e-postayı yanıtlayarak cevap verebilirsiniz.",
-    )
-    return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_YANITI, alici=ticket.email, icerik=icerik,
-                       ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
+    with dilde(ticket.dil):
+        # The operator's name may be shown; its address never (CONTRACT 14: no operator address to visitors).
+        yazan = (yanit.operator.ad if yanit.operator and yanit.operator.ad else _("Destek ekibi"))
+        icerik = Icerik(
+            konu=_("[#%(id)s] Yanıt: %(konu)s") % {"id": ticket.id, "konu": baglantisiz(ticket.konu)},
+            baslik=_("Talebinize yanıt verildi (#%(id)s)") % {"id": ticket.id},
+            paragraflar=[_("%(ad)s yazdı:") % {"ad": yazan}] + ([str(COZULDU_NOTU)] if cozuldu else []),
+            alinti=yanit.icerik.splitlines(),
+            alinti_html=yanit_html(yanit.icerik),  # operator-written: its Markdown, links too
+            baglantilar=[(d.ad, _mutlak(d.dosya.url)) for d in yanit.ekler.all()],
+            dipnot=_("Bu e-postayı yanıtlayarak cevap verebilirsiniz."),
+        )
+        return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_YANITI, alici=ticket.email, icerik=icerik,
+                           ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
 
 
 def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
@@ -204,14 +234,15 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     if son is not None and son.zaman == ticket.guncellenme:
         return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
     konu = baglantisiz(ticket.konu)
-    icerik = Icerik(
-        konu=f"[#{ticket.id}] Talebiniz çözüldü: {konu}",
-        baslik=f"Talebiniz çözüldü (#{ticket.id})",
-        paragraflar=[f"\"{konu}\" konulu talebiniz çözüldü olarak işaretlendi.",
-                     "Sorun devam ediyorsa bu e-postayı yanıtlamanız yeterli: talebiniz yeniden açılır."],
-    )
-    return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_COZULDU, alici=ticket.email, icerik=icerik,
-                       ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
+    with dilde(ticket.dil):
+        icerik = Icerik(
+            konu=_("[#%(id)s] Talebiniz çözüldü: %(konu)s") % {"id": ticket.id, "konu": konu},
+            baslik=_("Talebiniz çözüldü (#%(id)s)") % {"id": ticket.id},
+            paragraflar=[_("\"%(konu)s\" konulu talebiniz çözüldü olarak işaretlendi.") % {"konu": konu},
+                         _("Sorun devam ediyorsa bu e-postayı yanıtlamanız yeterli: talebiniz yeniden açılır.")],
+        )
+        return _eposta_yaz(musteri=ticket.musteri, tur=Tur.TICKET_COZULDU, alici=ticket.email, icerik=icerik,
+                           ticket=ticket, durdurma_kapsami=_ticket_kapsami(ticket))
 
 
 def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
@@ -223,28 +254,31 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
                                     kullanici__is_active=True)
               .select_related("kullanici").order_by("id"))
     ilk = ticket.yanitlar.filter(ozel=False).order_by("zaman", "id").first()
-    kanal = "e-posta" if ticket.kanal == Ticket.Kanal.EPOSTA else "widget"
-    # The same mail for every member (only the address differs): written once.
     konu = baglantisiz(ticket.konu)
-    icerik = Icerik(
-        konu=f"[{ticket.musteri.firma_adi}] Yeni talep #{ticket.id}: {konu}",
-        baslik=f"Yeni talep #{ticket.id}",
-        paragraflar=[f"{baglantisiz(ticket.ad or ticket.ziyaretci_id)} {kanal} üzerinden yeni bir destek talebi açtı.",
-                     f"Konu: {konu}", f"Öncelik: {ticket.get_oncelik_display()}"],
-        alinti=(baglantisiz(ilk.icerik).splitlines() if ilk else []),
-        dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
-        dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
-    )
-    gonderilen = []
-    for uyelik in uyeler:
-        eposta = _eposta_yaz(musteri=ticket.musteri, tur=Tur.YENI_TICKET, alici=uyelik.kullanici.email,
-                             icerik=icerik)
-        if eposta:
-            gonderilen.append(eposta)
-    return gonderilen
+    kim = baglantisiz(ticket.ad or ticket.ziyaretci_id)
+
+    def icerik_yap() -> Icerik:
+        if ticket.kanal == Ticket.Kanal.EPOSTA:
+            acti = _("%(ad)s e-posta üzerinden yeni bir destek talebi açtı.") % {"ad": kim}
+        else:
+            acti = _("%(ad)s widget üzerinden yeni bir destek talebi açtı.") % {"ad": kim}
+        return Icerik(
+            konu=_("[%(firma)s] Yeni talep #%(id)s: %(konu)s") % {
+                "firma": ticket.musteri.firma_adi, "id": ticket.id, "konu": konu},
+            baslik=_("Yeni talep #%(id)s") % {"id": ticket.id},
+            paragraflar=[acti, _("Konu: %(konu)s") % {"konu": konu},
+                         _("Öncelik: %(oncelik)s") % {"oncelik": ticket.get_oncelik_display()}],
+            alinti=(baglantisiz(ilk.icerik).splitlines() if ilk else []),
+            dugme=(str(PANEL_DUGMESI), f"{settings.SITE_URL}/panel/"),
+            dipnot=str(BILDIRIM_DIPNOTU),
+        )
+
+    return _uyelere_yaz(uyeler, musteri=ticket.musteri, tur=Tur.YENI_TICKET, icerik_yap=icerik_yap)
 
 
-SLA_HEDEF_ADLARI = {"ilk_yanit": "ilk yanıt", "sonraki_yanit": "sonraki yanıt", "cozum": "çözüm"}
+SLA_HEDEF_ADLARI = {"ilk_yanit": pgettext_lazy("SLA hedefi", "ilk yanıt"),
+                    "sonraki_yanit": pgettext_lazy("SLA hedefi", "sonraki yanıt"),
+                    "cozum": pgettext_lazy("SLA hedefi", "çözüm")}
 
 
 def sla_ihlal_ekibe_gonder(*, ticket_id: int, hedef: str) -> list[GidenEposta]:
@@ -257,27 +291,28 @@ def sla_ihlal_ekibe_gonder(*, ticket_id: int, hedef: str) -> list[GidenEposta]:
                                     kullanici__is_active=True)
               .select_related("kullanici").order_by("id"))
     konu = baglantisiz(ticket.konu)
-    hedef_adi = SLA_HEDEF_ADLARI.get(hedef, hedef)
-    icerik = Icerik(
-        konu=f"[{ticket.musteri.firma_adi}] SLA ihlali #{ticket.id}: {konu}",
-        baslik=f"Talep #{ticket.id}: {hedef_adi} hedefi aşıldı",
-        paragraflar=[f"\"{konu}\" konulu talebin {hedef_adi} hedefinin süresi doldu ve hedef karşılanmadı.",
-                     f"Öncelik: {ticket.get_oncelik_display()}"],
-        dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
-        dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
-    )
-    gonderilen = []
-    for uyelik in uyeler:
-        eposta = _eposta_yaz(musteri=ticket.musteri, tur=Tur.SLA_IHLAL, alici=uyelik.kullanici.email, icerik=icerik)
-        if eposta:
-            gonderilen.append(eposta)
-    return gonderilen
+
+    def icerik_yap() -> Icerik:
+        hedef_adi = str(SLA_HEDEF_ADLARI.get(hedef, hedef))
+        return Icerik(
+            konu=_("[%(firma)s] SLA ihlali #%(id)s: %(konu)s") % {
+                "firma": ticket.musteri.firma_adi, "id": ticket.id, "konu": konu},
+            baslik=_("Talep #%(id)s: %(hedef)s hedefi aşıldı") % {"id": ticket.id, "hedef": hedef_adi},
+            paragraflar=[_("\"%(konu)s\" konulu talebin %(hedef)s hedefinin süresi doldu ve hedef karşılanmadı.")
+                         % {"konu": konu, "hedef": hedef_adi},
+                         _("Öncelik: %(oncelik)s") % {"oncelik": ticket.get_oncelik_display()}],
+            dugme=(str(PANEL_DUGMESI), f"{settings.SITE_URL}/panel/"),
+            dipnot=str(BILDIRIM_DIPNOTU),
+        )
+
+    return _uyelere_yaz(uyeler, musteri=ticket.musteri, tur=Tur.SLA_IHLAL, icerik_yap=icerik_yap)
 
 
 def bahsedilme_gonder(*, musteri_id: int, kullanici_idleri: list[int], yazan_id: int | None, icerik: str,
-                      nerede: str) -> list[GidenEposta]:
+                      ticket_id: int | None = None, oturum_id: int | None = None) -> list[GidenEposta]:
     """A note mentioned these members (CONTRACT 16): one mail to each active member of that tenant
-    with e-mail alerts on (the same per-membership switch as "new ticket"), never to the writer."""
+    with e-mail alerts on (the same per-membership switch as "new ticket"), never to the writer.
+    The note is on chat `oturum_id` or on ticket `ticket_id`."""
     musteri = Musteri.objects.filter(pk=musteri_id).first()
     if musteri is None:
         return []
@@ -285,45 +320,52 @@ def bahsedilme_gonder(*, musteri_id: int, kullanici_idleri: list[int], yazan_id:
                                     kullanici_id__in=kullanici_idleri, kullanici__is_active=True)
               .exclude(kullanici_id=yazan_id).select_related("kullanici").order_by("id"))
     yazan = Kullanici.objects.filter(pk=yazan_id).first() if yazan_id else None
-    kim = ((yazan.ad or "").strip() or yazan.email) if yazan else "Bir ekip arkadaşınız"
-    icerik_ = Icerik(
-        konu=f"[{musteri.firma_adi}] {tek_satir(kim)} sizi bir notta andı ({nerede})",
-        baslik="Bir iç notta anıldınız",
-        paragraflar=[f"{kim}, {nerede} üzerindeki bir iç notta sizi andı:"],
-        alinti=baglantisiz(icerik).splitlines(),
-        dugme=("Operatör panelinde aç", f"{settings.SITE_URL}/panel/"),
-        dipnot="Bu bildirimleri proje ayarlarınızdan (portal) kapatabilirsiniz.",
-    )
-    gonderilen = []
-    for uyelik in uyeler:
-        eposta = _eposta_yaz(musteri=musteri, tur=Tur.BAHSEDILME, alici=uyelik.kullanici.email, icerik=icerik_)
-        if eposta:
-            gonderilen.append(eposta)
-    return gonderilen
+
+    def icerik_yap() -> Icerik:
+        kim = ((yazan.ad or "").strip() or yazan.email) if yazan else _("Bir ekip arkadaşınız")
+        if oturum_id is not None:
+            nerede = _("sohbet #%(id)s") % {"id": oturum_id}
+        else:
+            nerede = _("talep #%(id)s") % {"id": ticket_id}
+        return Icerik(
+            konu=_("[%(firma)s] %(kim)s sizi bir notta andı (%(nerede)s)") % {
+                "firma": musteri.firma_adi, "kim": tek_satir(kim), "nerede": nerede},
+            baslik=_("Bir iç notta anıldınız"),
+            paragraflar=[_("%(kim)s, %(nerede)s üzerindeki bir iç notta sizi andı:") % {"kim": kim, "nerede": nerede}],
+            alinti=baglantisiz(icerik).splitlines(),
+            dugme=(str(PANEL_DUGMESI), f"{settings.SITE_URL}/panel/"),
+            dipnot=str(BILDIRIM_DIPNOTU),
+        )
+
+    return _uyelere_yaz(uyeler, musteri=musteri, tur=Tur.BAHSEDILME, icerik_yap=icerik_yap)
 
 
 def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, email=None) -> GidenEposta:
     """`POST /widget/chat/transcript`: the visitor's own closed chat, to the address it gives
-    (else the one it gave at chat start), at most EPOSTA_DOKUM_SINIRI times per chat."""
+    (else the one it gave at chat start), at most EPOSTA_DOKUM_SINIRI times per chat. Its
+    refusals speak the request's language; the mail speaks the chat's."""
     oturum = ziyaretci_oturum_get(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
     alici = _email_dogrula(email) or oturum.email
     if not alici:
-        raise GecersizIstek(alanlar={"email": "Sohbette e-posta adresi yok; bir adres girin."})
+        raise GecersizIstek(alanlar={"email": _("Sohbette e-posta adresi yok; bir adres girin.")})
     if oturum.acik:
-        raise DurumCakismasi("Döküm yalnızca kapanmış bir sohbet için gönderilir.")
+        raise DurumCakismasi(_("Döküm yalnızca kapanmış bir sohbet için gönderilir."))
     with transaction.atomic():
         # The chat row lock serialises two racing requests for the same chat's count.
         Oturum.objects.select_for_update().filter(pk=oturum.pk).first()
         sayi = GidenEposta.objects.filter(tur=Tur.SOHBET_DOKUMU, oturum_id=oturum.id).count()
-        if sayi >= settings.EPOSTA_DOKUM_SINIRI:
-            raise LimitAsildi(f"Bu sohbetin dökümü en çok {settings.EPOSTA_DOKUM_SINIRI} kez gönderilebilir.",
+        sinir = settings.EPOSTA_DOKUM_SINIRI
+        if sayi >= sinir:
+            raise LimitAsildi(ngettext("Bu sohbetin dökümü en çok %(sayi)s kez gönderilebilir.",
+                                       "Bu sohbetin dökümü en çok %(sayi)s kez gönderilebilir.", sinir) % {"sayi": sinir},
                               retry_after=86400)
         if not _alindi_izni(musteri_id=musteri.id, alici=alici, tur=Tur.SOHBET_DOKUMU):
-            raise LimitAsildi(ADRES_LIMITI_MESAJI, retry_after=3600)
-        eposta = _eposta_yaz(musteri=musteri, tur=Tur.SOHBET_DOKUMU, alici=alici, icerik=_dokum_icerigi(oturum),
-                             oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
+            raise LimitAsildi(str(ADRES_LIMITI_MESAJI), retry_after=3600)
+        with dilde(oturum.dil):
+            eposta = _eposta_yaz(musteri=musteri, tur=Tur.SOHBET_DOKUMU, alici=alici, icerik=_dokum_icerigi(oturum),
+                                 oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
     if eposta is None:
-        raise DurumCakismasi("Bu sohbetin e-postaları durduruldu.")
+        raise DurumCakismasi(_("Bu sohbetin e-postaları durduruldu."))
     return eposta
 
 
@@ -331,29 +373,32 @@ def _email_dogrula(email) -> str:
     if email in (None, ""):
         return ""
     if not isinstance(email, str) or len(email) > 254:
-        raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi girin."})
+        raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi girin.")})
     try:
         validate_email(email.strip())
     except ValidationError:
-        raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi girin."}) from None
+        raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi girin.")}) from None
     return email.strip()
 
 
 def _dokum_icerigi(oturum: Oturum) -> Icerik:
-    adlar = {Mesaj.Gonderen.ZIYARETCI: baglantisiz(oturum.ziyaretci_adi) or "Siz", Mesaj.Gonderen.OPERATOR: "Temsilci",
-             Mesaj.Gonderen.SISTEM: "Sistem"}
+    """The transcript, in the active language (the chat's); times in UTC, as the mail says."""
+    adlar = {Mesaj.Gonderen.ZIYARETCI: baglantisiz(oturum.ziyaretci_adi) or _("Siz"),
+             Mesaj.Gonderen.OPERATOR: _("Temsilci"), Mesaj.Gonderen.SISTEM: _("Sistem")}
     satirlar = []
     # The visitor's transcript: never an internal note (CONTRACT 16).
     for mesaj in Mesaj.objects.filter(oturum=oturum, ozel=False).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
-        metin = mesaj.icerik + (f" [Ek: {mesaj.ek.ad}]" if mesaj.ek_id and mesaj.ek else "")
+        metin = mesaj.icerik
+        if mesaj.ek_id and mesaj.ek:
+            metin += " " + _("[Ek: %(ad)s]") % {"ad": mesaj.ek.ad}
         if mesaj.gonderen == Mesaj.Gonderen.ZIYARETCI:
             metin = baglantisiz(metin)
-        satirlar.append(f"[{mesaj.zaman:%d.%m.%Y %H:%M}] {adlar[mesaj.gonderen]}: {metin}")
+        satirlar.append(f"[{tarih_saat(mesaj.zaman)}] {adlar[mesaj.gonderen]}: {metin}")
     return Icerik(
-        konu=f"Sohbet dökümünüz ({oturum.baslangic:%d.%m.%Y})",
-        baslik="Sohbet dökümünüz",
-        paragraflar=[f"{oturum.musteri.firma_adi} ile {oturum.baslangic:%d.%m.%Y %H:%M} tarihinde başlayan "
-                     "sohbetinizin dökümü aşağıdadır (saatler UTC)."],
+        konu=_("Sohbet dökümünüz (%(tarih)s)") % {"tarih": tarih(oturum.baslangic)},
+        baslik=_("Sohbet dökümünüz"),
+        paragraflar=[_("%(firma)s ile %(zaman)s tarihinde başlayan sohbetinizin dökümü aşağıdadır (saatler UTC).")
+                     % {"firma": oturum.musteri.firma_adi, "zaman": tarih_saat(oturum.baslangic)}],
         alinti=satirlar,
     )
 
@@ -372,70 +417,94 @@ def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
     if GidenEposta.objects.filter(tur=Tur.CEVRIMDISI_YANIT, oturum_id=oturum.id,
                                   olusturulma__gte=mesaj.zaman - timedelta(seconds=CEVRIMDISI_ARALIK_SANIYE)).exists():
         return None
-    icerik = Icerik(
-        konu=f"{oturum.musteri.firma_adi}: mesajınız yanıtlandı",
-        baslik="Mesajınız yanıtlandı",
-        paragraflar=["Sohbetten ayrıldıktan sonra temsilcimiz yanıt verdi:"],
-        alinti=mesaj.icerik.splitlines(),
-        dipnot="Sohbete devam etmek için sitemizdeki destek penceresini açın.",
-    )
-    return _eposta_yaz(musteri=oturum.musteri, tur=Tur.CEVRIMDISI_YANIT, alici=oturum.email, icerik=icerik,
-                       oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
+    with dilde(oturum.dil):
+        icerik = Icerik(
+            konu=_("%(firma)s: mesajınız yanıtlandı") % {"firma": oturum.musteri.firma_adi},
+            baslik=_("Mesajınız yanıtlandı"),
+            paragraflar=[_("Sohbetten ayrıldıktan sonra temsilcimiz yanıt verdi:")],
+            alinti=mesaj.icerik.splitlines(),
+            dipnot=_("Sohbete devam etmek için sitemizdeki destek penceresini açın."),
+        )
+        return _eposta_yaz(musteri=oturum.musteri, tur=Tur.CEVRIMDISI_YANIT, alici=oturum.email, icerik=icerik,
+                           oturum_id=oturum.id, durdurma_kapsami=f"oturum:{oturum.id}")
 
 
 # --- portal users: invitation, password reset ----------------------------------------------
+def _etkin_dil() -> str:
+    """The language a request (or task) runs in now, for a mail to someone whose own is unknown."""
+    return dil_kodu(translation.get_language()) or VARSAYILAN
+
+
+def davet_dili(davet) -> str:
+    """An invitation's language: the invitee's when it is a user already (`kullanici_dili`), else
+    the inviter's: its own choice, else the language its page speaks now (it sends the mail)."""
+    davetli = Kullanici.objects.filter(email__iexact=davet.email).first()
+    if davetli is not None:
+        return kullanici_dili(davetli)
+    return dil_kodu(getattr(davet.davet_eden, "dil", None)) or _etkin_dil()
+
+
 def davet_eposta_gonder(*, davet, url: str) -> GidenEposta | None:
     """The invitation of CONTRACT 13 to its address; `url` is the absolute one-time link (its
     token is not kept in the database once the mail is sent: see gonderim.HASSAS_TURLER)."""
     musteri = davet.musteri
-    davet_eden = davet.davet_eden.email if davet.davet_eden else "Proje sahibi"
-    icerik = Icerik(
-        konu=f"{musteri.firma_adi} destek ekibine davet edildiniz",
-        baslik=f"{musteri.firma_adi} projesine davet",
-        paragraflar=[f"{davet_eden} sizi {musteri.firma_adi} projesine {davet.get_rol_display().lower()} olarak davet etti.",
-                     "Daveti kabul etmek için aşağıdaki bağlantıyı açın. Bağlantı 7 gün geçerlidir ve bir kez "
-                     "kullanılabilir."],
-        dugme=("Daveti kabul et", url),
-    )
-    return _eposta_yaz(musteri=musteri, tur=Tur.DAVET, alici=davet.email, icerik=icerik)
+    with dilde(davet_dili(davet)):
+        davet_eden = davet.davet_eden.email if davet.davet_eden else _("Proje sahibi")
+        icerik = Icerik(
+            konu=_("%(firma)s destek ekibine davet edildiniz") % {"firma": musteri.firma_adi},
+            baslik=_("%(firma)s projesine davet") % {"firma": musteri.firma_adi},
+            paragraflar=[_("%(kim)s sizi %(firma)s projesine %(rol)s olarak davet etti.") % {
+                            "kim": davet_eden, "firma": musteri.firma_adi, "rol": davet.get_rol_display().lower()},
+                         _("Daveti kabul etmek için aşağıdaki bağlantıyı açın. Bağlantı 7 gün geçerlidir ve bir kez "
+                           "kullanılabilir.")],
+            dugme=(_("Daveti kabul et"), url),
+        )
+        return _eposta_yaz(musteri=musteri, tur=Tur.DAVET, alici=davet.email, icerik=icerik)
 
 
 def sifre_sifirlama_gonder(*, alici: str, konu: str, metin: str, url: str | None = None) -> GidenEposta | None:
-    """Django's password reset mail (its rendered subject and text), through the outbox."""
-    icerik = Icerik(konu=konu, baslik="Şifre sıfırlama", paragraflar=[metin.strip()],
-                    dugme=("Yeni şifre belirle", url) if url else None)
+    """Django's password reset mail (its rendered subject and text), through the outbox, in the
+    active language (eposta.formlar renders it in the member's)."""
+    icerik = Icerik(konu=konu, baslik=_("Şifre sıfırlama"), paragraflar=[metin.strip()],
+                    dugme=(_("Yeni şifre belirle"), url) if url else None)
     return _eposta_yaz(musteri=None, tur=Tur.SIFRE_SIFIRLAMA, alici=alici, icerik=icerik)
 
 
-def kayit_onay_gonder(*, alici: str, url: str, firma_adi: str) -> GidenEposta | None:
+def kayit_onay_gonder(*, alici: str, url: str, firma_adi: str, dil: str | None = None) -> GidenEposta | None:
     """A sign-up's confirmation link (portal.services.kayit_basvurusu_isle). The project name is
-    the signer's text, mailed to an address it typed: never a link (`baglantisiz`)."""
-    icerik = Icerik(
-        konu="SupportDesk hesabınızı etkinleştirin",
-        baslik="Hesabınızı etkinleştirin",
-        paragraflar=[f"“{baglantisiz(firma_adi)}” projesiyle SupportDesk'e kaydolmak için aşağıdaki bağlantıyı "
-                     "açın. Hesabınız ve 14 günlük deneme projeniz bağlantıyı açtığınızda hazır olur.",
-                     "Bağlantı 3 gün geçerlidir ve bir kez kullanılabilir. Bu kaydı siz yapmadıysanız bu e-postayı "
-                     "yok sayın; hesap açılmaz."],
-        dugme=("Hesabımı etkinleştir", url),
-    )
-    return _eposta_yaz(musteri=None, tur=Tur.KAYIT_ONAY, alici=alici, icerik=icerik)
+    the signer's text, mailed to an address it typed: never a link (`baglantisiz`). In `dil` (the
+    sign-up page's), else the active language."""
+    with dilde(dil_kodu(dil) or _etkin_dil()):
+        icerik = Icerik(
+            konu=_("SupportDesk hesabınızı etkinleştirin"),
+            baslik=_("Hesabınızı etkinleştirin"),
+            paragraflar=[_("“%(firma)s” projesiyle SupportDesk'e kaydolmak için aşağıdaki bağlantıyı açın. Hesabınız ve "
+                           "14 günlük deneme projeniz bağlantıyı açtığınızda hazır olur.") % {
+                             "firma": baglantisiz(firma_adi)},
+                         _("Bağlantı 3 gün geçerlidir ve bir kez kullanılabilir. Bu kaydı siz yapmadıysanız bu "
+                           "e-postayı yok sayın; hesap açılmaz.")],
+            dugme=(_("Hesabımı etkinleştir"), url),
+        )
+        return _eposta_yaz(musteri=None, tur=Tur.KAYIT_ONAY, alici=alici, icerik=icerik)
 
 
-def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str) -> GidenEposta | None:
+def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str, dil: str | None = None) -> GidenEposta | None:
     """A sign-up with an address that has an account: its holder is told, instead of the page
-    telling whoever typed it."""
-    icerik = Icerik(
-        konu="SupportDesk: bu adresle zaten bir hesabınız var",
-        baslik="Bu adresle zaten bir hesabınız var",
-        paragraflar=["Biri (büyük olasılıkla siz) bu e-posta adresiyle yeni bir SupportDesk hesabı açmak istedi. "
-                     "Bu adresle zaten bir hesabınız olduğu için yeni hesap açılmadı.",
-                     "Giriş yaptıktan sonra “Projelerim” sayfasından yeni bir proje açabilirsiniz.",
-                     f"Şifrenizi hatırlamıyorsanız buradan yenileyin: {sifirlama_url}",
-                     "Bu isteği siz yapmadıysanız bir şey yapmanız gerekmez; hesabınız değişmedi."],
-        dugme=("Giriş yap", giris_url),
-    )
-    return _eposta_yaz(musteri=None, tur=Tur.KAYIT_MEVCUT, alici=alici, icerik=icerik)
+    telling whoever typed it. In the holder's language (`kullanici_dili`); `dil` (the sign-up
+    page's) only if the account is gone meanwhile."""
+    sahibi = Kullanici.objects.filter(email__iexact=alici).first()
+    with dilde(kullanici_dili(sahibi) if sahibi is not None else dil_kodu(dil) or _etkin_dil()):
+        icerik = Icerik(
+            konu=_("SupportDesk: bu adresle zaten bir hesabınız var"),
+            baslik=_("Bu adresle zaten bir hesabınız var"),
+            paragraflar=[_("Biri (büyük olasılıkla siz) bu e-posta adresiyle yeni bir SupportDesk hesabı açmak istedi. "
+                           "Bu adresle zaten bir hesabınız olduğu için yeni hesap açılmadı."),
+                         _("Giriş yaptıktan sonra “Projelerim” sayfasından yeni bir proje açabilirsiniz."),
+                         _("Şifrenizi hatırlamıyorsanız buradan yenileyin: %(url)s") % {"url": sifirlama_url},
+                         _("Bu isteği siz yapmadıysanız bir şey yapmanız gerekmez; hesabınız değişmedi.")],
+            dugme=(_("Giriş yap"), giris_url),
+        )
+        return _eposta_yaz(musteri=None, tur=Tur.KAYIT_MEVCUT, alici=alici, icerik=icerik)
 
 
 # --- the stop link -------------------------------------------------------------------------
@@ -459,7 +528,7 @@ def eposta_durdur(*, token: str) -> EpostaDurdurma:
 # --- inbound: reply by e-mail and the tenant's own address ----------------------------------
 YANIT_MAX = 20000
 KONU_MAX = 200
-SADECE_EK = "(E-postayla ek gönderildi.)"
+SADECE_EK = gettext_lazy("(E-postayla ek gönderildi.)")  # stored as the text, in the ticket's language
 
 
 def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta | None, bool]:
@@ -473,7 +542,7 @@ def gelen_eposta_isle(*, ham: bytes) -> tuple[GelenEposta | None, bool]:
     try:
         okunan = eposta_oku(ham)
     except OkunamayanEposta:
-        raise GecersizIstek("E-posta okunamadı (gönderen, alıcı ya da başlıklar eksik).") from None
+        raise GecersizIstek(_("E-posta okunamadı (gönderen, alıcı ya da başlıklar eksik).")) from None
     hedef = _hedef(okunan)
     if hedef is None:
         raise Bulunamadi()
@@ -534,9 +603,9 @@ def _ekleri_denetle(okunan: OkunanEposta) -> None:
     # Before anything is stored: the upload rules of CONTRACT 5, for every attachment.
     for ek in okunan.ekler:
         if len(ek.veri) > EN_BUYUK_BOYUT:
-            raise DosyaCokBuyuk(f"\"{ek.ad[:80]}\" eki 10 MB sınırını aşıyor; e-posta alınmadı.")
+            raise DosyaCokBuyuk(_("\"%(ad)s\" eki 10 MB sınırını aşıyor; e-posta alınmadı.") % {"ad": ek.ad[:80]})
         if not ek.veri or mime_tipi_bul(ContentFile(ek.veri)) is None:
-            raise DesteklenmeyenDosya(f"\"{ek.ad[:80]}\" ekinin türü kabul edilmiyor; e-posta alınmadı.")
+            raise DesteklenmeyenDosya(_("\"%(ad)s\" ekinin türü kabul edilmiyor; e-posta alınmadı.") % {"ad": ek.ad[:80]})
 
 
 def _ekleri_sakla(okunan: OkunanEposta, *, musteri: Musteri, ziyaretci_id: str) -> list[int]:
@@ -544,17 +613,18 @@ def _ekleri_sakla(okunan: OkunanEposta, *, musteri: Musteri, ziyaretci_id: str) 
                         ad=ek.ad).id for ek in okunan.ekler]
 
 
-def _metin(okunan: OkunanEposta) -> str:
+def _metin(okunan: OkunanEposta, *, dil: str) -> str:
     metin = okunan.metin[:YANIT_MAX].replace("\x00", "")
     if not metin.strip():
         if not okunan.ekler:
-            raise GecersizIstek("E-postada metin ya da ek yok.")
-        return SADECE_EK
+            raise GecersizIstek(_("E-postada metin ya da ek yok."))
+        with dilde(dil):
+            return str(SADECE_EK)
     return metin
 
 
 def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket: Ticket, boyut: int) -> GelenEposta:
-    metin = _metin(okunan)
+    metin = _metin(okunan, dil=ticket.dil)
     ek_idleri = _ekleri_sakla(okunan, musteri=ticket.musteri, ziyaretci_id=ticket.ziyaretci_id)
     yanit = ticket_ziyaretci_yanitla(ticket=ticket, icerik=metin, ek_idleri=ek_idleri)
     return GelenEposta.objects.create(
@@ -564,7 +634,10 @@ def _yanit_olarak_sakla(okunan: OkunanEposta, *, ticket: Ticket, boyut: int) -> 
 
 
 def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri: Musteri, boyut: int) -> GelenEposta:
-    metin = _metin(okunan)
+    # A ticket opened by mail speaks the tenant's widget language (`otomatik`: the default, as a
+    # mail has no browser to ask): its receipt and replies are written in it (CONTRACT 19).
+    dil = widget_dili(musteri)
+    metin = _metin(okunan, dil=dil)
     # A sender by e-mail is a visitor named by its address (never a site's own visitor id).
     ziyaretci_id = f"{EPOSTA_ZIYARETCI_ONEKI}{okunan.gonderen}"[:ZIYARETCI_ID_MAX]
     try:
@@ -577,6 +650,9 @@ def _yeni_ticket_olarak_sakla(okunan: OkunanEposta, *, musteri: Musteri, boyut: 
         musteri=musteri, ziyaretci_id=ziyaretci_id, konu=(okunan.konu or "(Konusuz)")[:KONU_MAX], mesaj=metin,
         ad=okunan.gonderen_adi[:150], email=email, ek_idleri=ek_idleri, kanal=Ticket.Kanal.EPOSTA,
     )
+    if ticket.dil != dil:  # before the commit, so the "received" mail (after it) reads it
+        Ticket.objects.filter(pk=ticket.pk).update(dil=dil)
+        ticket.dil = dil
     return GelenEposta.objects.create(
         musteri=musteri, message_id=okunan.message_id, gonderen=okunan.gonderen, konu=okunan.konu[:255],
         sonuc=GelenEposta.Sonuc.YENI_TICKET, ticket_id=ticket.id, metin=metin, boyut=boyut,

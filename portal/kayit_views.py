@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.hashers import make_password
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views import View
 
 from supportdesk.core import kosucu
@@ -55,7 +56,7 @@ class KayitView(View):
         if KayitAdresLimiti(d["email"]).izin_var(request):
             kok = request.build_absolute_uri("/").rstrip("/")
             kosucu.commit_sonrasi(tasks.kayit_basvurusu, d["email"], sifre_ozeti, d["firma_adi"], d["ad"], kok,
-                                  yerel=settings.EPOSTA_YEREL_ISCI)
+                                  translation.get_language(), yerel=settings.EPOSTA_YEREL_ISCI)  # the mail's language
         return redirect("portal:kayit_gonderildi")
 
 

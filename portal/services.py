@@ -60,21 +60,22 @@ def kayit_ol(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str = "") -> t
     return kullanici, musteri
 
 
-def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str) -> None:
+def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str,
+                         dil: str | None = None) -> None:
     """The sign-up form's work, in the background (the page answers the same either way, so it
     never tells whether an address has an account, not even by how long it takes): a new address
     gets its confirmation link; an address with an account gets a note to log in or reset."""
     email = email.strip().lower()
     if Kullanici.objects.filter(email=email).exists():
         eposta_services.kayit_denendi_gonder(alici=email, giris_url=kok + reverse("portal:giris"),
-                                             sifirlama_url=kok + reverse("portal:sifremi_unuttum"))
+                                             sifirlama_url=kok + reverse("portal:sifremi_unuttum"), dil=dil)
         return
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
         BekleyenKayit.objects.filter(olusturulma__lt=timezone.now() - KAYIT_GECERLILIK).delete()
         BekleyenKayit.objects.create(email=email, sifre=sifre_ozeti, firma_adi=firma_adi, ad=ad,
                                      token_ozeti=token_ozeti(token))
-        eposta_services.kayit_onay_gonder(alici=email, firma_adi=firma_adi,
+        eposta_services.kayit_onay_gonder(alici=email, firma_adi=firma_adi, dil=dil,
                                           url=kok + reverse("portal:kayit_onay", kwargs={"token": token}))
 
 

@@ -1,6 +1,7 @@
 """Thin views: the transcript request of the widget and the inbound mail hook."""
 from django.conf import settings
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import BaseParser
@@ -27,7 +28,7 @@ def _hatalar(*kodlar: str) -> dict:
 
 class WidgetSohbetDokumuView(WidgetAPIView):
     @extend_schema(
-        summary="Kapanmış sohbetin dökümünü ziyaretçiye e-postayla gönder (sohbet başına en çok 3)",
+        summary="Kapanmış sohbetin dökümünü ziyaretçiye e-postayla gönder (sohbet başına en çok 3)",  # ceviri: yok (OpenAPI docs)
         request=DokumIstekSerializer,
         responses={201: inline_serializer("SohbetDokumu", {"eposta": inline_serializer("SohbetDokumuEposta", {
             "oturum_id": serializers.IntegerField(), "alici": serializers.EmailField(),
@@ -56,7 +57,7 @@ class HamEpostaParser(BaseParser):
             return b""
         ham = stream.read(settings.INBOUND_EMAIL_MAX_BYTES + 1)
         if len(ham) > settings.INBOUND_EMAIL_MAX_BYTES:
-            raise DosyaCokBuyuk("E-posta boyut sınırını aşıyor.")
+            raise DosyaCokBuyuk(_("E-posta boyut sınırını aşıyor."))
         return ham
 
 
@@ -72,8 +73,9 @@ class GelenEpostaView(AcikAPIView):
     parser_classes = [HamEpostaParser]
 
     @extend_schema(
-        summary="Gelen e-posta (ham RFC 822 ileti; X-Inbound-Secret başlığı)",
-        description="201: saklandı. 200: aynı Message-ID bu proje için daha önce alınmış (`yinelenen: true`), ya da "
+        summary="Gelen e-posta (ham RFC 822 ileti; X-Inbound-Secret başlığı)",  # ceviri: yok (OpenAPI docs)
+        description="201: saklandı. 200: aynı Message-ID bu proje için daha önce alınmış "  # ceviri: yok
+                    "(`yinelenen: true`), ya da "
                     "otomatik bir e-posta (Auto-Submitted, Precedence: bulk…; `sonuc: yok_sayildi`): hiçbir şey eklenmedi.",
         request={"message/rfc822": {"type": "string", "format": "binary"}},
         responses={
@@ -87,7 +89,7 @@ class GelenEpostaView(AcikAPIView):
         # The secret is checked before the body is read or parsed.
         gizli = request.headers.get("X-Inbound-Secret", "")
         if not gizli or not constant_time_compare(gizli, settings.INBOUND_EMAIL_SECRET):
-            raise KimlikGerekli("Gelen e-posta anahtarı (X-Inbound-Secret) eksik ya da yanlış.")
+            raise KimlikGerekli(_("Gelen e-posta anahtarı (X-Inbound-Secret) eksik ya da yanlış."))
         ham = request.data if isinstance(request.data, bytes) else b""
         kayit, yeni = services.gelen_eposta_isle(ham=ham)
         if kayit is None:

@@ -7,15 +7,15 @@ from tenants.models import Musteri
 
 
 class Command(BaseCommand):
-    help = "Projenin gelen e-posta adresini yazdırır (yeni ticket açar)."
+    help = "Projenin gelen e-posta adresini yazdırır (yeni ticket açar)."  # ceviri: yok
 
     def add_arguments(self, parser):
-        parser.add_argument("--musteri", type=int, help="Proje (müşteri) id'si; verilmezse tüm aktif projeler.")
+        parser.add_argument("--musteri", type=int, help="Proje (müşteri) id'si; verilmezse tüm aktif projeler.")  # ceviri: yok
 
     def handle(self, *args, musteri=None, **options):
         if musteri is not None:
             if not Musteri.objects.filter(pk=musteri).exists():
-                raise CommandError(f"Proje #{musteri} bulunamadı.")
+                raise CommandError(f"Proje #{musteri} bulunamadı.")  # ceviri: yok
             self.stdout.write(musteri_gelen_adresi(musteri))
             return
         for m in Musteri.objects.filter(aktif=True).order_by("id"):

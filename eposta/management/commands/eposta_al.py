@@ -12,7 +12,7 @@ from supportdesk.core.exceptions import ApiHatasi
 
 
 class Command(BaseCommand):
-    help = "Standart girdiden bir ham e-posta (RFC 822) alır: ticket yanıtı ya da yeni ticket."
+    help = "Standart girdiden bir ham e-posta (RFC 822) alır: ticket yanıtı ya da yeni ticket."  # ceviri: yok
 
     def handle(self, *args, **options):
         ham = sys.stdin.buffer.read()
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         except ApiHatasi as exc:
             raise CommandError(f"{exc.kod}: {exc.mesaj}") from None
         if kayit is None:
-            self.stdout.write("E-posta yok sayıldı: otomatik yanıt ya da toplu e-posta.")
+            self.stdout.write("E-posta yok sayıldı: otomatik yanıt ya da toplu e-posta.")  # ceviri: yok
             return
-        durum = "kaydedildi" if yeni else "zaten alınmıştı"
+        durum = "kaydedildi" if yeni else "zaten alınmıştı"  # ceviri: yok
         self.stdout.write(f"E-posta {durum}: {kayit.get_sonuc_display()}, ticket #{kayit.ticket_id}")
