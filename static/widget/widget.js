@@ -369,8 +369,9 @@
     const an = z ? new Date(z) : null;
     return an && !isNaN(an) ? new Intl.DateTimeFormat(dil, bicim).format(an) : "";
   };
-  const saat = (z) => zamanYaz(z, { hour: "2-digit", minute: "2-digit" });
-  const tarih = (z) => zamanYaz(z, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  // Turkish writes 09:05, English 9:05 AM.
+  const saat = (z) => zamanYaz(z, { hour: dil === "tr" ? "2-digit" : "numeric", minute: "2-digit" });
+  const tarih = (z) => zamanYaz(z, { day: "numeric", month: "short", hour: dil === "tr" ? "2-digit" : "numeric", minute: "2-digit" });
   const boyutYaz = (b) => (b >= 1048576 ? (b / 1048576).toFixed(1) + " MB" : Math.max(1, Math.round(b / 1024)) + " KB");
 
   // Article bodies are sanitized on the server; this second pass keeps the shadow root safe

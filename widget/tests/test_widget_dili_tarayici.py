@@ -180,7 +180,7 @@ def ingilizce_sohbet(sayfa, operator, mesaj="Hello, I have a question about my i
     page.get_by_role("log").get_by_text("It is INV-2026-0042.").wait_for()
     # times in the chat are written the English way (Intl.DateTimeFormat("en"))
     saatler = page.get_by_role("log").locator(".m.z .zm").all_inner_texts()
-    assert saatler and all(re.fullmatch(r"\d\d:\d\d\s(AM|PM)", s) for s in saatler), saatler
+    assert saatler and all(re.fullmatch(r"\d{1,2}:\d\d\s(AM|PM)", s) for s in saatler), saatler
     return oturum_id
 
 
@@ -197,6 +197,7 @@ def ingilizce_puan(sayfa, operator, oturum_id):
     page.get_by_label("Your comment (optional)").fill("Quick and friendly.")
     page.get_by_role("button", name="Email me the chat transcript").wait_for()
     turkce_yok(page, izinli=("Quick and friendly.",))
+    sayfa.ekran("widget-en-puan.png")
     page.get_by_role("button", name="Submit rating").click()
     page.get_by_role("heading", name="Thanks for your feedback!").wait_for()
     page.get_by_role("log").get_by_role("button", name="Start a new chat").wait_for()
@@ -225,6 +226,7 @@ def ingilizce_talep(sayfa):
     panel.get_by_text("This field may not be blank.").first.wait_for()
     panel.get_by_text("Enter a valid email address.").wait_for()
     turkce_yok(page, izinli=("not-an-address",))
+    sayfa.ekran("widget-en-talep-hata.png")
     panel.locator("input[name=konu]").fill("Invoice PDF will not open")
     panel.locator("textarea[name=mesaj]").fill("The PDF of my last invoice shows an error.")
     panel.locator("input[name=email]").fill("jane@example.com")
@@ -233,12 +235,13 @@ def ingilizce_talep(sayfa):
     page.get_by_role("heading", name="Invoice PDF will not open").wait_for()
     panel.get_by_text("Open", exact=True).wait_for()  # the status chip
     tarih = panel.locator("small.zm").first.inner_text()
-    assert re.fullmatch(r"#\d+ · (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2},? \d\d:\d\d\s(AM|PM)", tarih), tarih
+    assert re.fullmatch(r"#\d+ · (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{1,2}:\d\d\s(AM|PM)", tarih), tarih
     panel.get_by_label("Reply", exact=True).wait_for()
     assert panel.get_by_label("Reply", exact=True).get_attribute("placeholder") == "Write your reply…"
     turkce_yok(page, izinli=("Invoice PDF will not open", "The PDF of my last invoice shows an error."))
     page.get_by_role("button", name="Back").click()
     page.get_by_role("button", name=re.compile("Invoice PDF will not open")).wait_for()
+    sayfa.ekran("widget-en-talepler.png")
 
 
 def ingilizce_yardim(sayfa):
@@ -258,6 +261,7 @@ def ingilizce_yardim(sayfa):
     page.get_by_role("heading", name="How do I download an invoice?").wait_for()
     page.get_by_role("article").get_by_text("My account", exact=True).wait_for()
     turkce_yok(page)
+    sayfa.ekran("widget-en-yardim.png")
     page.get_by_role("button", name="Back").click()
     page.get_by_role("button", name=re.compile("How do I download an invoice")).wait_for()
 
