@@ -178,6 +178,10 @@ def ingilizce_sohbet(sayfa, operator, mesaj="Hello, I have a question about my i
     page.get_by_label("Your message").fill("It is INV-2026-0042.")
     page.keyboard.press("Enter")
     page.get_by_role("log").get_by_text("It is INV-2026-0042.").wait_for()
+    # an upload the widget refuses itself (over 10 MB)
+    page.locator("input[type=file]").first.set_input_files(
+        files=[{"name": "big.pdf", "mimeType": "application/pdf", "buffer": b"0" * (10 * 1024 * 1024 + 1)}])
+    page.get_by_role("alert").get_by_text("This file is too large; the limit is 10 MB.").wait_for()
     # times in the chat are written the English way (Intl.DateTimeFormat("en"))
     saatler = page.get_by_role("log").locator(".m.z .zm").all_inner_texts()
     assert saatler and all(re.fullmatch(r"\d{1,2}:\d\d\s(AM|PM)", s) for s in saatler), saatler
@@ -437,3 +441,22 @@ def test_ingilizce_proje_sunucu_metinleri(sayfa_ac, baska_site, smtp):  # noqa: 
     page.get_by_role("button", name="Start chat").click()
     page.get_by_role("button", name="Turn into a support request").wait_for()
     turkce_yok(page, sistemsiz=False, izinli=("Are you there?",))
+
+
+def test_ingilizce_proje_turkce_tarayicida_sunucu_metinleri(sayfa_ac, baska_site):
+    """The tenant speaks English, the browser prefers Turkish: the service's text in the widget's
+    answers (the closed text of `mesai.mesaj`, init's included, and the chat's `sistem` line with
+    the ticket offer) follows the tenant's language, not the browser's."""
+    musteri = proje("en", calisma_saatleri={})  # closed all week
+    sayfa = sayfa_ac("tr-TR")
+    page = sayfa.page
+    yukle(page, baska_site.sayfa("/en-tr-sunucu.html", musteri))
+    page.get_by_role("button", name="Open support window").click()
+    page.get_by_role("button", name="Create a support request").wait_for()
+    turkce_yok(page, sistemsiz=False)
+    page.get_by_label("Your message").fill("Is anyone there?")
+    page.get_by_role("button", name="Start chat").click()
+    page.get_by_role("button", name="Turn into a support request").wait_for()
+    assert page.get_by_role("log").locator(".m.s .bb").count() >= 1
+    turkce_yok(page, sistemsiz=False, izinli=("Is anyone there?",))
+    assert not sayfa.hatalar
