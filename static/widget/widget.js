@@ -204,7 +204,7 @@
   // browser's first supported one, else Turkish. `dilKur` switches (widget/init's `data.dil`).
   const dilKodu = (k) => {
     const kod = String(k || "").split(/[-_]/)[0].toLowerCase();
-    return Object.hasOwn(SOZLUKLER, kod) ? kod : null;
+    return Object.keys(SOZLUKLER).includes(kod) ? kod : null;
   };
   let dil = "tr";
   let cogul = null;
