@@ -18,6 +18,11 @@
   const KOK = new URL(API, location.href).origin;
   const MAX_DOSYA = 10 * 1024 * 1024;
 
+  // --- the widget's words (CONTRACT 19): one dictionary per language, the same keys in each
+  // (widget/tests/test_widget_katalog.py checks them). `M` is Turkish, the source; `{n}`-style
+  // placeholders; a value that counts is {one, other} (Intl.PluralRules), or one string for all.
+  // Only `t()` reads them. Text the service sends (system lines, closed text, articles, the
+  // tenant's greeting) is shown as sent.
   const M = {
     ac: "Destek penceresini aç",
     kapat: "Destek penceresini kapat",
@@ -38,7 +43,7 @@
     aciklama: "Açıklama",
     istege: "(isteğe bağlı)",
     baslat: "Sohbeti başlat",
-    sira: (n) => `Sıranız: ${n}. Bir temsilci birazdan bağlanacak.`,
+    sira: "Sıranız: {n}. Bir temsilci birazdan bağlanacak.",
     bekle: "Bir temsilci birazdan bağlanacak.",
     kimseYok: "Şu an çevrimiçi temsilcimiz yok. Destek talebi bırakabilirsiniz; size e-postayla döneriz.",
     bagli: "Bir temsilciyle görüşüyorsunuz.",
@@ -52,7 +57,7 @@
     ekiKaldir: "Eki kaldır",
     yukleniyor: "Yükleniyor…",
     puanla: "Görüşmeyi nasıl buldunuz?",
-    yildiz: (n) => `${n} yıldız`,
+    yildiz: "{n} yıldız",
     yorum: "Yorumunuz (isteğe bağlı)",
     puanGonder: "Değerlendirmeyi gönder",
     puanSec: "Lütfen 1 ile 5 arasında bir puan seçin.",
@@ -61,13 +66,17 @@
     yaziyor: "Temsilci yazıyor…",
     siz: "Siz",
     temsilci: "Temsilci",
-    okunmamis: (n) => `${n} okunmamış mesaj`,
+    okunmamis: "{n} okunmamış mesaj",
     yeniTalep: "Yeni talep",
     talepYok: "Henüz bir destek talebiniz yok.",
     konu: "Konu",
     oncelik: "Öncelik",
-    oncelikler: { dusuk: "Düşük", normal: "Normal", yuksek: "Yüksek", acil: "Acil" },
+    oncelik_dusuk: "Düşük",
+    oncelik_normal: "Normal",
+    oncelik_yuksek: "Yüksek",
+    oncelik_acil: "Acil",
     ekler: "Ekler",
+    ekMesaji: "Ekler: {ad}",
     dosyaSec: "Dosya seç",
     dosyaYok: "Dosya seçilmedi",
     talepGonder: "Talebi gönder",
@@ -75,12 +84,15 @@
     yanitYaz: "Yanıtınızı yazın…",
     yanitla: "Yanıtla",
     kapaliTalep: "Bu talep kapatıldı; yeni bir talep oluşturabilirsiniz.",
-    durumlar: { acik: "Açık", beklemede: "Beklemede", cozuldu: "Çözüldü", kapandi: "Kapandı" },
+    durum_acik: "Açık",
+    durum_beklemede: "Beklemede",
+    durum_cozuldu: "Çözüldü",
+    durum_kapandi: "Kapandı",
     ara: "Yardım merkezinde ara",
     araIpucu: "Sorunuzu yazın, ör. fatura",
     sonucYok: "Sonuç bulunamadı. Farklı kelimelerle deneyin ya da bize yazın.",
     kategoriler: "Kategoriler",
-    makale: (n) => `${n} makale`,
+    makale: "{n} makale",
     kapatDugme: "Kapat",
     kullanilamaz: "Destek penceresi bu sitede şu an kullanılamıyor. Lütfen daha sonra tekrar deneyin.",
     dokum: "Sohbet dökümünü e-postayla gönder",
@@ -99,6 +111,108 @@
     oneriAciklama: "Sohbetiniz ve e-posta adresiniz talebe eklenir; düzenleyip gönderebilirsiniz.",
     vazgec: "Vazgeç",
   };
+  const EN = {
+    ac: "Open support window",
+    kapat: "Close support window",
+    kucult: "Minimize window",
+    baslik: "Support",
+    cevrimici: "We're online",
+    cevrimdisi: "We're offline right now",
+    sohbet: "Chat",
+    talepler: "Requests",
+    yardim: "Help",
+    hosgeldin: "Hi there! How can we help?",
+    hosgeldinAlt: "Send us a message and our team will reply as soon as possible.",
+    offline: "No agents are online right now. You can still start a chat or leave a request, and we'll get back to you by email.",
+    talepBirak: "Create a support request",
+    ad: "Your name",
+    email: "Your email address",
+    mesaj: "Your message",
+    aciklama: "Description",
+    istege: "(optional)",
+    baslat: "Start chat",
+    sira: "You're number {n} in the queue. An agent will be with you shortly.",
+    bekle: "An agent will be with you shortly.",
+    kimseYok: "No agents are online right now. You can leave a request and we'll get back to you by email.",
+    bagli: "You're chatting with an agent.",
+    bitti: "This chat has ended.",
+    bitir: "End chat",
+    bitirSor: "End this chat?",
+    evetBitir: "Yes, end chat",
+    yaz: "Type your message…",
+    gonder: "Send",
+    dosyaEkle: "Attach a file",
+    ekiKaldir: "Remove attachment",
+    yukleniyor: "Uploading…",
+    puanla: "How was your conversation?",
+    yildiz: { one: "{n} star", other: "{n} stars" },
+    yorum: "Your comment (optional)",
+    puanGonder: "Submit rating",
+    puanSec: "Please choose a rating from 1 to 5.",
+    tesekkur: "Thanks for your feedback!",
+    yeniSohbet: "Start a new chat",
+    yaziyor: "Agent is typing…",
+    siz: "You",
+    temsilci: "Agent",
+    okunmamis: { one: "{n} unread message", other: "{n} unread messages" },
+    yeniTalep: "New request",
+    talepYok: "You don't have any support requests yet.",
+    konu: "Subject",
+    oncelik: "Priority",
+    oncelik_dusuk: "Low",
+    oncelik_normal: "Normal",
+    oncelik_yuksek: "High",
+    oncelik_acil: "Urgent",
+    ekler: "Attachments",
+    ekMesaji: "Attachments: {ad}",
+    dosyaSec: "Choose files",
+    dosyaYok: "No file chosen",
+    talepGonder: "Submit request",
+    geri: "Back",
+    yanitYaz: "Write your reply…",
+    yanitla: "Reply",
+    kapaliTalep: "This request is closed. You can create a new one.",
+    durum_acik: "Open",
+    durum_beklemede: "Pending",
+    durum_cozuldu: "Solved",
+    durum_kapandi: "Closed",
+    ara: "Search the help center",
+    araIpucu: "Type your question, e.g. invoice",
+    sonucYok: "No results found. Try different words or send us a message.",
+    kategoriler: "Categories",
+    makale: { one: "{n} article", other: "{n} articles" },
+    kapatDugme: "Close",
+    kullanilamaz: "Support isn't available on this site right now. Please try again later.",
+    dokum: "Email me the chat transcript",
+    dokumGitti: "The transcript has been sent to your email address.",
+    limit: "Too many actions in a short time. Please try again in a few seconds.",
+    ag: "Couldn't connect. Check your internet connection and try again.",
+    sunucu: "Something went wrong. Please try again in a moment.",
+    buyuk: "This file is too large; the limit is 10 MB.",
+    tur: "This file type isn't supported. Upload a PNG, JPEG, GIF, WebP, PDF or text file.",
+    bulunamadi: "We couldn't find what you were looking for.",
+    alanlar: "Please check the highlighted fields.",
+    guc: "Powered by SupportDesk",
+    // issue 13 (daily use)
+    oneriBaslik: "Leave a request instead of waiting",
+    oneriDugme: "Turn into a support request",
+    oneriAciklama: "Your chat and email address are added to the request; you can edit it before sending.",
+    vazgec: "Cancel",
+  };
+  const SOZLUKLER = { tr: M, en: EN };
+  // Before `widget/init` answers: the tenant's language last seen in this browser, else the
+  // browser's first supported one, else Turkish. `dilKur` switches (widget/init's `data.dil`).
+  const dilKodu = (k) => {
+    const kod = String(k || "").split(/[-_]/)[0].toLowerCase();
+    return Object.keys(SOZLUKLER).includes(kod) ? kod : null;
+  };
+  let dil = "tr";
+  let cogul = null;
+  function t(anahtar, degerler) {
+    let s = SOZLUKLER[dil][anahtar] ?? M[anahtar];
+    if (typeof s === "object") s = s[(cogul = cogul || new Intl.PluralRules(dil)).select(degerler.n)] || s.other;
+    return degerler ? s.replace(/\{(\w+)\}/g, (x, ad) => (degerler[ad] ?? x)) : s;
+  }
 
   // --- storage and the visitor id --------------------------------------------------------
   const depo = {
@@ -117,6 +231,7 @@
   const siteKimligi = Boolean(ziyaretciId);
   const yeniKimlik = (id) => { ziyaretciId = id; depo.yaz(onek + "ziyaretci", id); };
   if (!siteKimligi) yeniKimlik(depo.al(onek + "ziyaretci") || rastgeleId());
+  dil = dilKodu(depo.al(onek + "dil")) || (navigator.languages || [navigator.language]).map(dilKodu).find(Boolean) || "tr";
   // CONTRACT 2a: the visitor's token (its key to its own chats), kept per widget key and visitor.
   let token = "";
   const tokenYaz = (t) => { token = t || ""; depo.yaz(`${onek}token:${ziyaretciId}`, token); };
@@ -140,7 +255,7 @@
   };
   // canli: the widget socket's state (the block "canli" below).
   const canli = { ws: null, acik: false, deneme: 0, zaman: null, yaziyorSon: 0, okunanSon: 0, notZaman: null,
-    not: h("div", { class: "yn", hidden: true, "aria-live": "polite", text: M.yaziyor }) };
+    not: h("div", { class: "yn", hidden: true, "aria-live": "polite", text: t("yaziyor") }) };
 
   // --- HTTP ------------------------------------------------------------------------------
   class ApiHatasi extends Error {
@@ -151,22 +266,25 @@
   }
 
   function hataMesaji(durum, kod, sunucuMesaji) {
-    if (durum === 0) return M.ag;
-    if (durum === 403 && kod === "ORIGIN_IZINSIZ") return M.kullanilamaz;
-    if (durum === 401 && kod !== "GECERSIZ_IMZA" && kod !== "IMZA_GEREKLI") return M.kullanilamaz;
-    if (durum === 429) return M.limit;
-    if (durum === 413) return M.buyuk;
-    if (durum === 415) return M.tur;
-    if (durum >= 500) return M.sunucu;
-    if (durum === 404) return M.bulunamadi;
-    return sunucuMesaji || M.sunucu;
+    if (durum === 0) return t("ag");
+    if (durum === 403 && kod === "ORIGIN_IZINSIZ") return t("kullanilamaz");
+    if (durum === 401 && kod !== "GECERSIZ_IMZA" && kod !== "IMZA_GEREKLI") return t("kullanilamaz");
+    if (durum === 429) return t("limit");
+    if (durum === 413) return t("buyuk");
+    if (durum === 415) return t("tur");
+    if (durum >= 500) return t("sunucu");
+    if (durum === 404) return t("bulunamadi");
+    return sunucuMesaji || t("sunucu");
   }
 
   async function api(yontem, yol, govde, sorgu) {
-    if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", M.kullanilamaz);
+    if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", t("kullanilamaz"));
     let url = API + yol;
     const basliklar = { "X-API-Key": API_KEY, Accept: "application/json" };
     if (token) basliklar["X-Ziyaretci-Token"] = token;
+    // Once widget/init has named the widget's language, the service's own words (field errors)
+    // come in it too; widget/init itself carries the browser's own preference (`otomatik`).
+    if (S.hazir) basliklar["Accept-Language"] = dil;
     const secenek = { method: yontem, headers: basliklar, credentials: "omit", mode: "cors" };
     if (yontem === "GET") {
       url += "?" + new URLSearchParams({ ziyaretci_id: ziyaretciId, ...(sorgu || {}) });
@@ -181,7 +299,7 @@
     try {
       yanit = await fetch(url, secenek);
     } catch (e) {
-      throw new ApiHatasi(0, "AG_HATASI", M.ag);
+      throw new ApiHatasi(0, "AG_HATASI", t("ag"));
     }
     let zarf = null;
     try { zarf = await yanit.json(); } catch (e) { /* not JSON: a proxy page, handled below */ }
@@ -247,14 +365,13 @@
       return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
     } catch (e) { return null; }
   }
-  const saat = (z) => {
-    const t = z ? new Date(z) : null;
-    return t && !isNaN(t) ? t.toLocaleTimeString("tr-TR", { hour: "2-digit", minute: "2-digit" }) : "";
+  const zamanYaz = (z, bicim) => {
+    const an = z ? new Date(z) : null;
+    return an && !isNaN(an) ? new Intl.DateTimeFormat(dil, bicim).format(an) : "";
   };
-  const tarih = (z) => {
-    const t = z ? new Date(z) : null;
-    return t && !isNaN(t) ? t.toLocaleDateString("tr-TR", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : "";
-  };
+  // Turkish writes 09:05, English 9:05 AM.
+  const saat = (z) => zamanYaz(z, { hour: dil === "tr" ? "2-digit" : "numeric", minute: "2-digit" });
+  const tarih = (z) => zamanYaz(z, { day: "numeric", month: "short", hour: dil === "tr" ? "2-digit" : "numeric", minute: "2-digit" });
   const boyutYaz = (b) => (b >= 1048576 ? (b / 1048576).toFixed(1) + " MB" : Math.max(1, Math.round(b / 1024)) + " KB");
 
   // Article bodies are sanitized on the server; this second pass keeps the shadow root safe
@@ -638,7 +755,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   // --- skeleton ------------------------------------------------------------------------------
   const ev = D.createElement("supportdesk-widget");
   const golge = ev.attachShadow({ mode: "open" });
-  const kok = h("div", { class: "k", lang: "tr" });
+  const kok = h("div", { class: "k", lang: dil });
   // A constructed sheet is not an inline <style>, so a host page whose CSP forbids inline
   // styles still gets a styled widget; older browsers get the <style> element.
   try {
@@ -651,17 +768,19 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   golge.append(kok);
 
   const rozet = h("span", { class: "rz", hidden: true, "aria-hidden": "true" });
-  const baslatici = h("button", { class: "l", type: "button", "aria-label": M.ac, "aria-expanded": "false", "aria-controls": "sd-panel", onclick: () => (S.acik ? kapat() : ac()) }, ikon("sohbet", 28), rozet);
+  const baslatici = h("button", { class: "l", type: "button", "aria-label": t("ac"), "aria-expanded": "false", "aria-controls": "sd-panel", onclick: () => (S.acik ? kapat() : ac()) }, ikon("sohbet", 28), rozet);
   const logo = h("div", { class: "lg", "aria-hidden": "true", text: "?" });
-  const firmaAdi = h("h2", { id: "sd-baslik", text: M.baslik });
+  const firmaAdi = h("h2", { id: "sd-baslik", text: t("baslik") });
   const nokta = h("span", { class: "nk" });
-  const durumYazi = h("span", { text: M.cevrimici });
+  const durumYazi = h("span", { text: t("cevrimici") });
   const uyari = h("div", { class: "uy", role: "alert", hidden: true });
   const sekmeler = {};
+  const sekmeAdlari = {};
   const govdeler = {};
-  const sekmeCubugu = h("div", { class: "sk", role: "tablist", "aria-label": M.baslik });
-  for (const [ad, metin, ik] of [["sohbet", M.sohbet, "sohbet"], ["talepler", M.talepler, "talep"], ["yardim", M.yardim, "kitap"]]) {
-    sekmeler[ad] = h("button", { role: "tab", type: "button", id: `sd-t-${ad}`, "aria-controls": `sd-g-${ad}`, "aria-selected": "false", tabindex: "-1", onclick: () => sekmeSec(ad, true) }, ikon(ik, 16), metin);
+  const sekmeCubugu = h("div", { class: "sk", role: "tablist", "aria-label": t("baslik") });
+  for (const [ad, ik] of [["sohbet", "sohbet"], ["talepler", "talep"], ["yardim", "kitap"]]) {
+    sekmeAdlari[ad] = h("span", { text: t(ad) });
+    sekmeler[ad] = h("button", { role: "tab", type: "button", id: `sd-t-${ad}`, "aria-controls": `sd-g-${ad}`, "aria-selected": "false", tabindex: "-1", onclick: () => sekmeSec(ad, true) }, ikon(ik, 16), sekmeAdlari[ad]);
     govdeler[ad] = h("section", { class: "b", role: "tabpanel", id: `sd-g-${ad}`, "aria-labelledby": `sd-t-${ad}`, hidden: true });
     sekmeCubugu.append(sekmeler[ad]);
   }
@@ -673,10 +792,11 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     e.preventDefault();
     sekmeSec(adlar[(j + adlar.length) % adlar.length], true);
   });
+  const kucult = h("button", { class: "ib", type: "button", "aria-label": t("kucult"), onclick: () => kapat() }, ikon("asagi", 22));
+  const altYazi = h("div", { class: "ft", text: t("guc") });
   const panel = h("div", { class: "p", id: "sd-panel", role: "dialog", "aria-labelledby": "sd-baslik", hidden: true },
-    h("div", { class: "u" }, logo, h("div", null, firmaAdi, h("p", null, nokta, durumYazi)),
-      h("button", { class: "ib", type: "button", "aria-label": M.kucult, onclick: () => kapat() }, ikon("asagi", 22))),
-    sekmeCubugu, uyari, Object.values(govdeler), h("div", { class: "ft", text: M.guc }));
+    h("div", { class: "u" }, logo, h("div", null, firmaAdi, h("p", null, nokta, durumYazi)), kucult),
+    sekmeCubugu, uyari, Object.values(govdeler), altYazi);
   const kampanyaYeri = h("div", { hidden: true });
   // Launcher before the panel: Tab from the launcher enters the panel it opened.
   kok.append(kampanyaYeri, baslatici, panel);
@@ -700,7 +820,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   const uyariGizle = () => { if (!S.durdu) uyari.hidden = true; };
   const alanMetni = (e) => Object.values(e.alanlar || {}).flat().join(" ");
   function hataGoster(e) {
-    if (!(e instanceof ApiHatasi)) return uyariGoster(M.sunucu, 8000);
+    if (!(e instanceof ApiHatasi)) return uyariGoster(t("sunucu"), 8000);
     uyariGoster((e.durum === 400 && alanMetni(e)) || e.message, e.durum === 0 || e.durum >= 500 ? 0 : 8000);
   }
   function durdur() {
@@ -711,8 +831,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     sekmeCubugu.hidden = true;
     for (const g of Object.values(govdeler)) g.hidden = true;
     kampanyaYeri.hidden = true;
-    uyariGoster(M.kullanilamaz);
-    hazirCoz.red(new ApiHatasi(403, "ORIGIN_IZINSIZ", M.kullanilamaz));
+    uyariGoster(t("kullanilamaz"));
+    hazirCoz.red(new ApiHatasi(403, "ORIGIN_IZINSIZ", t("kullanilamaz")));
   }
   // Field errors from a 400 go next to their inputs.
   function alanHatalari(form, e) {
@@ -727,7 +847,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       girdi.setAttribute("aria-invalid", "true");
       girdi.closest("label").append(h("span", { class: "ah", text: Array.isArray(metin) ? metin.join(" ") : String(metin) }));
     }
-    uyariGoster(yer ? M.alanlar : alanMetni(e) || e.message, 8000);
+    uyariGoster(yer ? t("alanlar") : alanMetni(e) || e.message, 8000);
   }
   async function mesgul(dugme, is) {
     dugme.disabled = true;
@@ -741,7 +861,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     panel.hidden = false;
     kampanyaYeri.hidden = true;
     baslatici.setAttribute("aria-expanded", "true");
-    baslatici.setAttribute("aria-label", M.kapat);
+    baslatici.setAttribute("aria-label", t("kapat"));
     bosalt(baslatici, ikon("kapat", 26), rozet);
     sekmeSec(S.sekme, false);
     if (S.sekme === "sohbet") okundu();
@@ -754,7 +874,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     kok.classList.remove("a");
     panel.hidden = true;
     baslatici.setAttribute("aria-expanded", "false");
-    baslatici.setAttribute("aria-label", M.ac);
+    baslatici.setAttribute("aria-label", t("ac"));
     bosalt(baslatici, ikon("sohbet", 28), rozet);
     baslatici.focus();
   }
@@ -780,12 +900,12 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function rozetGuncelle() {
     rozet.hidden = S.okunmamis === 0;
     rozet.textContent = S.okunmamis > 9 ? "9+" : String(S.okunmamis);
-    baslatici.setAttribute("aria-label", (S.acik ? M.kapat : M.ac) + (S.okunmamis ? ` (${M.okunmamis(S.okunmamis)})` : ""));
+    baslatici.setAttribute("aria-label", (S.acik ? t("kapat") : t("ac")) + (S.okunmamis ? ` (${t("okunmamis", { n: S.okunmamis })})` : ""));
   }
 
   // --- chat --------------------------------------------------------------------------------------
   const durumCubugu = h("div", { class: "ds", role: "status" });
-  const mesajListesi = h("div", { class: "ms", role: "log", "aria-live": "polite", "aria-label": M.sohbet });
+  const mesajListesi = h("div", { class: "ms", role: "log", "aria-live": "polite", "aria-label": t("sohbet") });
   const yazmaAlani = h("div", { class: "y" });
   const dosyaGirdisi = h("input", { type: "file", class: "gz", tabindex: "-1", "aria-hidden": "true", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain" });
 
@@ -793,10 +913,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function sohbetBaslangici() {
     clearTimeout(pollZamanlayici);
     const form = h("form", { novalidate: true },
-      h("label", null, h("span", null, M.ad, " ", h("small", { text: M.istege })), h("input", { name: "ad", autocomplete: "name", maxlength: "100", value: S.profil.ad || "" })),
-      h("label", null, h("span", null, M.email, " ", h("small", { text: M.istege })), h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.profil.email || "" })),
-      h("label", null, M.mesaj, h("textarea", { name: "mesaj", required: true, maxlength: "5000", rows: "3" })),
-      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.baslat));
+      h("label", null, h("span", null, t("ad"), " ", h("small", { text: t("istege") })), h("input", { name: "ad", autocomplete: "name", maxlength: "100", value: S.profil.ad || "" })),
+      h("label", null, h("span", null, t("email"), " ", h("small", { text: t("istege") })), h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.profil.email || "" })),
+      h("label", null, t("mesaj"), h("textarea", { name: "mesaj", required: true, maxlength: "5000", rows: "3" })),
+      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), t("baslat")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const v = Object.fromEntries(new FormData(form));
@@ -815,10 +935,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
     // Always drawn, shown while nobody is online: `widget/init` answering later must not redraw
     // the form (and lose what the visitor is typing), only show or hide this note.
-    const bilgi = h("div", { class: "bl", hidden: !kapali() }, h("span", { text: kapaliMetni(M.offline) }),
-      h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), M.talepBirak));
+    const bilgi = h("div", { class: "bl", hidden: !kapali() }, h("span", { text: kapaliMetni(t("offline")) }),
+      h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), t("talepBirak")));
     bosalt(govdeler.sohbet, h("div", { class: "ic" },
-      h("div", { class: "hg" }, h("h3", { text: M.hosgeldin }), h("p", { class: "kr", text: S.karsilama || M.hosgeldinAlt })), bilgi, form));
+      h("div", { class: "hg" }, h("h3", { text: t("hosgeldin") }), h("p", { class: "kr", text: S.karsilama || t("hosgeldinAlt") })), bilgi, form));
     cevrimdisiNotu = bilgi;
   }
 
@@ -829,21 +949,21 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     S.mesajIdleri.clear();
     S.ek = null;
     bosalt(mesajListesi);
-    const ekle2 = h("button", { class: "ib", type: "button", "aria-label": M.dosyaEkle, onclick: () => dosyaGirdisi.click() }, ikon("ek", 20));
-    const metin = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: M.yaz, "aria-label": M.mesaj });
+    const ekle2 = h("button", { class: "ib", type: "button", "aria-label": t("dosyaEkle"), onclick: () => dosyaGirdisi.click() }, ikon("ek", 20));
+    const metin = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: t("yaz"), "aria-label": t("mesaj") });
     const ekCipi = h("div", { class: "ec", hidden: true });
-    const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": M.gonder }, ikon("gonder", 18)));
+    const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": t("gonder") }, ikon("gonder", 18)));
     metin.addEventListener("input", canliYaziyor); // canli
     metin.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); } });
     // A file chosen, dropped on the conversation, or pasted (a screenshot) into the box.
     const ekSec = async (dosya) => {
       if (!dosya) return;
-      bosalt(ekCipi, h("span", { text: `${M.yukleniyor} ${dosya.name}` }));
+      bosalt(ekCipi, h("span", { text: `${t("yukleniyor")} ${dosya.name}` }));
       ekCipi.hidden = false;
       try {
         S.ek = await yukle(dosya);
         bosalt(ekCipi, ikon("ek", 14), h("span", { text: `${S.ek.ad || dosya.name} · ${boyutYaz(S.ek.boyut || dosya.size)}` }),
-          h("button", { class: "ib", type: "button", "aria-label": M.ekiKaldir, onclick: () => { S.ek = null; ekCipi.hidden = true; metin.focus(); } }, ikon("kapat", 14)));
+          h("button", { class: "ib", type: "button", "aria-label": t("ekiKaldir"), onclick: () => { S.ek = null; ekCipi.hidden = true; metin.focus(); } }, ikon("kapat", 14)));
       } catch (err) { ekCipi.hidden = true; hataGoster(err); }
     };
     dosyaGirdisi.onchange = () => { const dosya = dosyaGirdisi.files[0]; dosyaGirdisi.value = ""; ekSec(dosya); };
@@ -864,7 +984,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       e.preventDefault();
       let icerik = metin.value.trim();
       if (!icerik && !S.ek) return;
-      if (!icerik) icerik = `${M.ekler}: ${S.ek.ad || ""}`;
+      if (!icerik) icerik = t("ekMesaji", { ad: S.ek.ad || "" });
       const govde = { oturum_id: S.oturum.id, icerik };
       if (S.ek) govde.ek_id = S.ek.id;
       mesgul(form.querySelector("button[type=submit]"), async () => {
@@ -893,7 +1013,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   // CONTRACT 15: outside hours (`mesai`) or with nobody reachable, the widget shows the closed
   // text and the ticket offer, never a queue promise.
   const kapali = () => !S.mesai.acik || !S.cevrimici;
-  const kapaliMetni = (yoksa = M.kimseYok) => (!S.mesai.acik && S.mesai.mesaj) || yoksa;
+  const kapaliMetni = (yoksa = t("kimseYok")) => (!S.mesai.acik && S.mesai.mesaj) || yoksa;
   function mesaiAyarla(m) {
     if (m && typeof m.acik === "boolean") S.mesai = { acik: m.acik, mesaj: typeof m.mesaj === "string" ? m.mesaj : "" };
     cevrimiciAyarla(S.cevrimici);
@@ -902,10 +1022,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     S.cevrimici = Boolean(deger);
     const acik = S.cevrimici && S.mesai.acik;
     nokta.classList.toggle("x", !acik);
-    durumYazi.textContent = acik ? M.cevrimici : M.cevrimdisi;
+    durumYazi.textContent = acik ? t("cevrimici") : t("cevrimdisi");
     if (cevrimdisiNotu) {
       cevrimdisiNotu.hidden = !kapali();
-      cevrimdisiNotu.firstChild.textContent = kapaliMetni(M.offline);
+      cevrimdisiNotu.firstChild.textContent = kapaliMetni(t("offline"));
     }
   }
   function durumGuncelle() {
@@ -913,18 +1033,18 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (!o) return;
     if (o.durum === "aktif") cevrimiciAyarla(true);
     else if (o.cevrimici_operator !== undefined) cevrimiciAyarla(o.cevrimici_operator);
-    const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: () => bitirSor(true) }, M.bitir)
+    const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: () => bitirSor(true) }, t("bitir"))
       : yeniSohbetDugmesi();
-    let metin = M.bitti;
-    if (o.durum === "bekliyor") metin = kapali() ? kapaliMetni() : o.sira_no ? M.sira(o.sira_no) : M.bekle;
-    else if (o.durum === "aktif") metin = M.bagli;
+    let metin = t("bitti");
+    if (o.durum === "bekliyor") metin = kapali() ? kapaliMetni() : o.sira_no ? t("sira", { n: o.sira_no }) : t("bekle");
+    else if (o.durum === "aktif") metin = t("bagli");
     durumCubugu.classList.toggle("w", o.durum === "bekliyor");
     // Ending a chat cannot be undone: the bar asks first (no window.confirm, which blocks the
     // host page and cannot be styled).
     if (S.bitirSor && o.durum !== "kapandi") {
-      bosalt(durumCubugu, h("span", { text: M.bitirSor }),
-        h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, M.evetBitir),
-        h("button", { class: "d2", type: "button", onclick: () => bitirSor(false) }, M.vazgec));
+      bosalt(durumCubugu, h("span", { text: t("bitirSor") }),
+        h("button", { class: "d2", type: "button", onclick: (e) => sohbetiBitir(e.currentTarget) }, t("evetBitir")),
+        h("button", { class: "d2", type: "button", onclick: () => bitirSor(false) }, t("vazgec")));
     } else bosalt(durumCubugu, h("span", { text: metin }), bitir);
     ticketOnerisiGuncelle(o);
     if (o.durum === "kapandi") {
@@ -947,7 +1067,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       balon.append(h("a", { class: "ek", href: url, target: "_blank", rel: "noopener noreferrer" },
         resim ? h("img", { src: url, alt: ek.ad || "" }) : ikon("ek", 14), h("span", { text: `${ek.ad || ""} · ${boyutYaz(ek.boyut || 0)}` })));
     }
-    const kim = gonderen === "z" ? M.siz : gonderen === "o" ? (m.operator_adi || M.temsilci) : "";
+    const kim = gonderen === "z" ? t("siz") : gonderen === "o" ? (m.operator_adi || t("temsilci")) : "";
     return h("div", { class: `m ${gonderen}`, "data-id": m.id },
       operatorEtiketi(m), h("span", { class: "gz", text: kim ? kim + ":" : "" }), balon,
       gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
@@ -1015,17 +1135,17 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 
   function puanKarti() {
     S.puan = 0;
-    const yildizlar = [1, 2, 3, 4, 5].map((n) => h("button", { type: "button", "aria-label": M.yildiz(n), "aria-pressed": "false", onclick: () => sec(n) }, ikon("yildiz", 28)));
+    const yildizlar = [1, 2, 3, 4, 5].map((n) => h("button", { type: "button", "aria-label": t("yildiz", { n }), "aria-pressed": "false", onclick: () => sec(n) }, ikon("yildiz", 28)));
     const sec = (n) => {
       S.puan = n;
       yildizlar.forEach((b, i) => { b.classList.toggle("on", i < n); b.setAttribute("aria-pressed", String(i < n)); });
     };
     const yorum = h("textarea", { name: "yorum", rows: "2", maxlength: "1000" });
-    const form = h("form", null, h("div", { class: "yz", role: "group", "aria-label": M.puanla }, yildizlar),
-      h("label", null, M.yorum, yorum), h("button", { class: "d", type: "submit" }, M.puanGonder));
+    const form = h("form", null, h("div", { class: "yz", role: "group", "aria-label": t("puanla") }, yildizlar),
+      h("label", null, t("yorum"), yorum), h("button", { class: "d", type: "submit" }, t("puanGonder")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      if (!S.puan) return uyariGoster(M.puanSec, 5000);
+      if (!S.puan) return uyariGoster(t("puanSec"), 5000);
       mesgul(form.querySelector("button[type=submit]"), async () => {
         try {
           await api("POST", "/widget/chat/rate", { oturum_id: S.oturum.id, puan: S.puan, yorum: yorum.value.trim() });
@@ -1038,27 +1158,27 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         kart.querySelector("button").focus();
       });
     });
-    return h("div", { class: "pn" }, h("h3", { text: M.puanla }), form);
+    return h("div", { class: "pn" }, h("h3", { text: t("puanla") }), form);
   }
   // "Sohbet dökümünü e-postayla gönder" once a chat has ended (POST /widget/chat/transcript,
   // CONTRACT 14); the address is the one the visitor gave at chat start or in identify().
   function dokumKarti() {
     const girdi = h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.eposta || S.profil.email || "" });
-    const form = h("form", null, h("label", null, M.email, girdi), h("button", { class: "d2", type: "submit" }, M.dokum));
+    const form = h("form", null, h("label", null, t("email"), girdi), h("button", { class: "d2", type: "submit" }, t("dokum")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       mesgul(form.querySelector("button"), async () => {
         try {
           await api("POST", "/widget/chat/transcript", { oturum_id: S.oturum.id, email: girdi.value.trim() });
-          form.replaceWith(h("p", { text: M.dokumGitti }));
+          form.replaceWith(h("p", { text: t("dokumGitti") }));
         } catch (err) { alanHatalari(form, err); }
       });
     });
     return h("div", { class: "pn dk" }, form);
   }
   function tesekkurKarti() {
-    return h("div", { class: "pn" }, h("h3", { text: M.tesekkur }),
-      h("button", { class: "d", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, M.yeniSohbet));
+    return h("div", { class: "pn" }, h("h3", { text: t("tesekkur") }),
+      h("button", { class: "d", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, t("yeniSohbet")));
   }
 
   // --- issue 13 (daily use): operator names, the last chat after a reload, a remembered name and
@@ -1070,11 +1190,11 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   // Rating only for a chat an operator served; one nobody took (e.g. turned into a ticket) just
   // offers a new chat.
   function kapanisKarti(o) {
-    if (!o.kabul_zamani && !o.puan) return h("div", { class: "pn" }, h("h3", { text: M.bitti }), yeniSohbetDugmesi());
+    if (!o.kabul_zamani && !o.puan) return h("div", { class: "pn" }, h("h3", { text: t("bitti") }), yeniSohbetDugmesi());
     return o.puan ? tesekkurKarti() : puanKarti();
   }
   function yeniSohbetDugmesi() {
-    return h("button", { class: "d2", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, M.yeniSohbet);
+    return h("button", { class: "d2", type: "button", onclick: () => { S.oturum = null; sohbetBaslangici(); } }, t("yeniSohbet"));
   }
   // A chat that ended within a day comes back after a reload, to read and (still) rate; never over
   // a chat the visitor has already opened or is starting.
@@ -1103,9 +1223,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     const goster = Boolean(o && (o.ticket_onerisi || kapali()) && o.durum === "bekliyor");
     if (!goster) { if (oneriKarti) { oneriKarti.remove(); oneriKarti = null; } return; }
     if (oneriKarti && oneriKarti.isConnected) return;
-    oneriKarti = h("div", { class: "bl", role: "note", "data-oneri": "" }, h("strong", { text: M.oneriBaslik }),
-      h("span", { text: M.oneriAciklama }),
-      h("button", { class: "d2", type: "button", onclick: (e) => sohbetTicketFormu(e.currentTarget) }, ikon("talep", 16), M.oneriDugme));
+    oneriKarti = h("div", { class: "bl", role: "note", "data-oneri": "" }, h("strong", { text: t("oneriBaslik") }),
+      h("span", { text: t("oneriAciklama") }),
+      h("button", { class: "d2", type: "button", onclick: (e) => sohbetTicketFormu(e.currentTarget) }, ikon("talep", 16), t("oneriDugme")));
     mesajListesi.append(oneriKarti);
     mesajListesi.scrollTop = mesajListesi.scrollHeight;
   }
@@ -1117,11 +1237,11 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     } catch (err) { return hataGoster(err); }
     const eposta = taslak.email || S.profil.email || "";
     const form = h("form", { novalidate: true },
-      h("label", null, M.konu, h("input", { name: "konu", required: true, maxlength: "200", value: taslak.konu || "" })),
-      h("label", null, M.aciklama, h("textarea", { name: "mesaj", required: true, rows: "8", maxlength: "20000" })),
-      h("label", null, h("span", null, M.email, " ", h("small", { text: M.istege })), h("input", { name: "email", type: "email", autocomplete: "email", value: eposta })),
-      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.talepGonder),
-      h("button", { class: "d2", type: "button", onclick: () => sohbetAc(S.oturum, false) }, M.vazgec));
+      h("label", null, t("konu"), h("input", { name: "konu", required: true, maxlength: "200", value: taslak.konu || "" })),
+      h("label", null, t("aciklama"), h("textarea", { name: "mesaj", required: true, rows: "8", maxlength: "20000" })),
+      h("label", null, h("span", null, t("email"), " ", h("small", { text: t("istege") })), h("input", { name: "email", type: "email", autocomplete: "email", value: eposta })),
+      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), t("talepGonder")),
+      h("button", { class: "d2", type: "button", onclick: () => sohbetAc(S.oturum, false) }, t("vazgec")));
     form.mesaj.value = taslak.mesaj || "";
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -1140,7 +1260,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       });
     });
     clearTimeout(pollZamanlayici);
-    bosalt(govdeler.sohbet, h("div", { class: "ic" }, h("div", { class: "st" }, h("h3", { text: M.oneriBaslik })), form));
+    bosalt(govdeler.sohbet, h("div", { class: "ic" }, h("div", { class: "st" }, h("h3", { text: t("oneriBaslik") })), form));
     form.querySelector("input").focus();
   }
   // ==== canli: the widget socket (issue 14, CONTRACT 11) =====================================
@@ -1267,7 +1387,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   });
 
   async function yukle(dosya) {
-    if (dosya.size > MAX_DOSYA) throw new ApiHatasi(413, "DOSYA_COK_BUYUK", M.buyuk);
+    if (dosya.size > MAX_DOSYA) throw new ApiHatasi(413, "DOSYA_COK_BUYUK", t("buyuk"));
     const fd = new FormData();
     fd.append("dosya", dosya, dosya.name);
     const d = await api("POST", "/widget/upload", fd);
@@ -1275,9 +1395,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   // --- tickets -----------------------------------------------------------------------------------
-  const durumCipi = (d) => h("span", { class: `ch ${d}`, text: M.durumlar[d] || d });
+  const durumCipi = (d) => h("span", { class: `ch ${d}`, text: (SOZLUKLER.tr["durum_" + d] ? t("durum_" + d) : d) });
   function geriDugmesi(is) {
-    return h("button", { class: "d2", type: "button", onclick: is }, ikon("geri", 16), M.geri);
+    return h("button", { class: "d2", type: "button", onclick: is }, ikon("geri", 16), t("geri"));
   }
   // The ticket on screen (its detail, or the list's rows), so that a `ticket_guncellendi` frame
   // (an operator's reply, a state change: CONTRACT 11) updates it in place: a reply being typed
@@ -1288,27 +1408,27 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     talepEkrani.satirlar = new Map();
     const liste = h("ul", { class: "tl", "aria-busy": "true" });
     bosalt(govdeler.talepler, h("div", { class: "ic" },
-      h("div", { class: "st" }, h("h3", { text: M.talepler }), h("button", { class: "d", type: "button", onclick: () => talepFormu() }, ikon("arti", 16), M.yeniTalep)), liste));
+      h("div", { class: "st" }, h("h3", { text: t("talepler") }), h("button", { class: "d", type: "button", onclick: () => talepFormu() }, ikon("arti", 16), t("yeniTalep"))), liste));
     try {
       const d = await api("GET", "/widget/ticket/list");
       const talepler = d.ticketlar || [];
       liste.removeAttribute("aria-busy");
-      if (!talepler.length) return liste.append(h("li", { class: "bos", text: M.talepYok }));
-      for (const t of talepler) {
-        const satir = { tarih: h("small", { text: `#${t.id} · ${tarih(t.guncellenme || t.olusturulma)}` }), cip: durumCipi(t.durum) };
-        talepEkrani.satirlar.set(t.id, satir);
-        liste.append(h("li", null, h("button", { type: "button", onclick: () => talepDetayi(t.id) },
-          h("strong", { text: t.konu }), satir.tarih, satir.cip)));
+      if (!talepler.length) return liste.append(h("li", { class: "bos", text: t("talepYok") }));
+      for (const tk of talepler) {
+        const satir = { tarih: h("small", { text: `#${tk.id} · ${tarih(tk.guncellenme || tk.olusturulma)}` }), cip: durumCipi(tk.durum) };
+        talepEkrani.satirlar.set(tk.id, satir);
+        liste.append(h("li", null, h("button", { type: "button", onclick: () => talepDetayi(tk.id) },
+          h("strong", { text: tk.konu }), satir.tarih, satir.cip)));
       }
     } catch (err) { liste.removeAttribute("aria-busy"); hataGoster(err); }
   }
 
   function ekSecici(etiket) {
-    const secilen = h("span", { class: "fs", text: M.dosyaYok });
+    const secilen = h("span", { class: "fs", text: t("dosyaYok") });
     const girdi = h("input", { type: "file", name: "ekler", multiple: true, class: "gz", accept: dosyaGirdisi.accept,
-      onchange: () => { secilen.textContent = Array.from(girdi.files).map((f) => f.name).join(", ") || M.dosyaYok; } });
-    return [h("label", { class: "fd" }, h("span", null, etiket, " ", h("small", { text: M.istege })),
-      h("span", { class: "fr" }, h("span", { class: "d2" }, ikon("ek", 16), M.dosyaSec), secilen), girdi), girdi];
+      onchange: () => { secilen.textContent = Array.from(girdi.files).map((f) => f.name).join(", ") || t("dosyaYok"); } });
+    return [h("label", { class: "fd" }, h("span", null, etiket, " ", h("small", { text: t("istege") })),
+      h("span", { class: "fr" }, h("span", { class: "d2" }, ikon("ek", 16), t("dosyaSec")), secilen), girdi), girdi];
   }
   async function ekleriYukle(girdi) {
     const idler = [];
@@ -1317,19 +1437,19 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   function talepFormu() {
-    const [ekEtiketi, ekGirdisi] = ekSecici(M.ekler);
+    const [ekEtiketi, ekGirdisi] = ekSecici(t("ekler"));
     const form = h("form", { novalidate: true },
-      h("label", null, M.konu, h("input", { name: "konu", required: true, maxlength: "200" })),
-      h("label", null, M.aciklama, h("textarea", { name: "mesaj", required: true, rows: "4" })),
-      h("label", null, h("span", null, M.ad, " ", h("small", { text: M.istege })), h("input", { name: "ad", autocomplete: "name", value: S.profil.ad || "" })),
-      h("label", null, h("span", null, M.email, " ", h("small", { text: M.istege })), h("input", { name: "email", type: "email", autocomplete: "email", value: S.profil.email || "" })),
-      h("label", null, M.oncelik, h("select", { name: "oncelik" }, Object.entries(M.oncelikler).map(([k, v]) => {
-        const o = h("option", { value: k, text: v });
+      h("label", null, t("konu"), h("input", { name: "konu", required: true, maxlength: "200" })),
+      h("label", null, t("aciklama"), h("textarea", { name: "mesaj", required: true, rows: "4" })),
+      h("label", null, h("span", null, t("ad"), " ", h("small", { text: t("istege") })), h("input", { name: "ad", autocomplete: "name", value: S.profil.ad || "" })),
+      h("label", null, h("span", null, t("email"), " ", h("small", { text: t("istege") })), h("input", { name: "email", type: "email", autocomplete: "email", value: S.profil.email || "" })),
+      h("label", null, t("oncelik"), h("select", { name: "oncelik" }, ["dusuk", "normal", "yuksek", "acil"].map((k) => {
+        const o = h("option", { value: k, text: t("oncelik_" + k) });
         o.selected = k === "normal";
         return o;
       }))),
       ekEtiketi,
-      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.talepGonder));
+      h("button", { class: "d", type: "submit" }, ikon("gonder", 18), t("talepGonder")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const v = Object.fromEntries(new FormData(form));
@@ -1347,7 +1467,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       });
     });
     bosalt(govdeler.talepler, h("div", { class: "ic" },
-      h("div", { class: "st" }, h("h3", { text: M.yeniTalep }), geriDugmesi(talepListesi)), form));
+      h("div", { class: "st" }, h("h3", { text: t("yeniTalep") }), geriDugmesi(talepListesi)), form));
     form.querySelector("input").focus();
   }
 
@@ -1356,22 +1476,22 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     talepEkrani.satirlar = new Map();
     const kap = h("div", { class: "ic", "aria-busy": "true" }, geriDugmesi(talepListesi));
     bosalt(govdeler.talepler, kap);
-    let t;
+    let tk;
     try {
-      t = (hazirTalep && hazirTalep.yanitlar) ? hazirTalep : (await api("GET", `/widget/ticket/${encodeURIComponent(id)}`)).ticket;
+      tk = (hazirTalep && hazirTalep.yanitlar) ? hazirTalep : (await api("GET", `/widget/ticket/${encodeURIComponent(id)}`)).ticket;
     } catch (err) { kap.removeAttribute("aria-busy"); return hataGoster(err); }
     kap.removeAttribute("aria-busy");
-    const akis = h("div", { class: "ms ta", role: "log", "aria-label": t.konu });
-    const ekran = { id: t.id, kap, akis, cip: durumCipi(t.durum), yanitlar: new Set(), form: null };
-    for (const y of t.yanitlar || []) yanitEkle(ekran, y);
-    ekle(kap, h("div", { class: "st" }, h("h3", { text: t.konu }), ekran.cip),
-      h("small", { class: "zm", text: `#${t.id} · ${tarih(t.olusturulma)}` }), akis);
+    const akis = h("div", { class: "ms ta", role: "log", "aria-label": tk.konu });
+    const ekran = { id: tk.id, kap, akis, cip: durumCipi(tk.durum), yanitlar: new Set(), form: null };
+    for (const y of tk.yanitlar || []) yanitEkle(ekran, y);
+    ekle(kap, h("div", { class: "st" }, h("h3", { text: tk.konu }), ekran.cip),
+      h("small", { class: "zm", text: `#${tk.id} · ${tarih(tk.olusturulma)}` }), akis);
     talepEkrani.detay = ekran;
     talepYoklamaPlanla();
-    if (t.durum === "kapandi") return kap.append(h("div", { class: "bl", text: M.kapaliTalep }));
-    const [ekEtiketi, ekGirdisi] = ekSecici(M.dosyaEkle);
-    const form = h("form", null, h("label", null, M.yanitla, h("textarea", { name: "icerik", required: true, rows: "3", maxlength: "20000", placeholder: M.yanitYaz })),
-      ekEtiketi, h("button", { class: "d", type: "submit" }, ikon("gonder", 18), M.yanitla));
+    if (tk.durum === "kapandi") return kap.append(h("div", { class: "bl", text: t("kapaliTalep") }));
+    const [ekEtiketi, ekGirdisi] = ekSecici(t("dosyaEkle"));
+    const form = h("form", null, h("label", null, t("yanitla"), h("textarea", { name: "icerik", required: true, rows: "3", maxlength: "20000", placeholder: t("yanitYaz") })),
+      ekEtiketi, h("button", { class: "d", type: "submit" }, ikon("gonder", 18), t("yanitla")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       mesgul(form.querySelector("button[type=submit]"), async () => {
@@ -1379,9 +1499,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           const govde = { icerik: form.icerik.value.trim() };
           const idler = await ekleriYukle(ekGirdisi);
           if (idler.length) govde.ek_idleri = idler;
-          await api("POST", `/widget/ticket/${encodeURIComponent(t.id)}/reply`, govde);
+          await api("POST", `/widget/ticket/${encodeURIComponent(tk.id)}/reply`, govde);
           uyariGizle();
-          talepDetayi(t.id);
+          talepDetayi(tk.id);
         } catch (err) { alanHatalari(form, err); }
       });
     });
@@ -1420,20 +1540,20 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     try { talepGuncellendi((await api("GET", `/widget/ticket/${encodeURIComponent(ekran.id)}`)).ticket); } catch (e) { /* read again later */ }
   }
 
-  function talepGuncellendi(t) {
-    if (!t || typeof t.id !== "number") return;
-    const satir = talepEkrani.satirlar.get(t.id);
+  function talepGuncellendi(tk) {
+    if (!tk || typeof tk.id !== "number") return;
+    const satir = talepEkrani.satirlar.get(tk.id);
     if (satir) {
-      satir.cip.replaceWith(satir.cip = durumCipi(t.durum));
-      satir.tarih.textContent = `#${t.id} · ${tarih(t.guncellenme || t.olusturulma)}`;
+      satir.cip.replaceWith(satir.cip = durumCipi(tk.durum));
+      satir.tarih.textContent = `#${tk.id} · ${tarih(tk.guncellenme || tk.olusturulma)}`;
     }
     const ekran = talepEkrani.detay;
-    if (!ekran || ekran.id !== t.id || !ekran.kap.isConnected) return;
+    if (!ekran || ekran.id !== tk.id || !ekran.kap.isConnected) return;
     let son = null;
-    for (const y of t.yanitlar || []) son = yanitEkle(ekran, y) || son;
-    ekran.cip.replaceWith(ekran.cip = durumCipi(t.durum));
-    if (t.durum === "kapandi" && ekran.form) {
-      ekran.form.replaceWith(h("div", { class: "bl", text: M.kapaliTalep }));
+    for (const y of tk.yanitlar || []) son = yanitEkle(ekran, y) || son;
+    ekran.cip.replaceWith(ekran.cip = durumCipi(tk.durum));
+    if (tk.durum === "kapandi" && ekran.form) {
+      ekran.form.replaceWith(h("div", { class: "bl", text: t("kapaliTalep") }));
       ekran.form = null;
     }
     if (son) son.scrollIntoView({ block: "nearest" });
@@ -1443,7 +1563,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   let aramaSirasi = 0;
   let aramaZamanlayici = null;
   function yardimEkrani() {
-    const girdi = h("input", { type: "search", name: "q", placeholder: M.araIpucu, "aria-label": M.ara, autocomplete: "off", maxlength: "200" });
+    const girdi = h("input", { type: "search", name: "q", placeholder: t("araIpucu"), "aria-label": t("ara"), autocomplete: "off", maxlength: "200" });
     const sonuclar = h("div", { "aria-live": "polite" });
     girdi.addEventListener("input", () => {
       clearTimeout(aramaZamanlayici);
@@ -1461,9 +1581,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       const liste = h("ul", { class: "tl" });
       for (const k of d.kategoriler || []) {
         liste.append(h("li", null, h("button", { type: "button", onclick: () => ara("", yer, k) },
-          h("strong", { text: k.ad }), k.aciklama && h("small", { text: k.aciklama }), h("small", { text: M.makale(k.makale_sayisi || 0) }))));
+          h("strong", { text: k.ad }), k.aciklama && h("small", { text: k.aciklama }), h("small", { text: t("makale", { n: k.makale_sayisi || 0 }) }))));
       }
-      bosalt(yer, liste.childElementCount ? [h("p", { class: "bs", text: M.kategoriler }), liste] : null);
+      bosalt(yer, liste.childElementCount ? [h("p", { class: "bs", text: t("kategoriler") }), liste] : null);
     } catch (err) { hataGoster(err); }
   }
   async function ara(q, yer, kategori) {
@@ -1481,7 +1601,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         liste.append(h("li", null, h("button", { type: "button", onclick: () => makaleAc(m.slug, yer, () => ara(q, yer, kategori)) },
           h("strong", { text: m.baslik }), parca && h("small", null, vurguluMetin(parca)))));
       }
-      bosalt(yer, kategori && h("p", { class: "bs", text: kategori.ad }), makaleler.length ? liste : h("p", { class: "bos", text: M.sonucYok }));
+      bosalt(yer, kategori && h("p", { class: "bs", text: kategori.ad }), makaleler.length ? liste : h("p", { class: "bos", text: t("sonucYok") }));
     } catch (err) { hataGoster(err); }
   }
   async function makaleAc(slug, yer, geri) {
@@ -1510,7 +1630,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       gorsel && h("img", { src: gorsel, alt: "" }),
       h("div", null, h("h3", { text: k.baslik }), k.icerik && h("p", { text: k.icerik }),
         hedef && h("a", { class: "d", href: hedef, target: "_blank", rel: "noopener noreferrer", text: k.buton_metni || k.baslik })),
-      h("button", { class: "ib", type: "button", "aria-label": M.kapatDugme, onclick: () => { kampanyaYeri.hidden = true; baslatici.focus(); } }, ikon("kapat", 16)));
+      h("button", { class: "ib", type: "button", "aria-label": t("kapatDugme"), onclick: () => { kampanyaYeri.hidden = true; baslatici.focus(); } }, ikon("kapat", 16)));
     bosalt(kampanyaYeri, kart);
     kampanyaYeri.hidden = false;
   }
@@ -1589,8 +1709,44 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function gorunumUygula(d) {
     S.karsilama = typeof d.karsilama_metni === "string" ? d.karsilama_metni.trim() : "";
     const p = govdeler.sohbet.querySelector(".hg p.kr");
-    if (p) p.textContent = S.karsilama || M.hosgeldinAlt;
+    if (p) p.textContent = S.karsilama || t("hosgeldinAlt");
     kok.classList.toggle("sol", d.baslatici_konum === "sol");
+  }
+
+  // --- language (CONTRACT 19) -------------------------------------------------------------------
+  // widget/init names the widget's language (`data.dil`). It is kept for the next page load, and
+  // when it differs from the one guessed at load, what is on screen is written again in it (a
+  // start form keeps what the visitor typed).
+  function dilKur(kod) {
+    const yeni = dilKodu(kod);
+    if (!yeni) return;
+    depo.yaz(onek + "dil", yeni);
+    if (yeni === dil) return;
+    dil = yeni;
+    cogul = null;
+    kok.lang = dil;
+    rozetGuncelle();
+    firmaAdi.textContent = t("baslik");
+    sekmeCubugu.setAttribute("aria-label", t("baslik"));
+    for (const [ad, el] of Object.entries(sekmeAdlari)) el.textContent = t(ad);
+    kucult.setAttribute("aria-label", t("kucult"));
+    altYazi.textContent = t("guc");
+    mesajListesi.setAttribute("aria-label", t("sohbet"));
+    canli.not.textContent = t("yaziyor");
+    cevrimiciAyarla(S.cevrimici);
+    if (S.oturum) sohbetAc(S.oturum, false);
+    else {
+      const eski = govdeler.sohbet.querySelector("form");
+      const degerler = eski ? Object.fromEntries(new FormData(eski)) : {};
+      const odak = golge.activeElement && golge.activeElement.name;
+      sohbetBaslangici();
+      const form = govdeler.sohbet.querySelector("form");
+      for (const [ad, deger] of Object.entries(degerler)) if (form[ad] && deger) form[ad].value = deger;
+      if (odak && form[odak]) form[odak].focus();
+    }
+    bosalt(govdeler.talepler);
+    bosalt(govdeler.yardim);
+    if (S.sekme !== "sohbet") sekmeSec(S.sekme, false);
   }
 
   // --- start ----------------------------------------------------------------------------------
@@ -1633,6 +1789,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       return;
     }
     uyariGizle();
+    dilKur(d.dil);
     S.hazir = true;
     canliBaglan(); // canli
     if (/^#[0-9a-f]{6}$/i.test(d.renk_primary || "")) {
@@ -1641,11 +1798,11 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       kok.style.setProperty("--r", r);
       kok.style.setProperty("--ry", 0.2126 * x + 0.7152 * y + 0.0722 * z > 0.6 ? "#0f172a" : "#fff");
     }
-    firmaAdi.textContent = d.firma_adi || M.baslik;
+    firmaAdi.textContent = d.firma_adi || t("baslik");
     gorunumUygula(d);
-    panel.setAttribute("aria-label", `${d.firma_adi || ""} ${M.baslik}`.trim());
+    panel.setAttribute("aria-label", `${d.firma_adi || ""} ${t("baslik")}`.trim());
     const logoUrl = guvenliUrl(d.logo_url);
-    const harf = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase("tr");
+    const harf = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase(dil);
     logo.textContent = harf;
     if (logoUrl) {
       const img = h("img", { src: logoUrl, alt: "" });

@@ -14,6 +14,7 @@ from chat.selectors import (
     ziyaretci_guncel_oturum,
     ziyaretci_oturum_get,
 )
+from supportdesk.core.dil import widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.girdi import sorgu_tam_sayisi
@@ -67,6 +68,7 @@ class WidgetInitView(WidgetAPIView):
             "son_oturum": serializers.DictField(
                 allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
             "mesai": s.MesaiSerializer(),
+            "dil": serializers.ChoiceField(choices=["tr", "en"], help_text="Widget dili (CONTRACT 19)."),
         })},
     )
     def post(self, request):
@@ -100,6 +102,7 @@ class WidgetInitView(WidgetAPIView):
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
             "mesai": mesai_verisi(musteri),
+            "dil": widget_dili(musteri, request),
         })
 
 
