@@ -133,7 +133,7 @@ class EkranGoruntusuView(WidgetAPIView):
             return gorsel.read()
         if isinstance(gorsel, str) and gorsel:
             return _data_url_coz(gorsel)
-        raise GecersizIstek(alanlar={"gorsel": "Zorunlu alan: dosya ya da data URL."})
+        raise GecersizIstek(alanlar={"gorsel": gettext("Zorunlu alan: dosya ya da data URL.")})
 
 
 class OperatorBaglamView(OperatorAPIView):

@@ -70,7 +70,7 @@ class OperatorUploadView(OperatorAPIView):
     def post(self, request):
         dosya, musteri_id = _multipart_dosya(request, lambda: request.data.get("musteri_id"))
         if musteri_id in (None, ""):
-            raise GecersizIstek(alanlar={"musteri_id": "Zorunlu alan."})
+            raise GecersizIstek(alanlar={"musteri_id": _("Zorunlu alan.")})
         uyelik = uyelik_get(kullanici=request.user, musteri_id=id_coz(musteri_id))
         kayit = services.dosya_yukle(musteri=uyelik.musteri, ziyaretci_id="", dosya=dosya, yukleyen=request.user)
         return basarili({"dosya": s.DosyaSerializer(kayit, context={"request": request}).data}, status=201)
