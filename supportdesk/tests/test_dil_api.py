@@ -277,3 +277,11 @@ def test_login_success_is_not_affected(ctx):
     res = _istemci("en").post(LOGIN, {"email": ctx["operator"].email, "sifre": TEST_SIFRE}, format="json")
     assert res.status_code == 200 and res.json()["basarili"] is True
     assert res["Content-Language"] == "en"
+
+
+@pytest.mark.parametrize(("baslik", "dil"), [("en;q=0", "tr"), ("en;q=0, tr;q=0.5", "tr"), ("tr;q=0, en;q=0.1", "en")])
+def test_q_zero_means_not_this_language(baslik, dil):
+    res = _istemci(baslik).get(TENANTS)
+    assert res["Content-Language"] == dil
+    assert _hata(res, 401, "KIMLIK_GEREKLI")["mesaj"] == {"tr": "Bu işlem için kimlik bilgisi gerekli.",
+                                                          "en": "Authentication is required for this action."}[dil]
