@@ -4,7 +4,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from chat.models import Oturum
-from supportdesk.core.dil import kullanici_dili
+from supportdesk.core.dil import dil_kodu
 from supportdesk.core.girdi import id_coz, ziyaretci_id_dogrula
 from supportdesk.core.throttling import oran_coz, pencere_kontrol
 from tenants import ziyaretci
@@ -60,16 +60,16 @@ def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) 
         raise Ret(4401, "ZIYARETCI_TOKEN_GEREKLI", mesaj) from None
 
 
-def operator_kimligi(token) -> tuple[int, list[int], str, str]:
-    """(user id, tenant ids, token id, the user's language) of a `kimlik` frame's JWT; 4401 when REST
-    would say 401."""
+def operator_kimligi(token) -> tuple[int, list[int], str, str | None]:
+    """(user id, tenant ids, token id, the user's chosen language or None) of a `kimlik` frame's JWT;
+    4401 when REST would say 401."""
     if not isinstance(token, str) or not token or len(token) > 4096:
         raise Ret(4401, "GECERSIZ_TOKEN", gettext_lazy("Token geçersiz."))
     try:
         user, dogrulanmis = operator_tokeni_dogrula(token)
     except Exception:  # noqa: BLE001  (GecersizToken)
         raise Ret(4401, "GECERSIZ_TOKEN", gettext_lazy("Token geçersiz, süresi dolmuş ya da oturum kapatılmış.")) from None
-    return user.pk, kullanici_musteri_idleri(kullanici=user), dogrulanmis.get("jti", ""), kullanici_dili(user)
+    return user.pk, kullanici_musteri_idleri(kullanici=user), dogrulanmis.get("jti", ""), dil_kodu(user.dil)
 
 
 def token_musterileri(token: str) -> list[int] | None:
