@@ -64,7 +64,7 @@ def ekstra_hatalari(ekstra) -> dict[str, str]:
         return {"ekstra": _("En çok %(sayi)s düzey iç içe olabilir.") % {"sayi": EKSTRA_MAX_DERINLIK}}
     if nul:
         # PostgreSQL's jsonb cannot hold U+0000 (in a key or a value): refused on every database.
-        return {"ekstra": NUL_KARAKTERI}
+        return {"ekstra": str(NUL_KARAKTERI)}
     try:
         boyut = len(json.dumps(ekstra, ensure_ascii=False, allow_nan=False).encode())
     except (TypeError, ValueError):

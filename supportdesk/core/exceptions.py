@@ -32,8 +32,10 @@ class ApiHatasi(drf_exc.APIException):
     mesaj = mesajlar.GECERSIZ_ISTEK
 
     def __init__(self, mesaj: str | None = None, *, alanlar: dict | None = None, headers: dict | None = None):
-        self.mesaj = mesaj or self.mesaj
-        self.alanlar = alanlar
+        # Worded now, in the language of the request that raises it (CONTRACT 19): whoever reads
+        # `mesaj` or `alanlar` (the envelope, a portal page) gets plain text.
+        self.mesaj = metin(mesaj or self.mesaj)
+        self.alanlar = metin(alanlar) if alanlar else alanlar
         self.headers = headers or {}
         super().__init__(detail=self.mesaj, code=self.kod)
 
