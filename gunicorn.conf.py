@@ -62,18 +62,19 @@ limit_request_line = 0
 # transfer coding (501). Its limits stay (they bound a worker's memory), but the answer is the
 # API's envelope (CONTRACT 1: every error of the service), not gunicorn's HTML page. gunicorn has
 # no setting for this page; its workers write it with `gunicorn.util.write_error`, replaced here
-# (this file runs in the master, before the workers fork).
+# (this file runs in the master, before the workers fork). In the default language (CONTRACT 19):
+# a request whose head gunicorn cannot read has no Accept-Language to be read either.
 _GUNICORN_MESAJLARI = {
-    431: "İstek başlıkları çok büyük ya da çok fazla.",
-    414: "İstek adresi çok uzun.",
-    501: "Desteklenmeyen aktarım kodlaması (Transfer-Encoding).",
+    431: "İstek başlıkları çok büyük ya da çok fazla.",  # ceviri: yok
+    414: "İstek adresi çok uzun.",  # ceviri: yok
+    501: "Desteklenmeyen aktarım kodlaması (Transfer-Encoding).",  # ceviri: yok
 }
 
 
 def _zarfli_hata(sock, status_int, reason, mesg):
     kod = "SUNUCU_HATASI" if status_int == 500 else "GECERSIZ_ISTEK"
-    mesaj = ("Beklenmeyen bir hata oluştu." if status_int == 500
-             else _GUNICORN_MESAJLARI.get(status_int, "Geçersiz HTTP isteği."))
+    mesaj = ("Beklenmeyen bir hata oluştu." if status_int == 500  # ceviri: yok
+             else _GUNICORN_MESAJLARI.get(status_int, "Geçersiz HTTP isteği."))  # ceviri: yok
     govde = json.dumps({"basarili": False, "hata": {"kod": kod, "mesaj": mesaj}}, ensure_ascii=False).encode()
     basliklar = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
                  f"Content-Type: application/json\r\nContent-Length: {len(govde)}\r\n\r\n")
@@ -93,4 +94,4 @@ def post_worker_init(worker):
     try:
         connection.ensure_connection()
     except Exception:  # noqa: BLE001  (a worker must start even when the database is not up yet)
-        logging.getLogger("supportdesk").warning("Veritabanına açılışta bağlanılamadı; ilk istek bağlanacak.")
+        logging.getLogger("supportdesk").warning("Veritabanına açılışta bağlanılamadı; ilk istek bağlanacak.")  # ceviri: yok

@@ -29,7 +29,7 @@ PARCA_GENISLIK = 160
 def _duzelt(metin: str) -> str:
     # The one length-changing step of `tr_katla`, done first so that folded text and the text a
     # snippet is cut from have the same length (positions carry over).
-    return unicodedata.normalize("NFC", metin or "").replace("i\u0307", "i").replace("I\u0307", "İ")
+    return unicodedata.normalize("NFC", metin or "").replace("i\u0307", "i").replace("I\u0307", "İ")  # ceviri: yok
 
 
 def _katla(metin: str) -> str:

@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Case, ExpressionWrapper, F, IntegerField, Q, QuerySet, Value, When
 from django.db.models.functions import Cast, Least, Length, Replace
 from django.db.models.lookups import GreaterThan
+from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.pagination import imlec_yap
@@ -106,7 +107,7 @@ def imlec_coz(cursor: str) -> tuple[int, datetime, int]:
             raise ValueError
         return skor, zaman, kayit_id
     except Exception:  # noqa: BLE001  (any malformed cursor is the client's error)
-        raise GecersizIstek(alanlar={"cursor": "Geçersiz sayfa imleci."}) from None
+        raise GecersizIstek(alanlar={"cursor": _("Geçersiz sayfa imleci.")}) from None
 
 
 def arama_sayfasi(*, musteri_idleri: list[int], q: str, tur: str | None, cursor: str | None,

@@ -14,14 +14,17 @@ import time
 import uuid
 import weakref
 from collections import deque
+from types import SimpleNamespace
 from urllib.parse import parse_qsl
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from chat.services import chat_ziyaretci_okudu
 from supportdesk.core import gunluk, varlik
+from supportdesk.core.dil import dilde, tarayici_dili, widget_dili
 
 from . import dagitim, gruplar, soket_izni, yayin
 from .soket_izni import Ret
@@ -55,6 +58,10 @@ class _Soket(AsyncWebsocketConsumer):
         self.istemci_gitti = False
         self.temizlendi = False
         self.gorevler: list[asyncio.Task] = []
+        # The language of the socket's `hata` frames (CONTRACT 19): an operator socket speaks its
+        # user's, a widget socket its widget's (the language its chats are made in); until they
+        # are known, the handshake's Accept-Language, else the default.
+        self.dil: str | None = None
 
     async def __call__(self, scope, receive, send):
         # Channels calls `disconnect` only for the client's `websocket.disconnect`: an exception
@@ -118,14 +125,23 @@ class _Soket(AsyncWebsocketConsumer):
     async def _kimlik_zaman_asimi(self):
         await asyncio.sleep(settings.CANLI_KIMLIK_SURESI)
         if not self.hazir and not self.kapaniyor:
-            await self.reddet(Ret(4401, "KIMLIK_GEREKLI", "Kimlik çerçevesi zamanında gelmedi."))
+            await self.reddet(Ret(4401, "KIMLIK_GEREKLI", gettext_lazy("Kimlik çerçevesi zamanında gelmedi.")))
 
     async def reddet(self, ret: Ret):
         if self.kapaniyor:
             return
         self.kapaniyor = True
-        await self.gonder("hata", {"kod": ret.kod, "mesaj": ret.mesaj})
+        await self.gonder("hata", {"kod": ret.kod, "mesaj": self.metin(ret.mesaj)})
         await self.close(code=ret.kapanis)
+
+    def el_sikismasi(self) -> SimpleNamespace:
+        """The handshake as far as `supportdesk.core.dil` reads a request: its Accept-Language."""
+        return SimpleNamespace(META={"HTTP_ACCEPT_LANGUAGE": _baslik(self.scope, b"accept-language") or ""})
+
+    def metin(self, mesaj) -> str:
+        """A (lazy) message in the socket's language."""
+        with dilde(self.dil or tarayici_dili(self.el_sikismasi())):
+            return str(mesaj)
 
     async def gonder(self, tip: str, data: dict):
         await self.send(text_data=yayin.cerceve_metni(tip, data))
@@ -200,16 +216,16 @@ class _Soket(AsyncWebsocketConsumer):
         while self.cerceve_zamanlari and self.cerceve_zamanlari[0] <= simdi - 1:
             self.cerceve_zamanlari.popleft()
         if boyut > settings.CANLI_MAKS_CERCEVE_BAYT:
-            return await self.reddet(Ret(4429, "LIMIT_ASILDI", "Çerçeve çok büyük."))
+            return await self.reddet(Ret(4429, "LIMIT_ASILDI", gettext_lazy("Çerçeve çok büyük.")))
         if len(self.cerceve_zamanlari) > settings.CANLI_MAKS_CERCEVE_SANIYE:
-            return await self.reddet(Ret(4429, "LIMIT_ASILDI", "Saniyede çok fazla çerçeve."))
+            return await self.reddet(Ret(4429, "LIMIT_ASILDI", gettext_lazy("Saniyede çok fazla çerçeve.")))
         try:
             cerceve = json.loads(text_data) if text_data is not None else None
         except (ValueError, RecursionError):  # RecursionError: deeply nested arrays, well under the size limit
             cerceve = None
         if not isinstance(cerceve, dict) or not isinstance(cerceve.get("tip"), str) \
                 or not isinstance(cerceve.get("data", {}), dict):
-            return await self.gecersiz("Çerçeve {\"tip\", \"data\"} biçiminde bir JSON nesnesi olmalı.")
+            return await self.gecersiz(gettext_lazy("Çerçeve {\"tip\", \"data\"} biçiminde bir JSON nesnesi olmalı."))
         tip, data = cerceve["tip"], cerceve.get("data") or {}
         try:
             if tip == "kimlik" and not self.hazir:
@@ -217,12 +233,12 @@ class _Soket(AsyncWebsocketConsumer):
             elif self.hazir and tip in ("yaziyor", "okundu"):
                 await self.istemci_cercevesi(tip, data)
             else:
-                await self.gecersiz("Bilinmeyen ya da beklenmeyen çerçeve.")
+                await self.gecersiz(gettext_lazy("Bilinmeyen ya da beklenmeyen çerçeve."))
         except Ret as ret:
             await self.reddet(ret)
 
     async def gecersiz(self, mesaj: str):
-        await self.gonder("hata", {"kod": "GECERSIZ_ISTEK", "mesaj": mesaj})
+        await self.gonder("hata", {"kod": "GECERSIZ_ISTEK", "mesaj": self.metin(mesaj)})
 
     def _yaziyor_izinli(self, oturum_id: int) -> bool:
         simdi = time.monotonic()
@@ -234,12 +250,12 @@ class _Soket(AsyncWebsocketConsumer):
     async def isaret_gonder(self, tip: str, data: dict, oturum, hedefler: list[str]):
         """Relay the client's `yaziyor` / `okundu` for a chat it may see to the other side."""
         if oturum is None:
-            return await self.gecersiz("Sohbet bulunamadı.")
+            return await self.gecersiz(gettext_lazy("Sohbet bulunamadı."))
         veri = {"oturum_id": oturum.id}
         if tip == "okundu":
             mesaj_id = data.get("mesaj_id")
             if isinstance(mesaj_id, bool) or not isinstance(mesaj_id, int) or mesaj_id < 1:
-                return await self.gecersiz("mesaj_id pozitif bir tam sayı olmalı.")
+                return await self.gecersiz(gettext_lazy("mesaj_id pozitif bir tam sayı olmalı."))
             veri["mesaj_id"] = mesaj_id
             await self.okundu_kaydet(oturum, mesaj_id)
         elif not self._yaziyor_izinli(oturum.id):
@@ -283,7 +299,7 @@ class _Soket(AsyncWebsocketConsumer):
     async def say_ve_hazirla(self, anahtar, sinir: int):
         self.varlik_anahtari = anahtar
         if not await database_sync_to_async(varlik.soket_ac)(anahtar=anahtar, soket_id=self.soket_id, sinir=sinir):
-            raise Ret(4429, "LIMIT_ASILDI", "Açık bağlantı sınırına ulaşıldı.")
+            raise Ret(4429, "LIMIT_ASILDI", gettext_lazy("Açık bağlantı sınırına ulaşıldı."))
         self.hazir = True
         _varlik_yenileyici().ekle(self)  # kept counted (limits, presence) while open
 
@@ -299,6 +315,7 @@ class WidgetSoketi(_Soket):
             api_key=sorgu.get("api_key", ""), origin=origin, ip=ip
         )
         gunluk.baglam_ekle(musteri_id=self.musteri.pk)
+        self.dil = widget_dili(self.musteri, self.el_sikismasi())
         self.ziyaretci_id = soket_izni.ziyaretci_kimligi(sorgu.get("ziyaretci_id"))
         try:
             await database_sync_to_async(soket_izni.ziyaretci_erisimi_dogrula)(
@@ -365,7 +382,7 @@ class OperatorSoketi(_Soket):
 
     async def kimlik_gelince(self, data: dict):
         token = data.get("token")
-        kullanici_id, musteri_idleri, _ = await database_sync_to_async(soket_izni.operator_kimligi)(token)
+        kullanici_id, musteri_idleri, _, self.dil = await database_sync_to_async(soket_izni.operator_kimligi)(token)
         self.token, self.kullanici_id, self.musteri_idleri = token, kullanici_id, musteri_idleri
         gunluk.baglam_ekle(kullanici_id=kullanici_id)
         await self.say_ve_hazirla(kullanici_id, settings.CANLI_MAKS_SOKET_OPERATOR)
@@ -405,7 +422,7 @@ class OperatorSoketi(_Soket):
                 return
             self.musteri_idleri = yeni
             if not yeni:
-                await self.reddet(Ret(4403, "YETKISIZ", "Artık hiçbir projenin üyesi değilsiniz."))
+                await self.reddet(Ret(4403, "YETKISIZ", gettext_lazy("Artık hiçbir projenin üyesi değilsiniz.")))
                 return
             # Frames wait from here until the fresh `hazir` is out: a new tenant's frames follow it.
             self.akis_acik = False
@@ -478,7 +495,7 @@ class _TokenBekcisi:
         self.gorevler.pop(token, None)
         for soket in kume:
             try:
-                await soket.reddet(Ret(4401, "GECERSIZ_TOKEN", "Oturum kapatıldı ya da token geçersiz."))
+                await soket.reddet(Ret(4401, "GECERSIZ_TOKEN", gettext_lazy("Oturum kapatıldı ya da token geçersiz.")))
             except Exception:  # a socket that went away meanwhile; the others still close
                 logger.debug("Soket kapatılamadı.", exc_info=True)
 

@@ -1,8 +1,10 @@
 """Who may open a socket: the same checks as a REST call, run from the socket process (sync code,
 called through `database_sync_to_async`)."""
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from chat.models import Oturum
+from supportdesk.core.dil import dil_kodu
 from supportdesk.core.girdi import id_coz, ziyaretci_id_dogrula
 from supportdesk.core.throttling import oran_coz, pencere_kontrol
 from tenants import ziyaretci
@@ -13,7 +15,8 @@ from tenants.selectors import kullanici_musteri_idleri, musteri_api_key_ile
 
 
 class Ret(Exception):
-    """A refusal: one `hata` frame, then the close code (CONTRACT 11)."""
+    """A refusal: one `hata` frame, then the close code (CONTRACT 11). `mesaj` is lazy: the socket
+    words it in its own language when it sends the frame (`_Soket.metin`)."""
 
     def __init__(self, kapanis: int, kod: str, mesaj: str):
         super().__init__(mesaj)
@@ -28,13 +31,13 @@ def widget_musterisi(*, api_key: str, origin: str | None, ip: str):
     if api_key and len(api_key) <= 128 and api_key.isprintable():
         musteri = musteri_api_key_ile(api_key=api_key)
     if musteri is None:
-        raise Ret(4401, "GECERSIZ_API_ANAHTARI", "API anahtarı geçersiz.")
+        raise Ret(4401, "GECERSIZ_API_ANAHTARI", gettext_lazy("API anahtarı geçersiz."))
     if not origin_izinli(musteri.izinli_originler, origin, None):
-        raise Ret(4403, "ORIGIN_IZINSIZ", "Bu site için widget izni yok.")
+        raise Ret(4403, "ORIGIN_IZINSIZ", gettext_lazy("Bu site için widget izni yok."))
     oran = oran_coz(settings.WIDGET_RATE_LIMIT)
     # The same budget as the REST widget calls of this key and address (WidgetThrottle's key).
     if oran is not None and not pencere_kontrol(f"throttle:widget:{musteri.pk}:{ip}", oran)[0]:
-        raise Ret(4429, "LIMIT_ASILDI", "Çok fazla istek; biraz sonra tekrar deneyin.")
+        raise Ret(4429, "LIMIT_ASILDI", gettext_lazy("Çok fazla istek; biraz sonra tekrar deneyin."))
     return musteri
 
 
@@ -42,7 +45,7 @@ def ziyaretci_kimligi(ham) -> str:
     try:
         return ziyaretci_id_dogrula(ham)
     except Exception:  # noqa: BLE001  (GecersizIstek of any shape: an identity refusal)
-        raise Ret(4403, "GECERSIZ_ISTEK", "ziyaretci_id geçersiz.") from None
+        raise Ret(4403, "GECERSIZ_ISTEK", gettext_lazy("ziyaretci_id geçersiz.")) from None
 
 
 def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) -> None:
@@ -53,18 +56,20 @@ def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) 
     try:
         ziyaretci.ziyaretci_erisimi_dogrula(musteri=musteri, ziyaretci_id=ziyaretci_id, token=token)
     except ziyaretci.ZiyaretciTokenGerekli:
-        raise Ret(4401, "ZIYARETCI_TOKEN_GEREKLI", "Bu ziyaretçi için geçerli bir ziyaretçi tokenı gerekli.") from None
+        mesaj = gettext_lazy("Bu ziyaretçi için geçerli bir ziyaretçi tokenı gerekli.")
+        raise Ret(4401, "ZIYARETCI_TOKEN_GEREKLI", mesaj) from None
 
 
-def operator_kimligi(token) -> tuple[int, list[int], str]:
-    """(user id, tenant ids, token id) of a `kimlik` frame's JWT; 4401 when REST would say 401."""
+def operator_kimligi(token) -> tuple[int, list[int], str, str | None]:
+    """(user id, tenant ids, token id, the user's chosen language or None) of a `kimlik` frame's JWT;
+    4401 when REST would say 401."""
     if not isinstance(token, str) or not token or len(token) > 4096:
-        raise Ret(4401, "GECERSIZ_TOKEN", "Token geçersiz.")
+        raise Ret(4401, "GECERSIZ_TOKEN", gettext_lazy("Token geçersiz."))
     try:
         user, dogrulanmis = operator_tokeni_dogrula(token)
     except Exception:  # noqa: BLE001  (GecersizToken)
-        raise Ret(4401, "GECERSIZ_TOKEN", "Token geçersiz, süresi dolmuş ya da oturum kapatılmış.") from None
-    return user.pk, kullanici_musteri_idleri(kullanici=user), dogrulanmis.get("jti", "")
+        raise Ret(4401, "GECERSIZ_TOKEN", gettext_lazy("Token geçersiz, süresi dolmuş ya da oturum kapatılmış.")) from None
+    return user.pk, kullanici_musteri_idleri(kullanici=user), dogrulanmis.get("jti", ""), dil_kodu(user.dil)
 
 
 def token_musterileri(token: str) -> list[int] | None:

@@ -9,6 +9,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 logger = logging.getLogger(__name__)
 
@@ -82,8 +84,12 @@ def _trial(ekstra: dict, bugun: date, tz=None) -> dict | None:
     n = trial_kalan_gun(ekstra, bugun, tz)
     if n is None:
         return None
-    deger = f"{sayi_yaz(n)} gün kaldı" if n >= 0 else "Süresi doldu"
-    return _oge("trial", IKON_TRIAL, "Deneme süresi", deger, n <= TRIAL_KRITIK_GUN)
+    if n >= 0:
+        adet = n if isinstance(n, int) else (int(n) if float(n).is_integer() else 2)  # ngettext counts in integers
+        deger = ngettext("%(sayi)s gün kaldı", "%(sayi)s gün kaldı", adet) % {"sayi": sayi_yaz(n)}
+    else:
+        deger = _("Süresi doldu")
+    return _oge("trial", IKON_TRIAL, _("Deneme süresi"), deger, n <= TRIAL_KRITIK_GUN)
 
 
 def _sayi_mi(value) -> bool:
@@ -99,7 +105,7 @@ def _depolama(ekstra: dict) -> dict | None:
             yuzde = _ondalik(kullanilan) / _ondalik(toplam) * 100
             kritik = yuzde >= DEPOLAMA_KRITIK_YUZDE
             metin += f" ({yuzde_yaz(yuzde)})"
-        return _oge("depolama", IKON_UYARI if kritik else IKON_DEPOLAMA, "Depolama", metin, kritik)
+        return _oge("depolama", IKON_UYARI if kritik else IKON_DEPOLAMA, _("Depolama"), metin, kritik)
 
     kullanim, yuzde, kritik = ekstra.get("depolama_kullanim"), ekstra.get("depolama_dolu_yuzde"), ekstra.get("depolama_kritik")
     has_kullanim = isinstance(kullanim, str) and kullanim != ""
@@ -110,15 +116,15 @@ def _depolama(ekstra: dict) -> dict | None:
     else:
         kritik_mi = _sayi_mi(yuzde) and yuzde >= DEPOLAMA_KRITIK_YUZDE
     deger = kullanim if has_kullanim else yuzde_yaz(_ondalik(yuzde))
-    return _oge("depolama", IKON_UYARI if kritik_mi else IKON_DEPOLAMA, "Depolama", deger, kritik_mi)
+    return _oge("depolama", IKON_UYARI if kritik_mi else IKON_DEPOLAMA, _("Depolama"), deger, kritik_mi)
 
 
 def banner_olustur(*, paket: str | None, kontor, ekstra: dict | None, bugun: date, tz=None) -> list[dict]:
     """Items in the contract's order (paket, kontor, trial, depolama), each only when its data is present."""
     ekstra = ekstra if isinstance(ekstra, dict) else {}
     ogeler = (
-        lambda: _oge("paket", IKON_PAKET, "Paket", paket, False) if isinstance(paket, str) and paket else None,
-        lambda: _oge("kontor", IKON_KONTOR, "Kontör", sayi_yaz(kontor), kontor <= 0) if _sayi_mi(kontor) else None,
+        lambda: _oge("paket", IKON_PAKET, _("Paket"), paket, False) if isinstance(paket, str) and paket else None,
+        lambda: _oge("kontor", IKON_KONTOR, _("Kontör"), sayi_yaz(kontor), kontor <= 0) if _sayi_mi(kontor) else None,
         lambda: _trial(ekstra, bugun, tz),
         lambda: _depolama(ekstra),
     )

@@ -1,6 +1,7 @@
 """Demo visitor context (called by `manage.py demo_verisi`) for the chat app's demo visitors, so
 that the operator sees a banner strip at once. Idempotent: profiles are re-stored with the same
-values, pages, errors and the screenshot are added only to a visitor that has none."""
+values, pages, errors and the screenshot are added only to a visitor that has none.
+(ceviri: dosya yok: demo data.)"""
 import struct
 import time
 import zlib

@@ -15,6 +15,7 @@ import time
 from datetime import UTC, datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import GecersizImza, GecersizIstek
 
@@ -40,7 +41,7 @@ def _timestamp_metni(timestamp) -> str | None:
         return str(timestamp)
     if isinstance(timestamp, str) and _TAMSAYI.fullmatch(timestamp):
         return timestamp
-    raise GecersizIstek(alanlar={"timestamp": "Tamsayı olmalı (Unix saniyesi)."})
+    raise GecersizIstek(alanlar={"timestamp": _("Tamsayı olmalı (Unix saniyesi).")})
 
 
 def imza_dogrula(*, api_secret: str, ziyaretci_id: str, email: str | None, timestamp, signature,
@@ -51,8 +52,8 @@ def imza_dogrula(*, api_secret: str, ziyaretci_id: str, email: str | None, times
     client sent a malformed request, not a signature that failed to verify.
     """
     if not isinstance(signature, str):
-        raise GecersizIstek(alanlar={"signature": "Onaltılık HMAC-SHA256 özeti metni olmalı."})
-    ayrac = {ad: "İmzalı kimlikte '|' karakteri bulunamaz." for ad, deger in (("ziyaretci_id", ziyaretci_id), ("email", email))
+        raise GecersizIstek(alanlar={"signature": _("Onaltılık HMAC-SHA256 özeti metni olmalı.")})
+    ayrac = {ad: _("İmzalı kimlikte '|' karakteri bulunamaz.") for ad, deger in (("ziyaretci_id", ziyaretci_id), ("email", email))
              if isinstance(deger, str) and "|" in deger}
     if ayrac:
         raise GecersizIstek(alanlar=ayrac)

@@ -4,6 +4,7 @@ from datetime import date
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from chat.models import Oturum
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
@@ -34,10 +35,11 @@ def ziyaretci_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: i
         adaylar += _yalniz_sohbet_ya_da_ticketta(musteri_idleri=kalan, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
         adaylar.sort(key=lambda z: z.musteri_id)
     if not adaylar:
-        raise Bulunamadi("Ziyaretçi bulunamadı.")
+        raise Bulunamadi(_("Ziyaretçi bulunamadı."))
     if len(adaylar) > 1:
         projeler = ", ".join(f"{z.musteri_id} ({z.musteri.firma_adi})" for z in adaylar)
-        mesaj = f"Bu ziyaretçi birden çok projenizde var: {projeler}. musteri_id parametresiyle birini seçin."
+        mesaj = _("Bu ziyaretçi birden çok projenizde var: %(projeler)s. musteri_id parametresiyle birini seçin.") % {
+            "projeler": projeler}
         raise GecersizIstek(mesaj, alanlar={"musteri_id": mesaj})
     return adaylar[0]
 

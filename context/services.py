@@ -6,6 +6,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek, ImzaGerekli
 from supportdesk.core.olaylar import yayinla
@@ -47,7 +48,7 @@ def _profil_dogrula(profil: dict) -> None:
     if "ekstra" in profil and profil["ekstra"] is not None:
         hatalar.update(ekstra_hatalari(profil["ekstra"]))
     if profil.get("kontor") is not None and not sayi_mi(profil["kontor"]):
-        hatalar["kontor"] = "Sayı olmalı."
+        hatalar["kontor"] = gettext("Sayı olmalı.")
     bilinmeyen = set(profil) - set(PROFIL_ALANLARI)
     if bilinmeyen:
         hatalar["genel"] = f"Bilinmeyen alanlar: {', '.join(sorted(bilinmeyen))}"
@@ -124,10 +125,11 @@ def hata_kaydi_ekle(
 def ekran_goruntusu_tipi(icerik: bytes) -> str:
     """PNG or JPEG by content (never by name or declared type), else 413/415."""
     if len(icerik) > EKRAN_GORUNTUSU_MAX_BAYT:
-        raise DosyaCokBuyuk(f"Ekran görüntüsü en çok {EKRAN_GORUNTUSU_MAX_BAYT // (1024 * 1024)} MB olabilir.")
+        mb = EKRAN_GORUNTUSU_MAX_BAYT // (1024 * 1024)
+        raise DosyaCokBuyuk(gettext("Ekran görüntüsü en çok %(mb)s MB olabilir.") % {"mb": mb})
     tur = filetype.guess(icerik[:8192]) if icerik else None
     if tur is None or tur.mime not in EKRAN_GORUNTUSU_TIPLERI:
-        raise DesteklenmeyenDosya("Ekran görüntüsü PNG ya da JPEG olmalı.")
+        raise DesteklenmeyenDosya(gettext("Ekran görüntüsü PNG ya da JPEG olmalı."))
     return tur.mime
 
 

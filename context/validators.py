@@ -5,6 +5,7 @@ import math
 from datetime import UTC, date
 
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import NUL_KARAKTERI
 
@@ -55,41 +56,41 @@ def _tarih_mi(value) -> bool:
 def ekstra_hatalari(ekstra) -> dict[str, str]:
     """Per-field messages for `ekstra` (dotted names, as `hata.alanlar` writes them); empty when valid."""
     if not isinstance(ekstra, dict):
-        return {"ekstra": "Nesne (JSON object) olmalı."}
+        return {"ekstra": _("Nesne (JSON object) olmalı.")}
     derinlik, nul = _derinlik_ve_nul(ekstra)
     if derinlik > EKSTRA_MAX_DERINLIK:
         # Every context read writes `ekstra` out again: a nesting that only just parsed must not
         # become an answer that can no longer be rendered.
-        return {"ekstra": f"En çok {EKSTRA_MAX_DERINLIK} düzey iç içe olabilir."}
+        return {"ekstra": _("En çok %(sayi)s düzey iç içe olabilir.") % {"sayi": EKSTRA_MAX_DERINLIK}}
     if nul:
         # PostgreSQL's jsonb cannot hold U+0000 (in a key or a value): refused on every database.
-        return {"ekstra": NUL_KARAKTERI}
+        return {"ekstra": str(NUL_KARAKTERI)}
     try:
         boyut = len(json.dumps(ekstra, ensure_ascii=False, allow_nan=False).encode())
     except (TypeError, ValueError):
-        return {"ekstra": "Geçerli JSON değerleri içermeli."}
+        return {"ekstra": _("Geçerli JSON değerleri içermeli.")}
     if boyut > EKSTRA_MAX_BAYT:
-        return {"ekstra": f"En çok {EKSTRA_MAX_BAYT} bayt olabilir."}
+        return {"ekstra": _("En çok %(sayi)s bayt olabilir.") % {"sayi": EKSTRA_MAX_BAYT}}
     hatalar: dict[str, str] = {}
     for key in _NEGATIF_OLMAYAN:
         value = ekstra.get(key)
         if value is not None and not (sayi_mi(value) and value >= 0):
-            hatalar[f"ekstra.{key}"] = "Negatif olmayan bir sayı olmalı."
+            hatalar[f"ekstra.{key}"] = _("Negatif olmayan bir sayı olmalı.")
     for key in _GB:
         value = ekstra.get(key)
         if f"ekstra.{key}" not in hatalar and value is not None and 0 < value < DEPOLAMA_MIN_GB:
-            hatalar[f"ekstra.{key}"] = f"0 ya da en az {DEPOLAMA_MIN_GB:g} GB olmalı."
+            hatalar[f"ekstra.{key}"] = _("0 ya da en az %(gb)s GB olmalı.") % {"gb": format(DEPOLAMA_MIN_GB, "g")}
     if ekstra.get("depolama_kritik") is not None and not isinstance(ekstra["depolama_kritik"], bool):
-        hatalar["ekstra.depolama_kritik"] = "true ya da false olmalı."
+        hatalar["ekstra.depolama_kritik"] = _("true ya da false olmalı.")
     for key in ("depolama_kullanim", "son_yedek"):
         value = ekstra.get(key)
         if value is not None and not (isinstance(value, str) and len(value) <= 200):
-            hatalar[f"ekstra.{key}"] = "En çok 200 karakterlik metin olmalı."
+            hatalar[f"ekstra.{key}"] = _("En çok 200 karakterlik metin olmalı.")
     if ekstra.get("trial_bitis") is not None and not _tarih_mi(ekstra["trial_bitis"]):
-        hatalar["ekstra.trial_bitis"] = ("Tarih (YYYY-AA-GG) ya da ISO 8601 tarih-saat olmalı; saat dilimli bir değer "
-                                         "UTC'de 0001-01-02 ile 9999-12-30 arasında kalmalı.")
+        hatalar["ekstra.trial_bitis"] = _("Tarih (YYYY-AA-GG) ya da ISO 8601 tarih-saat olmalı; saat dilimli bir değer "
+                                           "UTC'de 0001-01-02 ile 9999-12-30 arasında kalmalı.")
     if ekstra.get("trial_kalan_gun") is not None and not sayi_mi(ekstra["trial_kalan_gun"]):
-        hatalar["ekstra.trial_kalan_gun"] = "Sayı olmalı."
+        hatalar["ekstra.trial_kalan_gun"] = _("Sayı olmalı.")
     return hatalar
 
 

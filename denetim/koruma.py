@@ -4,6 +4,7 @@ Elsewhere (SQLite in a checkout) only the application's rules hold."""
 from django.db import connection
 
 AYAR = "denetim.silme_izni"
+_RED = "Denetim kaydı değiştirilemez ve silinemez"  # ceviri: yok (the database's own refusal)
 
 TETIKLEYICI_SQL = f"""
 CREATE OR REPLACE FUNCTION denetim_degistirilemez() RETURNS trigger AS $$
@@ -11,7 +12,7 @@ BEGIN
     IF TG_OP = 'DELETE' AND current_setting('{AYAR}', true) = 'evet' THEN
         RETURN OLD;
     END IF;
-    RAISE EXCEPTION 'Denetim kaydı değiştirilemez ve silinemez';
+    RAISE EXCEPTION '{_RED}';
 END;
 $$ LANGUAGE plpgsql;
 DROP TRIGGER IF EXISTS denetim_degistirilemez ON denetim_denetimkaydi;

@@ -1,10 +1,12 @@
 """Reads of uploads, always within one visitor of one tenant (CONTRACT 5, HOUSE-STYLE 7)."""
+from django.utils.translation import gettext_lazy
+
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 
 from .models import Dosya
 
-EK_BULUNAMADI = "Eklenmek istenen dosya bulunamadı."
+EK_BULUNAMADI = gettext_lazy("Eklenmek istenen dosya bulunamadı.")
 
 
 def dosya_get(*, musteri, ziyaretci_id: str, dosya_id) -> Dosya:

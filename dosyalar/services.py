@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek
 from tenants.models import Musteri
@@ -29,7 +30,7 @@ def dosya_yukle(*, musteri: Musteri, ziyaretci_id: str, dosya: File, ad: str | N
     if boyut is None or boyut > EN_BUYUK_BOYUT:
         raise DosyaCokBuyuk()
     if boyut == 0:
-        raise GecersizIstek("Dosya boş.", alanlar={"dosya": "Boş dosya yüklenemez."})
+        raise GecersizIstek(_("Dosya boş."), alanlar={"dosya": _("Boş dosya yüklenemez.")})
     mime_tipi = mime_tipi_bul(dosya)
     if mime_tipi is None:
         raise DesteklenmeyenDosya()

@@ -201,7 +201,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "tr"
 # Turkish is the source language of every string; English is the second (CONTRACT 19, docs/ceviri.md).
-LANGUAGES = [("tr", "Türkçe"), ("en", "English")]
+LANGUAGES = [("tr", "Türkçe"), ("en", "English")]  # ceviri: yok (each in its own language)
 # UTC unless set: "today" (trial days left, the dashboard's closed-today) is then the same day a
 # tenant's server or a client on UTC counts; a deployment serving one country sets its zone.
 TIME_ZONE = env("TIME_ZONE", default="UTC")
@@ -296,7 +296,7 @@ SIMPLE_JWT = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "SupportDesk API",
-    "DESCRIPTION": "Çok kiracılı müşteri destek platformu: widget, operatör, bağlam ve portal API'si.",
+    "DESCRIPTION": "Çok kiracılı müşteri destek platformu: widget, operatör, bağlam ve portal API'si.",  # ceviri: yok
     "VERSION": "1.8.5",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

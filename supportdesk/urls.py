@@ -25,7 +25,7 @@ if settings.SERVE_MEDIA:
 def _json_or_default(status, kod, mesaj, default):
     def view(request, exception=None):
         if request.path.startswith("/api/v1/"):
-            metin = mesaj() if callable(mesaj) else mesaj
+            metin = str(mesaj() if callable(mesaj) else mesaj)  # lazy: in the request's language
             return JsonResponse({"basarili": False, "hata": {"kod": kod, "mesaj": metin}}, status=status)
         return default(request, exception) if exception is not None else default(request)
 

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from supportdesk.core.fields import utc_iso
 
@@ -21,7 +23,9 @@ def _tam_sayi(alt: int, ust: int, *, bos_olur: bool) -> Callable[[object], str |
         if deger is None and bos_olur:
             return None
         if isinstance(deger, bool) or not isinstance(deger, int) or not alt <= deger <= ust:
-            return f"{alt} ile {ust} arasında bir tam sayı olmalı" + (" (boş: kapalı)." if bos_olur else ".")
+            if bos_olur:
+                return _("%(alt)s ile %(ust)s arasında bir tam sayı olmalı (boş: kapalı).") % {"alt": alt, "ust": ust}
+            return _("%(alt)s ile %(ust)s arasında bir tam sayı olmalı.") % {"alt": alt, "ust": ust}
         return None
     return denetle
 
@@ -29,18 +33,18 @@ def _tam_sayi(alt: int, ust: int, *, bos_olur: bool) -> Callable[[object], str |
 def _secenek(degerler: list[str]) -> Callable[[object], str | None]:
     def denetle(deger) -> str | None:
         if deger not in degerler:
-            return f"Geçerli değerler: {', '.join(degerler)}."
+            return _("Geçerli değerler: %(degerler)s.") % {"degerler": ", ".join(degerler)}
         return None
     return denetle
 
 
 def _metin(deger) -> str | None:
     if not isinstance(deger, str):
-        return "Metin olmalı."
+        return _("Metin olmalı.")
     if len(deger) > METIN_EN_COK:
-        return f"En çok {METIN_EN_COK} karakter olabilir."
+        return _("En çok %(sayi)s karakter olabilir.") % {"sayi": METIN_EN_COK}
     if "\x00" in deger:
-        return "Geçersiz karakter içeriyor."
+        return _("Geçersiz karakter içeriyor.")
     return None
 
 
@@ -62,11 +66,11 @@ ALANLAR: dict[str, tuple[Callable[[object], str | None], object]] = {
 def ayar_hatalari(veri) -> dict[str, str]:
     """{field: message} for every bad field of a (partial) change; {} when all are good."""
     if not isinstance(veri, dict):
-        return {"genel": "Ayarlar bir JSON nesnesi olmalı."}
+        return {"genel": _("Ayarlar bir JSON nesnesi olmalı.")}
     hatalar = {}
     for alan, deger in veri.items():
         if alan not in ALANLAR:
-            hatalar[str(alan)[:64]] = "Bilinmeyen alan."
+            hatalar[str(alan)[:64]] = _("Bilinmeyen alan.")
             continue
         mesaj = ALANLAR[alan][0](deger)
         if mesaj:
@@ -88,9 +92,11 @@ def ayarlar_oku(musteri: Musteri) -> dict:
     return {alan: ayar_degeri(musteri, alan) for alan in ALANLAR}
 
 
-# The service's own closed text (`mesai_disi_mesaji` empty), and the ticket offer after it.
-MESAI_DISI_METNI = "Şu an mesai saatlerimiz dışındayız."
-TICKET_TEKLIFI = "Beklemek yerine bir destek talebi bırakabilirsiniz; size e-postayla döneriz."
+# The service's own closed text (`mesai_disi_mesaji` empty), and the ticket offer after it. Lazy
+# (CONTRACT 19): each is worded in the language active where it is used (a chat's `sistem`
+# message is written under `dilde(oturum.dil)`); `str()` one to keep it.
+MESAI_DISI_METNI = gettext_lazy("Şu an mesai saatlerimiz dışındayız.")
+TICKET_TEKLIFI = gettext_lazy("Beklemek yerine bir destek talebi bırakabilirsiniz; size e-postayla döneriz.")
 
 
 def takvim(musteri: Musteri) -> Takvim:
@@ -103,7 +109,8 @@ def bolge(musteri: Musteri):
 
 
 def kapali_metni(musteri: Musteri) -> str:
-    return ayar_degeri(musteri, "mesai_disi_mesaji") or MESAI_DISI_METNI
+    """The tenant's own closed text, else the service's in the active language (a plain str)."""
+    return ayar_degeri(musteri, "mesai_disi_mesaji") or str(MESAI_DISI_METNI)
 
 
 def mesai_verisi(musteri: Musteri, simdi: datetime | None = None) -> dict:

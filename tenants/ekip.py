@@ -14,6 +14,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
@@ -23,10 +25,10 @@ from .services import kullanici_olustur, uyelik_ekle
 
 DAVET_SURESI = timedelta(days=7)
 MAX_CHAT_UST = 1000
-SAHIP_YETKISI_MESAJI = "Sahip rolünü yalnızca proje sahipleri verebilir, değiştirebilir ya da kaldırabilir."
-SON_SAHIP_MESAJI = "Projenin en az bir sahibi kalmalı: son sahip çıkarılamaz ya da rolü düşürülemez."
-GECERSIZ_DAVET_MESAJI = "Bu davet bağlantısı geçersiz, süresi dolmuş ya da daha önce kullanılmış."
-ZATEN_UYE_MESAJI = "Bu e-posta adresi zaten projenin üyesi."
+SAHIP_YETKISI_MESAJI = gettext_lazy("Sahip rolünü yalnızca proje sahipleri verebilir, değiştirebilir ya da kaldırabilir.")
+SON_SAHIP_MESAJI = gettext_lazy("Projenin en az bir sahibi kalmalı: son sahip çıkarılamaz ya da rolü düşürülemez.")
+GECERSIZ_DAVET_MESAJI = gettext_lazy("Bu davet bağlantısı geçersiz, süresi dolmuş ya da daha önce kullanılmış.")
+ZATEN_UYE_MESAJI = gettext_lazy("Bu e-posta adresi zaten projenin üyesi.")
 
 
 def token_ozeti(token: str) -> str:
@@ -35,7 +37,7 @@ def token_ozeti(token: str) -> str:
 
 def _rol(rol) -> str:
     if rol not in Uyelik.Rol.values:
-        raise GecersizIstek(alanlar={"rol": f"Geçerli değerler: {', '.join(Uyelik.Rol.values)}."})
+        raise GecersizIstek(alanlar={"rol": _("Geçerli değerler: %(degerler)s.") % {"degerler": ", ".join(Uyelik.Rol.values)}})
     return rol
 
 
@@ -49,7 +51,7 @@ def _max_chat(deger) -> int | None:
     if deger is None:
         return None
     if isinstance(deger, bool) or not isinstance(deger, int) or not 1 <= deger <= MAX_CHAT_UST:
-        mesaj = f"1 ile {MAX_CHAT_UST} arasında bir tam sayı olmalı (boş: sınırsız)."
+        mesaj = _("1 ile %(ust)s arasında bir tam sayı olmalı (boş: sınırsız).") % {"ust": MAX_CHAT_UST}
         raise GecersizIstek(alanlar={"max_chat_per_tenant": mesaj})
     return deger
 
@@ -68,7 +70,7 @@ def davet_olustur(
     """
     email = (email or "").strip().lower()
     if not email or "@" not in email or len(email) > 254:
-        raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi girin."})
+        raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi girin.")})
     rol, max_chat_per_tenant = _rol(rol), _max_chat(max_chat_per_tenant)
     _sahip_yetkisi(yapan, rol)
     if Uyelik.objects.filter(musteri=musteri, kullanici__email=email).exists():
@@ -130,10 +132,10 @@ def davet_kabul_et(*, token: str, kullanici: Kullanici | None = None, sifre: str
         raise Bulunamadi(GECERSIZ_DAVET_MESAJI)
     if kullanici is None:
         if Kullanici.objects.filter(email=davet.email).exists():
-            raise GecersizIstek("Bu e-posta adresiyle bir hesap var: daveti kabul etmek için giriş yapın.")
+            raise GecersizIstek(_("Bu e-posta adresiyle bir hesap var: daveti kabul etmek için giriş yapın."))
         kullanici = kullanici_olustur(email=davet.email, sifre=sifre, ad=ad)
     elif kullanici.email.lower() != davet.email:
-        raise GecersizIstek(f"Bu davet {davet.email} adresine gönderildi; o hesapla giriş yapın.")
+        raise GecersizIstek(_("Bu davet %(email)s adresine gönderildi; o hesapla giriş yapın.") % {"email": davet.email})
     mevcut = Uyelik.objects.filter(kullanici=kullanici, musteri_id=davet.musteri_id).first()
     uyelik = mevcut or uyelik_ekle(kullanici=kullanici, musteri=davet.musteri, rol=davet.rol,
                                    max_chat_per_tenant=davet.max_chat_per_tenant)

@@ -9,6 +9,8 @@ import re
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi
@@ -19,7 +21,7 @@ from .models import VARSAYILAN_ETIKET_RENGI, Etiket
 
 AD_MAX = 40
 ETIKET_IDLERI_MAX = 50  # labels on one chat or ticket
-AD_VAR_MESAJI = "Bu projede bu adda bir etiket zaten var (büyük/küçük harf farkı sayılmaz)."
+AD_VAR_MESAJI = gettext_lazy("Bu projede bu adda bir etiket zaten var (büyük/küçük harf farkı sayılmaz).")
 _RENK = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 
@@ -55,9 +57,10 @@ def etiket_get(*, musteri_idleri: list[int], etiket_id) -> Etiket:
 def etiket_idleri_dogrula(deger) -> list[int]:
     """`etiket_idleri` of a request: a list of positive integers (repeats count once)."""
     if not isinstance(deger, list) or len(deger) > ETIKET_IDLERI_MAX:
-        raise GecersizIstek(alanlar={"etiket_idleri": f"En çok {ETIKET_IDLERI_MAX} etiket id'si içeren bir liste olmalı."})
+        mesaj = _("En çok %(sayi)s etiket id'si içeren bir liste olmalı.") % {"sayi": ETIKET_IDLERI_MAX}
+        raise GecersizIstek(alanlar={"etiket_idleri": mesaj})
     if any(isinstance(i, bool) or not isinstance(i, int) or i < 1 for i in deger):
-        raise GecersizIstek(alanlar={"etiket_idleri": "Pozitif tam sayılar olmalı."})
+        raise GecersizIstek(alanlar={"etiket_idleri": _("Pozitif tam sayılar olmalı.")})
     return list(dict.fromkeys(deger))
 
 
@@ -66,20 +69,20 @@ def etiketler_coz(*, musteri_id: int, etiket_idleri: list[int]) -> list[Etiket]:
     if not etiket_idleri:
         return []
     if not all(gecerli_id_mi(i) for i in etiket_idleri):
-        raise Bulunamadi("Etiket bulunamadı.")
+        raise Bulunamadi(_("Etiket bulunamadı."))
     etiketler = list(Etiket.objects.kapsamda([musteri_id]).filter(pk__in=etiket_idleri))
     if len(etiketler) != len(etiket_idleri):
-        raise Bulunamadi("Etiket bulunamadı.")
+        raise Bulunamadi(_("Etiket bulunamadı."))
     return etiketler
 
 
 # --- writes ----------------------------------------------------------------------------------
 def _ad_dogrula(ad) -> str:
     if not isinstance(ad, str):
-        raise GecersizIstek(alanlar={"ad": "Metin olmalı."})
+        raise GecersizIstek(alanlar={"ad": _("Metin olmalı.")})
     ad = " ".join(ad.split())
     if not ad or len(ad) > AD_MAX or any(not c.isprintable() for c in ad):
-        raise GecersizIstek(alanlar={"ad": f"1-{AD_MAX} karakter olmalı."})
+        raise GecersizIstek(alanlar={"ad": _("1-%(sayi)s karakter olmalı.") % {"sayi": AD_MAX}})
     return ad
 
 
@@ -87,7 +90,7 @@ def _renk_dogrula(renk) -> str:
     if renk in (None, ""):
         return VARSAYILAN_ETIKET_RENGI
     if not isinstance(renk, str) or not _RENK.match(renk):
-        raise GecersizIstek(alanlar={"renk": "#RRGGBB biçiminde olmalı (örneğin #2563EB)."})
+        raise GecersizIstek(alanlar={"renk": _("#RRGGBB biçiminde olmalı (örneğin #2563EB).")})
     return renk.upper()
 
 

@@ -14,7 +14,9 @@ import filetype
 import nh3
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from supportdesk.core.dil import dilde
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek
 
 from .models import Musteri
@@ -26,13 +28,23 @@ KONUMLAR = ("sag", "sol")
 RENK = re.compile(r"^#[0-9A-Fa-f]{6}$")
 # The widget's own words around the tenant's look (static/widget/widget.js, `M`): the portal's
 # preview shows these, so it shows what the widget shows (issue 24); a test keeps them in step.
+# Turkish here (the source); `widget_metinleri(dil)` gives them in a widget's language (CONTRACT 19).
 WIDGET_METINLERI = {
-    "hosgeldin": "Merhaba! Size nasıl yardımcı olabiliriz?",
-    "hosgeldinAlt": "Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın.",
-    "cevrimici": "Temsilcilerimiz çevrimiçi",
-    "baslat": "Sohbeti başlat",
-    "baslik": "Destek",
+    "hosgeldin": gettext_noop("Merhaba! Size nasıl yardımcı olabiliriz?"),
+    "hosgeldinAlt": gettext_noop("Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın."),
+    "cevrimici": gettext_noop("Temsilcilerimiz çevrimiçi"),
+    "baslat": gettext_noop("Sohbeti başlat"),
+    "baslik": gettext_noop("Destek"),
 }
+
+
+def widget_metinleri(dil: str | None = None) -> dict[str, str]:
+    """`WIDGET_METINLERI` in language `dil` (a widget's: `supportdesk.core.dil.widget_dili`), or in
+    the active language when None."""
+    if dil is None:
+        return {k: gettext(v) for k, v in WIDGET_METINLERI.items()}
+    with dilde(dil):
+        return {k: gettext(v) for k, v in WIDGET_METINLERI.items()}
 LOGO_TIPLERI = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
 _SVG_BASI = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]",
                        re.IGNORECASE | re.DOTALL)
@@ -47,8 +59,8 @@ SVG_OZNITELIKLERI = {"*": {
     "stop-opacity", "gradientUnits", "gradientTransform", "clip-path", "mask", "font-size", "font-family",
     "font-weight", "text-anchor", "preserveAspectRatio", "version",
 }}
-KONTRAST_MESAJI = ("Bu renk üzerinde beyaz yazı okunmuyor (kontrast {oran:.2f}:1; en az 4.5:1 gerekli). "
-                   "Daha koyu bir ton seçin.")
+KONTRAST_MESAJI = gettext_lazy("Bu renk üzerinde beyaz yazı okunmuyor (kontrast %(oran).2f:1; en az 4.5:1 gerekli). "
+                               "Daha koyu bir ton seçin.")
 
 
 def _kanal(deger: int) -> float:
@@ -65,11 +77,11 @@ def beyaz_kontrasti(renk: str) -> float:
 
 def renk_dogrula(renk) -> str:
     if not isinstance(renk, str) or not RENK.match(renk.strip()):
-        raise GecersizIstek(alanlar={"renk_primary": "Renk #RRGGBB biçiminde olmalı (ör. #1D4ED8)."})
+        raise GecersizIstek(alanlar={"renk_primary": gettext("Renk #RRGGBB biçiminde olmalı (ör. #1D4ED8).")})
     renk = renk.strip().upper()
     oran = beyaz_kontrasti(renk)
     if oran < EN_AZ_KONTRAST:
-        raise GecersizIstek(alanlar={"renk_primary": KONTRAST_MESAJI.format(oran=oran)})
+        raise GecersizIstek(alanlar={"renk_primary": KONTRAST_MESAJI % {"oran": oran}})
     return renk
 
 
@@ -78,9 +90,9 @@ def musteri_gorunum_guncelle(*, musteri: Musteri, renk_primary: str, karsilama_m
     renk_primary = renk_dogrula(renk_primary)
     karsilama_metni = (karsilama_metni or "").strip()
     if len(karsilama_metni) > KARSILAMA_MAX:
-        raise GecersizIstek(alanlar={"karsilama_metni": f"En çok {KARSILAMA_MAX} karakter."})
+        raise GecersizIstek(alanlar={"karsilama_metni": gettext("En çok %(sayi)s karakter.") % {"sayi": KARSILAMA_MAX}})
     if baslatici_konum not in KONUMLAR:
-        raise GecersizIstek(alanlar={"baslatici_konum": "Sağ alt ya da sol alt olmalı."})
+        raise GecersizIstek(alanlar={"baslatici_konum": gettext("Sağ alt ya da sol alt olmalı.")})
     musteri.renk_primary, musteri.karsilama_metni, musteri.baslatici_konum = renk_primary, karsilama_metni, baslatici_konum
     # save(), not update(): the widget-key cache is dropped by the save signal (tenants.musteri_onbellegi).
     musteri.save(update_fields=["renk_primary", "karsilama_metni", "baslatici_konum"])
@@ -102,10 +114,10 @@ def _xml_mi(metin: str) -> bool:
 def _logo_icerigi(dosya) -> tuple[bytes, str]:
     """The bytes to store and their extension, or the contract's 413/415 error."""
     if dosya.size is None or dosya.size > LOGO_EN_BUYUK:
-        raise DosyaCokBuyuk("Logo en çok 1 MB olabilir.")
+        raise DosyaCokBuyuk(gettext("Logo en çok 1 MB olabilir."))
     veri = dosya.read(LOGO_EN_BUYUK + 1)
     if not veri:
-        raise GecersizIstek(alanlar={"logo": "Boş dosya yüklenemez."})
+        raise GecersizIstek(alanlar={"logo": gettext("Boş dosya yüklenemez.")})
     tur = filetype.guess(veri[:8192])
     if tur is not None and tur.mime in LOGO_TIPLERI:
         return veri, LOGO_TIPLERI[tur.mime]
@@ -113,7 +125,7 @@ def _logo_icerigi(dosya) -> tuple[bytes, str]:
         try:
             metin = veri.decode("utf-8")
         except UnicodeDecodeError:
-            raise DesteklenmeyenDosya("SVG UTF-8 olmalı.") from None
+            raise DesteklenmeyenDosya(gettext("SVG UTF-8 olmalı.")) from None
         temiz = nh3.clean(metin, tags=SVG_ETIKETLERI, attributes=SVG_OZNITELIKLERI, url_schemes=set(),
                           strip_comments=True, link_rel=None)
         # nh3 writes HTML: a no-break space comes out as `&nbsp;`, which XML does not define, and
@@ -121,7 +133,7 @@ def _logo_icerigi(dosya) -> tuple[bytes, str]:
         temiz = temiz.replace("&nbsp;", "&#160;")
         if "<svg" in temiz and _xml_mi(temiz):
             return temiz.encode("utf-8"), "svg"
-    raise DesteklenmeyenDosya("Logo PNG, JPEG, WebP ya da SVG olmalı.")
+    raise DesteklenmeyenDosya(gettext("Logo PNG, JPEG, WebP ya da SVG olmalı."))
 
 
 @transaction.atomic
@@ -150,7 +162,7 @@ def musteri_logo_kaldir(*, musteri: Musteri) -> Musteri:
 def avatar_harfi(firma_adi: str) -> str:
     """The letter the widget's avatar shows without a logo: `charAt(0).toLocaleUpperCase("tr")`."""
     harf = (firma_adi or "?").strip()[:1] or "?"
-    return {"i": "İ", "ı": "I"}.get(harf, harf.upper())
+    return {"i": "İ", "ı": "I"}.get(harf, harf.upper())  # ceviri: yok
 
 
 def logo_adresi(musteri: Musteri) -> str:

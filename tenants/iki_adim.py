@@ -14,15 +14,17 @@ from django.conf import settings
 from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.signals import user_login_failed
+from django.utils.translation import gettext_lazy
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from supportdesk.core.eylemci import istemci_ip
 
-KOD_HATALI = "Doğrulama kodu hatalı ya da süresi geçmiş."
-KOD_GEREKLI = "İki adımlı doğrulama açık: kimlik doğrulayıcı uygulamanızdaki 6 haneli kodu `kod` alanında gönderin."
-KURULUM_GEREKLI = ("Yönetim paneline iki adımlı doğrulama ile girilir: önce portalda Hesabım → İki adımlı "
-                   "doğrulama sayfasından kurun.")
+KOD_HATALI = gettext_lazy("Doğrulama kodu hatalı ya da süresi geçmiş.")
+KOD_GEREKLI = gettext_lazy(
+    "İki adımlı doğrulama açık: kimlik doğrulayıcı uygulamanızdaki 6 haneli kodu `kod` alanında gönderin.")
+KURULUM_GEREKLI = gettext_lazy("Yönetim paneline iki adımlı doğrulama ile girilir: önce portalda Hesabım → İki adımlı "
+                               "doğrulama sayfasından kurun.")
 
 
 def giris_adi(request, credentials) -> str:
@@ -60,7 +62,7 @@ def oturumu_dogrula(request, cihaz: TOTPDevice) -> None:
 
 
 class YonetimGirisFormu(AdminAuthenticationForm):
-    kod = forms.CharField(label="Doğrulama kodu", required=False, max_length=12,
+    kod = forms.CharField(label=gettext_lazy("Doğrulama kodu"), required=False, max_length=12,
                           help_text="İki adımlı doğrulama açıksa kimlik doğrulayıcı uygulamanızdaki 6 haneli kod.",
                           widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}))
 

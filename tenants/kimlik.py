@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext_lazy
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework_simplejwt.authentication import JWTAuthentication
@@ -123,7 +124,7 @@ PANEL_CEREZ_YOLU = "/api/v1/"
 PANEL_IPUCU_CEREZI = "sd_operator_girisli"
 PANEL_IPUCU_YOLU = "/panel/"
 CSRF_BASLIGI = "HTTP_X_CSRF_TOKEN"
-CSRF_HATASI = "CSRF doğrulaması başarısız: X-CSRF-Token başlığı eksik ya da yanlış."
+CSRF_HATASI = gettext_lazy("CSRF doğrulaması başarısız: X-CSRF-Token başlığı eksik ya da yanlış.")
 SOKET_AMACI = "soket"
 
 
@@ -197,7 +198,7 @@ class WidgetIstemci:
 class WidgetAnahtarAuthentication(BaseAuthentication):
     """`X-API-Key` names the tenant (spec 5.1); request.auth is the tenant (`Musteri`)."""
 
-    hata_kodlari_401 = ("KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI, ZIYARETCI_TOKEN_GEREKLI "
+    hata_kodlari_401 = ("KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI, ZIYARETCI_TOKEN_GEREKLI "  # ceviri: yok (API docs)
                         "(bağlı ziyaretçide X-Ziyaretci-Token eksik ya da yanlış; CONTRACT 2a)")
 
     def authenticate(self, request):

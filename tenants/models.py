@@ -6,6 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -45,9 +46,9 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
     """Operators and portal users are one model, identified by e-mail (CONTRACT 2)."""
 
     class Durum(models.TextChoices):
-        CEVRIMICI = "cevrimici", "Çevrimiçi"
-        MESGUL = "mesgul", "Meşgul"
-        CEVRIMDISI = "cevrimdisi", "Çevrimdışı"
+        CEVRIMICI = "cevrimici", _("Çevrimiçi")
+        MESGUL = "mesgul", _("Meşgul")
+        CEVRIMDISI = "cevrimdisi", _("Çevrimdışı")
 
     email = models.EmailField("e-posta", unique=True)
     # Display name shown to visitors on an operator's messages (`operator_adi`) and in the
@@ -63,7 +64,9 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
     durum = models.CharField("durum", max_length=12, choices=Durum.choices, default=Durum.CEVRIMDISI, db_index=True)
     # The member's language for the portal, the console and mails to it (CONTRACT 19); "" until
     # chosen: pages follow the browser (supportdesk.core.dil), mails the default.
-    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="", choices=[("tr", "Türkçe"), ("en", "English")])
+    # Each language is named in itself, in every language.
+    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="",
+                           choices=[("tr", "Türkçe"), ("en", "English")])  # ceviri: yok
     is_active = models.BooleanField("aktif", default=True)
     is_staff = models.BooleanField("yönetici paneli", default=False)
     date_joined = models.DateTimeField("katılma", default=timezone.now)
@@ -82,7 +85,7 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
         return self.email
 
 
-renk_validator = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Renk #RRGGBB biçiminde olmalı.")
+renk_validator = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Renk #RRGGBB biçiminde olmalı."))
 
 
 class Musteri(models.Model):
@@ -96,7 +99,7 @@ class Musteri(models.Model):
     logo = models.FileField("logo", upload_to="logolar/", blank=True, max_length=255)
     karsilama_metni = models.CharField("karşılama metni", max_length=200, blank=True, default="")
     baslatici_konum = models.CharField("başlatıcı konumu", max_length=3, default="sag",
-                                       choices=[("sag", "Sağ alt"), ("sol", "Sol alt")])
+                                       choices=[("sag", _("Sağ alt")), ("sol", _("Sol alt"))])
     api_key = models.CharField("widget anahtarı", max_length=64, unique=True, default=yeni_api_key)
     api_secret = models.CharField("API gizli anahtarı", max_length=80, default=yeni_api_secret)
     izinli_originler = models.JSONField("izinli originler", default=list, blank=True)
@@ -115,14 +118,14 @@ class Musteri(models.Model):
     # (`/operator/tenants/{id}/ayarlar`, `/portal/yonlendirme`), never trusted when read: a stored
     # value that no longer validates is read as the default.
     class AtamaModu(models.TextChoices):
-        MANUEL = "manuel", "Elle (operatör kabul eder)"
-        SIRAYLA = "sirayla", "Sırayla"
-        EN_AZ_YUKLU = "en_az_yuklu", "En az yüklü operatöre"
+        MANUEL = "manuel", _("Elle (operatör kabul eder)")
+        SIRAYLA = "sirayla", _("Sırayla")
+        EN_AZ_YUKLU = "en_az_yuklu", _("En az yüklü operatöre")
 
     class Dil(models.TextChoices):
-        TR = "tr", "Türkçe"
+        TR = "tr", "Türkçe"  # ceviri: yok (named in itself)
         EN = "en", "English"
-        OTOMATIK = "otomatik", "Ziyaretçinin tarayıcısına göre"
+        OTOMATIK = "otomatik", _("Ziyaretçinin tarayıcısına göre")
 
     saat_dilimi = models.CharField("saat dilimi", max_length=64, default="Europe/Istanbul")
     atama_modu = models.CharField("atama modu", max_length=12, choices=AtamaModu.choices, default=AtamaModu.MANUEL)
@@ -148,9 +151,9 @@ class Uyelik(models.Model):
     """A user's membership of a tenant, with the per-operator tab settings of spec 2.2."""
 
     class Rol(models.TextChoices):
-        SAHIP = "sahip", "Sahip"
-        YONETICI = "yonetici", "Yönetici"
-        OPERATOR = "operator", "Operatör"
+        SAHIP = "sahip", _("Sahip")
+        YONETICI = "yonetici", _("Yönetici")
+        OPERATOR = "operator", _("Operatör")
 
     kullanici = models.ForeignKey(Kullanici, on_delete=models.CASCADE, related_name="uyelikler")
     musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="uyelikler")
@@ -219,9 +222,9 @@ class ZiyaretciKimligi(models.Model):
 
     IMZASIZ, IMZALI, SERBEST = "imzasiz", "imzali", "serbest"
     BAGLANTILAR = [
-        (IMZASIZ, "İmzasız init ile (widget'ın kendi kimliği)"),
-        (IMZALI, "Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)"),
-        (SERBEST, "Serbest bırakıldı (bağlı değil)"),
+        (IMZASIZ, _("İmzasız init ile (widget'ın kendi kimliği)")),
+        (IMZALI, _("Sitenin imzasıyla (ya da anahtarları portalda iptal edildi)")),
+        (SERBEST, _("Serbest bırakıldı (bağlı değil)")),
     ]
 
     musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ziyaretci_kimlikleri")

@@ -9,6 +9,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from django.utils.translation import gettext
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 
@@ -53,10 +55,10 @@ def origin_girdisini_normalle(value: str) -> str:
     """Normalise a whitelist entry; raise ValueError when it is not exactly scheme+host(+port)."""
     parsed = _parcala(value)
     if parsed is None:
-        raise ValueError("Geçerli bir http(s) adresi değil; örnek: https://shop.example.com")
+        raise ValueError(gettext("Geçerli bir http(s) adresi değil; örnek: https://shop.example.com"))
     scheme, host, port, parts = parsed
     if parts.path not in ("", "/") or parts.query or parts.fragment or value.endswith(("?", "#")):
-        raise ValueError("Yalnızca şema ve alan adı (isteğe bağlı port) girin; yol, sorgu ya da parça olmamalı.")
+        raise ValueError(gettext("Yalnızca şema ve alan adı (isteğe bağlı port) girin; yol, sorgu ya da parça olmamalı."))
     return _birlestir(scheme, host, port)
 
 

@@ -1,4 +1,5 @@
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi
@@ -59,5 +60,5 @@ def uye_idleri_dogrula(*, musteri_id: int, kullanici_idleri: list[int]) -> list[
     idler = list(dict.fromkeys(kullanici_idleri))
     if idler and (not all(gecerli_id_mi(i) for i in idler) or Uyelik.objects.filter(
             musteri_id=musteri_id, kullanici_id__in=idler, kullanici__is_active=True).count() != len(idler)):
-        raise Bulunamadi("Operatör bu projede bulunamadı.")
+        raise Bulunamadi(_("Operatör bu projede bulunamadı."))
     return idler

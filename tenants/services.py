@@ -5,6 +5,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.olaylar import yayinla
@@ -30,14 +31,14 @@ def kullanici_profil_guncelle(*, kullanici: Kullanici, ad: str, avatar: str = ""
     ad = (ad or "").strip()
     avatar = (avatar or "").strip()
     if len(ad) > AD_MAX or "\x00" in ad:
-        raise GecersizIstek(alanlar={"ad": f"En çok {AD_MAX} karakter olabilir."})
+        raise GecersizIstek(alanlar={"ad": gettext("En çok %(sayi)s karakter olabilir.") % {"sayi": AD_MAX}})
     if avatar:
         try:
             URLValidator(schemes=["http", "https"])(avatar)
         except ValidationError:
-            raise GecersizIstek(alanlar={"avatar": "http(s) ile başlayan geçerli bir adres olmalı."}) from None
+            raise GecersizIstek(alanlar={"avatar": gettext("http(s) ile başlayan geçerli bir adres olmalı.")}) from None
         if len(avatar) > 500:
-            raise GecersizIstek(alanlar={"avatar": "En çok 500 karakter olabilir."})
+            raise GecersizIstek(alanlar={"avatar": gettext("En çok %(sayi)s karakter olabilir.") % {"sayi": 500}})
     kullanici.ad, kullanici.avatar = ad, avatar
     kullanici.save(update_fields=["ad", "avatar"])
     return kullanici
@@ -81,7 +82,7 @@ def musteri_olustur(
 ) -> Musteri:
     firma_adi = (firma_adi or "").strip()
     if not firma_adi or len(firma_adi) > 120:
-        raise GecersizIstek(alanlar={"firma_adi": "Firma adı 1-120 karakter olmalı."})
+        raise GecersizIstek(alanlar={"firma_adi": gettext("Firma adı 1-120 karakter olmalı.")})
     originler = [origin_girdisini_normalle(o) for o in (izinli_originler or [])]
     musteri = Musteri.objects.create(
         firma_adi=firma_adi,
@@ -142,9 +143,9 @@ def uyelik_sirala(*, kullanici: Kullanici, order: list[int]) -> None:
     by_id = {u.musteri_id: u for u in current}
     unknown = [i for i in order if i not in by_id]
     if unknown:
-        raise GecersizIstek(alanlar={"order": f"Üyesi olmadığınız proje kimlikleri: {unknown}"})
+        raise GecersizIstek(alanlar={"order": gettext("Üyesi olmadığınız proje kimlikleri: %(idler)s") % {"idler": unknown}})
     if len(set(order)) != len(order):
-        raise GecersizIstek(alanlar={"order": "Aynı proje kimliği birden fazla kez verilmiş."})
+        raise GecersizIstek(alanlar={"order": gettext("Aynı proje kimliği birden fazla kez verilmiş.")})
     listed = set(order)
     new_order = [by_id[i] for i in order] + [u for u in current if u.musteri_id not in listed]
     for position, uyelik in enumerate(new_order):
@@ -200,7 +201,8 @@ def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
     tenant of the operator (CONTRACT 7). Setting the status it already has emits nothing.
     """
     if durum not in Kullanici.Durum.values:
-        raise GecersizIstek(alanlar={"durum": f"Geçerli değerler: {', '.join(Kullanici.Durum.values)}."})
+        mesaj = gettext("Geçerli değerler: %(degerler)s.") % {"degerler": ", ".join(Kullanici.Durum.values)}
+        raise GecersizIstek(alanlar={"durum": mesaj})
     # One conditional UPDATE: of two racing identical calls only one sees the change and emits.
     degisti = Kullanici.objects.filter(pk=kullanici.pk).exclude(durum=durum).update(durum=durum)
     kullanici.durum = durum

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from django.utils.translation import gettext
+
 UTC = dt.UTC
 GUNLER = ("pzt", "sal", "car", "per", "cum", "cmt", "paz")  # Monday first, as date.weekday()
 VARSAYILAN_SAAT_DILIMI = "Europe/Istanbul"
@@ -53,7 +55,7 @@ def _bolgeler() -> frozenset[str]:
 
 def saat_dilimi_hatasi(deger) -> str | None:
     if not isinstance(deger, str) or deger not in _bolgeler():
-        return "Geçerli bir IANA saat dilimi olmalı (örn. Europe/Istanbul)."
+        return gettext("Geçerli bir IANA saat dilimi olmalı (örn. Europe/Istanbul).")
     return None
 
 
@@ -73,41 +75,41 @@ def calisma_saatleri_hatasi(deger) -> str | None:
     if deger is None:
         return None
     if not isinstance(deger, dict):
-        return "null ya da gün anahtarlı bir nesne olmalı."
+        return gettext("null ya da gün anahtarlı bir nesne olmalı.")
     for gun, dilimler in deger.items():
         if gun not in GUNLER:
-            return f"Bilinmeyen gün: {str(gun)[:20]!r} (pzt sal car per cum cmt paz)."
+            return gettext("Bilinmeyen gün: %(gun)s (pzt sal car per cum cmt paz).") % {"gun": repr(str(gun)[:20])}
         if not isinstance(dilimler, list):
-            return f"{gun}: dilim listesi olmalı."
+            return gettext("%(gun)s: dilim listesi olmalı.") % {"gun": gun}
         araliklar = []
         for dilim in dilimler:
             if not isinstance(dilim, list) or len(dilim) != 2:
-                return f'{gun}: her dilim ["SS:DD", "SS:DD"] olmalı.'
+                return gettext('%(gun)s: her dilim ["SS:DD", "SS:DD"] olmalı.') % {"gun": gun}
             bas, bit = _dakika(dilim[0]), _dakika(dilim[1])
             if bas is None or bit is None or bas == 1440:
-                return f'{gun}: saatler "SS:DD" biçiminde olmalı (00:00–24:00).'
+                return gettext('%(gun)s: saatler "SS:DD" biçiminde olmalı (00:00–24:00).') % {"gun": gun}
             if bas >= bit:
-                return f"{gun}: başlangıç bitişten önce olmalı."
+                return gettext("%(gun)s: başlangıç bitişten önce olmalı.") % {"gun": gun}
             araliklar.append((bas, bit))
         araliklar.sort()
         for (_, onceki_bit), (bas, _) in zip(araliklar, araliklar[1:], strict=False):
             if bas < onceki_bit:
-                return f"{gun}: dilimler çakışıyor."
+                return gettext("%(gun)s: dilimler çakışıyor.") % {"gun": gun}
     return None
 
 
 def tatiller_hatasi(deger) -> str | None:
     if not isinstance(deger, list):
-        return "YYYY-AA-GG tarihlerinin listesi olmalı."
+        return gettext("YYYY-AA-GG tarihlerinin listesi olmalı.")
     if len(deger) > TATIL_EN_COK:
-        return f"En çok {TATIL_EN_COK} tatil günü."
+        return gettext("En çok %(sayi)s tatil günü.") % {"sayi": TATIL_EN_COK}
     for tarih in deger:
         if not isinstance(tarih, str) or not _TARIH.match(tarih):
-            return "Tarihler YYYY-AA-GG biçiminde olmalı."
+            return gettext("Tarihler YYYY-AA-GG biçiminde olmalı.")
         try:
             dt.date.fromisoformat(tarih)
         except ValueError:
-            return f"Geçersiz tarih: {tarih}."
+            return gettext("Geçersiz tarih: %(tarih)s.") % {"tarih": tarih}
     return None
 
 

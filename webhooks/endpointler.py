@@ -3,6 +3,7 @@
 """
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.olaylar import OLAYLAR, yayinla
@@ -17,11 +18,12 @@ def _olaylar_dogrula(olaylar) -> list[str]:
     if olaylar is None:
         return []
     if not isinstance(olaylar, (list, tuple)) or not all(isinstance(o, str) for o in olaylar):
-        raise GecersizIstek(alanlar={"olaylar": "Olay adlarından oluşan bir liste olmalı."})
+        raise GecersizIstek(alanlar={"olaylar": gettext("Olay adlarından oluşan bir liste olmalı.")})
     bilinmeyen = [o for o in olaylar if o not in OLAYLAR]
     if bilinmeyen:
-        raise GecersizIstek(alanlar={"olaylar": f"Bilinmeyen olay: {', '.join(bilinmeyen)}. "
-                                                f"Geçerli olaylar: {', '.join(OLAYLAR)}."})
+        mesaj = gettext("Bilinmeyen olay: %(bilinmeyen)s. Geçerli olaylar: %(olaylar)s.") % {
+            "bilinmeyen": ", ".join(bilinmeyen), "olaylar": ", ".join(OLAYLAR)}
+        raise GecersizIstek(alanlar={"olaylar": mesaj})
     return list(dict.fromkeys(olaylar))
 
 
@@ -30,7 +32,7 @@ def gizli_anahtar_dogrula(gizli_anahtar) -> str:
         return yeni_gizli_anahtar()
     if (not isinstance(gizli_anahtar, str) or not 16 <= len(gizli_anahtar) <= 128
             or not gizli_anahtar.isprintable() or any(c.isspace() for c in gizli_anahtar)):
-        raise GecersizIstek(alanlar={"gizli_anahtar": "16-128 karakter, boşluksuz olmalı."})
+        raise GecersizIstek(alanlar={"gizli_anahtar": gettext("16-128 karakter, boşluksuz olmalı.")})
     return gizli_anahtar
 
 
@@ -89,7 +91,7 @@ def webhook_endpoint_guncelle(*, endpoint: WebhookEndpoint, **fields) -> Webhook
         degisen.append("gizli_anahtar")
     if "aktif" in fields:
         if not isinstance(fields["aktif"], bool):
-            raise GecersizIstek(alanlar={"aktif": "true ya da false olmalı."})
+            raise GecersizIstek(alanlar={"aktif": gettext("true ya da false olmalı.")})
         if fields["aktif"] and not endpoint.aktif:
             endpoint.hata_baslangici, endpoint.devre_disi_nedeni, endpoint.devre_disi_zamani = None, "", None
             degisen += ["hata_baslangici", "devre_disi_nedeni", "devre_disi_zamani"]
@@ -116,7 +118,7 @@ def webhook_test_olayi_gonder(*, endpoint: WebhookEndpoint) -> Teslimat:
     kayit = Olay.objects.create(
         musteri_id=endpoint.musteri_id,
         olay=Olay.Tip.WEBHOOK_TEST,
-        veri={"musteri_id": endpoint.musteri_id, "endpoint_id": endpoint.pk, "mesaj": "SupportDesk test olayı"},
+        veri={"musteri_id": endpoint.musteri_id, "endpoint_id": endpoint.pk, "mesaj": "SupportDesk test olayı"},  # ceviri: yok
     )
     [teslimat] = teslimatlari_olustur(kayit, [endpoint])
     return teslimat

@@ -189,7 +189,7 @@ class TeslimatHavuzu:
         return oturum
 
     def _olc(self, endpoint_id: int, teslimat, sure: float) -> None:
-        zaman_asimi = teslimat.son_durum_kodu is None and teslimat.son_hata.startswith("Zaman aşımı")
+        zaman_asimi = teslimat.son_durum_kodu is None and teslimat.son_hata.startswith("Zaman aşımı")  # ceviri: yok
         with self._kilit:
             if sure > settings.WEBHOOK_SLOW_SECONDS or zaman_asimi:
                 self._serit[endpoint_id] = YAVAS

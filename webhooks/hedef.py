@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
+from django.utils.translation import gettext
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -45,30 +46,31 @@ def _host_adresleri(host: str, port: int) -> list:
 
 
 def hedef_kontrol(url: str) -> None:
-    """Raise HedefIzinsiz (with a Turkish reason) when the URL may not be a webhook target."""
+    """Raise HedefIzinsiz (with a reason in the active language: a request's, or the default in a
+    delivery) when the URL may not be a webhook target."""
     if not isinstance(url, str) or not url.strip():
-        raise HedefIzinsiz("Adres zorunludur.")
+        raise HedefIzinsiz(gettext("Adres zorunludur."))
     url = url.strip()
     if len(url) > URL_MAX:
-        raise HedefIzinsiz(f"Adres en çok {URL_MAX} karakter olabilir.")
+        raise HedefIzinsiz(gettext("Adres en çok %(sayi)s karakter olabilir.") % {"sayi": URL_MAX})
     try:
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise HedefIzinsiz("Adres geçerli bir URL değil.") from None
+        raise HedefIzinsiz(gettext("Adres geçerli bir URL değil.")) from None
     if parts.scheme not in ("http", "https"):
-        raise HedefIzinsiz("Yalnızca http ve https adresleri kabul edilir.")
+        raise HedefIzinsiz(gettext("Yalnızca http ve https adresleri kabul edilir."))
     host = (parts.hostname or "").rstrip(".")
     if not host:
-        raise HedefIzinsiz("Adreste sunucu adı yok.")
+        raise HedefIzinsiz(gettext("Adreste sunucu adı yok."))
     if any(c.isspace() for c in url):
-        raise HedefIzinsiz("Adres boşluk içeremez.")
+        raise HedefIzinsiz(gettext("Adres boşluk içeremez."))
     if settings.WEBHOOK_ALLOW_PRIVATE_TARGETS:
         return
     if host.lower() == "localhost" or host.lower().endswith(".localhost"):
-        raise HedefIzinsiz("Yerel adreslere webhook gönderilemez.")
+        raise HedefIzinsiz(gettext("Yerel adreslere webhook gönderilemez."))
     if any(_adres_izinsiz(ip) for ip in _host_adresleri(host, port)):
-        raise HedefIzinsiz("Özel, yerel ya da bağlantı-yerel (link-local) adreslere webhook gönderilemez.")
+        raise HedefIzinsiz(gettext("Özel, yerel ya da bağlantı-yerel (link-local) adreslere webhook gönderilemez."))
 
 
 def webhook_url_dogrula(url: str) -> str:
@@ -85,7 +87,7 @@ def _soket_kontrol(sock) -> None:
     ip = ipaddress.ip_address(sock.getpeername()[0].split("%")[0])
     if _adres_izinsiz(ip):
         sock.close()
-        raise HedefIzinsiz("Bağlanılan adres özel, yerel ya da bağlantı-yerel (link-local); gönderilmedi.")
+        raise HedefIzinsiz(gettext("Bağlanılan adres özel, yerel ya da bağlantı-yerel (link-local); gönderilmedi."))
 
 
 class _DenetliHTTPConnection(HTTPConnection):

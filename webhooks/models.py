@@ -4,6 +4,7 @@ from datetime import UTC
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 from supportdesk.core.olaylar import OLAYLAR
@@ -79,9 +80,9 @@ class Teslimat(models.Model):
     until a 2xx or the attempts run out."""
 
     class Durum(models.TextChoices):
-        BEKLIYOR = "bekliyor", "Bekliyor"
-        TESLIM_EDILDI = "teslim_edildi", "Teslim edildi"
-        BASARISIZ = "basarisiz", "Başarısız"
+        BEKLIYOR = "bekliyor", _("Bekliyor")
+        TESLIM_EDILDI = "teslim_edildi", _("Teslim edildi")
+        BASARISIZ = "basarisiz", _("Başarısız")
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
     olay = models.ForeignKey(Olay, on_delete=models.CASCADE, related_name="teslimatlar")

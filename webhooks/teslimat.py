@@ -74,7 +74,9 @@ def teslimat_dene(*, teslimat_id: int) -> Teslimat | None:
         return None  # its endpoint was deleted a moment ago
     endpoint = teslimat.endpoint
     if not endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
-        return _bitir(teslimat, Teslimat.Durum.BASARISIZ, hata="Uç nokta devre dışı; gönderilmedi.")
+        # A delivery's stored log (`son_hata`, `devre_disi_nedeni`) is written in the source
+        # language and read back by its words ("Zaman aşımı"): not translated (CONTRACT 19).
+        return _bitir(teslimat, Teslimat.Durum.BASARISIZ, hata="Uç nokta devre dışı; gönderilmedi.")  # ceviri: yok
 
     sonuc = _http_gonder(endpoint, teslimat.olay)  # no transaction is open while we wait
     return _kaydet_israrla(teslimat, sonuc)
@@ -148,7 +150,7 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
                 break
             if not teslimat.endpoint.aktif and teslimat.olay.olay != Olay.Tip.WEBHOOK_TEST:
                 sonuc.denenen.append((_bitir(teslimat, Teslimat.Durum.BASARISIZ,
-                                             hata="Uç nokta devre dışı; gönderilmedi."), 0.0))
+                                             hata="Uç nokta devre dışı; gönderilmedi."), 0.0))  # ceviri: yok
                 islenen += 1
                 continue
             basla = time.monotonic()
@@ -158,7 +160,7 @@ def teslimatlari_dene(teslimat_idleri: list[int], *, oturum: requests.Session | 
             sonuc.denenen.append((teslimat, sure))
             islenen += 1
             if sure > settings.WEBHOOK_SLOW_SECONDS or (yanit["durum_kodu"] is None and
-                                                        yanit["hata"].startswith("Zaman aşımı")):
+                                                        yanit["hata"].startswith("Zaman aşımı")):  # ceviri: yok
                 break
     finally:
         # Also when something unexpected was raised: what went out is logged (not sent again when
@@ -279,9 +281,9 @@ def _http_gonder(endpoint: WebhookEndpoint, olay: Olay, oturum: requests.Session
     except HedefIzinsiz as exc:
         sonuc["hata"] = f"Hedef izinsiz: {exc}"
     except requests.ConnectTimeout:
-        sonuc["hata"] = f"Zaman aşımı: bağlantı kurulamadı ({_zaman_asimlari()[0]:g} s)"
+        sonuc["hata"] = f"Zaman aşımı: bağlantı kurulamadı ({_zaman_asimlari()[0]:g} s)"  # ceviri: yok
     except requests.Timeout:
-        sonuc["hata"] = f"Zaman aşımı ({settings.WEBHOOK_TIMEOUT_SECONDS:g} s)"
+        sonuc["hata"] = f"Zaman aşımı ({settings.WEBHOOK_TIMEOUT_SECONDS:g} s)"  # ceviri: yok
     except requests.RequestException as exc:
         sonuc["hata"] = f"{type(exc).__name__}: {exc}"
     sonuc["sure_ms"] = int((time.monotonic() - baslangic) * 1000)
@@ -354,7 +356,7 @@ def _hata_serisi(endpoint_id: int, simdi) -> None:
     sinir = simdi - timedelta(hours=settings.WEBHOOK_DISABLE_AFTER_HOURS)
     kapatildi = WebhookEndpoint.objects.filter(pk=endpoint_id, aktif=True, hata_baslangici__lte=sinir).update(
         aktif=False, devre_disi_zamani=simdi,
-        devre_disi_nedeni=f"{settings.WEBHOOK_DISABLE_AFTER_HOURS:g} saattir başarılı teslimat yok; otomatik "
+        devre_disi_nedeni=f"{settings.WEBHOOK_DISABLE_AFTER_HOURS:g} saattir başarılı teslimat yok; otomatik "  # ceviri: yok
                           "olarak devre dışı bırakıldı.",
     )
     if kapatildi:

@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -15,7 +16,7 @@ ZIYARETCI_ID = serializers.CharField(max_length=128, help_text="Ziyaretçi kimli
 class SayiField(serializers.Field):
     """A JSON number: "12", true and NaN are refused rather than guessed at."""
 
-    default_error_messages = {"invalid": "Sayı olmalı."}
+    default_error_messages = {"invalid": gettext_lazy("Sayı olmalı.")}
 
     def to_internal_value(self, data):
         if not sayi_mi(data):
@@ -59,7 +60,7 @@ class HttpAdresiField(serializers.CharField):
     """An http(s) URL. Its schema carries the scheme as a pattern, unless another scheme is let
     through as blank (a referrer)."""
 
-    default_error_messages = {"scheme": "http:// ya da https:// ile başlayan bir adres olmalı."}
+    default_error_messages = {"scheme": gettext_lazy("http:// ya da https:// ile başlayan bir adres olmalı.")}
 
     def __init__(self, *, baska_semada_bos: bool = False, **kwargs):
         self.baska_semada_bos = baska_semada_bos

@@ -3,6 +3,7 @@ import binascii
 import re
 
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -90,14 +91,14 @@ _GOVDE_MAX_BAYT = (services.EKRAN_GORUNTUSU_MAX_BAYT * 4) // 3 + 64 * 1024
 def _data_url_coz(value: str) -> bytes:
     match = _DATA_URL.fullmatch(value.strip())
     if not match:
-        raise GecersizIstek(alanlar={"gorsel": "data:image/...;base64,... biçiminde bir data URL olmalı."})
+        raise GecersizIstek(alanlar={"gorsel": gettext("data:image/...;base64,... biçiminde bir data URL olmalı.")})
     b64 = re.sub(r"\s+", "", match.group("b64"))
     if len(b64) * 3 // 4 > services.EKRAN_GORUNTUSU_MAX_BAYT + 2:
         raise DosyaCokBuyuk()
     try:
         return base64.b64decode(b64, validate=True)
     except (binascii.Error, ValueError):
-        raise GecersizIstek(alanlar={"gorsel": "Geçerli base64 değil."}) from None
+        raise GecersizIstek(alanlar={"gorsel": gettext("Geçerli base64 değil.")}) from None
 
 
 class EkranGoruntusuView(WidgetAPIView):
@@ -132,7 +133,7 @@ class EkranGoruntusuView(WidgetAPIView):
             return gorsel.read()
         if isinstance(gorsel, str) and gorsel:
             return _data_url_coz(gorsel)
-        raise GecersizIstek(alanlar={"gorsel": "Zorunlu alan: dosya ya da data URL."})
+        raise GecersizIstek(alanlar={"gorsel": gettext("Zorunlu alan: dosya ya da data URL.")})
 
 
 class OperatorBaglamView(OperatorAPIView):
@@ -162,9 +163,9 @@ def musteri_id_parametresi(params) -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise GecersizIstek(alanlar={"musteri_id": "Tamsayı olmalı."}) from None
+        raise GecersizIstek(alanlar={"musteri_id": gettext("Tamsayı olmalı.")}) from None
     if not gecerli_id_mi(value):
-        raise GecersizIstek(alanlar={"musteri_id": "Geçerli bir proje kimliği olmalı."})
+        raise GecersizIstek(alanlar={"musteri_id": gettext("Geçerli bir proje kimliği olmalı.")})
     return value
 
 

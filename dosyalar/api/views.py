@@ -1,4 +1,5 @@
 from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework.parsers import FormParser, MultiPartParser
 
@@ -43,11 +44,11 @@ def _multipart_dosya(request, alan_oku):
         alan = alan_oku()
         dosya = request.FILES.get("dosya")
     except (TooManyFieldsSent, TooManyFilesSent):
-        raise GecersizIstek("Çok fazla alan ya da dosya gönderildi.") from None
+        raise GecersizIstek(_("Çok fazla alan ya da dosya gönderildi.")) from None
     if sinir.asildi:
         raise DosyaCokBuyuk()
     if dosya is None:
-        raise GecersizIstek(alanlar={"dosya": "Zorunlu alan; multipart dosya olmalı."})
+        raise GecersizIstek(alanlar={"dosya": _("Zorunlu alan; multipart dosya olmalı.")})
     return dosya, alan
 
 
@@ -69,7 +70,7 @@ class OperatorUploadView(OperatorAPIView):
     def post(self, request):
         dosya, musteri_id = _multipart_dosya(request, lambda: request.data.get("musteri_id"))
         if musteri_id in (None, ""):
-            raise GecersizIstek(alanlar={"musteri_id": "Zorunlu alan."})
+            raise GecersizIstek(alanlar={"musteri_id": _("Zorunlu alan.")})
         uyelik = uyelik_get(kullanici=request.user, musteri_id=id_coz(musteri_id))
         kayit = services.dosya_yukle(musteri=uyelik.musteri, ziyaretci_id="", dosya=dosya, yukleyen=request.user)
         return basarili({"dosya": s.DosyaSerializer(kayit, context={"request": request}).data}, status=201)

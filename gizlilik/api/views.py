@@ -3,6 +3,7 @@
 The visitor profile's `GET /operator/ziyaretci/{id}` (CONTRACT 16) is written in context; the
 route is one view here, with `DELETE` beside it."""
 from django.http import FileResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -32,7 +33,8 @@ class ZiyaretciGizlilikTemel(OperatorAPIView):
         must have only one tenant."""
         # Any id a row may hold, the e-mail channel's `eposta:...` included (no widget check here).
         if not ziyaretci_id or len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
-            raise GecersizIstek(alanlar={"ziyaretci_id": f"En çok {ZIYARETCI_ID_MAX} yazdırılabilir karakter."})
+            mesaj = _("En çok %(sayi)s yazdırılabilir karakter.") % {"sayi": ZIYARETCI_ID_MAX}
+            raise GecersizIstek(alanlar={"ziyaretci_id": mesaj})
         musteri_id = musteri_id_parametresi(self.request.query_params)
         if musteri_id is None:
             if len(self.musteri_idleri) == 1:

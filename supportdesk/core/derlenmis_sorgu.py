@@ -104,7 +104,7 @@ class DerlenmisSorgu:
             else:
                 for deger in yer.values():
                     if isinstance(p, str) and isinstance(deger, str) and deger in p:
-                        raise ValueError(f"DerlenmisSorgu: parametre SQL'e dönüştürülerek girdi: {p!r}")
+                        raise ValueError(f"DerlenmisSorgu: parametre SQL'e dönüştürülerek girdi: {p!r}")  # ceviri: yok
                 yerler.append(p)
         eksik = set(yer) - goruldu
         if eksik:

@@ -44,7 +44,9 @@ def tarayici_dili(request) -> str | None:
     baslik = request.META.get("HTTP_ACCEPT_LANGUAGE", "") if request is not None else ""
     if not baslik or len(baslik) > 1000:
         return None
-    for kod, _q in parse_accept_lang_header(baslik):
+    for kod, q in parse_accept_lang_header(baslik):
+        if q <= 0:
+            break  # `q=0` means "not this one" (RFC 9110 12.4.2); the list is in q order
         if kod != "*" and (bulunan := dil_kodu(kod)):
             return bulunan
     return None

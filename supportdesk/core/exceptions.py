@@ -10,6 +10,8 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import DataError
 from django.http import Http404
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions as drf_exc
 from rest_framework import status
 from rest_framework.response import Response
@@ -20,8 +22,8 @@ from .gunluk import current_request_id
 logger = logging.getLogger("supportdesk.api")
 
 # NUL (U+0000) cannot be stored in PostgreSQL text: such a value is refused, on every database alike.
-NUL_KARAKTERI = "Metinler NUL (U+0000) karakteri içeremez."
-GECERSIZ_MULTIPART = "İstek gövdesi geçerli bir çok parçalı form (multipart/form-data) değil."
+NUL_KARAKTERI = _("Metinler NUL (U+0000) karakteri içeremez.")
+GECERSIZ_MULTIPART = _("İstek gövdesi geçerli bir çok parçalı form (multipart/form-data) değil.")
 
 
 class ApiHatasi(drf_exc.APIException):
@@ -30,8 +32,10 @@ class ApiHatasi(drf_exc.APIException):
     mesaj = mesajlar.GECERSIZ_ISTEK
 
     def __init__(self, mesaj: str | None = None, *, alanlar: dict | None = None, headers: dict | None = None):
-        self.mesaj = mesaj or self.mesaj
-        self.alanlar = alanlar
+        # Worded now, in the language of the request that raises it (CONTRACT 19): whoever reads
+        # `mesaj` or `alanlar` (the envelope, a portal page) gets plain text.
+        self.mesaj = metin(mesaj or self.mesaj)
+        self.alanlar = metin(alanlar) if alanlar else alanlar
         self.headers = headers or {}
         super().__init__(detail=self.mesaj, code=self.kod)
 
@@ -130,10 +134,22 @@ def _alanlar(detail, prefix: str = "") -> dict:
     return out
 
 
+def metin(deger):
+    """A message as text in the active language: lazy translations (`gettext_lazy`) are evaluated
+    here, inside the request, so the envelope speaks the request's language (CONTRACT 19)."""
+    if isinstance(deger, Promise):
+        return str(deger)
+    if isinstance(deger, dict):
+        return {k: metin(v) for k, v in deger.items()}
+    if isinstance(deger, (list, tuple)):
+        return [metin(v) for v in deger]
+    return deger
+
+
 def hata_yaniti(status_code: int, kod: str, mesaj: str, *, alanlar=None, headers=None) -> Response:
-    hata = {"kod": kod, "mesaj": mesaj}
+    hata = {"kod": kod, "mesaj": metin(mesaj)}
     if alanlar:
-        hata["alanlar"] = alanlar
+        hata["alanlar"] = metin(alanlar)
     if status_code >= 500:
         hata["istek_id"] = current_request_id()
     return Response({"basarili": False, "hata": hata}, status=status_code, headers=headers)

@@ -6,6 +6,7 @@ a client that sends the wrong type has a bug worth telling it about (CONTRACT 1:
 from datetime import UTC
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -15,7 +16,7 @@ from rest_framework import serializers
 class StrictBooleanField(serializers.Field):
     """Only JSON true/false: "yes", 1 or "true" are refused."""
 
-    default_error_messages = {"invalid": "true ya da false olmalı."}
+    default_error_messages = {"invalid": gettext_lazy("true ya da false olmalı.")}
 
     def to_internal_value(self, data):
         if not isinstance(data, bool):
@@ -38,7 +39,7 @@ class StrictIntegerField(serializers.IntegerField):
 class StrictCharField(serializers.CharField):
     """A JSON string only: numbers, booleans and lists are refused, never turned into text."""
 
-    default_error_messages = {"invalid": "Metin olmalı."}
+    default_error_messages = {"invalid": gettext_lazy("Metin olmalı.")}
 
     def to_internal_value(self, data):
         if not isinstance(data, str):

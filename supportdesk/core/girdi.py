@@ -4,6 +4,7 @@ One definition each, so that "an id no row can have" and "a body too large to re
 same thing on every endpoint.
 """
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from .exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 
@@ -51,12 +52,12 @@ AYRILMIS_ZIYARETCI_ONEKLERI = (EPOSTA_ZIYARETCI_ONEKI,)
 def ziyaretci_id_dogrula(value) -> str:
     """A visitor id as a site may send it (widget, context, widget socket)."""
     if not isinstance(value, str) or not value.strip():
-        raise GecersizIstek(alanlar={"ziyaretci_id": "Zorunlu alan; metin olmalı."})
+        raise GecersizIstek(alanlar={"ziyaretci_id": _("Zorunlu alan; metin olmalı.")})
     value = value.strip()
     if len(value) > ZIYARETCI_ID_MAX or not value.isprintable():
-        raise GecersizIstek(alanlar={"ziyaretci_id": f"En çok {ZIYARETCI_ID_MAX} yazdırılabilir karakter."})
+        raise GecersizIstek(alanlar={"ziyaretci_id": _("En çok %(sayi)s yazdırılabilir karakter.") % {"sayi": ZIYARETCI_ID_MAX}})
     if value.casefold().startswith(AYRILMIS_ZIYARETCI_ONEKLERI):
-        raise GecersizIstek(alanlar={"ziyaretci_id": "'eposta:' ile başlayan kimlikler e-posta kanalına ayrılmıştır."})
+        raise GecersizIstek(alanlar={"ziyaretci_id": _("'eposta:' ile başlayan kimlikler e-posta kanalına ayrılmıştır.")})
     return value
 
 

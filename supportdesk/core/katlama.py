@@ -11,7 +11,7 @@ import unicodedata
 from django.db.backends.signals import connection_created
 from django.db.models import CharField, TextField, Transform, Value
 
-TURKCE = "ÇĞİIÖŞÜÂÎÛçğıöşüâîû"
+TURKCE = "ÇĞİIÖŞÜÂÎÛçğıöşüâîû"  # ceviri: yok
 ASCII = "CGIIOSUAIUcgiosuaiu"
 TABLO = str.maketrans(TURKCE, ASCII)
 _SQLITE_ADI = "sd_katla"

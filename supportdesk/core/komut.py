@@ -19,7 +19,7 @@ class ProvisionCommand(BaseCommand):
         return parser
 
     def add_arguments(self, parser):
-        parser.add_argument("--json", action="store_true", help="Tek bir JSON nesnesi yazdır.")
+        parser.add_argument("--json", action="store_true", help="Tek bir JSON nesnesi yazdır.")  # ceviri: yok
         self.add_command_arguments(parser)
 
     def add_command_arguments(self, parser):

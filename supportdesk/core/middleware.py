@@ -55,9 +55,9 @@ class AdresUzunlukSiniri:
         if uzunluk <= settings.ISTEK_ADRESI_SINIRI:
             return self.get_response(request)
         if request.path_info.startswith(settings.API_ONEKI):
-            return JsonResponse({"basarili": False, "hata": {"kod": "GECERSIZ_ISTEK", "mesaj": mesajlar.ADRES_COK_UZUN}},
+            return JsonResponse({"basarili": False, "hata": {"kod": "GECERSIZ_ISTEK", "mesaj": str(mesajlar.ADRES_COK_UZUN)}},
                                 status=414)
-        return HttpResponse(mesajlar.ADRES_COK_UZUN, status=414, content_type="text/plain; charset=utf-8")
+        return HttpResponse(str(mesajlar.ADRES_COK_UZUN), status=414, content_type="text/plain; charset=utf-8")
 
 
 class ParcaliGovde:

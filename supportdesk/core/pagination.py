@@ -12,6 +12,7 @@ from operator import or_
 
 from django.db import connections
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from .exceptions import GecersizIstek
 
@@ -37,7 +38,7 @@ def imlec_coz(cursor: str, model, fields: list[str]) -> list:
             raise ValueError
         return result
     except Exception:  # noqa: BLE001  (any malformed cursor is the client's error)
-        raise GecersizIstek(alanlar={"cursor": "Geçersiz sayfa imleci."}) from None
+        raise GecersizIstek(alanlar={"cursor": _("Geçersiz sayfa imleci.")}) from None
 
 
 def sayfa_boyutu(params) -> int:
@@ -47,9 +48,9 @@ def sayfa_boyutu(params) -> int:
     try:
         value = int(raw)
     except (TypeError, ValueError):
-        raise GecersizIstek(alanlar={"limit": "Sayı olmalı."}) from None
+        raise GecersizIstek(alanlar={"limit": _("Sayı olmalı.")}) from None
     if value < 1:
-        raise GecersizIstek(alanlar={"limit": "En az 1 olmalı."})
+        raise GecersizIstek(alanlar={"limit": _("En az 1 olmalı.")})
     return min(value, EN_BUYUK_SAYFA)
 
 

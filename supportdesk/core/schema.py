@@ -1,4 +1,4 @@
-"""The OpenAPI description of the API as it really answers.
+"""The OpenAPI description of the API as it really answers (ceviri: dosya yok: developers' documentation).
 
 - `ZarfAutoSchema` (the schema class of every /api/v1 view, see `TemelAPIView`): views declare the
   `data` object of a success; the schema says what goes over the wire, the envelope of CONTRACT 1
@@ -26,7 +26,8 @@ HATA_YANITI = {
                 "kod": {"type": "string"},
                 "mesaj": {"type": "string"},
                 "alanlar": {"type": "object", "additionalProperties": {"type": "string"},
-                            "description": "Alan adı (iç içe alanlar noktalı, gövdenin tümü `genel`) → Türkçe ileti."},
+                            "description": "Alan adı (iç içe alanlar noktalı, gövdenin tümü `genel`) → ileti "
+                                           "(isteğin dilinde, CONTRACT 19)."},
                 "istek_id": {"type": "string", "description": "Yalnızca 5xx: X-Request-ID ile aynı."},
             },
             "required": ["kod", "mesaj"],

@@ -6,6 +6,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import MethodNotAllowed, NotAcceptable, ParseError
 from rest_framework.metadata import BaseMetadata
@@ -24,7 +26,8 @@ from .responses import basarili
 from .schema import ZarfAutoSchema
 from .throttling import acik_gecis_sayisi
 
-SIKISTIRILMIS_GOVDE = "Sıkıştırılmış istek gövdesi (Content-Encoding) desteklenmiyor; gövdeyi sıkıştırmadan gönderin."
+SIKISTIRILMIS_GOVDE = gettext_lazy(
+    "Sıkıştırılmış istek gövdesi (Content-Encoding) desteklenmiyor; gövdeyi sıkıştırmadan gönderin.")
 
 
 class ZarfMetadata(BaseMetadata):
@@ -216,7 +219,7 @@ class BilinmeyenAdresView(AcikAPIView):
             return esdeger.func(request, *esdeger.args, **esdeger.kwargs)
         self.args, self.kwargs, self.request = args, kwargs, self.initialize_request(request, *args, **kwargs)
         self.headers = self.default_response_headers
-        response = self.handle_exception(Bulunamadi("Bu adreste bir API uç noktası yok."))
+        response = self.handle_exception(Bulunamadi(_("Bu adreste bir API uç noktası yok.")))
         self.response = self.finalize_response(self.request, response, *args, **kwargs)
         return self.response
 

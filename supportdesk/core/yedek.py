@@ -1,6 +1,7 @@
 """Backup and restore of the service (docs/production.md, "Backups"): the PostgreSQL database
 with `pg_dump`/`pg_restore` (custom format) and the uploaded files of MEDIA_ROOT as a tar.gz, in
 one folder with a manifest (`yedek.json`: what, when, sizes and sha256 of each part).
+(ceviri: dosya yok: its messages are for whoever runs the service, through the management commands.)
 
 Used by `manage.py yedek_al --hedef DIR` and `manage.py yedek_yukle --kaynak DIR`. Uploads on
 S3 (AWS_STORAGE_BUCKET_NAME) are not copied here: the bucket keeps its own versions (see the guide).

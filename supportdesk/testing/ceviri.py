@@ -3,9 +3,12 @@
     python -m supportdesk.testing.ceviri [path ...]     # lists what is left, by file and line
 
 Python: a string literal holding a Turkish letter that is not the argument of a gettext function
-(`_`, `gettext`, `gettext_lazy`, `ngettext`, `pgettext`, ...), a docstring, a log call's message
-or a model field's admin label. Templates: text between tags (and `title`, `alt`, `placeholder`,
-`aria-label`, `content` attribute values) outside `{% translate %}` / `{% blocktranslate %}`.
+(`_`, `gettext`, `gettext_lazy`, `ngettext`, `pgettext`, ...), a docstring, a log call's message,
+a model field's admin label, the OpenAPI documentation (`extend_schema`, ...), an admin action's
+label or notice, a developer's exception (`TypeError`, `ImproperlyConfigured`, ...) or a
+management command (`*/management/commands/*.py`: its output is for whoever runs the service).
+Templates: text between tags (and `title`, `alt`, `placeholder`, `aria-label`, `content` attribute
+values) outside `{% translate %}` / `{% blocktranslate %}`.
 A line may opt out with a `# ceviri: yok` comment (Python) or `{# ceviri: yok #}` (templates)
 when its text is not the interface's (a demo, a proper name); a file whose first five lines say
 `ceviri: dosya yok` (demo data) is skipped whole. What it misses: Turkish text with
@@ -28,6 +31,13 @@ CEVIRI_ISLEVLERI = {
 GUNLUK_ISLEVLERI = {"debug", "info", "warning", "error", "exception", "critical", "log"}
 # Model and form field labels seen only in the admin, and migrations' copies of them.
 YONETIM_ANAHTARLARI = {"verbose_name", "verbose_name_plural", "help_text"}
+# Text no interface user reads: the API's OpenAPI documentation (developers), the admin's action
+# labels and notices (staff), and exceptions only a developer or an operator of the service sees.
+GELISTIRICI_ISLEVLERI = {
+    "extend_schema", "extend_schema_view", "extend_schema_field", "extend_schema_serializer", "OpenApiParameter",
+    "OpenApiResponse", "OpenApiExample", "inline_serializer", "action", "display", "message_user",
+    "ImproperlyConfigured", "CommandError", "RuntimeError", "TypeError", "AssertionError", "NotImplementedError",
+}
 ATLANAN_KLASORLER = {".venv", "node_modules", "migrations", "tests", "testing", "staticfiles", "media", "tmp", "bench",
                      "locale", "ops", "requirements", "docs"}
 YOK = "ceviri: yok"
@@ -70,7 +80,7 @@ def python_bulgulari(yol: Path) -> list[tuple[int, str]]:
         cocuk, gezen = dugum, ust
         while gezen is not None:
             if isinstance(gezen, ast.Call):
-                if _ad(gezen.func) in CEVIRI_ISLEVLERI or _gunluk_mu(gezen):
+                if _ad(gezen.func) in CEVIRI_ISLEVLERI | GELISTIRICI_ISLEVLERI or _gunluk_mu(gezen):
                     atla = True
                     break
             if isinstance(gezen, ast.keyword) and gezen.arg in YONETIM_ANAHTARLARI:
@@ -144,6 +154,8 @@ def dosyalar(yollar: list[Path]):
             goreli = dosya.resolve().relative_to(KOK)
             if any(parca in ATLANAN_KLASORLER for parca in goreli.parts[:-1]) or goreli.name == "conftest.py":
                 continue
+            if goreli.parts[-3:-1] == ("management", "commands"):
+                continue  # management commands speak to whoever runs the service, not to its users
             if dosya.suffix == ".py" and not goreli.name.startswith("test_"):
                 yield goreli, python_bulgulari
             elif dosya.suffix in (".html", ".txt") and "templates" in goreli.parts:

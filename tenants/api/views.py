@@ -2,6 +2,7 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -245,7 +246,7 @@ class EtiketView(OperatorAPIView):
         # Another tenant's label is a 404 before the role is looked at (existence is not leaked).
         etiket = etiketler.etiket_get(musteri_idleri=self.musteri_idleri, etiket_id=etiket_id)
         if not uyelik_get(kullanici=request.user, musteri_id=etiket.musteri_id).yonetebilir:
-            raise Yetkisiz("Etiketleri yalnızca proje sahibi ve yöneticiler düzenleyebilir.")
+            raise Yetkisiz(_("Etiketleri yalnızca proje sahibi ve yöneticiler düzenleyebilir."))
         return etiket
 
     @extend_schema(summary="Etiketi yeniden adlandır / renklendir (sahip, yönetici)", request=EtiketIstekSerializer,
@@ -258,7 +259,7 @@ class EtiketView(OperatorAPIView):
         govde = _govde(request)
         alanlar = {a: govde[a] for a in ("ad", "renk") if a in govde}
         if not alanlar:
-            raise GecersizIstek(alanlar={"ad": "`ad` ya da `renk` verilmeli."})
+            raise GecersizIstek(alanlar={"ad": _("`ad` ya da `renk` verilmeli.")})
         etiket = etiketler.etiket_guncelle(etiket=etiket, kullanici_id=request.user.pk, ip=istek_ip(request), **alanlar)
         return basarili({"etiket": etiketler.etiket_verisi(etiket)})
 
