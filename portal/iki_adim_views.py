@@ -8,6 +8,8 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import View
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -18,7 +20,7 @@ from .views import IKI_ADIM_BEKLEYEN, PortalView, _giris_sonrasi
 
 
 class KodForm(forms.Form):
-    kod = forms.CharField(label="Doğrulama kodu", max_length=12, widget=forms.TextInput(
+    kod = forms.CharField(label=gettext_lazy("Doğrulama kodu"), max_length=12, widget=forms.TextInput(
         attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}))
 
 
@@ -91,7 +93,7 @@ class IkiAdimView(PortalView):
             cihaz = iki_adim.onayli_cihaz(request.user)
             if cihaz is not None and form.is_valid() and iki_adim.kod_dogrula(cihaz, form.cleaned_data["kod"]):
                 TOTPDevice.objects.filter(user=request.user).delete()
-                messages.success(request, "İki adımlı doğrulama kapatıldı.")
+                messages.success(request, _("İki adımlı doğrulama kapatıldı."))
                 return redirect("portal:iki_adim")
         else:
             cihaz = TOTPDevice.objects.filter(user=request.user, confirmed=False).order_by("id").first()
@@ -100,7 +102,7 @@ class IkiAdimView(PortalView):
                 cihaz.confirmed = True
                 cihaz.save(update_fields=["confirmed"])
                 iki_adim.oturumu_dogrula(request, cihaz)
-                messages.success(request, "İki adımlı doğrulama açıldı: bundan sonra girişte kod sorulacak.")
+                messages.success(request, _("İki adımlı doğrulama açıldı: bundan sonra girişte kod sorulacak."))
                 return redirect("portal:iki_adim")
         _hatali(form)
         return self._kurulum(request, form=form, status=400)

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponseRedirect
 from django.urls import reverse_lazy
+from django.utils.translation import get_language
 
 from eposta.formlar import SifreSifirlamaFormu
 from supportdesk.core import kosucu
@@ -38,7 +39,9 @@ class SifremiUnuttumView(auth_views.PasswordResetView):
         # Over the address's limit: the same page as a sent mail, and nothing handed on.
         if SifreAdresLimiti(email).izin_var(self.request):
             alan, https = self.request.get_host(), self.request.is_secure()
-            kosucu.commit_sonrasi(tasks.sifre_sifirlama, email, alan, https, yerel=settings.EPOSTA_YEREL_ISCI)
+            # The page's language: the mail's for a member who never chose one (CONTRACT 19).
+            kosucu.commit_sonrasi(tasks.sifre_sifirlama, email, alan, https, get_language(),
+                                  yerel=settings.EPOSTA_YEREL_ISCI)
         return HttpResponseRedirect(self.get_success_url())
 
 
