@@ -371,7 +371,8 @@ class HesapView(PortalView):
         return self.sayfa("portal/hesap.html", form=form)
 
     def post(self, request):
-        form = forms.ProfilForm(request.POST)
+        # A client that posts no `dil` (a script setting the name) keeps the member's language.
+        form = forms.ProfilForm(forms.takma_adlari_coz(request.POST, dil=request.user.dil))
         if form.is_valid():
             try:
                 kullanici_profil_guncelle(kullanici=request.user, ad=form.cleaned_data["ad"],
