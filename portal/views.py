@@ -149,6 +149,7 @@ class CikisView(View):
 
     def post(self, request):
         logout(request)
+        dil_etkinlestir(request)  # signed out: the browser's language, as the login page it lands on
         messages.info(request, _("Çıkış yaptınız."))
         return redirect("portal:giris")
 

@@ -327,3 +327,13 @@ def test_a_profile_post_without_a_language_keeps_the_members():
     assert t.post("/portal/hesap", {"ad": "Ada", "avatar": ""}).status_code == 302
     user.refresh_from_db()
     assert user.dil == "en" and user.ad == "Ada"
+
+
+def test_the_logout_message_speaks_the_login_pages_language():
+    user = _uye(dil="en")
+    t = _tarayici("tr")
+    _gir(t, user)
+    res = t.post("/portal/cikis")
+    assert res.status_code == 302
+    html = _html(t.get("/portal/giris"))
+    assert _dil_ozniteligi(html) == "tr" and "Çıkış yaptınız." in html
