@@ -337,3 +337,27 @@ def test_the_logout_message_speaks_the_login_pages_language():
     assert res.status_code == 302
     html = _html(t.get("/portal/giris"))
     assert _dil_ozniteligi(html) == "tr" and "Çıkış yaptınız." in html
+
+
+@pytest.mark.parametrize("baslik, kod", [("en-US,en;q=0.9", "en"), ("tr", "tr"), (None, "tr")])
+def test_the_api_docs_and_the_500_page_carry_the_language(client, rf, baslik, kod):
+    from django.views.defaults import server_error
+
+    ekstra = {"HTTP_ACCEPT_LANGUAGE": baslik} if baslik else {}
+    assert _dil_ozniteligi(client.get("/api/v1/redoc/", **ekstra).content.decode()) == kod
+    with translation.override(kod):
+        html = server_error(rf.get("/portal/")).content.decode()
+    assert _dil_ozniteligi(html) == kod
+    assert ("Something went wrong" in html) == (kod == "en")
+    assert ("Beklenmeyen bir hata oluştu" in html) == (kod == "tr")
+
+
+def test_the_demo_page_follows_the_browser(client, settings):
+    settings.DEBUG = True
+    MusteriFactory(firma_adi="Anadolu Yazılım")
+    html = client.get("/demo/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert _dil_ozniteligi(html) == "en"
+    assert 'data-sayfa="Pricing"' in html and "Try it free" in html and "operator console" in html
+    assert "Fiyatlar" not in html and "Ücretsiz deneyin" not in html
+    html = client.get("/demo/").content.decode()
+    assert _dil_ozniteligi(html) == "tr" and 'data-sayfa="Fiyatlar"' in html and "Ücretsiz deneyin" in html
