@@ -361,3 +361,36 @@ def test_the_demo_page_follows_the_browser(client, settings):
     assert "Fiyatlar" not in html and "Ücretsiz deneyin" not in html
     html = client.get("/demo/").content.decode()
     assert _dil_ozniteligi(html) == "tr" and 'data-sayfa="Fiyatlar"' in html and "Ücretsiz deneyin" in html
+
+
+def test_the_lockout_page_follows_the_browser(settings):
+    from django.test import Client
+
+    settings.AXES_ENABLED = True
+    settings.AXES_FAILURE_LIMIT = 3
+    user = _uye(dil="tr")
+    for i in range(3):
+        Client(REMOTE_ADDR=f"10.0.0.{i + 1}").post("/portal/giris", {"email": user.email, "sifre": "yanlis"})
+    res = Client(REMOTE_ADDR="10.0.0.9", HTTP_ACCEPT_LANGUAGE="en").post("/portal/giris",
+                                                                         {"email": user.email, "sifre": TEST_SIFRE})
+    html = res.content.decode()
+    assert res.status_code == 429 and _dil_ozniteligi(html) == "en"
+    assert "Login temporarily locked" in html and "too many failed login attempts" in html and "kilitlendi" not in html
+    res = Client(REMOTE_ADDR="10.0.0.8").post("/portal/giris", {"email": user.email, "sifre": TEST_SIFRE})
+    assert res.status_code == 429 and "Giriş geçici olarak kilitlendi" in res.content.decode()
+
+
+def test_the_two_step_code_page_speaks_the_members_language():
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    user = _uye(dil="en")
+    TOTPDevice.objects.create(user=user, name="portal", confirmed=True)
+    t = _tarayici("tr")
+    res = t.giris(user)
+    assert res.status_code == 302 and res["Location"] == "/portal/giris/kod"
+    html = _html(t.get("/portal/giris/kod"))
+    assert _dil_ozniteligi(html) == "en"
+    assert "Enter the 6-digit code from your authenticator app." in html and "Verify" in html
+    assert "Verification code" in html and "Doğrula" not in html
+    res = t.post("/portal/giris/kod", {"kod": "000000"})
+    assert res.status_code == 400 and _dil_ozniteligi(res.content.decode()) == "en"
