@@ -18,11 +18,12 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.hashers import make_password
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import View
 
 from supportdesk.core import kosucu
-from supportdesk.core.dil import tarayici_dili
+from supportdesk.core.dil import dil_kodu, tarayici_dili
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
 from supportdesk.core.throttling import adres_ozeti
 
@@ -78,6 +79,12 @@ class KayitOnayView(View):
     def _gecersiz(self, request):
         return hata_sayfasi(request, 404, _("Bağlantı geçersiz"), services.GECERSIZ_KAYIT_MESAJI)
 
+    def _dil(self, request, bekleyen) -> None:
+        """The page speaks the sign-up's language, as its mail did (CONTRACT 19)."""
+        if kod := dil_kodu(bekleyen.dil):
+            translation.activate(kod)
+            request.LANGUAGE_CODE = kod
+
     def _form(self, request, bekleyen, data=None):
         if adres_ozeti(bekleyen.email) in request.session.get(KAYIT_OTURUMU, []):
             return None
@@ -88,11 +95,13 @@ class KayitOnayView(View):
             bekleyen = services.bekleyen_kayit_bul(token=token)
         except Bulunamadi:
             return self._gecersiz(request)
+        self._dil(request, bekleyen)
         return render(request, self.template, {"bekleyen": bekleyen, "form": self._form(request, bekleyen)})
 
     def post(self, request, token: str):
         try:
             bekleyen = services.bekleyen_kayit_bul(token=token)
+            self._dil(request, bekleyen)
             form = self._form(request, bekleyen, request.POST)
             if form is not None and not form.is_valid():
                 return render(request, self.template, {"bekleyen": bekleyen, "form": form})

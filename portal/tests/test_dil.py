@@ -395,3 +395,14 @@ def test_the_two_step_code_page_speaks_the_members_language():
     assert "Verification code" in html and "Doğrula" not in html
     res = t.post("/portal/giris/kod", {"kod": "000000"})
     assert res.status_code == 400 and _dil_ozniteligi(res.content.decode()) == "en"
+
+
+def test_the_sign_up_link_opens_in_the_sign_ups_language():
+    t = _tarayici("en-US")
+    veri = {"email": "yeni@ornek.com", "sifre": "Mavi-Deniz-2026", "firma_adi": "Kuzey Kitap", "ad": "Ada"}
+    arkada_isle(t.post, "/portal/kayit", veri)
+    yol = re.search(r"https?://[^/\s]+(/portal/kayit/onay/\S+)", gonderilen("yeni@ornek.com").body).group(1)
+    # Opened in another browser, set to Turkish: the page is English, as the sign-up was.
+    html = _html(_tarayici("tr").get(yol))
+    assert _dil_ozniteligi(html) == "en" and "Activate my account" in html
+    assert "The password you chose when signing up" in html and "Hesabımı etkinleştir" not in html
