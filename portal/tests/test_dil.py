@@ -406,3 +406,15 @@ def test_the_sign_up_link_opens_in_the_sign_ups_language():
     html = _html(_tarayici("tr").get(yol))
     assert _dil_ozniteligi(html) == "en" and "Activate my account" in html
     assert "The password you chose when signing up" in html and "Hesabımı etkinleştir" not in html
+
+
+def test_widget_settings_messages_speak_the_members_language():
+    user = _uye(dil="en")
+    t = _tarayici("tr")
+    _gir(t, user)
+    res = t.post("/portal/widget", {"islem": "origin_ekle", "origin": "https://shop.example.com"})
+    assert res.status_code == 302
+    html = _html(t.get("/portal/widget"))
+    assert "https://shop.example.com was added to the allowed origins." in html and "izinli adreslere eklendi" not in html
+    res = t.post("/portal/widget", {"islem": "bilinmeyen"})
+    assert res.status_code == 400 and "Unknown action." in res.content.decode()
