@@ -490,10 +490,10 @@ def kayit_onay_gonder(*, alici: str, url: str, firma_adi: str, dil: str | None =
 
 def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str, dil: str | None = None) -> GidenEposta | None:
     """A sign-up with an address that has an account: its holder is told, instead of the page
-    telling whoever typed it. In the holder's language (`kullanici_dili`); `dil` (the sign-up
-    page's) only if the account is gone meanwhile."""
+    telling whoever typed it. In the holder's own language; `dil` (the sign-up page's) when the
+    holder chose none (or the account is gone meanwhile)."""
     sahibi = Kullanici.objects.filter(email__iexact=alici).first()
-    with dilde(kullanici_dili(sahibi) if sahibi is not None else dil_kodu(dil) or _etkin_dil()):
+    with dilde((dil_kodu(sahibi.dil) if sahibi is not None else None) or dil_kodu(dil) or _etkin_dil()):
         icerik = Icerik(
             konu=_("SupportDesk: bu adresle zaten bir hesabınız var"),
             baslik=_("Bu adresle zaten bir hesabınız var"),

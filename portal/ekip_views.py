@@ -10,16 +10,19 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views import View
 
 from chat.services import operator_sohbetlerini_birak
 from eposta.services import davet_eposta_gonder
+from supportdesk.core.dil import dil_kodu, dilde
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from tenants import ekip
 from tenants.models import Kullanici
 
-from . import forms
-from .views import PortalView, _proje_etkinlestir, bulunamadi, hata_sayfasi
+from . import forms, services
+from .views import PortalView, _proje_etkinlestir, bulunamadi, dil_etkinlestir, hata_sayfasi
 
 
 def form_hatalari(form, exc) -> None:
@@ -59,7 +62,11 @@ class EkipView(PortalView):
         # The link goes by mail (through the outbox, after the commit) and is shown once to the
         # inviter too, who may pass it on another way.
         url = request.build_absolute_uri(davet.url)
-        davet_eposta_gonder(davet=davet, url=url)
+        # In the invitee's language when the address has an account, else the inviter's page's
+        # (CONTRACT 19).
+        davetli = Kullanici.objects.filter(email=davet.email).only("dil").first()
+        with dilde(dil_kodu(getattr(davetli, "dil", "")) or get_language()):
+            davet_eposta_gonder(davet=davet, url=url)
         return self._sayfa(yeni_davet={"email": davet.email, "url": url})
 
 
@@ -79,7 +86,7 @@ class UyeView(PortalView):
                 with transaction.atomic():  # the member and their open chats leave together
                     ekip.uyelik_cikar(uyelik=uyelik, yapan=self.uyelik)
                     operator_sohbetlerini_birak(musteri_id=uyelik.musteri_id, operator_id=uyelik.kullanici_id)
-                messages.success(request, f"{uyelik.kullanici.email} projeden çıkarıldı.")
+                messages.success(request, _("%(email)s projeden çıkarıldı.") % {"email": uyelik.kullanici.email})
             elif islem == "guncelle":
                 form = forms.UyeForm(request.POST)
                 if not form.is_valid():
@@ -88,9 +95,9 @@ class UyeView(PortalView):
                     return redirect("portal:ekip")
                 ekip.uyelik_guncelle(uyelik=uyelik, rol=form.cleaned_data["rol"],
                                      max_chat_per_tenant=form.cleaned_data["max_chat_per_tenant"], yapan=self.uyelik)
-                messages.success(request, f"{uyelik.kullanici.email} güncellendi.")
+                messages.success(request, _("%(email)s güncellendi.") % {"email": uyelik.kullanici.email})
             else:
-                messages.error(request, "Bilinmeyen işlem.")
+                messages.error(request, _("Bilinmeyen işlem."))
         except (DurumCakismasi, GecersizIstek, Yetkisiz) as exc:
             messages.error(request, exc.mesaj if not exc.alanlar else " ".join(exc.alanlar.values()))
         return redirect("portal:ekip")
@@ -105,7 +112,7 @@ class DavetIptalView(PortalView):
         except Bulunamadi:
             return bulunamadi(request)
         ekip.davet_iptal(davet=davet)
-        messages.success(request, f"{davet.email} davet edilmişti; davet geri alındı.")
+        messages.success(request, _("%(email)s davet edilmişti; davet geri alındı.") % {"email": davet.email})
         return redirect("portal:ekip")
 
 
@@ -116,7 +123,7 @@ class DavetKabulView(View):
     template = "portal/davet.html"
 
     def _gecersiz(self, request):
-        return hata_sayfasi(request, 404, "Davet geçersiz", ekip.GECERSIZ_DAVET_MESAJI)
+        return hata_sayfasi(request, 404, _("Davet geçersiz"), ekip.GECERSIZ_DAVET_MESAJI)
 
     def _baglam(self, request, davet, form=None):
         mevcut = Kullanici.objects.filter(email=davet.email).exists()
@@ -147,6 +154,8 @@ class DavetKabulView(View):
                     return render(request, self.template, self._baglam(request, davet, form))
                 uyelik = ekip.davet_kabul_et(token=token, sifre=form.cleaned_data["sifre"], ad=form.cleaned_data["ad"])
                 login(request, uyelik.kullanici, backend="django.contrib.auth.backends.ModelBackend")
+                services.dil_tarayicidan_ogren(kullanici=uyelik.kullanici, request=request)
+                dil_etkinlestir(request)
         except Bulunamadi:
             return self._gecersiz(request)
         except GecersizIstek as exc:
@@ -154,9 +163,11 @@ class DavetKabulView(View):
             form_hatalari(form, exc)
             return render(request, self.template, self._baglam(request, davet, form))
         _proje_etkinlestir(request, uyelik.musteri_id)
-        katildi = f"“{uyelik.musteri.firma_adi}” projesine katıldınız."
-        if not uyelik.yonetebilir:
+        if uyelik.yonetebilir:
+            katildi = _("“%(proje)s” projesine katıldınız.") % {"proje": uyelik.musteri.firma_adi}
+        else:
             # CONTRACT 21: an operator works in the console; the dashboard's first card leads there.
-            katildi += " Sohbetleri ve talepleri operatör panelinde yanıtlarsınız."
+            katildi = _("“%(proje)s” projesine katıldınız. Sohbetleri ve talepleri operatör panelinde "
+                        "yanıtlarsınız.") % {"proje": uyelik.musteri.firma_adi}
         messages.success(request, katildi)
         return redirect("portal:pano")

@@ -2,9 +2,13 @@
 from datetime import date
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordChangeForm
 from django.contrib.auth.hashers import check_password
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.olaylar import OLAYLAR
 from tenants import gorunum
@@ -33,30 +37,30 @@ def takma_adlari_coz(data, **eksikse):
 
 
 def varsayilan_proje_adi(mevcut_proje_sayisi: int) -> str:
-    return f"Proje {mevcut_proje_sayisi + 1}"
+    return gettext("Proje %(sayi)s") % {"sayi": mevcut_proje_sayisi + 1}
 
 
 def _firma_adi_alani():
     return forms.CharField(
-        label="Proje (firma) adı", max_length=FIRMA_ADI_MAX,
-        widget=forms.TextInput(attrs={"placeholder": "ör. Anadolu Yazılım", "autocomplete": "organization"}),
+        label=_("Proje (firma) adı"), max_length=FIRMA_ADI_MAX,
+        widget=forms.TextInput(attrs={"placeholder": _("ör. Anadolu Yazılım"), "autocomplete": "organization"}),
     )
 
 
 class GirisForm(forms.Form):
-    email = forms.EmailField(label="E-posta", widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}))
-    sifre = forms.CharField(label="Şifre", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    email = forms.EmailField(label=_("E-posta"), widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}))
+    sifre = forms.CharField(label=_("Şifre"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
     def clean_email(self):
         return self.cleaned_data["email"].strip().lower()
 
 
 class KayitForm(forms.Form):
-    ad = forms.CharField(label="Adınız", max_length=150, required=False,
+    ad = forms.CharField(label=_("Adınız"), max_length=150, required=False,
                          widget=forms.TextInput(attrs={"autocomplete": "name"}))
-    email = forms.EmailField(label="E-posta", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    sifre = forms.CharField(label="Şifre", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-                            help_text="En az 8 karakter; yalnızca rakam ya da çok bilinen bir şifre olmasın.")
+    email = forms.EmailField(label=_("E-posta"), widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    sifre = forms.CharField(label=_("Şifre"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+                            help_text=_("En az 8 karakter; yalnızca rakam ya da çok bilinen bir şifre olmasın."))
     firma_adi = _firma_adi_alani()
 
     def clean_email(self):
@@ -80,7 +84,7 @@ class ProjeForm(forms.Form):
     def clean_firma_adi(self):
         value = self.cleaned_data["firma_adi"].strip()
         if not value:
-            raise forms.ValidationError("Proje adı boş olamaz.")
+            raise forms.ValidationError(_("Proje adı boş olamaz."))
         return value
 
 
@@ -88,7 +92,7 @@ class OriginForm(forms.Form):
     """CONTRACT 8: exactly scheme + host (+ port); the same rule the widget whitelist applies."""
 
     origin = forms.CharField(
-        label="İzinli adres", max_length=300, strip=False,
+        label=_("İzinli adres"), max_length=300, strip=False,
         widget=forms.TextInput(attrs={"placeholder": "https://shop.example.com", "inputmode": "url", "autocomplete": "off"}),
     )
 
@@ -101,14 +105,14 @@ class OriginForm(forms.Form):
 
 class ZiyaretciTokenIptalForm(forms.Form):
     ziyaretci_id = forms.CharField(
-        label="Ziyaretçi kimliği", max_length=128,
-        widget=forms.TextInput(attrs={"placeholder": "ör. u-1842", "autocomplete": "off"}),
+        label=_("Ziyaretçi kimliği"), max_length=128,
+        widget=forms.TextInput(attrs={"placeholder": _("ör. u-1842"), "autocomplete": "off"}),
     )
 
     def clean_ziyaretci_id(self):
         deger = self.cleaned_data["ziyaretci_id"]
         if not deger.isprintable():
-            raise forms.ValidationError("Yalnızca yazdırılabilir karakterler girin.")
+            raise forms.ValidationError(_("Yalnızca yazdırılabilir karakterler girin."))
         return deger
 
 
@@ -123,19 +127,23 @@ class SifreDegistirForm(PasswordChangeForm):
 class ProfilForm(forms.Form):
     """Shape only; the rules (length, http(s) address) are tenants.services.kullanici_profil_guncelle's."""
 
-    ad = forms.CharField(label="Görünen ad", max_length=150, required=False,
-                         help_text="Ziyaretçiler sohbette mesajlarınızın yanında bu adı görür; boşsa “Temsilci”.")
-    avatar = forms.CharField(label="Avatar adresi (URL)", max_length=500, required=False,
-                             widget=forms.URLInput(attrs={"placeholder": "https://ornek.com/ben.png"}))
+    ad = forms.CharField(label=_("Görünen ad"), max_length=150, required=False,
+                         help_text=_("Ziyaretçiler sohbette mesajlarınızın yanında bu adı görür; boşsa “Temsilci”."))
+    avatar = forms.CharField(label=_("Avatar adresi (URL)"), max_length=500, required=False,
+                             widget=forms.URLInput(attrs={"placeholder": _("https://ornek.com/ben.png")}))
+    # CONTRACT 19: the member's language; "" follows the browser (supportdesk.core.dil).
+    dil = forms.ChoiceField(label=_("Dil"), required=False,
+                            choices=[("", _("Tarayıcıya göre")), *settings.LANGUAGES],
+                            help_text=_("Portal, operatör paneli ve size gelen e-postalar bu dilde olur."))
 
 
 OLAY_ETIKETLERI = {
-    "yeni_chat": "Yeni sohbet",
-    "yeni_ticket": "Yeni destek talebi",
-    "chat_kapandi": "Sohbet kapandı",
-    "ticket_cozuldu": "Talep çözüldü",
-    "memnuniyet_puan": "Memnuniyet puanı",
-    "operator_cevrimdisi": "Operatör çevrimdışı",
+    "yeni_chat": _("Yeni sohbet"),
+    "yeni_ticket": _("Yeni destek talebi"),
+    "chat_kapandi": _("Sohbet kapandı"),
+    "ticket_cozuldu": _("Talep çözüldü"),
+    "memnuniyet_puan": _("Memnuniyet puanı"),
+    "operator_cevrimdisi": _("Operatör çevrimdışı"),
 }
 
 
@@ -147,13 +155,13 @@ class WebhookForm(forms.Form):
     """Shape only; the target rules (http(s), no private addresses) belong to webhooks.endpointler."""
 
     url = forms.CharField(
-        label="Adres (URL)", max_length=500,
-        widget=forms.TextInput(attrs={"placeholder": "https://ornek.com/webhooks/supportdesk", "inputmode": "url",
+        label=_("Adres (URL)"), max_length=500,
+        widget=forms.TextInput(attrs={"placeholder": _("https://ornek.com/webhooks/supportdesk"), "inputmode": "url",
                                       "autocomplete": "off"}),
     )
     olaylar = forms.MultipleChoiceField(
-        label="Olaylar", required=False, widget=forms.CheckboxSelectMultiple,
-        help_text="Hiçbirini seçmezseniz tüm olaylar gönderilir.",
+        label=_("Olaylar"), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("Hiçbirini seçmezseniz tüm olaylar gönderilir."),
     )
 
     def __init__(self, *args, **kwargs):
@@ -165,14 +173,14 @@ ROL_SECENEKLERI = Uyelik.Rol.choices
 
 
 def _max_chat_alani():
-    return forms.IntegerField(label="En çok eşzamanlı sohbet", required=False, min_value=1, max_value=1000,
-                              help_text="Boş bırakılırsa sınır yok.")
+    return forms.IntegerField(label=_("En çok eşzamanlı sohbet"), required=False, min_value=1, max_value=1000,
+                              help_text=_("Boş bırakılırsa sınır yok."))
 
 
 class DavetForm(forms.Form):
-    email = forms.EmailField(label="E-posta", max_length=254,
-                             widget=forms.EmailInput(attrs={"autocomplete": "off", "placeholder": "ekip@ornek.com"}))
-    rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI, initial=Uyelik.Rol.OPERATOR)
+    email = forms.EmailField(label=_("E-posta"), max_length=254,
+                             widget=forms.EmailInput(attrs={"autocomplete": "off", "placeholder": _("ekip@ornek.com")}))
+    rol = forms.ChoiceField(label=_("Rol"), choices=ROL_SECENEKLERI, initial=Uyelik.Rol.OPERATOR)
     max_chat_per_tenant = _max_chat_alani()
 
     def clean_email(self):
@@ -180,14 +188,14 @@ class DavetForm(forms.Form):
 
 
 class UyeForm(forms.Form):
-    rol = forms.ChoiceField(label="Rol", choices=ROL_SECENEKLERI)
+    rol = forms.ChoiceField(label=_("Rol"), choices=ROL_SECENEKLERI)
     max_chat_per_tenant = _max_chat_alani()
 
 
 class KayitOnayForm(forms.Form):
     """The password given at sign-up, asked when the mailed link is opened in another browser."""
 
-    sifre = forms.CharField(label="Kayıtta seçtiğiniz şifre", strip=False,
+    sifre = forms.CharField(label=_("Kayıtta seçtiğiniz şifre"), strip=False,
                             widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
     def __init__(self, *args, sifre_ozeti: str, **kwargs):
@@ -197,14 +205,15 @@ class KayitOnayForm(forms.Form):
     def clean_sifre(self):
         sifre = self.cleaned_data["sifre"]
         if not check_password(sifre, self.sifre_ozeti):
-            raise forms.ValidationError("Şifre, kayıtta seçtiğiniz şifre değil.")
+            raise forms.ValidationError(_("Şifre, kayıtta seçtiğiniz şifre değil."))
         return sifre
 
 
 class DavetKabulForm(forms.Form):
-    ad = forms.CharField(label="Adınız", max_length=150, required=False, widget=forms.TextInput(attrs={"autocomplete": "name"}))
-    sifre = forms.CharField(label="Şifre", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-                            help_text="En az 8 karakter; yalnızca rakam ya da çok bilinen bir şifre olmasın.")
+    ad = forms.CharField(label=_("Adınız"), max_length=150, required=False,
+                         widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    sifre = forms.CharField(label=_("Şifre"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+                            help_text=_("En az 8 karakter; yalnızca rakam ya da çok bilinen bir şifre olmasın."))
 
     def __init__(self, *args, email: str = "", **kwargs):
         super().__init__(*args, **kwargs)
@@ -222,46 +231,46 @@ class DavetKabulForm(forms.Form):
 
 
 class KbKategoriForm(forms.Form):
-    ad = forms.CharField(label="Kategori adı", max_length=150)
-    slug = forms.CharField(label="Slug", max_length=150, required=False,
-                           help_text="Boş bırakılırsa addan üretilir (ç→c, ğ→g, ı→i, ö→o, ş→s, ü→u).")
-    aciklama = forms.CharField(label="Açıklama", max_length=2000, required=False,
+    ad = forms.CharField(label=_("Kategori adı"), max_length=150)
+    slug = forms.CharField(label=_("Slug"), max_length=150, required=False,
+                           help_text=_("Boş bırakılırsa addan üretilir (ç→c, ğ→g, ı→i, ö→o, ş→s, ü→u)."))
+    aciklama = forms.CharField(label=_("Açıklama"), max_length=2000, required=False,
                                widget=forms.Textarea(attrs={"rows": 2}))
-    sira = forms.IntegerField(label="Sıra", min_value=0, max_value=1_000_000, initial=0, required=False)
+    sira = forms.IntegerField(label=_("Sıra"), min_value=0, max_value=1_000_000, initial=0, required=False)
 
 
 class KbMakaleForm(forms.Form):
-    baslik = forms.CharField(label="Başlık", max_length=200)
-    slug = forms.CharField(label="Slug", max_length=200, required=False,
-                           help_text="Boş bırakılırsa başlıktan üretilir.")
-    kategori = forms.TypedChoiceField(label="Kategori", required=False, coerce=int, empty_value=None)
-    ozet = forms.CharField(label="Özet", max_length=500, required=False)
+    baslik = forms.CharField(label=_("Başlık"), max_length=200)
+    slug = forms.CharField(label=_("Slug"), max_length=200, required=False,
+                           help_text=_("Boş bırakılırsa başlıktan üretilir."))
+    kategori = forms.TypedChoiceField(label=_("Kategori"), required=False, coerce=int, empty_value=None)
+    ozet = forms.CharField(label=_("Özet"), max_length=500, required=False)
     icerik_markdown = forms.CharField(
-        label="İçerik (Markdown)", required=False, max_length=200_000, strip=False,
+        label=_("İçerik (Markdown)"), required=False, max_length=200_000, strip=False,
         widget=forms.Textarea(attrs={"rows": 14, "data-onizleme": "kb-onizleme", "spellcheck": "true"}),
-        help_text=("**kalın**, *italik*, # başlık, - liste, [bağlantı](https://…). "
-                   "Betikler ve tehlikeli HTML kaydedilirken temizlenir."),
+        help_text=_("**kalın**, *italik*, # başlık, - liste, [bağlantı](https://…). "
+                    "Betikler ve tehlikeli HTML kaydedilirken temizlenir."),
     )
-    yayinda = forms.BooleanField(label="Yayında (widget'ta görünsün)", required=False)
-    sira = forms.IntegerField(label="Sıra", min_value=0, max_value=1_000_000, initial=0, required=False)
+    yayinda = forms.BooleanField(label=_("Yayında (widget'ta görünsün)"), required=False)
+    sira = forms.IntegerField(label=_("Sıra"), min_value=0, max_value=1_000_000, initial=0, required=False)
 
     def __init__(self, *args, kategoriler=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kategori"].choices = [("", "— Kategorisiz —"), *((k.id, k.ad) for k in kategoriler)]
+        self.fields["kategori"].choices = [("", _("— Kategorisiz —")), *((k.id, k.ad) for k in kategoriler)]
 
 
 class HazirYanitForm(forms.Form):
-    kisayol = forms.CharField(label="Kısayol", max_length=50,
-                              help_text="Boşluksuz, ör. /selam (başına / yazmasanız da eklenir). Projede tekil.",
-                              widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "/selam"}))
-    baslik = forms.CharField(label="Başlık", max_length=120)
-    icerik = forms.CharField(label="Metin", max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
+    kisayol = forms.CharField(label=_("Kısayol"), max_length=50,
+                              help_text=_("Boşluksuz, ör. /selam (başına / yazmasanız da eklenir). Projede tekil."),
+                              widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("/selam")}))
+    baslik = forms.CharField(label=_("Başlık"), max_length=120)
+    icerik = forms.CharField(label=_("Metin"), max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
 
 
 class EtiketForm(forms.Form):
-    ad = forms.CharField(label="Ad", max_length=40,
-                         help_text="Projede tekil; büyük/küçük harf farkı sayılmaz (\"İade\" ile \"iade\" aynıdır).")
-    renk = forms.CharField(label="Renk", required=False, max_length=7, initial="#64748B",
+    ad = forms.CharField(label=_("Ad"), max_length=40,
+                         help_text=_("Projede tekil; büyük/küçük harf farkı sayılmaz (\"İade\" ile \"iade\" aynıdır)."))
+    renk = forms.CharField(label=_("Renk"), required=False, max_length=7, initial="#64748B",
                            widget=forms.TextInput(attrs={"type": "color"}))
 
 
@@ -271,39 +280,39 @@ class _YerelTarihSaat(forms.DateTimeField):
 
 
 class KampanyaForm(forms.Form):
-    baslik = forms.CharField(label="Başlık", max_length=200)
-    icerik = forms.CharField(label="Metin", max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
-    baslangic = _YerelTarihSaat(label="Başlangıç")
-    bitis = _YerelTarihSaat(label="Bitiş")
-    gorsel = forms.FileField(label="Görsel", required=False, help_text="PNG, JPEG, GIF ya da WebP; en çok 10 MB.",
+    baslik = forms.CharField(label=_("Başlık"), max_length=200)
+    icerik = forms.CharField(label=_("Metin"), max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    baslangic = _YerelTarihSaat(label=_("Başlangıç"))
+    bitis = _YerelTarihSaat(label=_("Bitiş"))
+    gorsel = forms.FileField(label=_("Görsel"), required=False, help_text=_("PNG, JPEG, GIF ya da WebP; en çok 10 MB."),
                              widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/gif,image/webp"}))
-    gorsel_kaldir = forms.BooleanField(label="Yüklenen görseli kaldır", required=False)
-    gorsel_url = forms.CharField(label="Görsel adresi (yükleme yerine)", max_length=500, required=False)
-    buton_metni = forms.CharField(label="Buton metni", max_length=60, required=False)
-    buton_url = forms.CharField(label="Buton adresi", max_length=500, required=False)
-    aktif = forms.BooleanField(label="Etkin", required=False, initial=True)
+    gorsel_kaldir = forms.BooleanField(label=_("Yüklenen görseli kaldır"), required=False)
+    gorsel_url = forms.CharField(label=_("Görsel adresi (yükleme yerine)"), max_length=500, required=False)
+    buton_metni = forms.CharField(label=_("Buton metni"), max_length=60, required=False)
+    buton_url = forms.CharField(label=_("Buton adresi"), max_length=500, required=False)
+    aktif = forms.BooleanField(label=_("Etkin"), required=False, initial=True)
 
     def clean(self):
         data = super().clean()
         if data.get("baslangic") and data.get("bitis") and data["bitis"] <= data["baslangic"]:
-            self.add_error("bitis", "Bitiş başlangıçtan sonra olmalı.")
+            self.add_error("bitis", _("Bitiş başlangıçtan sonra olmalı."))
         return data
 
 
 class GorunumForm(forms.Form):
     renk_primary = forms.CharField(
-        label="Ana renk", max_length=7, help_text="#RRGGBB; üzerinde beyaz yazı okunabilmeli (kontrast en az 4.5:1).",
+        label=_("Ana renk"), max_length=7, help_text=_("#RRGGBB; üzerinde beyaz yazı okunabilmeli (kontrast en az 4.5:1)."),
         widget=forms.TextInput(attrs={"type": "color", "data-gorunum": "renk"}))
     karsilama_metni = forms.CharField(
-        label="Karşılama metni", max_length=200, required=False,
+        label=_("Karşılama metni"), max_length=200, required=False,
         widget=forms.TextInput(attrs={"data-gorunum": "karsilama",
                                      "placeholder": gorunum.WIDGET_METINLERI["hosgeldinAlt"]}))
-    baslatici_konum = forms.ChoiceField(label="Başlatıcı konumu", choices=[("sag", "Sağ alt"), ("sol", "Sol alt")],
+    baslatici_konum = forms.ChoiceField(label=_("Başlatıcı konumu"), choices=[("sag", _("Sağ alt")), ("sol", _("Sol alt"))],
                                         widget=forms.RadioSelect(attrs={"data-gorunum": "konum"}))
-    logo = forms.FileField(label="Logo", required=False, help_text="PNG, JPEG, WebP ya da SVG; en çok 1 MB.",
+    logo = forms.FileField(label=_("Logo"), required=False, help_text=_("PNG, JPEG, WebP ya da SVG; en çok 1 MB."),
                            widget=forms.ClearableFileInput(attrs={
                                "accept": "image/png,image/jpeg,image/webp,image/svg+xml", "data-gorunum": "logo"}))
-    logo_kaldir = forms.BooleanField(label="Logoyu kaldır", required=False)
+    logo_kaldir = forms.BooleanField(label=_("Logoyu kaldır"), required=False)
 
 
 class TarihField(forms.DateField):
@@ -315,12 +324,14 @@ class TarihField(forms.DateField):
     def validate(self, value):
         super().validate(value)
         if value is not None and not self.EN_ERKEN <= value <= self.EN_GEC:
-            raise forms.ValidationError(f"{self.EN_ERKEN:%d.%m.%Y} ile {self.EN_GEC:%d.%m.%Y} arasında bir gün olmalı.")
+            bicim = gettext("d.m.Y")
+            raise forms.ValidationError(gettext("%(bas)s ile %(son)s arasında bir gün olmalı.") % {
+                "bas": date_format(self.EN_ERKEN, bicim), "son": date_format(self.EN_GEC, bicim)})
 
 
 class RaporForm(forms.Form):
-    bas = TarihField(label="Başlangıç", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    son = TarihField(label="Bitiş", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    bas = TarihField(label=_("Başlangıç"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    son = TarihField(label=_("Bitiş"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
     EN_UZUN_GUN = 366
 
@@ -329,15 +340,17 @@ class RaporForm(forms.Form):
         bas, son = data.get("bas"), data.get("son")
         if bas and son:
             if son < bas:
-                self.add_error("son", "Bitiş başlangıçtan önce olamaz.")
+                self.add_error("son", _("Bitiş başlangıçtan önce olamaz."))
             elif (son - bas).days >= self.EN_UZUN_GUN:
-                self.add_error("son", f"Aralık en çok {self.EN_UZUN_GUN} gün olabilir.")
+                self.add_error("son", ngettext("Aralık en çok %(gun)s gün olabilir.", "Aralık en çok %(gun)s gün olabilir.",
+                                               self.EN_UZUN_GUN) % {"gun": self.EN_UZUN_GUN})
         return data
 
 
 class GecmisForm(forms.Form):
-    tur = forms.ChoiceField(label="Tür", required=False, choices=[("sohbet", "Sohbetler"), ("ticket", "Destek talepleri")])
-    q = forms.CharField(label="Ara", required=False, max_length=200,
-                        widget=forms.TextInput(attrs={"placeholder": "Ziyaretçi, e-posta ya da metin", "type": "search"}))
-    bas = TarihField(label="Başlangıç", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    son = TarihField(label="Bitiş", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    tur = forms.ChoiceField(label=_("Tür"), required=False,
+                            choices=[("sohbet", _("Sohbetler")), ("ticket", _("Destek talepleri"))])
+    q = forms.CharField(label=_("Ara"), required=False, max_length=200,
+                        widget=forms.TextInput(attrs={"placeholder": _("Ziyaretçi, e-posta ya da metin"), "type": "search"}))
+    bas = TarihField(label=_("Başlangıç"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    son = TarihField(label=_("Bitiş"), required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -8,9 +8,13 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import View
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from supportdesk.core.dil import dil_kodu
 from tenants import iki_adim
 from tenants.models import Kullanici
 
@@ -18,7 +22,7 @@ from .views import IKI_ADIM_BEKLEYEN, PortalView, _giris_sonrasi
 
 
 class KodForm(forms.Form):
-    kod = forms.CharField(label="Doğrulama kodu", max_length=12, widget=forms.TextInput(
+    kod = forms.CharField(label=gettext_lazy("Doğrulama kodu"), max_length=12, widget=forms.TextInput(
         attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}))
 
 
@@ -39,6 +43,10 @@ class GirisKodView(View):
     def _bekleyen(self, request):
         bekleyen = request.session.get(IKI_ADIM_BEKLEYEN) or {}
         kullanici = Kullanici.objects.filter(pk=bekleyen.get("kullanici"), is_active=True).first()
+        if kullanici is not None and (kod := dil_kodu(kullanici.dil)):
+            # The password named the member: the code step speaks its language (CONTRACT 19).
+            translation.activate(kod)
+            request.LANGUAGE_CODE = kod
         return bekleyen, kullanici
 
     def get(self, request):
@@ -91,7 +99,7 @@ class IkiAdimView(PortalView):
             cihaz = iki_adim.onayli_cihaz(request.user)
             if cihaz is not None and form.is_valid() and iki_adim.kod_dogrula(cihaz, form.cleaned_data["kod"]):
                 TOTPDevice.objects.filter(user=request.user).delete()
-                messages.success(request, "İki adımlı doğrulama kapatıldı.")
+                messages.success(request, _("İki adımlı doğrulama kapatıldı."))
                 return redirect("portal:iki_adim")
         else:
             cihaz = TOTPDevice.objects.filter(user=request.user, confirmed=False).order_by("id").first()
@@ -100,7 +108,7 @@ class IkiAdimView(PortalView):
                 cihaz.confirmed = True
                 cihaz.save(update_fields=["confirmed"])
                 iki_adim.oturumu_dogrula(request, cihaz)
-                messages.success(request, "İki adımlı doğrulama açıldı: bundan sonra girişte kod sorulacak.")
+                messages.success(request, _("İki adımlı doğrulama açıldı: bundan sonra girişte kod sorulacak."))
                 return redirect("portal:iki_adim")
         _hatali(form)
         return self._kurulum(request, form=form, status=400)

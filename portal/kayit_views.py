@@ -19,15 +19,17 @@ from django.contrib.auth import login
 from django.contrib.auth.hashers import make_password
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views import View
 
 from supportdesk.core import kosucu
+from supportdesk.core.dil import dil_kodu, tarayici_dili
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
 from supportdesk.core.throttling import adres_ozeti
 
 from . import forms, services, tasks
 from .limit import KayitAdresLimiti, KayitLimiti
-from .views import AKTIF_PROJE, hata_sayfasi, limit_yaniti
+from .views import AKTIF_PROJE, dil_etkinlestir, hata_sayfasi, limit_yaniti
 
 KAYIT_OTURUMU = "portal_kayit_adresleri"  # SHA-256 of the addresses this browser signed up with
 
@@ -55,8 +57,10 @@ class KayitView(View):
         request.session[KAYIT_OTURUMU] = [*request.session.get(KAYIT_OTURUMU, [])[-4:], adres_ozeti(d["email"])]
         if KayitAdresLimiti(d["email"]).izin_var(request):
             kok = request.build_absolute_uri("/").rstrip("/")
+            # The browser's language (CONTRACT 19): the mail's, and the new account's `dil` ("" when
+            # it asked for none we speak: the mail is then in the default).
             kosucu.commit_sonrasi(tasks.kayit_basvurusu, d["email"], sifre_ozeti, d["firma_adi"], d["ad"], kok,
-                                  translation.get_language(), yerel=settings.EPOSTA_YEREL_ISCI)  # the mail's language
+                                  tarayici_dili(request) or "", yerel=settings.EPOSTA_YEREL_ISCI)
         return redirect("portal:kayit_gonderildi")
 
 
@@ -73,7 +77,13 @@ class KayitOnayView(View):
     template = "portal/kayit_onay.html"
 
     def _gecersiz(self, request):
-        return hata_sayfasi(request, 404, "Bağlantı geçersiz", services.GECERSIZ_KAYIT_MESAJI)
+        return hata_sayfasi(request, 404, _("Bağlantı geçersiz"), services.GECERSIZ_KAYIT_MESAJI)
+
+    def _dil(self, request, bekleyen) -> None:
+        """The page speaks the sign-up's language, as its mail did (CONTRACT 19)."""
+        if kod := dil_kodu(bekleyen.dil):
+            translation.activate(kod)
+            request.LANGUAGE_CODE = kod
 
     def _form(self, request, bekleyen, data=None):
         if adres_ozeti(bekleyen.email) in request.session.get(KAYIT_OTURUMU, []):
@@ -85,11 +95,13 @@ class KayitOnayView(View):
             bekleyen = services.bekleyen_kayit_bul(token=token)
         except Bulunamadi:
             return self._gecersiz(request)
+        self._dil(request, bekleyen)
         return render(request, self.template, {"bekleyen": bekleyen, "form": self._form(request, bekleyen)})
 
     def post(self, request, token: str):
         try:
             bekleyen = services.bekleyen_kayit_bul(token=token)
+            self._dil(request, bekleyen)
             form = self._form(request, bekleyen, request.POST)
             if form is not None and not form.is_valid():
                 return render(request, self.template, {"bekleyen": bekleyen, "form": form})
@@ -100,6 +112,9 @@ class KayitOnayView(View):
             messages.info(request, services.HESAP_ACIK_MESAJI)
             return redirect("portal:giris")
         login(request, kullanici, backend="django.contrib.auth.backends.ModelBackend")
+        services.dil_tarayicidan_ogren(kullanici=kullanici, request=request)
+        dil_etkinlestir(request)
         request.session[AKTIF_PROJE] = musteri.id
-        messages.success(request, f"Hoş geldiniz! “{musteri.firma_adi}” projeniz 14 günlük deneme ile açıldı.")
+        messages.success(request, _("Hoş geldiniz! “%(proje)s” projeniz 14 günlük deneme ile açıldı.")
+                         % {"proje": musteri.firma_adi})
         return redirect("portal:pano")

@@ -37,6 +37,8 @@ class BekleyenKayit(models.Model):
     sifre = models.CharField("şifre özeti", max_length=128)
     firma_adi = models.CharField("proje adı", max_length=120)
     ad = models.CharField("ad", max_length=150, blank=True, default="")
+    # The sign-up page's language (CONTRACT 19): the account's `dil` when the link opens it.
+    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="")
     token_ozeti = models.CharField("token özeti", max_length=64, unique=True)
     olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
 

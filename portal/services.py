@@ -9,9 +9,11 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from eposta import services as eposta_services
 from eposta.formlar import SifreSifirlamaFormu
+from supportdesk.core import dil as diller
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, LimitAsildi
 from tenants.ekip import token_ozeti
 from tenants.models import Kullanici, Musteri, Uyelik
@@ -23,10 +25,10 @@ from .selectors import GUNLUK_PROJE_LIMITI, PROJE_PENCERESI, son_projeler
 
 TRIAL_GUN = 14  # spec 4.6.4 and 8
 KAYIT_GECERLILIK = timedelta(days=3)  # a sign-up's confirmation link
-GECERSIZ_KAYIT_MESAJI = "Bu kayıt bağlantısı geçersiz, süresi dolmuş ya da daha önce kullanılmış. Yeniden kaydolun."
-HESAP_ACIK_MESAJI = "Bu e-posta adresiyle bir hesap zaten açık. Giriş yapın."
+GECERSIZ_KAYIT_MESAJI = _("Bu kayıt bağlantısı geçersiz, süresi dolmuş ya da daha önce kullanılmış. Yeniden kaydolun.")
+HESAP_ACIK_MESAJI = _("Bu e-posta adresiyle bir hesap zaten açık. Giriş yapın.")
 SIFRE_SABLON = "portal/sifre_sifirlama/"
-PROJE_LIMITI_MESAJI = "24 saat içinde en çok 3 yeni proje oluşturabilirsiniz. Lütfen daha sonra tekrar deneyin."
+PROJE_LIMITI_MESAJI = _("24 saat içinde en çok 3 yeni proje oluşturabilirsiniz. Lütfen daha sonra tekrar deneyin.")
 
 
 @transaction.atomic
@@ -45,27 +47,30 @@ def proje_olustur(*, kullanici: Kullanici, firma_adi: str) -> Musteri:
 
 
 @transaction.atomic
-def kayit_ol(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str = "") -> tuple[Kullanici, Musteri]:
+def kayit_ol(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str = "", dil: str = "") -> tuple[Kullanici, Musteri]:
     """Sign-up: the user (with the password hashed when the form was sent) and a first project
     (same trial, owner link), or neither.
 
     The first project is part of the account, not one of the "3 new projects per 24 hours"
     (spec 8) that `POST /portal/projelerim` counts: a new owner may still open three more.
-    Account farming is what the sign-up rate limit per IP is for.
+    Account farming is what the sign-up rate limit per IP is for. `dil` is the language the
+    browser asked for when signing up (CONTRACT 19; "" when none we speak).
     """
     kullanici = kullanici_olustur(email=email.strip().lower(), sifre=None, ad=ad)
     kullanici.password = sifre_ozeti
-    kullanici.save(update_fields=["password"])
+    kullanici.dil = diller.dil_kodu(dil) or ""
+    kullanici.save(update_fields=["password", "dil"])
     musteri = musteri_olustur(firma_adi=firma_adi, sahip=kullanici, trial_gun=TRIAL_GUN)
     return kullanici, musteri
 
 
-def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str,
-                         dil: str | None = None) -> None:
+def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str, dil: str = "") -> None:
     """The sign-up form's work, in the background (the page answers the same either way, so it
     never tells whether an address has an account, not even by how long it takes): a new address
-    gets its confirmation link; an address with an account gets a note to log in or reset."""
+    gets its confirmation link; an address with an account gets a note to log in or reset.
+    `dil`: the sign-up page's language; the account holder's own for an existing account."""
     email = email.strip().lower()
+    dil = diller.dil_kodu(dil) or ""
     if Kullanici.objects.filter(email=email).exists():
         eposta_services.kayit_denendi_gonder(alici=email, giris_url=kok + reverse("portal:giris"),
                                              sifirlama_url=kok + reverse("portal:sifremi_unuttum"), dil=dil)
@@ -73,7 +78,7 @@ def kayit_basvurusu_isle(*, email: str, sifre_ozeti: str, firma_adi: str, ad: st
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
         BekleyenKayit.objects.filter(olusturulma__lt=timezone.now() - KAYIT_GECERLILIK).delete()
-        BekleyenKayit.objects.create(email=email, sifre=sifre_ozeti, firma_adi=firma_adi, ad=ad,
+        BekleyenKayit.objects.create(email=email, sifre=sifre_ozeti, firma_adi=firma_adi, ad=ad, dil=dil,
                                      token_ozeti=token_ozeti(token))
         eposta_services.kayit_onay_gonder(alici=email, firma_adi=firma_adi, dil=dil,
                                           url=kok + reverse("portal:kayit_onay", kwargs={"token": token}))
@@ -99,20 +104,50 @@ def kayit_onayla(*, token: str) -> tuple[Kullanici, Musteri]:
             BekleyenKayit.objects.filter(email=bekleyen.email).delete()
             if not Kullanici.objects.filter(email=bekleyen.email).exists():
                 return kayit_ol(email=bekleyen.email, sifre_ozeti=bekleyen.sifre, firma_adi=bekleyen.firma_adi,
-                                ad=bekleyen.ad)
+                                ad=bekleyen.ad, dil=bekleyen.dil)
     except IntegrityError:  # two links of one address opened at once: the other one opened it
         raise DurumCakismasi(HESAP_ACIK_MESAJI) from None
     raise DurumCakismasi(HESAP_ACIK_MESAJI)  # after the commit: its pending sign-ups are gone
 
 
-def sifre_sifirlama_isle(*, email: str, alan: str, https: bool) -> None:
+class _UyeninDilindeSifirlamaFormu(SifreSifirlamaFormu):
+    """Each reset mail in its member's language (CONTRACT 19), else the page's (`yedek_dil`)."""
+
+    yedek_dil = ""
+
+    def send_mail(self, *args, **kwargs):
+        kullanici = (args[2] if len(args) > 2 else kwargs.get("context", {})).get("user")
+        with diller.dilde(diller.dil_kodu(getattr(kullanici, "dil", "")) or self.yedek_dil):
+            super().send_mail(*args, **kwargs)
+
+
+def sifre_sifirlama_isle(*, email: str, alan: str, https: bool, dil: str = "") -> None:
     """The "şifremi unuttum" form's work, in the background (the page answers the same either
-    way): Django's reset mail to each active account of that address, none when there is none."""
-    form = SifreSifirlamaFormu(data={"email": email})
+    way): Django's reset mail to each active account of that address, none when there is none.
+    `dil` is the language of the page that asked, for members who never chose one."""
+    form = _UyeninDilindeSifirlamaFormu(data={"email": email})
+    form.yedek_dil = diller.dil_kodu(dil) or ""
     if form.is_valid():
         form.save(domain_override=alan, use_https=https, subject_template_name=SIFRE_SABLON + "konu.txt",
                   email_template_name=SIFRE_SABLON + "eposta.txt",
                   html_email_template_name=SIFRE_SABLON + "eposta.html")
+
+
+def dil_tarayicidan_ogren(*, kullanici: Kullanici, request) -> None:
+    """CONTRACT 19: a member who never chose a language gets the browser's supported one (at the
+    first login), so mails sent outside a request speak it too; no supported one leaves it ""."""
+    if not kullanici.dil and (kod := diller.tarayici_dili(request)):
+        Kullanici.objects.filter(pk=kullanici.pk, dil="").update(dil=kod)
+        kullanici.dil = kod
+
+
+def kullanici_dili_kaydet(*, kullanici: Kullanici, dil: str) -> Kullanici:
+    """The member's own choice on /portal/hesap: a supported code, or "" (follow the browser)."""
+    kod = diller.dil_kodu(dil) or ""
+    if kullanici.dil != kod:
+        kullanici.dil = kod
+        kullanici.save(update_fields=["dil"])
+    return kullanici
 
 
 @transaction.atomic

@@ -11,9 +11,12 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponseRedirect
 from django.urls import reverse_lazy
+from django.utils import translation
+from django.utils.translation import get_language
 
 from eposta.formlar import SifreSifirlamaFormu
 from supportdesk.core import kosucu
+from supportdesk.core.dil import dil_kodu
 
 from . import tasks
 from .limit import SifreAdresLimiti, SifreSifirlamaLimiti
@@ -38,7 +41,9 @@ class SifremiUnuttumView(auth_views.PasswordResetView):
         # Over the address's limit: the same page as a sent mail, and nothing handed on.
         if SifreAdresLimiti(email).izin_var(self.request):
             alan, https = self.request.get_host(), self.request.is_secure()
-            kosucu.commit_sonrasi(tasks.sifre_sifirlama, email, alan, https, yerel=settings.EPOSTA_YEREL_ISCI)
+            # The page's language: the mail's for a member who never chose one (CONTRACT 19).
+            kosucu.commit_sonrasi(tasks.sifre_sifirlama, email, alan, https, get_language(),
+                                  yerel=settings.EPOSTA_YEREL_ISCI)
         return HttpResponseRedirect(self.get_success_url())
 
 
@@ -49,6 +54,14 @@ class SifreGonderildiView(auth_views.PasswordResetDoneView):
 class SifreSifirlaView(auth_views.PasswordResetConfirmView):
     template_name = SABLON + "yeni.html"
     success_url = reverse_lazy("portal:sifre_tamam")
+
+    def dispatch(self, *args, **kwargs):
+        yanit = super().dispatch(*args, **kwargs)
+        # A valid link names its member: the page is rendered in the member's language (CONTRACT 19).
+        if getattr(self, "validlink", False) and (kod := dil_kodu(getattr(self.user, "dil", ""))):
+            translation.activate(kod)
+            self.request.LANGUAGE_CODE = kod
+        return yanit
 
 
 class SifreTamamView(auth_views.PasswordResetCompleteView):

@@ -8,10 +8,10 @@ from . import services
 
 
 @shared_task(name="portal.kayit_basvurusu", ignore_result=True, acks_late=True)
-def kayit_basvurusu(email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str, dil: str | None = None) -> None:
+def kayit_basvurusu(email: str, sifre_ozeti: str, firma_adi: str, ad: str, kok: str, dil: str = "") -> None:
     services.kayit_basvurusu_isle(email=email, sifre_ozeti=sifre_ozeti, firma_adi=firma_adi, ad=ad, kok=kok, dil=dil)
 
 
 @shared_task(name="portal.sifre_sifirlama", ignore_result=True, acks_late=True)
-def sifre_sifirlama(email: str, alan: str, https: bool) -> None:
-    services.sifre_sifirlama_isle(email=email, alan=alan, https=https)
+def sifre_sifirlama(email: str, alan: str, https: bool, dil: str = "") -> None:
+    services.sifre_sifirlama_isle(email=email, alan=alan, https=https, dil=dil)

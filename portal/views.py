@@ -10,10 +10,14 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 
+from supportdesk.core import dil
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
 from tenants import iki_adim
 from tenants.ayarlar import bolge
@@ -26,8 +30,7 @@ from .limit import GirisLimiti
 
 AKTIF_PROJE = "portal_active_tenant_id"  # spec 4.6.3
 GUVENLI_YONTEMLER = ("GET", "HEAD", "OPTIONS")
-LIMIT_MESAJI = "Çok fazla deneme yapıldı. Lütfen {saniye} saniye sonra tekrar deneyin."
-YETKISIZ_MESAJI = "Bu projede ayarları yalnızca proje sahibi ve yöneticiler değiştirebilir."
+YETKISIZ_MESAJI = gettext_lazy("Bu projede ayarları yalnızca proje sahibi ve yöneticiler değiştirebilir.")
 
 
 def hata_sayfasi(request, status: int, baslik: str, mesaj: str):
@@ -35,17 +38,17 @@ def hata_sayfasi(request, status: int, baslik: str, mesaj: str):
 
 
 def bulunamadi(request):
-    return hata_sayfasi(request, 404, "Sayfa bulunamadı", "Aradığınız kayıt yok ya da ona erişiminiz yok.")
+    return hata_sayfasi(request, 404, _("Sayfa bulunamadı"), _("Aradığınız kayıt yok ya da ona erişiminiz yok."))
 
 
 def yetkisiz(request):
-    return hata_sayfasi(request, 403, "Yetkiniz yok", YETKISIZ_MESAJI)
+    return hata_sayfasi(request, 403, _("Yetkiniz yok"), YETKISIZ_MESAJI)
 
 
 def csrf_hatasi(request, reason=""):
     """CSRF_FAILURE_VIEW: a product page instead of Django's technical one."""
-    return hata_sayfasi(request, 403, "Form süresi doldu",
-                        "Güvenlik doğrulaması başarısız oldu. Sayfayı yenileyip formu yeniden gönderin.")
+    return hata_sayfasi(request, 403, _("Form süresi doldu"),
+                        _("Güvenlik doğrulaması başarısız oldu. Sayfayı yenileyip formu yeniden gönderin."))
 
 
 def _guvenli_next(request, varsayilan: str) -> str:
@@ -63,12 +66,24 @@ def _proje_etkinlestir(request, musteri_id: int):
     return uyelik
 
 
+def dil_etkinlestir(request) -> None:
+    """The rest of the request speaks the page language of its (just signed-in or just changed)
+    user (CONTRACT 19): SayfaDiliMiddleware chose before the login or the change."""
+    kod = dil.sayfa_dili(request)
+    translation.activate(kod)
+    request.LANGUAGE_CODE = kod
+
+
 # The session key of a login that passed its password and waits for its TOTP code.
 IKI_ADIM_BEKLEYEN = "iki_adim_bekleyen"
 
 
 def _giris_sonrasi(request):
     """Spec 4.6.2: two or more projects choose first; one is made active; none starts a project."""
+    # CONTRACT 19: a member who never chose a language gets the browser's, for mails sent later;
+    # the rest of this request speaks the member's own.
+    services.dil_tarayicidan_ogren(kullanici=request.user, request=request)
+    dil_etkinlestir(request)
     request.session.pop(AKTIF_PROJE, None)
     uyelikler = list(uyelik_list(kullanici=request.user))
     hedef = _guvenli_next(request, reverse("portal:pano"))
@@ -80,14 +95,17 @@ def _giris_sonrasi(request):
         return redirect(hedef)
     if hedef != reverse("portal:pano"):
         return redirect(hedef)  # e.g. back to an invitation link, to join a first project
-    messages.info(request, "Henüz bir projeniz yok. İlk projenizi oluşturun.")
+    messages.info(request, _("Henüz bir projeniz yok. İlk projenizi oluşturun."))
     return redirect("portal:projelerim_yeni")
 
 
 def limit_yaniti(request, template: str, form, limit):
     """The 429 page of a limited portal form (login, sign-up, password reset), with `Retry-After`."""
     saniye = limit.bekleme_saniye()
-    response = render(request, template, {"form": form, "limit_mesaji": LIMIT_MESAJI.format(saniye=saniye)}, status=429)
+    limit_mesaji = ngettext("Çok fazla deneme yapıldı. Lütfen %(saniye)s saniye sonra tekrar deneyin.",
+                            "Çok fazla deneme yapıldı. Lütfen %(saniye)s saniye sonra tekrar deneyin.",
+                            saniye) % {"saniye": saniye}
+    response = render(request, template, {"form": form, "limit_mesaji": limit_mesaji}, status=429)
     response["Retry-After"] = str(saniye)
     return response
 
@@ -117,7 +135,7 @@ class GirisView(View):
                     return redirect("portal:giris_kod")
                 login(request, user)
                 return _giris_sonrasi(request)
-            form.add_error(None, "E-posta adresi ya da şifre hatalı.")
+            form.add_error(None, _("E-posta adresi ya da şifre hatalı."))
         else:
             limit.iade()  # an incomplete form is not a password guess
         return render(request, self.template, {"form": form, "next": _guvenli_next(request, "")})
@@ -131,7 +149,8 @@ class CikisView(View):
 
     def post(self, request):
         logout(request)
-        messages.info(request, "Çıkış yaptınız.")
+        dil_etkinlestir(request)  # signed out: the browser's language, as the login page it lands on
+        messages.info(request, _("Çıkış yaptınız."))
         return redirect("portal:giris")
 
 
@@ -198,7 +217,7 @@ class ProjeSecView(PortalView):
             uyelik = _proje_etkinlestir(request, musteri_id)
         except Bulunamadi:
             return bulunamadi(request)  # the session keeps its previous project
-        messages.success(request, f"Etkin proje: {uyelik.musteri.firma_adi}")
+        messages.success(request, _("Etkin proje: %(proje)s") % {"proje": uyelik.musteri.firma_adi})
         return redirect(_guvenli_next(request, reverse("portal:pano")))
 
 
@@ -226,7 +245,7 @@ class ProjelerimView(PortalView):
                 form.add_error(alan if alan in form.fields else None, mesaj)
             return self.sayfa("portal/proje_yeni.html", form=form)
         _proje_etkinlestir(request, musteri.id)
-        messages.success(request, f"“{musteri.firma_adi}” oluşturuldu: 14 günlük deneme süreniz başladı.")
+        messages.success(request, _("“%(proje)s” oluşturuldu: 14 günlük deneme süreniz başladı.") % {"proje": musteri.firma_adi})
         return redirect("portal:pano")
 
 
@@ -274,7 +293,7 @@ class WidgetAyarView(PortalView):
         islem = request.POST.get("islem") or ("origin_ekle" if "origin" in request.POST else "")
         handler = getattr(self, f"_{islem}", None) if islem in self.ISLEMLER else None
         if handler is None:
-            messages.error(request, "Bilinmeyen işlem.")
+            messages.error(request, _("Bilinmeyen işlem."))
             return self._sayfa(status=400)
         return handler(request)
 
@@ -286,24 +305,25 @@ class WidgetAyarView(PortalView):
         if not form.is_valid():
             return self._sayfa(origin_form=form)
         origin = musteri_origin_ekle(musteri=self.musteri, origin=form.cleaned_data["origin"])
-        messages.success(request, f"{origin} izinli adreslere eklendi.")
+        messages.success(request, _("%(origin)s izinli adreslere eklendi.") % {"origin": origin})
         return redirect("portal:widget")
 
     def _origin_sil(self, request):
         origin = request.POST.get("origin", "")
         if origin in self.musteri.izinli_originler:
             musteri_origin_sil(musteri=self.musteri, origin=origin)
-            messages.success(request, f"{origin} izinli adreslerden çıkarıldı.")
+            messages.success(request, _("%(origin)s izinli adreslerden çıkarıldı.") % {"origin": origin})
         return redirect("portal:widget")
 
     def _anahtar_yenile(self, request):
         musteri_anahtar_yenile(musteri=self.musteri, hangisi="api_key")
-        messages.success(request, "Widget anahtarı yenilendi. Sitenizdeki gömme kodunu güncelleyin; eski anahtar artık çalışmaz.")
+        messages.success(request, _("Widget anahtarı yenilendi. Sitenizdeki gömme kodunu güncelleyin; "
+                                    "eski anahtar artık çalışmaz."))
         return redirect("portal:widget")
 
     def _gizli_yenile(self, request):
         musteri_anahtar_yenile(musteri=self.musteri, hangisi="api_secret")
-        messages.success(request, "API gizli anahtarı yenilendi. Sunucunuzdaki imzalama ayarını güncelleyin.")
+        messages.success(request, _("API gizli anahtarı yenilendi. Sunucunuzdaki imzalama ayarını güncelleyin."))
         return self._sayfa(gizli_goster=True)
 
     def _gizli_goster(self, request):
@@ -314,7 +334,7 @@ class WidgetAyarView(PortalView):
         form.is_valid()
         zorunlu = bool(form.cleaned_data.get("kimlik_dogrulama_zorunlu"))
         services.musteri_kimlik_dogrulama_ayarla(musteri=self.musteri, zorunlu=zorunlu)
-        messages.success(request, "İmzalı kimlik zorunlu." if zorunlu else "İmzasız müşteri bilgisi de kabul ediliyor.")
+        messages.success(request, _("İmzalı kimlik zorunlu.") if zorunlu else _("İmzasız müşteri bilgisi de kabul ediliyor."))
         return redirect("portal:widget")
 
     def _ziyaretci_token_iptal(self, request):
@@ -323,8 +343,8 @@ class WidgetAyarView(PortalView):
             return self._sayfa(token_iptal_form=form)
         ziyaretci_id = form.cleaned_data["ziyaretci_id"]
         ziyaretci_tokenlari_iptal_et(musteri=self.musteri, ziyaretci_id=ziyaretci_id)
-        messages.success(request, f"{ziyaretci_id} ziyaretçisinin tüm anahtarları iptal edildi. "
-                                  "Yeniden erişmesi için sitenizin imzalı kimliği gerekir.")
+        messages.success(request, _("%(ziyaretci)s ziyaretçisinin tüm anahtarları iptal edildi. "
+                                    "Yeniden erişmesi için sitenizin imzalı kimliği gerekir.") % {"ziyaretci": ziyaretci_id})
         return redirect("portal:widget")
 
     def _ziyaretci_serbest_birak(self, request):
@@ -334,24 +354,26 @@ class WidgetAyarView(PortalView):
             return self._sayfa(token_iptal_form=form)
         ziyaretci_id = form.cleaned_data["ziyaretci_id"]
         if ziyaretci_serbest_birak(musteri=self.musteri, ziyaretci_id=ziyaretci_id):
-            messages.success(request, f"{ziyaretci_id} serbest bırakıldı: tüm anahtarları geçersiz, widget onu anahtarsız "
-                                      "bir ziyaretçi olarak kabul ediyor.")
+            messages.success(request, _("%(ziyaretci)s serbest bırakıldı: tüm anahtarları geçersiz, widget onu anahtarsız "
+                                        "bir ziyaretçi olarak kabul ediyor.") % {"ziyaretci": ziyaretci_id})
         else:
-            messages.info(request, f"{ziyaretci_id} zaten bir anahtara bağlı değildi.")
+            messages.info(request, _("%(ziyaretci)s zaten bir anahtara bağlı değildi.") % {"ziyaretci": ziyaretci_id})
         return redirect("portal:widget")
 
 
 class HesapView(PortalView):
-    """The user's own account: the display name and avatar visitors see (issue 13)."""
+    """The user's own account: the display name and avatar visitors see (issue 13), and the
+    language of the pages and mails (CONTRACT 19; "" follows the browser)."""
 
     aktif_proje_gerekli = False
 
     def get(self, request):
-        form = forms.ProfilForm(initial={"ad": request.user.ad, "avatar": request.user.avatar})
+        form = forms.ProfilForm(initial={"ad": request.user.ad, "avatar": request.user.avatar, "dil": request.user.dil})
         return self.sayfa("portal/hesap.html", form=form)
 
     def post(self, request):
-        form = forms.ProfilForm(request.POST)
+        # A client that posts no `dil` (a script setting the name) keeps the member's language.
+        form = forms.ProfilForm(forms.takma_adlari_coz(request.POST, dil=request.user.dil))
         if form.is_valid():
             try:
                 kullanici_profil_guncelle(kullanici=request.user, ad=form.cleaned_data["ad"],
@@ -360,7 +382,9 @@ class HesapView(PortalView):
                 for alan, mesaj in (exc.alanlar or {}).items():
                     form.add_error(alan if alan in form.fields else None, mesaj)
             else:
-                messages.success(request, "Hesap bilgileriniz kaydedildi.")
+                services.kullanici_dili_kaydet(kullanici=request.user, dil=form.cleaned_data["dil"])
+                dil_etkinlestir(request)  # the message and the next page speak the language just chosen
+                messages.success(request, _("Hesap bilgileriniz kaydedildi."))
                 return redirect("portal:hesap")
         return self.sayfa("portal/hesap.html", form=form)
 
@@ -377,7 +401,7 @@ class SifreView(PortalView):
             return self.sayfa("portal/sifre.html", form=form)
         form.save()
         update_session_auth_hash(request, form.user)  # keep this session signed in
-        messages.success(request, "Şifreniz değiştirildi.")
+        messages.success(request, _("Şifreniz değiştirildi."))
         return redirect("portal:pano")
 
 

@@ -1,3 +1,4 @@
+# ceviri: dosya yok (a management command: its output is not the interface, CONTRACT 19)
 """`icerik_yukle --musteri ID FILE.json` (CONTRACT 10): KB categories, articles, campaigns and
 canned responses of one tenant, idempotent (matched by slug, by title for campaigns, by
 `kisayol` for canned responses). All or nothing: a bad record changes nothing.
