@@ -2,13 +2,14 @@
 inside the request, CONTRACT 14). The portal's "şifremi unuttum" page uses this form as its
 `form_class`; its own `email_template_name` and `subject_template_name` are rendered as Django
 renders them, with `sifirlama_url` (the absolute confirmation link) added when the page's
-confirmation view is named `portal:sifre_sifirla`. The mail is written in the member's language
-(CONTRACT 19, `kullanici_dili`), whatever the language of the request or task that sends it."""
+confirmation view is named `portal:sifre_sifirla`. The mail is written in the member's own language
+(CONTRACT 19); for a member who chose none, in the active one (the caller's: the asking page's)."""
 from django.contrib.auth.forms import PasswordResetForm
 from django.template import loader
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 
-from supportdesk.core.dil import dilde, kullanici_dili
+from supportdesk.core.dil import dil_kodu, dilde
 
 from . import services
 
@@ -23,7 +24,7 @@ class SifreSifirlamaFormu(PasswordResetForm):
             context = {**context, "sifirlama_url": f"{context['protocol']}://{context['domain']}{yol}"}
         except NoReverseMatch:
             pass
-        with dilde(kullanici_dili(context.get("user"))):
+        with dilde(dil_kodu(getattr(context.get("user"), "dil", "")) or translation.get_language()):
             konu = "".join(loader.render_to_string(subject_template_name, context).splitlines())
             metin = loader.render_to_string(email_template_name, context)
             services.sifre_sifirlama_gonder(alici=to_email, konu=konu, metin=metin, url=context.get("sifirlama_url"))

@@ -99,9 +99,9 @@ def test_an_english_ticket_mails_its_visitor_in_english_whatever_the_operator_sp
     assert konu(alindi) == f"[#{ticket['id']}] We received your request: Missing invoice"
     assert metin.startswith(f"We received your request (#{ticket['id']})\n\nHi Jane,\n\n"
                             f"Your request \"Missing invoice\" has been logged as #{ticket['id']}. ")
-    assert "You can add to your request by replying to this e-mail." in metin
-    assert "To stop receiving these e-mails: http://testserver/eposta/durdur/" in metin
-    assert '<html lang="en">' in html and "Unsubscribe from these e-mails</a>" in html
+    assert "You can add to your request by replying to this email." in metin
+    assert "To stop receiving these emails: http://testserver/eposta/durdur/" in metin
+    assert '<html lang="en">' in html and "Unsubscribe from these emails</a>" in html
     assert "Hi Jane," in html
     turkce_yok(konu(alindi), metin, html)
 
@@ -114,7 +114,7 @@ def test_an_english_ticket_mails_its_visitor_in_english_whatever_the_operator_sp
     assert konu(yanit) == f"[#{ticket['id']}] Reply: Missing invoice"
     assert metin.startswith(f"There is a reply to your request (#{ticket['id']})\n\nMehmet wrote:\n\n"
                             "> Here it is.\n> Best regards\n")
-    assert "You can answer by replying to this e-mail." in metin
+    assert "You can answer by replying to this email." in metin
     assert "Mehmet wrote:" in html and "Here it is." in html
     turkce_yok(konu(yanit), metin, html)
 
@@ -181,7 +181,7 @@ def test_an_english_chat_transcript_is_english_and_its_refusals_follow_the_reque
                      r"\d\d:\d\d \(times in UTC\)\.", metin)
     assert re.search(rf"> \[{INGILIZCE_TARIH}, \d\d:\d\d\] Jane: Where is my order\?", metin)
     assert re.search(rf"> \[{INGILIZCE_TARIH}, \d\d:\d\d\] Agent: Shipped today\.", metin)
-    assert "Agent: Shipped today." in html and "Unsubscribe from these e-mails" in html
+    assert "Agent: Shipped today." in html and "Unsubscribe from these emails" in html
     # The chat's own `sistem` lines (written in the chat's language by the chat app) aside:
     turkce_yok(konu(dokum), *(s for s in metin.splitlines() if "] System:" not in s))
 
@@ -189,7 +189,7 @@ def test_an_english_chat_transcript_is_english_and_its_refusals_follow_the_reque
     widget.credentials(HTTP_X_API_KEY=ingilizce_musteri.api_key)
     en = widget.post("/api/v1/widget/chat/transcript", {**istek, "email": "no"}, format="json",
                      HTTP_ACCEPT_LANGUAGE="en-US")
-    assert en.status_code == 400 and "Enter a valid e-mail address." in str(en.json()["hata"]["alanlar"]["email"])
+    assert en.status_code == 400 and "Enter a valid email address." in str(en.json()["hata"]["alanlar"]["email"])
     tr = widget.post("/api/v1/widget/chat/transcript", {**istek, "email": "yok"}, format="json")
     assert "Geçerli bir e-posta adresi girin." in str(tr.json()["hata"]["alanlar"]["email"])
 
@@ -302,7 +302,7 @@ def test_the_stop_page_follows_the_browser(smtp, sonra, ingilizce_musteri, widge
     sonra(ac, widget, email=ZIYARETCI, hazirla=ticket_dili("en"))
     link = tek(smtp, ZIYARETCI)["List-Unsubscribe"].strip().strip("<>").removeprefix("http://testserver")
     en = Client(HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.8").get(link).content.decode()
-    assert "E-mails stopped" in en and "You won't receive any more e-mails about this request (or chat)." in en
+    assert "Emails stopped" in en and "You won't receive any more emails about this request (or chat)." in en
     assert "durduruldu" not in en
     tr = Client(HTTP_ACCEPT_LANGUAGE="tr").get(link).content.decode()
     assert "E-postalar durduruldu" in tr and "Bu talep (ya da sohbet) için size artık e-posta gönderilmeyecek." in tr

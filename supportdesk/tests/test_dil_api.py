@@ -105,7 +105,7 @@ VAKALAR = {
                     "Oturum anahtarı geçersiz ya da süresi dolmuş. Lütfen yeniden giriş yapın.",
                     "Your session token is invalid or has expired. Please log in again."),
     "yanlis_sifre": (_yanlis_sifre, 401, "GECERSIZ_GIRIS",
-                     "E-posta adresi ya da şifre hatalı.", "Incorrect e-mail address or password."),
+                     "E-posta adresi ya da şifre hatalı.", "Incorrect email address or password."),
     "bilinmeyen_widget_anahtari": (_bilinmeyen_widget_anahtari, 401, "GECERSIZ_API_ANAHTARI",
                                    "API anahtarı geçersiz.", "Invalid API key."),
     "bilinmeyen_adres": (_bilinmeyen_adres, 404, "BULUNAMADI",
