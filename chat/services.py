@@ -23,7 +23,7 @@ from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakisma
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import atandi_isaretle, otomatik_mi
-from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
+from tenants.ayarlar import TICKET_TEKLIFI, ULASILAMAZ_METNI, ayar_degeri, kapali_metni, takvim
 from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
 from tenants.selectors import uye_idleri_dogrula
@@ -217,15 +217,28 @@ def chat_baslat(
 
 
 def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
-    """CONTRACT 15: a chat started outside the tenant's hours offers a ticket at once:
-    `ticket_onerisi` and one `sistem` line with the closed text and the offer (the periodic offer
-    then finds it offered already). Inside hours it waits as before; with nobody reachable the
-    offer comes from the periodic rule (`bekleme_zaman_asimi_dk`)."""
-    if oturum.durum != Oturum.Durum.BEKLIYOR or takvim(musteri).acik_mi(timezone.now()):
-        return oturum  # open, or automatic assignment found someone after hours: nothing to offer
+    """CONTRACT 15: a chat started outside the tenant's hours, or inside them with nobody of the
+    tenant reachable (presence, CONTRACT 11: status `cevrimici` or `mesgul`), offers a ticket at
+    once: `ticket_onerisi` and one `sistem` line, the closed text (outside hours) or the "nobody
+    is available" text (inside them) followed by the offer. The periodic offer then finds it
+    offered already. With someone reachable inside hours the chat waits as before (a `mesgul`
+    operator may still take it; the periodic rule offers if it goes away for
+    `bekleme_zaman_asimi_dk`).
+
+    The presence read inside hours is kept on the chat (`_cevrimici_operator`, as the selectors
+    annotate it), so the answer's `cevrimici_operator` costs no second query."""
+    if oturum.durum != Oturum.Durum.BEKLIYOR:
+        return oturum  # automatic assignment found someone: nothing to offer
+    if takvim(musteri).acik_mi(timezone.now()):
+        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)
+        if oturum._cevrimici_operator:
+            return oturum
+        metin = ULASILAMAZ_METNI
+    else:
+        metin = kapali_metni(musteri)
     oturum.ticket_onerildi = timezone.now()
     oturum.save(update_fields=["ticket_onerildi"])
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{kapali_metni(musteri)} {TICKET_TEKLIFI}")
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{metin} {TICKET_TEKLIFI}")
     return _yeniden_oku(oturum)
 
 

@@ -34,7 +34,7 @@ def init(widget, ziyaretci_id="z-1"):
     return ok(widget.post(INIT, {"ziyaretci_id": ziyaretci_id}, format="json"))
 
 
-def test_open_by_default_in_every_answer_with_a_chat(musteri):
+def test_open_by_default_in_every_answer_with_a_chat(musteri, nobetci):
     widget = widget_client(musteri)
     assert init(widget)["mesai"] == ACIK
     res = widget.post(START, {"ziyaretci_id": "z-1", "mesaj": "Merhaba"}, format="json")
@@ -42,7 +42,7 @@ def test_open_by_default_in_every_answer_with_a_chat(musteri):
     assert data["mesai"] == ACIK and data["oturum"]["ticket_onerisi"] is False
     polled = ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z-1", "oturum_id": data["oturum"]["id"]}))
     assert polled["mesai"] == ACIK
-    assert [m["gonderen"] for m in polled["mesajlar"]] == ["ziyaretci"]  # today's behaviour: it waits
+    assert [m["gonderen"] for m in polled["mesajlar"]] == ["ziyaretci"]  # open, someone reachable: it waits
     assert init(widget)["mesai"] == ACIK
     bitti = ok(widget.post(W_BITIR, {"ziyaretci_id": "z-1", "oturum_id": data["oturum"]["id"]}, format="json"))
     assert bitti["mesai"] == ACIK
