@@ -23,7 +23,7 @@ from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakisma
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import atandi_isaretle, otomatik_mi
-from tenants.ayarlar import TICKET_TEKLIFI, ULASILAMAZ_METNI, ayar_degeri, kapali_metni, takvim
+from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
 from tenants.selectors import uye_idleri_dogrula
@@ -37,6 +37,10 @@ KISAYOL_MAX = 50
 BASLIK_MAX = 120
 
 TEMSILCI = "Temsilci"  # an operator without a display name, as visitors see it
+
+# CONTRACT 15: the closed text's place in the `sistem` line of a chat started inside hours with
+# nobody reachable (tenants.ayarlar.MESAI_DISI_METNI is for outside hours), before TICKET_TEKLIFI.
+ULASILAMAZ_METNI = "Şu an çevrimiçi temsilcimiz yok."
 
 SISTEM_METINLERI = {
     "katildi": "{ad} sohbete katıldı.",

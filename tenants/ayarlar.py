@@ -88,10 +88,8 @@ def ayarlar_oku(musteri: Musteri) -> dict:
     return {alan: ayar_degeri(musteri, alan) for alan in ALANLAR}
 
 
-# The service's own closed text (`mesai_disi_mesaji` empty), the text of a chat started inside
-# hours with nobody reachable, and the ticket offer after either.
+# The service's own closed text (`mesai_disi_mesaji` empty), and the ticket offer after it.
 MESAI_DISI_METNI = "Şu an mesai saatlerimiz dışındayız."
-ULASILAMAZ_METNI = "Şu an çevrimiçi temsilcimiz yok."
 TICKET_TEKLIFI = "Beklemek yerine bir destek talebi bırakabilirsiniz; size e-postayla döneriz."
 
 

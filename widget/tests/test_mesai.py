@@ -9,10 +9,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from chat.models import Mesaj, Oturum
+from chat.services import ULASILAMAZ_METNI
 from chat.tasks import zaman_asimlari
 from chat.tests.yardimci import W_BITIR, W_MESAJLAR, baslat, ok, operator_istemcisi, operator_yap, widget_client
 from supportdesk.testing.factories import MusteriFactory
-from tenants.ayarlar import MESAI_DISI_METNI, TICKET_TEKLIFI, ULASILAMAZ_METNI
+from tenants.ayarlar import MESAI_DISI_METNI, TICKET_TEKLIFI
 from tenants.models import Musteri
 
 pytestmark = pytest.mark.django_db
