@@ -49,7 +49,7 @@ def ulasilabilir_yap(*kullanicilar, durum="cevrimici"):
 
     for k in kullanicilar:
         k.durum = durum
-        k.save(update_fields=["durum"])  # a save, as the status endpoint's: its signals run
+        k.save(update_fields=["durum"])  # a save, not an update: the poll snapshots' signals see it
         varlik.rest_cagrisi(kullanici_id=k.pk)
     return kullanicilar[0] if len(kullanicilar) == 1 else kullanicilar
 
