@@ -38,6 +38,10 @@ BASLIK_MAX = 120
 
 TEMSILCI = "Temsilci"  # an operator without a display name, as visitors see it
 
+# CONTRACT 15: the closed text's place in the `sistem` line of a chat started inside hours with
+# nobody reachable (tenants.ayarlar.MESAI_DISI_METNI is for outside hours), before TICKET_TEKLIFI.
+ULASILAMAZ_METNI = "Şu an çevrimiçi temsilcimiz yok."
+
 SISTEM_METINLERI = {
     "katildi": "{ad} sohbete katıldı.",
     "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
@@ -217,15 +221,28 @@ def chat_baslat(
 
 
 def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
-    """CONTRACT 15: a chat started outside the tenant's hours offers a ticket at once:
-    `ticket_onerisi` and one `sistem` line with the closed text and the offer (the periodic offer
-    then finds it offered already). Inside hours it waits as before; with nobody reachable the
-    offer comes from the periodic rule (`bekleme_zaman_asimi_dk`)."""
-    if oturum.durum != Oturum.Durum.BEKLIYOR or takvim(musteri).acik_mi(timezone.now()):
-        return oturum  # open, or automatic assignment found someone after hours: nothing to offer
+    """CONTRACT 15: a chat started outside the tenant's hours, or inside them with nobody of the
+    tenant reachable (presence, CONTRACT 11: status `cevrimici` or `mesgul`), offers a ticket at
+    once: `ticket_onerisi` and one `sistem` line, the closed text (outside hours) or the "nobody
+    is available" text (inside them) followed by the offer. The periodic offer then finds it
+    offered already. With someone reachable inside hours the chat waits as before (a `mesgul`
+    operator may still take it; the periodic rule offers if it goes away for
+    `bekleme_zaman_asimi_dk`).
+
+    The presence read inside hours is kept on the chat (`_cevrimici_operator`, as the selectors
+    annotate it), so the answer's `cevrimici_operator` costs no second query."""
+    if oturum.durum != Oturum.Durum.BEKLIYOR:
+        return oturum  # automatic assignment found someone: nothing to offer
+    if takvim(musteri).acik_mi(timezone.now()):
+        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)
+        if oturum._cevrimici_operator:
+            return oturum
+        metin = ULASILAMAZ_METNI
+    else:
+        metin = kapali_metni(musteri)
     oturum.ticket_onerildi = timezone.now()
     oturum.save(update_fields=["ticket_onerildi"])
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{kapali_metni(musteri)} {TICKET_TEKLIFI}")
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{metin} {TICKET_TEKLIFI}")
     return _yeniden_oku(oturum)
 
 

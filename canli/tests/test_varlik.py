@@ -126,12 +126,17 @@ def test_redis_yokken_rest_cevap_verir_soket_reddedilir(canli_sunucu_baslat):
     # Nothing listens on port 1: cache, channel layer and broker are all down.
     sunucu = canli_sunucu_baslat(REDIS_URL="redis://127.0.0.1:1/0", CELERY_TASK_ALWAYS_EAGER="true")
     musteri = MusteriFactory()
+    # Presence cannot be read: the stored status decides, so an operator stored online is reachable
+    # and the chat waits for it (nobody reachable would offer a ticket at once, CONTRACT 15).
+    op = operator_yap(musteri)
+    op.durum = "cevrimici"
+    op.save(update_fields=["durum"])
     widget = Rest(sunucu, api_key=musteri.api_key)
     oturum = widget.post("widget/chat/start", {"ziyaretci_id": "z1", "mesaj": "Merhaba"}, 201)["oturum"]
+    assert oturum["ticket_onerisi"] is False and oturum["cevrimici_operator"] is True
     widget.post("widget/chat/message", {"ziyaretci_id": "z1", "oturum_id": oturum["id"], "icerik": "Hâlâ?"}, 201)
     okunan = widget.get("widget/chat/messages", ziyaretci_id="z1", oturum_id=oturum["id"], sonra=0)
     assert [m["icerik"] for m in okunan["mesajlar"]] == ["Merhaba", "Hâlâ?"]
-    op = operator_yap(musteri)
     token = giris(sunucu, op)
     assert Rest(sunucu, token=token).get("operator/chats")["oturumlar"][0]["id"] == oturum["id"]
 

@@ -73,6 +73,8 @@ def test_bir_olay_yerel_soketlere_bir_kez_kodlanir(surec_ici_sunucu):
     for op in (op1, op2, op3):
         token = giris(sunucu, op)
         soketler += [operator_soketi(sunucu, token)[0] for _ in range(8)]
+    # Someone online: the chat waits (with nobody reachable it would get the ticket offer's line).
+    Rest(sunucu, token=token).post("operator/status", {"durum": "cevrimici"}, 200)
     ziyaretci = widget_soketi(sunucu, musteri, "z-yerel")
     widget = Rest(sunucu, api_key=musteri.api_key)
     oturum = widget.post("widget/chat/start", {"ziyaretci_id": "z-yerel"}, 201)["oturum"]

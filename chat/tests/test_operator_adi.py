@@ -19,7 +19,7 @@ def _mesajlar(widget, oturum_id, ziyaretci_id="z-1"):
 
 
 def test_kabul_katildi_mesaji_ve_operator_adi(musteri):
-    user, client = operator_istemcisi(musteri)
+    user, client = operator_istemcisi(musteri, durum="cevrimici")
     user.ad = "Ayşe Demir"
     user.save(update_fields=["ad"])
     widget = widget_client(musteri)
@@ -38,7 +38,7 @@ def test_kabul_katildi_mesaji_ve_operator_adi(musteri):
 
 
 def test_adsiz_operator_temsilci_olarak_gorunur_e_postasi_asla(musteri):
-    user, client = operator_istemcisi(musteri)
+    user, client = operator_istemcisi(musteri, durum="cevrimici")
     widget = widget_client(musteri)
     o = baslat(widget)
     ok(client.post(op_url(o["id"], "accept")))

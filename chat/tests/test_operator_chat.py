@@ -115,7 +115,7 @@ def test_kimliksiz_401(api):
 
 # --- moves ---------------------------------------------------------------------------------
 def test_kabul_aktar_kapat_ve_sistem_mesajlari(musteri, widget):
-    a_user, a = operator_istemcisi(musteri)
+    a_user, a = operator_istemcisi(musteri, durum="cevrimici")
     b_user, b = operator_istemcisi(musteri)
     o = baslat(widget, mesaj="Selam")
     data = ok(a.post(op_url(o["id"], "accept")))["oturum"]
@@ -166,7 +166,7 @@ def test_durum_tablosunun_yasak_hamleleri(musteri, widget):
 
 
 def test_aktarma_hedefi_projenin_uyesi_olmali(musteri, diger_musteri, widget):
-    _, a = operator_istemcisi(musteri)
+    _, a = operator_istemcisi(musteri, durum="cevrimici")
     yabanci = operator_yap(diger_musteri)
     pasif = operator_yap(musteri)
     pasif.is_active = False
@@ -181,7 +181,7 @@ def test_aktarma_hedefi_projenin_uyesi_olmali(musteri, diger_musteri, widget):
     assert Mesaj.objects.filter(gonderen="sistem").count() == 1
 
 
-def test_baska_projenin_sohbeti_404_ve_degismez(musteri, diger_musteri):
+def test_baska_projenin_sohbeti_404_ve_degismez(musteri, diger_musteri, nobetci):
     _, yabanci = operator_istemcisi(diger_musteri)
     o = baslat(widget_client(musteri))
     for islem, govde in [("accept", None), ("close", None), ("transfer", {"operator_id": None}),
@@ -215,7 +215,7 @@ def test_max_chat_proje_basina_sayilir(musteri, diger_musteri):
 
 
 def test_mesajlasma_iki_yonlu_okunmamis_ve_sonra(musteri, widget):
-    user, client = operator_istemcisi(musteri)
+    user, client = operator_istemcisi(musteri, durum="cevrimici")
     o = baslat(widget, mesaj="Merhaba")
     ok(client.post(op_url(o["id"], "accept")))
     ok(widget.post(W_MESAJ, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": "Orada mısınız?"}, format="json"), 201)
@@ -233,7 +233,7 @@ def test_mesajlasma_iki_yonlu_okunmamis_ve_sonra(musteri, widget):
 
 
 @pytest.mark.parametrize("icerik", ["", "  \n ", "x" * 5001, 5, None, ["x"]])
-def test_operator_gecersiz_mesaj_400(op, widget, icerik):
+def test_operator_gecersiz_mesaj_400(op, widget, nobetci, icerik):
     o = baslat(widget)
     body = hata(op[1].post(op_url(o["id"], "message"), {"icerik": icerik}, format="json"), 400, "GECERSIZ_ISTEK")
     assert "icerik" in body["hata"]["alanlar"]
@@ -247,7 +247,7 @@ def test_operator_mesaji_eksik_alan_400(op, widget):
 
 def test_aktarma_hedefi_olamayacak_kadar_buyuk_id_404_500_degil(musteri, widget):
     # An id beyond the database's integer range names nobody: 404 like any unknown operator.
-    _, a = operator_istemcisi(musteri)
+    _, a = operator_istemcisi(musteri, durum="cevrimici")
     o = baslat(widget)
     ok(a.post(op_url(o["id"], "accept")))
     for hedef in (2**63, 10**30):

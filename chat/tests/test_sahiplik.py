@@ -21,7 +21,7 @@ def _kuyruk(client) -> list[int]:
 
 
 def test_bekleyen_sohbete_yanit_onu_kabul_eder_sistem_satiri_once(musteri, widget):
-    ben, a = operator_istemcisi(musteri)
+    ben, a = operator_istemcisi(musteri, durum="cevrimici")
     ben.ad = "Ayla"
     ben.save(update_fields=["ad"])
     _, b = operator_istemcisi(musteri)
@@ -66,7 +66,7 @@ def test_sinirdaki_operatorun_bekleyen_sohbete_yaniti_409_hicbir_sey_yazilmaz(mu
 
 
 def test_meslektasin_aktif_sohbetine_yazmak_serbest_sohbet_onda_kalir(musteri, widget):
-    sahibi, a = operator_istemcisi(musteri)
+    sahibi, a = operator_istemcisi(musteri, durum="cevrimici")
     amir, b = operator_istemcisi(musteri, rol="yonetici")
     o = baslat(widget, "z-1")
     ok(a.post(op_url(o["id"], "accept")))
@@ -78,7 +78,7 @@ def test_meslektasin_aktif_sohbetine_yazmak_serbest_sohbet_onda_kalir(musteri, w
 
 
 def test_yaniti_yazan_ek_bulunamazsa_sohbet_sahiplenilmez(musteri, widget):
-    _, a = operator_istemcisi(musteri)
+    _, a = operator_istemcisi(musteri, durum="cevrimici")
     o = baslat(widget, "z-1")
     hata(a.post(op_url(o["id"], "message"), {"icerik": "Dosya ekte", "ek_id": 10**6}, format="json"), 404, "BULUNAMADI")
     assert Oturum.objects.get(pk=o["id"]).durum == "bekliyor" and Mesaj.objects.count() == 0

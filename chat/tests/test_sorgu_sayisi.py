@@ -42,7 +42,7 @@ def test_operator_kuyrugu_sorgu_sayisi(adet, django_assert_max_num_queries):
 
 
 @pytest.mark.parametrize("adet", [0, 1, 500])
-def test_widget_yoklama_sorgu_sayisi(musteri, adet, django_assert_num_queries):
+def test_widget_yoklama_sorgu_sayisi(musteri, nobetci, adet, django_assert_num_queries):
     widget = widget_client(musteri)
     _sohbetler(musteri, 20)  # others waiting in the same queue
     o = baslat(widget, "z")
@@ -60,7 +60,7 @@ def test_widget_yoklama_sorgu_sayisi(musteri, adet, django_assert_num_queries):
 
 
 @pytest.mark.parametrize("adet", [0, 1, 500])
-def test_ziyaretci_mesaji_sorgu_sayisi(musteri, adet):
+def test_ziyaretci_mesaji_sorgu_sayisi(musteri, nobetci, adet):
     widget = widget_client(musteri)
     _sohbetler(musteri, 20)
     o = baslat(widget, "z")
@@ -86,7 +86,7 @@ def test_ziyaretci_mesaji_sorgu_sayisi(musteri, adet):
 
 @pytest.mark.parametrize("adet", [0, 1, 500])
 def test_operator_mesajlari_sorgu_sayisi(musteri, adet, django_assert_max_num_queries):
-    _, client = operator_istemcisi(musteri)
+    _, client = operator_istemcisi(musteri, durum="cevrimici")
     o = baslat(widget_client(musteri), "z")
     ok(client.post(op_url(o["id"], "accept")))
     oturum = Oturum.objects.get(pk=o["id"])
@@ -101,7 +101,7 @@ def test_operator_mesajlari_sorgu_sayisi(musteri, adet, django_assert_max_num_qu
 
 
 @pytest.mark.parametrize("adet", [0, 1, 60])
-def test_operator_adlari_sorgu_eklemez(musteri, adet, django_assert_num_queries):
+def test_operator_adlari_sorgu_eklemez(musteri, nobetci, adet, django_assert_num_queries):
     """`operator_adi` of every operator message comes joined into the one page query (issue 13):
     as many operators as messages, still the same statements on both sides."""
     widget = widget_client(musteri)

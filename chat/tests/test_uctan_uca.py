@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def test_butun_sohbet_baslat_kuyruk_kabul_mesaj_aktar_kapat_puan(musteri, diger_musteri, webhook_alici):
     webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/hook"))
     widget = widget_client(musteri)
-    a_user, a = operator_istemcisi(musteri)
+    a_user, a = operator_istemcisi(musteri, durum="cevrimici")  # online: the visitor waits for someone
     b_user, b = operator_istemcisi(musteri)
     _, yabanci = operator_istemcisi(diger_musteri)
     operator_yap(musteri, diger_musteri)  # a member of both, idle

@@ -15,7 +15,7 @@ def mesajlar(client, oturum_id, ziyaretci_id="z-1", **params):
     return ok(client.get(W_MESAJLAR, {"ziyaretci_id": ziyaretci_id, "oturum_id": oturum_id, **params}))
 
 
-def test_baslat_yeni_sohbet_201_alanlar_ve_yeni_chat_olayi(widget, musteri):
+def test_baslat_yeni_sohbet_201_alanlar_ve_yeni_chat_olayi(widget, musteri, nobetci):
     res = widget.post(START, {"ziyaretci_id": "z-1", "ad": "Ayşe", "email": "ayse@example.com",
                               "mesaj": "Merhaba"}, format="json")
     data = ok(res, 201)
@@ -27,7 +27,8 @@ def test_baslat_yeni_sohbet_201_alanlar_ve_yeni_chat_olayi(widget, musteri):
     assert (o["durum"], o["kanal"], o["operator_id"], o["kapatan"], o["puan"]) == ("bekliyor", "widget", None, None, None)
     assert o["son_mesaj"] == "Merhaba" and o["okunmamis"] == 1
     assert o["sira_no"] == 1 and data["sira_no"] == 1
-    assert o["cevrimici_operator"] is False and data["cevrimici_operator"] is False
+    # Someone is reachable (`nobetci`): the chat waits for it, no ticket offer (CONTRACT 15).
+    assert o["cevrimici_operator"] is True and data["cevrimici_operator"] is True and o["ticket_onerisi"] is False
     assert o["baslangic"].endswith("+00:00")
     [olay] = Olay.objects.filter(olay="yeni_chat")
     assert olay.musteri_id == musteri.id
@@ -38,7 +39,7 @@ def test_baslat_yeni_sohbet_201_alanlar_ve_yeni_chat_olayi(widget, musteri):
     assert m["oturum_id"] == o["id"]
 
 
-def test_acik_sohbet_varken_baslat_ayni_sohbeti_200_doner_olay_yok(widget):
+def test_acik_sohbet_varken_baslat_ayni_sohbeti_200_doner_olay_yok(widget, nobetci):
     ilk = baslat(widget, mesaj="Bir")
     ikinci = baslat(widget, status=200, mesaj="İki")
     assert ikinci["id"] == ilk["id"]
@@ -88,7 +89,7 @@ def test_widget_init_acik_sohbeti_ve_cevrimici_operatoru_doner(widget, op):
     assert ok(widget.post("/api/v1/widget/init", {"ziyaretci_id": "z-1"}, format="json"))["oturum"] is None
 
 
-def test_mesaj_ve_sonra_ile_yoklama(widget):
+def test_mesaj_ve_sonra_ile_yoklama(widget, nobetci):
     o = baslat(widget)
     ids = []
     for metin in ["bir", "iki", "üç"]:
@@ -101,7 +102,7 @@ def test_mesaj_ve_sonra_ile_yoklama(widget):
     assert bos["mesajlar"] == [] and bos["sonraki"] is None
 
 
-def test_mesajlar_sayfalanir(widget):
+def test_mesajlar_sayfalanir(widget, nobetci):
     o = baslat(widget)
     for i in range(5):
         ok(widget.post(W_MESAJ, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": f"m{i}"}, format="json"), 201)
@@ -120,7 +121,7 @@ def test_html_duz_metin_olarak_saklanir_ve_doner(widget):
 
 
 @pytest.mark.parametrize("icerik", ["", "   ", "x" * 5001, 12, None, ["a"], {"a": 1}, True])
-def test_gecersiz_mesaj_400_ve_kayit_yok(widget, icerik):
+def test_gecersiz_mesaj_400_ve_kayit_yok(widget, nobetci, icerik):
     o = baslat(widget)
     body = hata(widget.post(W_MESAJ, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": icerik}, format="json"),
                 400, "GECERSIZ_ISTEK")
@@ -159,7 +160,7 @@ def test_bozuk_json_400(widget):
     hata(res, 400, "GECERSIZ_ISTEK")
 
 
-def test_baska_ziyaretcinin_ve_baska_projenin_sohbeti_404(widget, musteri):
+def test_baska_ziyaretcinin_ve_baska_projenin_sohbeti_404(widget, musteri, nobetci):
     o = baslat(widget, "sahibi")
     baska_proje = widget_client(MusteriFactory())
     for client, ziyaretci in [(widget, "baskasi"), (baska_proje, "sahibi")]:
@@ -200,7 +201,7 @@ def test_izinsiz_origin_403(musteri):
 
 
 # --- end and rate: the visitor's part of the state table ----------------------------------
-def test_bitir_kapatir_sistem_mesaji_ve_olay(widget, musteri):
+def test_bitir_kapatir_sistem_mesaji_ve_olay(widget, musteri, nobetci):
     o = baslat(widget)
     data = ok(widget.post(W_BITIR, {"ziyaretci_id": "z-1", "oturum_id": o["id"]}, format="json"))
     assert data["oturum"]["durum"] == "kapandi" and data["oturum"]["kapatan"] == "ziyaretci"
@@ -269,7 +270,7 @@ def yukle(client, ziyaretci_id="z-1") -> dict:
               201)["dosya"]
 
 
-def test_mesaja_kendi_yuklemesi_eklenir_ve_iki_tarafta_gorunur(widget, op):
+def test_mesaja_kendi_yuklemesi_eklenir_ve_iki_tarafta_gorunur(widget, op, nobetci):
     o = baslat(widget)
     dosya = yukle(widget)
     m = ok(widget.post(W_MESAJ, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": "Ekran görüntüsü",
@@ -279,7 +280,7 @@ def test_mesaja_kendi_yuklemesi_eklenir_ve_iki_tarafta_gorunur(widget, op):
     assert ok(op[1].get(op_url(o["id"], "messages")))["mesajlar"][0]["ek"] == dosya
 
 
-def test_baska_ziyaretcinin_ya_da_projenin_yuklemesi_eklenemez_404(widget, musteri):
+def test_baska_ziyaretcinin_ya_da_projenin_yuklemesi_eklenemez_404(widget, musteri, nobetci):
     o = baslat(widget)
     baskasinin = yukle(widget, "baska-ziyaretci")
     baska_projenin = yukle(widget_client(MusteriFactory()), "z-1")

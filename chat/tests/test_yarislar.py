@@ -114,7 +114,7 @@ def test_es_zamanli_baslat_tek_sohbet(musteri):
     assert Oturum.objects.count() == 1 and Olay.objects.filter(olay="yeni_chat").count() == 1
 
 
-def test_bekleyen_sohbete_es_zamanli_yanitlarda_tek_sahip(musteri):
+def test_bekleyen_sohbete_es_zamanli_yanitlarda_tek_sahip(musteri, nobetci):
     # CONTRACT 3a: an answer to a waiting chat claims it. Of operators answering (and one accepting)
     # at once exactly one owns it; a loser that saw it waiting gets 409 and stores nothing (one that
     # arrived after the claim steps into a colleague's chat, which is allowed).

@@ -109,7 +109,7 @@ def test_a_message_of_either_side_is_seen_by_the_next_poll(musteri, django_asser
     assert data["oturum"]["son_mesaj"] == "Teşekkürler" and data["oturum"]["okunmamis"] == 1
 
 
-def test_a_poll_asking_from_further_back_gets_its_messages(musteri, django_assert_num_queries):
+def test_a_poll_asking_from_further_back_gets_its_messages(musteri, nobetci, django_assert_num_queries):
     widget = widget_client(musteri)
     o = baslat(widget, "z", mesaj="Merhaba")
     veritabanindan(widget, o["id"], django_assert_num_queries)
@@ -339,7 +339,7 @@ def _ozetli_yoklama(musteri, django_assert_num_queries):
 
 @pytest.mark.parametrize("kabul", ["*/*", "application/json", "application/json, text/plain, */*",
                                    "application/json; indent=2", None])
-def test_every_accept_gets_the_same_answer_and_headers(musteri, django_assert_num_queries, kabul):
+def test_every_accept_gets_the_same_answer_and_headers(musteri, nobetci, django_assert_num_queries, kabul):
     widget, o = _ozetli_yoklama(musteri, django_assert_num_queries)
     ekstra = {"HTTP_ACCEPT": kabul} if kabul else {}
     ozetli = widget.get(W_MESAJLAR, {"ziyaretci_id": "z", "oturum_id": o["id"], "sonra": 10**9}, **ekstra)

@@ -57,7 +57,9 @@ def test_bekleyen_sohbetin_yoklamasi_orm_ile_ayni(musteri):
     data = yokla(widget, o["id"])
     assert data["oturum"] == _beklenen(o["id"], sira_no=4, cevrimici_operator=False)
     assert data["sira_no"] == 4 and data["cevrimici_operator"] is False
-    assert [m["icerik"] for m in data["mesajlar"]] == ["Merhaba"] and data["sonraki"] is None
+    # Started with nobody of the tenant reachable: offered a ticket at once (CONTRACT 15).
+    assert data["oturum"]["ticket_onerisi"] is True
+    assert [m["gonderen"] for m in data["mesajlar"]] == ["ziyaretci", "sistem"] and data["sonraki"] is None
 
     _, client = operator_istemcisi(musteri)
     _durum(client, "mesgul")
@@ -88,7 +90,7 @@ def test_aktif_ve_kapanan_sohbetin_yoklamasi_orm_ile_ayni(musteri, son_durum):
     assert data["oturum"]["kabul_zamani"] is not None
 
 
-def test_yoklama_ekli_mesajlar_imlec_ve_sonra_birlikte(musteri, django_assert_max_num_queries):
+def test_yoklama_ekli_mesajlar_imlec_ve_sonra_birlikte(musteri, nobetci, django_assert_max_num_queries):
     widget = widget_client(musteri)
     o = baslat(widget, "z")
     dosya = yukle(widget, "z")
@@ -115,7 +117,7 @@ def _imlec(deger) -> str:
     return base64.urlsafe_b64encode(json.dumps([deger]).encode()).decode().rstrip("=")
 
 
-def test_yoklama_sinir_disi_sonra_ve_imlec_bos_liste(musteri):
+def test_yoklama_sinir_disi_sonra_ve_imlec_bos_liste(musteri, nobetci):
     widget = widget_client(musteri)
     o = baslat(widget, "z", mesaj="Merhaba")
     for sonra in (2**63 - 1, 2**63, 10**30):

@@ -1,7 +1,7 @@
 """Helpers of the chat tests: a visitor client and a logged-in operator in one call."""
 from rest_framework.test import APIClient
 
-from supportdesk.testing.fixtures import giris_yap, operator_yap, widget_client  # noqa: F401 (re-exported)
+from supportdesk.testing.fixtures import giris_yap, operator_yap, ulasilabilir_yap, widget_client  # noqa: F401 (re-exported)
 
 START = "/api/v1/widget/chat/start"
 W_MESAJ = "/api/v1/widget/chat/message"
@@ -22,10 +22,14 @@ def ok(res, status: int = 200) -> dict:
     return body["data"]
 
 
-def operator_istemcisi(*musteriler, **kw):
+def operator_istemcisi(*musteriler, durum=None, **kw):
+    """A logged-in operator; with `durum` (`cevrimici`, `mesgul`) also reachable with that status, so
+    a chat started inside hours waits for it instead of being offered a ticket (CONTRACT 15)."""
     user = operator_yap(*musteriler, **kw)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(client, user)}")
+    if durum:
+        ulasilabilir_yap(user, durum=durum)
     return user, client
 
 

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: F401
 from chat.models import Mesaj, Oturum
 from eposta.models import GidenEposta
 from supportdesk.testing.factories import MusteriFactory
-from supportdesk.testing.fixtures import giris_yap, operator_yap, widget_client
+from supportdesk.testing.fixtures import giris_yap, operator_yap, ulasilabilir_yap, widget_client
 from tickets.models import Ticket, TicketYanit
 from webhooks.models import Olay
 
@@ -54,6 +54,7 @@ def ortam(musteri):
         yabanci = operator_yap(MusteriFactory())
         widget = widget_client(musteri)
     Ortam.client = istemci(Ortam.op)
+    ulasilabilir_yap(Ortam.op)  # online: a started chat waits for it, no ticket offer line (CONTRACT 15)
     return Ortam
 
 

@@ -18,7 +18,7 @@ from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
 from supportdesk.testing.factories import MusteriFactory
-from supportdesk.testing.fixtures import giris_yap, operator_yap
+from supportdesk.testing.fixtures import giris_yap, operator_yap, ulasilabilir_yap
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
 EKRAN_DIZINI = Path(django_settings.BASE_DIR) / "docs" / "screenshots"
@@ -290,6 +290,7 @@ def test_yapistirilan_ekran_goruntusu_ve_birakilan_dosya_ek_olur(sayfa, demo):
 
 def test_yeniden_yuklemede_acik_sohbet_surer(sayfa, demo):
     musteri, url = demo
+    ulasilabilir_yap(operator_yap(musteri))  # someone online: the chat waits, no ticket offer line
     page = sayfa.page
     page.goto(url)
     sohbet_baslat(page)
@@ -729,6 +730,7 @@ def test_yeniden_yuklemede_uzun_gecmis_tek_seferde_gelir(sayfa, demo, baska_site
     from chat.services import chat_baslat, chat_ziyaretci_mesaj_gonder
 
     musteri, _ = demo
+    ulasilabilir_yap(operator_yap(musteri))  # someone online: the chat waits, no ticket offer line
     oturum, _ = chat_baslat(musteri=musteri, ziyaretci_id="uzun-gecmis", mesaj="Mesaj 1")
     for i in range(2, 61):
         chat_ziyaretci_mesaj_gonder(musteri=musteri, ziyaretci_id="uzun-gecmis", oturum_id=oturum.id, icerik=f"Mesaj {i}")

@@ -42,6 +42,25 @@ def operator(musteri):
     return operator_yap(musteri)
 
 
+def ulasilabilir_yap(*kullanicilar, durum="cevrimici"):
+    """Operators reachable now (CONTRACT 11's presence): status `durum` (`cevrimici` or `mesgul`)
+    and an authenticated REST call just now, as a logged-in console that set its status."""
+    from supportdesk.core import varlik
+
+    for k in kullanicilar:
+        k.durum = durum
+        k.save(update_fields=["durum"])  # a save, not an update: the poll snapshots' signals see it
+        varlik.rest_cagrisi(kullanici_id=k.pk)
+    return kullanicilar[0] if len(kullanicilar) == 1 else kullanicilar
+
+
+@pytest.fixture
+def nobetci(musteri):
+    """A reachable `cevrimici` operator of `musteri`. With nobody reachable a chat started inside
+    hours is offered a ticket at once (CONTRACT 15); tests of a chat that waits need someone."""
+    return ulasilabilir_yap(operator_yap(musteri))
+
+
 @pytest.fixture
 def operator_client(operator):
     client = APIClient()

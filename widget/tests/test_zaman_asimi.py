@@ -28,8 +28,12 @@ def _yokla(widget, oturum_id, ziyaretci_id="z-1"):
 
 def test_kimse_yokken_bekleyen_sohbete_ticket_onerilir_ve_ticket_olunca_sistem_kapatir(musteri):
     assert musteri.bekleme_zaman_asimi_dk == 10
+    # Someone is online when the chat starts (so it waits, CONTRACT 15), then goes offline.
+    _, client = operator_istemcisi(musteri, durum="cevrimici")
     widget = widget_client(musteri)
     o = baslat(widget, ad="Ayşe", email="ayse@ornek.com", mesaj="Faturam iki kez kesildi")
+    assert o["ticket_onerisi"] is False
+    ok(client.post("/api/v1/operator/status", {"durum": "cevrimdisi"}, format="json"))
     ok(widget.post(W_MESAJ, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": "Orada mısınız?"}, format="json"), 201)
     _eskit(o["id"], dakika=9)
     assert zaman_asimlari() == {"ticket_onerilen": 0, "sessiz_kapanan": 0}  # not yet 10 minutes

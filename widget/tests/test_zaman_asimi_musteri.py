@@ -25,6 +25,14 @@ def _eskit(oturum_id, *, dakika: int, alan: str = "baslangic"):
     Mesaj.objects.filter(oturum_id=oturum_id).update(zaman=timezone.now() - timedelta(minutes=dakika))
 
 
+def _biri_cevrimici(*musteriler):
+    """An operator of these tenants online while the chats start, so they wait (with nobody
+    reachable a chat is offered a ticket at once, CONTRACT 15). Call the answer when it goes
+    offline: what follows is the periodic offer's to do."""
+    _, client = operator_istemcisi(*musteriler, durum="cevrimici")
+    return lambda: ok(client.post("/api/v1/operator/status", {"durum": "cevrimdisi"}, format="json"))
+
+
 def _sistem_sayisi(oturum_id):
     return Mesaj.objects.filter(oturum_id=oturum_id, gonderen="sistem").count()
 
@@ -33,8 +41,10 @@ def test_each_tenant_offers_after_its_own_wait(musteri):
     uzun = MusteriFactory()
     _ayarla(musteri, bekleme_zaman_asimi_dk=2)
     _ayarla(uzun, bekleme_zaman_asimi_dk=60)
+    cevrimdisi = _biri_cevrimici(musteri, uzun)
     a = baslat(widget_client(musteri), mesaj="Selam")
     b = baslat(widget_client(uzun), mesaj="Selam")
+    cevrimdisi()
     for o in (a, b):
         _eskit(o["id"], dakika=3)
     assert zaman_asimlari()["ticket_onerilen"] == 1
@@ -46,7 +56,9 @@ def test_each_tenant_offers_after_its_own_wait(musteri):
 
 def test_the_wait_counts_from_the_chats_start_not_its_last_message(musteri):
     widget = widget_client(musteri)
+    cevrimdisi = _biri_cevrimici(musteri)
     o = baslat(widget, mesaj="Selam")
+    cevrimdisi()
     Oturum.objects.filter(pk=o["id"]).update(baslangic=timezone.now() - timedelta(minutes=11))
     # a message just now does not restart the wait
     ok(widget.post("/api/v1/widget/chat/message", {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": "?"},
@@ -60,7 +72,7 @@ def test_silent_close_by_the_tenants_minutes_and_never_when_null(musteri):
     _ayarla(hic, sessiz_kapatma_dk=None)
     oturumlar = []
     for m in (musteri, hic):
-        _, op = operator_istemcisi(m)
+        _, op = operator_istemcisi(m, durum="cevrimici")
         o = baslat(widget_client(m), mesaj="Selam")
         ok(op.post(op_url(o["id"], "accept")))
         oturumlar.append(o["id"])
@@ -77,7 +89,9 @@ def test_a_stored_value_out_of_range_reads_as_the_default(musteri):
     with connection.cursor() as cursor:
         cursor.execute("UPDATE tenants_musteri SET bekleme_zaman_asimi_dk = 0, sessiz_kapatma_dk = 1 WHERE id = %s",
                        [musteri.pk])
+    cevrimdisi = _biri_cevrimici(musteri)
     o = baslat(widget_client(musteri), mesaj="Selam")
+    cevrimdisi()
     _eskit(o["id"], dakika=5)
     assert zaman_asimlari()["ticket_onerilen"] == 0  # the default 10, not 0
     _eskit(o["id"], dakika=11)
@@ -117,13 +131,15 @@ def _ikisi_birden(fn):
 @pytest.mark.django_db(transaction=True)
 def test_two_sweeps_at_once_offer_once_and_close_once(musteri):
     widget = widget_client(musteri)
+    cevrimdisi = _biri_cevrimici(musteri)
     bekleyen = baslat(widget, "bekleyen", mesaj="Selam")
+    cevrimdisi()
     _eskit(bekleyen["id"], dakika=11)
     sonuclar = _ikisi_birden(zaman_asimlari)
     assert sum(s["ticket_onerilen"] for s in sonuclar) == 1
     assert _sistem_sayisi(bekleyen["id"]) == 1
 
-    _, op = operator_istemcisi(musteri)
+    _, op = operator_istemcisi(musteri, durum="cevrimici")
     sessiz = baslat(widget, "sessiz", mesaj="Selam")
     ok(op.post(op_url(sessiz["id"], "accept")))
     _eskit(sessiz["id"], dakika=31, alan="kabul_zamani")
