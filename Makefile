@@ -93,6 +93,7 @@ prod: install
 	@case "$$DATABASE_URL" in postgres*) ;; *) echo "make prod: DATABASE_URL=postgres://... gerekli (PostgreSQL)"; exit 2;; esac
 	@test -n "$$REDIS_URL" || { echo "make prod: REDIS_URL=redis://... gerekli"; exit 2; }
 	$(PROD_ENV) $(BIN)/python manage.py migrate --noinput
+	$(PROD_ENV) $(BIN)/python manage.py compilemessages $(MESAJ_ATLA) -v 0
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python ops/supervisor.py --dizin $(PROD_DIR) --port $(PROD_PORT) --web $(PROD_WEB) --sockets $(PROD_SOCKETS) --worker $(PROD_WORKERS)
 	$(PROD_ENV) $(BIN)/supervisord -c $(PROD_DIR)/supervisord.conf
