@@ -3,11 +3,14 @@ from collections.abc import Mapping
 
 from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import APIException
 
 from supportdesk.core import mesajlar, varlik
+from supportdesk.core.dil import widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
@@ -91,8 +94,8 @@ WIDGET_OTURUM_YANITI = inline_serializer("WidgetOturumYaniti", {
 OTURUM_YANITI = inline_serializer("OturumYaniti", {"oturum": s.OturumSerializer()})
 MESAJ_YANITI = inline_serializer("MesajYaniti", {"mesaj": s.MesajSerializer()})
 SAYFA_PARAMETRELERI = [
-    OpenApiParameter("limit", int, description="Sayfa boyutu (varsayılan 50, en çok 200)."),
-    OpenApiParameter("cursor", str, description="Önceki yanıtın `sonraki` değeri."),
+    OpenApiParameter("limit", int, description=gettext_lazy("Sayfa boyutu (varsayılan 50, en çok 200).")),
+    OpenApiParameter("cursor", str, description=gettext_lazy("Önceki yanıtın `sonraki` değeri.")),
 ]
 
 
@@ -101,7 +104,7 @@ class WidgetChatBaslatView(WidgetAPIView):
     on_okuma = OnOkumaIhtiyaci(varlik=True)
 
     @extend_schema(
-        summary="Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)",
+        summary=gettext_lazy("Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)"),
         request=s.ChatBaslatSerializer,
         responses={201: WIDGET_OTURUM_YANITI, 200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "LIMIT_ASILDI")},
     )
@@ -111,13 +114,16 @@ class WidgetChatBaslatView(WidgetAPIView):
         oturum, yeni = services.chat_baslat(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ad=veri.get("ad"), email=veri.get("email"),
             mesaj=veri.get("mesaj"), kanal=veri["kanal"],
+            # CONTRACT 19: a visitor's chat speaks the widget's language; a start by the tenant's
+            # own server (`kanal: api`) the tenant's (`sohbet_dili`).
+            dil=widget_dili(self.musteri, request) if veri["kanal"] == Oturum.Kanal.WIDGET else None,
         )
         return basarili(_widget_oturum_yaniti(oturum, self.musteri), status=201 if yeni else 200)
 
 
 class WidgetChatMesajView(WidgetAPIView):
     @extend_schema(
-        summary="Ziyaretçi mesajı gönder",
+        summary=gettext_lazy("Ziyaretçi mesajı gönder"),
         request=s.WidgetMesajSerializer,
         responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -159,11 +165,11 @@ class WidgetChatMesajlarView(WidgetAPIView):
         return _ozetten(request, request.on_okuma.yoklama_ozeti_icin(musteri.pk), musteri, ziyaretci_id)
 
     @extend_schema(
-        summary="Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer",
+        summary=gettext_lazy("Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer"),
         parameters=[
             OpenApiParameter("ziyaretci_id", str, required=True),
             OpenApiParameter("oturum_id", int, required=True),
-            OpenApiParameter("sonra", int, description="Bu mesaj id'sinden sonraki mesajlar, eskiden yeniye."),
+            OpenApiParameter("sonra", int, description=gettext_lazy("Bu mesaj id'sinden sonraki mesajlar, eskiden yeniye.")),
             *SAYFA_PARAMETRELERI,
         ],
         responses={200: inline_serializer("WidgetMesajlar", {
@@ -250,7 +256,7 @@ def _yoklama_esigi(params) -> int | None:
 
 class WidgetChatBitirView(WidgetAPIView):
     @extend_schema(
-        summary="Sohbeti ziyaretçi olarak bitir",
+        summary=gettext_lazy("Sohbeti ziyaretçi olarak bitir"),
         request=s.WidgetOturumIstekSerializer,
         responses={200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -263,7 +269,7 @@ class WidgetChatBitirView(WidgetAPIView):
 
 class WidgetChatPuanView(WidgetAPIView):
     @extend_schema(
-        summary="Sohbeti puanla (aktif sohbeti önce kapatır; bir kez)",
+        summary=gettext_lazy("Sohbeti puanla (aktif sohbeti önce kapatır; bir kez)"),
         request=s.PuanSerializer,
         responses={200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -280,13 +286,13 @@ class WidgetChatPuanView(WidgetAPIView):
 # --- operator ------------------------------------------------------------------------------
 class OperatorChatListView(OperatorAPIView):
     @extend_schema(
-        summary="Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz",
+        summary=gettext_lazy("Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz"),
         parameters=[
             OpenApiParameter("durum", str, enum=Oturum.Durum.values),
-            OpenApiParameter("musteri_id", int, description="Yalnızca bu proje (sizin değilse 404)."),
-            OpenApiParameter("etiket_id", int, description="Bu etiketi taşıyanlar (projelerinizin değilse 404)."),
-            OpenApiParameter("q", str, description="Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
-                                                    "(Türkçe harfler katlanarak: \"sifre\" \"Şifre\"yi bulur)."),
+            OpenApiParameter("musteri_id", int, description=gettext_lazy("Yalnızca bu proje (sizin değilse 404).")),
+            OpenApiParameter("etiket_id", int, description=gettext_lazy("Bu etiketi taşıyanlar (projelerinizin değilse 404).")),
+            OpenApiParameter("q", str, description=gettext_lazy("Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
+                                                    "(Türkçe harfler katlanarak: \"sifre\" \"Şifre\"yi bulur).")),
             *SAYFA_PARAMETRELERI,
         ],
         responses={200: inline_serializer("OturumListesi", {
@@ -310,7 +316,7 @@ class OperatorChatListView(OperatorAPIView):
 
 class OperatorChatMesajlarView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbetin mesajları (`sonra` ile yalnızca yeniler); okunmamış sayısını sıfırlar",
+        summary=gettext_lazy("Sohbetin mesajları (`sonra` ile yalnızca yeniler); okunmamış sayısını sıfırlar"),
         parameters=[OpenApiParameter("sonra", int), *SAYFA_PARAMETRELERI],
         responses={200: inline_serializer("OperatorMesajlar", {
             "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
@@ -330,7 +336,7 @@ class OperatorChatMesajlarView(OperatorAPIView):
 
 class OperatorChatMesajView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör mesajı ya da iç not (`ozel: true`, `bahsedilenler`) gönder",
+        summary=gettext_lazy("Operatör mesajı ya da iç not (`ozel: true`, `bahsedilenler`) gönder"),
         request=s.OperatorMesajSerializer,
         responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -342,7 +348,7 @@ class OperatorChatMesajView(OperatorAPIView):
                 ek_id=veri.get("ek_id"), bahsedilenler=veri["bahsedilenler"])
         else:
             if veri["bahsedilenler"]:
-                raise GecersizIstek(alanlar={"bahsedilenler": "Yalnızca iç notta (ozel: true) operatör anılabilir."})
+                raise GecersizIstek(alanlar={"bahsedilenler": _("Yalnızca iç notta (ozel: true) operatör anılabilir.")})
             mesaj = services.chat_operator_mesaj_gonder(
                 kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
                 ek_id=veri.get("ek_id"),
@@ -352,7 +358,7 @@ class OperatorChatMesajView(OperatorAPIView):
 
 class OperatorChatKabulView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbeti kabul et (yarışta yalnızca biri kazanır)",
+        summary=gettext_lazy("Sohbeti kabul et (yarışta yalnızca biri kazanır)"),
         request=None,
         responses={200: OTURUM_YANITI,
                    **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
@@ -364,7 +370,7 @@ class OperatorChatKabulView(OperatorAPIView):
 
 class OperatorChatAktarView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbeti aktar (operator_id: null ise sıraya geri al)",
+        summary=gettext_lazy("Sohbeti aktar (operator_id: null ise sıraya geri al)"),
         request=s.AktarSerializer,
         responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI",
                                                   "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
@@ -380,7 +386,7 @@ class OperatorChatAktarView(OperatorAPIView):
 
 class OperatorChatKapatView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbeti kapat",
+        summary=gettext_lazy("Sohbeti kapat"),
         request=None,
         responses={200: OTURUM_YANITI, **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -391,7 +397,7 @@ class OperatorChatKapatView(OperatorAPIView):
 
 class OperatorChatEtiketlerView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)",
+        summary=gettext_lazy("Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)"),
         request=s.OturumEtiketlerAyarlaSerializer,
         responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
@@ -405,7 +411,7 @@ class OperatorChatEtiketlerView(OperatorAPIView):
 
 class HazirYanitListView(OperatorAPIView):
     @extend_schema(
-        summary="Hazır yanıtlar (projelerinizin; `q` kısayol, başlık ve içerikte arar)",
+        summary=gettext_lazy("Hazır yanıtlar (projelerinizin; `q` kısayol, başlık ve içerikte arar)"),
         parameters=[OpenApiParameter("musteri_id", int), OpenApiParameter("q", str), *SAYFA_PARAMETRELERI],
         responses={200: inline_serializer("HazirYanitListesi", {
             "hazir_yanitlar": s.HazirYanitSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
