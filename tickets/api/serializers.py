@@ -1,3 +1,4 @@
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -139,9 +140,9 @@ class OperatorYanitSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if attrs.get("ozel") and attrs.get("durum"):
-            raise serializers.ValidationError({"durum": "İç not durumu değiştirmez."})
+            raise serializers.ValidationError({"durum": _("İç not durumu değiştirmez.")})
         if attrs.get("bahsedilenler") and not attrs.get("ozel"):
-            raise serializers.ValidationError({"bahsedilenler": "Yalnızca iç notta (ozel: true) operatör anılabilir."})
+            raise serializers.ValidationError({"bahsedilenler": _("Yalnızca iç notta (ozel: true) operatör anılabilir.")})
         return attrs
 
 
@@ -152,7 +153,7 @@ class TicketDuzenleSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if not attrs:
-            raise serializers.ValidationError({"genel": "`operator_id` ya da `oncelik` verilmeli."})
+            raise serializers.ValidationError({"genel": _("`operator_id` ya da `oncelik` verilmeli.")})
         return attrs
 
 
@@ -181,7 +182,7 @@ class OperatorIdFiltreField(serializers.CharField):
         if data in ("ben", "yok"):
             return data
         if not (data.isascii() and data.isdigit()) or not 0 < int(data) < 2**63:
-            raise serializers.ValidationError("Bir operatör id'si, `ben` ya da `yok` olmalı.")
+            raise serializers.ValidationError(_("Bir operatör id'si, `ben` ya da `yok` olmalı."))
         return int(data)
 
 

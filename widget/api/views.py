@@ -3,6 +3,8 @@ here, above both, so that neither imports the other."""
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -56,7 +58,7 @@ class WidgetInitView(WidgetAPIView):
     on_okuma = OnOkumaIhtiyaci(varlik=True)
 
     @extend_schema(
-        summary="Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti",
+        summary=gettext_lazy("Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti"),
         request=s.WidgetInitSerializer,
         responses={200: inline_serializer("WidgetInit", {
             "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
@@ -75,7 +77,7 @@ class WidgetInitView(WidgetAPIView):
         govde = request.data if hasattr(request.data, "get") else {}
         token_iste = govde.get("token_iste", False)
         if not isinstance(token_iste, bool):
-            raise GecersizIstek(alanlar={"token_iste": "true ya da false olmalı."})
+            raise GecersizIstek(alanlar={"token_iste": _("true ya da false olmalı.")})
         veri = {}
         if token_iste or govde.get("signature") is not None:
             # CONTRACT 2a: the token is the proof here (or the site's signature is); refused
@@ -125,7 +127,7 @@ TASLAK = inline_serializer("SohbetTicketTaslagi", {
 class WidgetSohbetTicketView(WidgetAPIView):
     """`GET`: the ticket a chat would become (to show for editing); `POST`: make it, closing the chat."""
 
-    @extend_schema(summary="Sohbetten destek talebi taslağı (konu, döküm, ad, e-posta)",
+    @extend_schema(summary=gettext_lazy("Sohbetten destek talebi taslağı (konu, döküm, ad, e-posta)"),
                    parameters=[OpenApiParameter("ziyaretci_id", str, required=True),
                                OpenApiParameter("oturum_id", int, required=True)],
                    responses={200: TASLAK})
@@ -138,7 +140,7 @@ class WidgetSohbetTicketView(WidgetAPIView):
                                       oturum_id=ser.validated_data["oturum_id"])
         return basarili({"taslak": ticket_taslagi(oturum=oturum)})
 
-    @extend_schema(summary="Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)",
+    @extend_schema(summary=gettext_lazy("Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)"),
                    request=SohbetTicketSerializer,
                    responses={201: inline_serializer("SohbetTicketYaniti", {
                        "ticket": TicketDetaySerializer(), "oturum": WidgetOturumSerializer(),
