@@ -36,7 +36,7 @@ class Oturum(models.Model):
     kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
     # The chat's language, fixed when it starts (the widget's: supportdesk.core.dil.widget_dili):
     # its `sistem` messages and the visitor's mails (transcript) are written in it (CONTRACT 19).
-    dil = models.CharField("dil", max_length=8, default="tr")
+    dil = models.CharField("dil", max_length=8, default="tr", db_default="tr")
     durum = models.CharField("durum", max_length=10, choices=Durum.choices, default=Durum.BEKLIYOR)
     operator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="oturumlar"

@@ -246,7 +246,10 @@ def chat_baslat(
             oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
         if ilk is not None:
             _mesaj_yayinla(ilk)
-        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
+        # Its `sistem` line is written in the chat's language (CONTRACT 19; the texts are lazy, made
+        # into a plain str by the f-string inside); the tenant's own `mesai_disi_mesaji` stays as written.
+        with dilde(oturum.dil):
+            oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
     return oturum, True
 
 
@@ -259,9 +262,7 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
         return oturum  # open, or automatic assignment found someone after hours: nothing to offer
     oturum.ticket_onerildi = timezone.now()
     oturum.save(update_fields=["ticket_onerildi"])
-    # In the chat's language: the tenant's own `mesai_disi_mesaji` stays as written (CONTRACT 19).
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
-                icerik=sistem_metni(oturum, lambda: f"{kapali_metni(musteri)} {TICKET_TEKLIFI}"))
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{kapali_metni(musteri)} {TICKET_TEKLIFI}")
     return _yeniden_oku(oturum)
 
 

@@ -40,7 +40,7 @@ class Ticket(models.Model):
     kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
     # The visitor's language, fixed when the ticket is made (the widget's, or the chat's it came
     # from): its mails to the visitor (receipt, replies) are written in it (CONTRACT 19).
-    dil = models.CharField("dil", max_length=8, default="tr")
+    dil = models.CharField("dil", max_length=8, default="tr", db_default="tr")
     # The ticket's owner (CONTRACT 16): a member of the tenant, or nobody.
     operator = models.ForeignKey(
         "tenants.Kullanici", null=True, blank=True, on_delete=models.SET_NULL, related_name="sahip_oldugu_ticketlar",
