@@ -464,7 +464,7 @@ def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "ka
         alanlar["okunmamis"] = Greatest(F("okunmamis"), 1)
     degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(**alanlar)
     if degisen != 1:
-        raise DurumCakismasi(BASKASI_KABUL_ETTI)
+        raise DurumCakismasi(str(BASKASI_KABUL_ETTI))
     oturum = _yeniden_oku(oturum)
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=sistem_metni(oturum, SISTEM_METINLERI["katildi"], ad=gorunen_ad(kullanici)))
@@ -568,7 +568,7 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         if oturum.durum == Oturum.Durum.BEKLIYOR:
             oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
-            raise DurumCakismasi(BASKASI_KABUL_ETTI)  # an answer to a waiting visitor lost the claim
+            raise DurumCakismasi(str(BASKASI_KABUL_ETTI))  # an answer to a waiting visitor lost the claim
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
@@ -721,7 +721,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
     temiz = hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik})
     hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
     if kisayol_kullanimda(musteri_id=musteri.id, kisayol=temiz["kisayol"], haric_pk=hazir_yanit.pk):
-        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI})
+        raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)})
     for alan, deger in temiz.items():
         setattr(hazir_yanit, alan, deger)
     try:
@@ -729,7 +729,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
             hazir_yanit.save()
             _hazir_yanitlar_degisti(musteri.id)
     except IntegrityError:  # the same shortcut saved by a parallel request
-        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI}) from None
+        raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)}) from None
     return hazir_yanit
 
 

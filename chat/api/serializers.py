@@ -73,8 +73,8 @@ def _operator_adi(mesaj: Mesaj) -> str | None:
     if mesaj.gonderen != Mesaj.Gonderen.OPERATOR:
         return None
     if hasattr(mesaj, "_operator_adi"):
-        return (mesaj._operator_adi or "").strip() or TEMSILCI
-    return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else TEMSILCI
+        return (mesaj._operator_adi or "").strip() or str(TEMSILCI)
+    return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else str(TEMSILCI)
 
 
 def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
