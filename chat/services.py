@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
-from supportdesk.core.dil import VARSAYILAN, dil_kodu, dilde, widget_dili
+from supportdesk.core.dil import dil_kodu, dilde, widget_dili
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
@@ -60,8 +60,9 @@ SISTEM_METINLERI = {
 def sohbet_dili(musteri, dil: str | None = None) -> str:
     """A new chat's (or ticket's) language (CONTRACT 19): `dil` when supported (the widget's,
     `supportdesk.core.dil.widget_dili`, which the views decide); else the tenant's `dil` when it is
-    `tr` or `en` (API starts by the tenant's server, e-mail); else the default."""
-    return dil_kodu(dil) or widget_dili(musteri) or VARSAYILAN
+    `tr` or `en` (API starts by the tenant's server, e-mail; `widget_dili` without a request),
+    else the default."""
+    return dil_kodu(dil) or widget_dili(musteri)
 
 
 def sistem_metni(oturum: Oturum, metin, **degerler) -> str:

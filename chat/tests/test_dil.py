@@ -9,6 +9,7 @@ from django.utils import timezone, translation
 
 from chat.models import Mesaj, Oturum
 from chat.tasks import atama_taramasi, zaman_asimlari
+from tenants.ayarlar import TICKET_TEKLIFI, kapali_metni
 from tenants.tests.test_auth import hata
 
 from .yardimci import W_BITIR, W_MESAJ, W_MESAJLAR, baslat, ok, op_url, operator_istemcisi, widget_client
@@ -108,6 +109,26 @@ def test_operator_moves_write_the_chats_language(musteri, proje_dili, tarayici, 
     ok(bir_client.post(op_url(o2["id"], "accept")))
     ok(widget.post(W_BITIR, {"ziyaretci_id": "z-2", "oturum_id": o2["id"]}, format="json"))
     assert _iki_yandan(widget, bir_client, o2["id"], "z-2") == [metin["katildi"], metin["ziyaretci_kapatti"]]
+
+
+@pytest.mark.parametrize(("proje_dili", "tarayici", "dil"), DURUMLAR[:3])
+@pytest.mark.parametrize("kendi_metni", ["", "Bayramdayız, 2 Ocak'ta döneriz."])
+def test_the_offer_at_a_start_outside_hours_is_made_in_the_chats_language(musteri, proje_dili, tarayici, dil,
+                                                                          kendi_metni):
+    """The closed text and the offer (tenants.ayarlar) as the chat's language makes them, not the
+    request's; the tenant's own `mesai_disi_mesaji` is its text and stays as written."""
+    musteri.calisma_saatleri, musteri.mesai_disi_mesaji = {}, kendi_metni  # closed, no opening ahead
+    musteri.save(update_fields=["calisma_saatleri", "mesai_disi_mesaji"])
+    _proje(musteri, proje_dili)
+    widget = widget_client(musteri, HTTP_ACCEPT_LANGUAGE=tarayici)
+    o = baslat(widget, mesaj="Merhaba")
+    assert o["ticket_onerisi"] is True
+    with translation.override(dil):
+        beklenen = f"{kapali_metni(musteri)} {TICKET_TEKLIFI}"
+    if kendi_metni:
+        assert beklenen.startswith(kendi_metni + " ")
+    _, client = operator_istemcisi(musteri)
+    assert _iki_yandan(widget, client, o["id"]) == [beklenen]
 
 
 def _eskit(oturum_id, *, dakika: int, alan: str = "baslangic"):
