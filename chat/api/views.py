@@ -322,8 +322,8 @@ class OperatorChatMesajlarView(OperatorAPIView):
             "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
             "oturum": s.OturumSerializer(),
             "ziyaretci_son_okunan": serializers.IntegerField(
-                allow_null=True, help_text="Ziyaretçinin okuduğu son mesajın id'si (widget soketinin `okundu` "
-                                           "çerçevesi); hiç bildirmediyse null."),
+                allow_null=True, help_text=gettext_lazy("Ziyaretçinin okuduğu son mesajın id'si (widget soketinin `okundu` "
+                                           "çerçevesi); hiç bildirmediyse null.")),
         }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
     def get(self, request, oturum_id: int):

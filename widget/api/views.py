@@ -65,9 +65,11 @@ class WidgetInitView(WidgetAPIView):
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
             "karsilama_metni": serializers.CharField(), "baslatici_konum": serializers.ChoiceField(choices=KONUMLAR),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
-            "ziyaretci_token": serializers.CharField(required=False, help_text="Yalnızca token_iste ile (CONTRACT 2a)."),
+            "ziyaretci_token": serializers.CharField(
+                required=False, help_text=gettext_lazy("Yalnızca token_iste ile (CONTRACT 2a).")),
             "son_oturum": serializers.DictField(
-                allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
+                allow_null=True, help_text=gettext_lazy("Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, "
+                                                        "puanlamak).")),
             "mesai": s.MesaiSerializer(),
         })},
     )
@@ -110,12 +112,12 @@ class SohbetTicketSerializer(serializers.Serializer):
     ziyaretci_id = serializers.CharField(max_length=128)
     oturum_id = StrictIntegerField(min_value=1)
     konu = StrictCharField(max_length=200, required=False, allow_blank=True, allow_null=True,
-                           help_text="Boşsa sohbetin ilk mesajından.")
+                           help_text=gettext_lazy("Boşsa sohbetin ilk mesajından."))
     mesaj = StrictCharField(max_length=20000, required=False, allow_blank=True, allow_null=True,
-                            help_text="Boşsa sohbetin dökümü.")
+                            help_text=gettext_lazy("Boşsa sohbetin dökümü."))
     ad = StrictCharField(max_length=150, required=False, allow_blank=True, allow_null=True)
     email = serializers.EmailField(max_length=254, required=False, allow_blank=True, allow_null=True,
-                                   help_text="Verilmezse sohbette verilen e-posta.")
+                                   help_text=gettext_lazy("Verilmezse sohbette verilen e-posta."))
 
 
 TASLAK = inline_serializer("SohbetTicketTaslagi", {
