@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -14,7 +15,7 @@ class Oturum(models.Model):
     """A chat session (CONTRACT 3): bekliyor -> aktif -> kapandi."""
 
     class Durum(models.TextChoices):
-        BEKLIYOR = "bekliyor", _("Bekliyor")
+        BEKLIYOR = "bekliyor", pgettext_lazy("sohbet durumu", "Bekliyor")
         AKTIF = "aktif", _("Aktif")
         KAPANDI = "kapandi", _("Kapandı")
 
