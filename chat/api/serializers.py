@@ -8,8 +8,10 @@ from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
+from supportdesk.core.dil import dilde, widget_dili
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField, utc_iso
 from tenants.api.serializers import EtiketKisaSerializer
+from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_kisa_verisi
 
 from ..models import Mesaj, Oturum
@@ -51,6 +53,13 @@ def _oturum_ortak(oturum: Oturum) -> dict:
 def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_operator: bool) -> dict:
     """The visitor's view: the session plus its place in the queue and whether anyone is online."""
     return {**_oturum_ortak(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
+
+
+def widget_mesai_verisi(musteri, request) -> dict:
+    """`data.mesai` (CONTRACT 15) in the widget's language (CONTRACT 19: the tenant's `dil`,
+    `otomatik` following the browser), as the widget's own words are, not in the request's."""
+    with dilde(widget_dili(musteri, request)):
+        return mesai_verisi(musteri)
 
 
 def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:

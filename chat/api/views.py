@@ -18,7 +18,6 @@ from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
 from tenants.api.serializers import MesaiSerializer
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip, ziyaretci_dogrula
-from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 from tenants.on_okuma import OnOkumaIhtiyaci
 
@@ -72,19 +71,19 @@ def _widget_oturum(oturum: Oturum) -> dict:
     )
 
 
-def _widget_oturum_yaniti(oturum: Oturum, musteri, **ek) -> dict:
+def _widget_oturum_yaniti(oturum: Oturum, musteri, request, **ek) -> dict:
     veri = _widget_oturum(oturum)
     # `sira_no` and `cevrimici_operator` are repeated next to `oturum` for clients that read
     # them at the top level. `mesai` (CONTRACT 15) comes last: the idle poll's snapshot is stored
     # without it and gets it appended when served (`_mesai_ekle`), as it depends on the time.
     return {"oturum": veri, "sira_no": veri["sira_no"], "cevrimici_operator": veri["cevrimici_operator"], **ek,
-            "mesai": mesai_verisi(musteri)}
+            "mesai": s.widget_mesai_verisi(musteri, request)}
 
 
-def _mesai_ekle(govde: bytes, musteri) -> bytes:
+def _mesai_ekle(govde: bytes, musteri, request) -> bytes:
     """A rendered `{"basarili":true,"data":{...}}` with `data.mesai` of now appended, byte for byte
     as the ordinary path renders it (`mesai` is the last key of `data`)."""
-    return govde[:-2] + b',"mesai":' + ZarfJSONRenderer().render(mesai_verisi(musteri)) + b"}}"
+    return govde[:-2] + b',"mesai":' + ZarfJSONRenderer().render(s.widget_mesai_verisi(musteri, request)) + b"}}"
 
 
 WIDGET_OTURUM_YANITI = inline_serializer("WidgetOturumYaniti", {
@@ -118,7 +117,7 @@ class WidgetChatBaslatView(WidgetAPIView):
             # own server (`kanal: api`) the tenant's (`sohbet_dili`).
             dil=widget_dili(self.musteri, request) if veri["kanal"] == Oturum.Kanal.WIDGET else None,
         )
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri), status=201 if yeni else 200)
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request), status=201 if yeni else 200)
 
 
 class WidgetChatMesajView(WidgetAPIView):
@@ -195,14 +194,14 @@ class WidgetChatMesajlarView(WidgetAPIView):
         )
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         ziyaretci_goruldu(oturum_id=oturum.id)
-        yanit = basarili(_widget_oturum_yaniti(oturum, self.musteri, mesajlar=mesajlar, sonraki=sonraki))
+        yanit = basarili(_widget_oturum_yaniti(oturum, self.musteri, request, mesajlar=mesajlar, sonraki=sonraki))
         if okunan and not mesajlar and hasattr(oturum, "_uygun_idler") and getattr(oturum, "_yeni_mesaj_esigi", None) == esik:
             # An idle plain poll: its answer becomes the chat's snapshot, tagged with the
             # generations read before the statement, rendered as this answer would be with and
             # without an operator online.
             yanitlar = []
             for cevrimici in (False, True):
-                veri = _widget_oturum_yaniti(oturum, self.musteri, mesajlar=[], sonraki=None)
+                veri = _widget_oturum_yaniti(oturum, self.musteri, request, mesajlar=[], sonraki=None)
                 del veri["mesai"]
                 veri["oturum"]["cevrimici_operator"] = veri["cevrimici_operator"] = cevrimici
                 yanitlar.append(ZarfJSONRenderer().render({"basarili": True, "data": veri}))
@@ -216,7 +215,7 @@ def _ozetten(request, okunan: list | None, musteri, ziyaretci_id: str) -> HttpRe
                            params=request.GET) if okunan else None
     if govde is None:
         return None
-    govde = _mesai_ekle(govde, musteri)
+    govde = _mesai_ekle(govde, musteri, request)
     ziyaretci_goruldu(oturum_id=sorgu_tam_sayisi(request.GET["oturum_id"]))
     return HttpResponse(govde, content_type=ZarfJSONRenderer.media_type)
 
@@ -264,7 +263,7 @@ class WidgetChatBitirView(WidgetAPIView):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.WidgetOturumIstekSerializer, request.data)
         oturum = services.chat_ziyaretci_bitir(musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"])
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri))
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request))
 
 
 class WidgetChatPuanView(WidgetAPIView):
@@ -280,7 +279,7 @@ class WidgetChatPuanView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], puan=veri["puan"],
             yorum=veri.get("yorum"),
         )
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri))
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request))
 
 
 # --- operator ------------------------------------------------------------------------------

@@ -252,3 +252,24 @@ def test_api_errors_follow_the_requests_language(musteri, baslik, kabul, kapali,
     assert hata(yanit, 409, "DURUM_CAKISMASI")["hata"]["mesaj"] == kapali
     yanit = widget.post("/api/v1/widget/chat/start", {"ziyaretci_id": "z-3", "email": "yok"}, format="json")
     assert hata(yanit, 400, "GECERSIZ_ISTEK")["hata"]["alanlar"]["email"] == eposta
+
+
+@pytest.mark.parametrize(("proje_dili", "tarayici", "dil"), DURUMLAR)
+def test_the_closed_text_in_the_widgets_answers_is_the_widgets_language(musteri, proje_dili, tarayici, dil):
+    """`data.mesai.mesaj` (init, start, the poll and its snapshot, the end) follows the widget's
+    language (the tenant's; `otomatik`: the browser's), not the request's."""
+    musteri.calisma_saatleri, musteri.mesai_disi_mesaji = {}, ""  # closed, the service's own text
+    musteri.save(update_fields=["calisma_saatleri", "mesai_disi_mesaji"])
+    _proje(musteri, proje_dili)
+    with translation.override(dil):
+        beklenen = kapali_metni(musteri)
+    widget = widget_client(musteri, HTTP_ACCEPT_LANGUAGE=tarayici)
+    assert ok(widget.post("/api/v1/widget/init", {"ziyaretci_id": "z-1"}, format="json"))["mesai"]["mesaj"] == beklenen
+    basladi = ok(widget.post("/api/v1/widget/chat/start", {"ziyaretci_id": "z-1", "mesaj": "Selam"}, format="json"), 201)
+    assert basladi["mesai"]["mesaj"] == beklenen
+    sorgu = {"ziyaretci_id": "z-1", "oturum_id": basladi["oturum"]["id"]}
+    son = _sistem_satirlari(ok(widget.get(W_MESAJLAR, sorgu)))
+    for _ in range(2):  # the second idle poll is served from the chat's snapshot
+        yoklama = ok(widget.get(W_MESAJLAR, {**sorgu, "sonra": 10**9}))
+        assert yoklama["mesai"]["mesaj"] == beklenen and yoklama["mesajlar"] == []
+    assert son and ok(widget.post(W_BITIR, sorgu, format="json"))["mesai"]["mesaj"] == beklenen

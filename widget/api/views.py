@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 
-from chat.api.serializers import WidgetOturumSerializer, widget_oturum_verisi
+from chat.api.serializers import WidgetOturumSerializer, widget_mesai_verisi, widget_oturum_verisi
 from chat.selectors import (
     cevrimici_operator_var,
     sira_no,
@@ -22,7 +22,6 @@ from supportdesk.core.girdi import sorgu_tam_sayisi
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
-from tenants.ayarlar import mesai_verisi
 from tenants.gorunum import KONUMLAR, logo_adresi
 from tenants.on_okuma import OnOkumaIhtiyaci
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
@@ -103,7 +102,7 @@ class WidgetInitView(WidgetAPIView):
             "ziyaretci_id": ziyaretci_id,
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
-            "mesai": mesai_verisi(musteri),
+            "mesai": widget_mesai_verisi(musteri, request),
         })
 
 
@@ -162,5 +161,5 @@ class WidgetSohbetTicketView(WidgetAPIView):
             "ticket": TicketDetaySerializer(ticket, context={"request": request}).data,
             "oturum": widget_oturum_verisi(oturum, sira_no=None, cevrimici_operator=cevrimici_operator_var(
                 musteri_id=oturum.musteri_id)),
-            "mesai": mesai_verisi(self.musteri),
+            "mesai": widget_mesai_verisi(self.musteri, request),
         }, status=201)
