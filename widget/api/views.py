@@ -2,7 +2,7 @@
 here, above both, so that neither imports the other."""
 from datetime import timedelta
 
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -16,12 +16,14 @@ from chat.selectors import (
     ziyaretci_guncel_oturum,
     ziyaretci_oturum_get,
 )
+from supportdesk.core.dil import widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.girdi import sorgu_tam_sayisi
 from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
+from tenants.ayarlar import mesai_verisi
 from tenants.gorunum import KONUMLAR, logo_adresi
 from tenants.on_okuma import OnOkumaIhtiyaci
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
@@ -75,6 +77,10 @@ class WidgetInitView(WidgetAPIView):
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id(token_denetle=False)
         musteri = self.musteri
+        # CONTRACT 19: init is the one request the widget sends with the browser's own language;
+        # its answer (the closed text of `mesai`, any error) speaks the widget's, as every later
+        # request does (the widget sends it as its Accept-Language once it knows it).
+        translation.activate(widget_dili(musteri, request))
         govde = request.data if hasattr(request.data, "get") else {}
         token_iste = govde.get("token_iste", False)
         if not isinstance(token_iste, bool):
@@ -102,7 +108,7 @@ class WidgetInitView(WidgetAPIView):
             "ziyaretci_id": ziyaretci_id,
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
-            "mesai": widget_mesai_verisi(musteri, request),
+            "mesai": mesai_verisi(musteri),
         })
 
 
