@@ -28,6 +28,7 @@ from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from supportdesk.core import varlik
 from supportdesk.core.olaylar import yayinla
@@ -41,10 +42,13 @@ logger = logging.getLogger("supportdesk.atama")
 
 ADAY_SINIRI = 5  # candidates tried per assignment (the first one almost always takes it)
 
+# Written in the chat's language (`services.sistem_metni`): these run in periodic tasks and
+# presence hooks, with no visitor's request behind them (CONTRACT 19).
 SISTEM_METINLERI = {
-    "erisilemez_aktarildi": "Temsilcinin bağlantısı koptu; {ad} sohbete katıldı.",
-    "erisilemez_sirada": "Temsilcinin bağlantısı koptu; sohbet yeniden sıraya alındı, ilk uygun temsilci size yanıt verecek.",
-    "yeniden_atandi": "Sohbet yanıt bekliyordu; {ad} sohbete katıldı.",
+    "erisilemez_aktarildi": gettext_lazy("Temsilcinin bağlantısı koptu; {ad} sohbete katıldı."),
+    "erisilemez_sirada": gettext_lazy("Temsilcinin bağlantısı koptu; sohbet yeniden sıraya alındı, ilk uygun temsilci "
+                                      "size yanıt verecek."),
+    "yeniden_atandi": gettext_lazy("Sohbet yanıt bekliyordu; {ad} sohbete katıldı."),
 }
 
 
@@ -152,7 +156,7 @@ def operator_uygun_oldu(kullanici_id: int) -> int:
 
 
 # --- back to routing: an unreachable operator, an unanswered visitor ---------------------------
-def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul, metin: str,
+def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul, metin,
                siraya_alinabilir: bool) -> bool:
     """Take an `aktif` chat from `eski_operator_id` and route it: to the best other eligible
     member, or (`siraya_alinabilir`) back to `bekliyor`. `kosul(oturum)` is checked again under the
@@ -171,11 +175,11 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
         simdi = timezone.now()
         if uyelik is None:
             oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
-            icerik = SISTEM_METINLERI["erisilemez_sirada"]
+            icerik = services.sistem_metni(oturum, SISTEM_METINLERI["erisilemez_sirada"])
         else:
             oturum.operator_id, oturum.kabul_zamani = uyelik.kullanici_id, simdi
             oturum.okunmamis = max(oturum.okunmamis, 1)  # it reaches its new operator unread (CONTRACT 3a)
-            icerik = metin.format(ad=services.operator_gorunen_adi(uyelik.kullanici))
+            icerik = services.sistem_metni(oturum, metin, ad=services.gorunen_ad(uyelik.kullanici))
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
         services._mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=icerik)
         # The sockets' side is a transfer's (`chat_guncellendi` to the tenant and the visitor).

@@ -1,3 +1,4 @@
+# ceviri: dosya yok (demo data, Turkish on purpose: CONTRACT 10)
 """Demo data of the chat app (called by `manage.py demo_verisi`): canned responses for every
 tenant and a few chats in different states. Idempotent: a second run adds nothing."""
 from .models import Oturum

@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -13,18 +15,18 @@ class Oturum(models.Model):
     """A chat session (CONTRACT 3): bekliyor -> aktif -> kapandi."""
 
     class Durum(models.TextChoices):
-        BEKLIYOR = "bekliyor", "Bekliyor"
-        AKTIF = "aktif", "Aktif"
-        KAPANDI = "kapandi", "Kapandı"
+        BEKLIYOR = "bekliyor", pgettext_lazy("sohbet durumu", "Bekliyor")
+        AKTIF = "aktif", _("Aktif")
+        KAPANDI = "kapandi", _("Kapandı")
 
     class Kanal(models.TextChoices):
-        WIDGET = "widget", "Widget"
-        API = "api", "API"
+        WIDGET = "widget", _("Widget")
+        API = "api", _("API")
 
     class Kapatan(models.TextChoices):
-        ZIYARETCI = "ziyaretci", "Ziyaretçi"
-        OPERATOR = "operator", "Operatör"
-        SISTEM = "sistem", "Sistem"
+        ZIYARETCI = "ziyaretci", _("Ziyaretçi")
+        OPERATOR = "operator", _("Operatör")
+        SISTEM = "sistem", _("Sistem")
 
     ACIK_DURUMLAR = (Durum.BEKLIYOR, Durum.AKTIF)
 
@@ -95,9 +97,9 @@ class Mesaj(models.Model):
     """A chat message; `icerik` is plain text and is never rendered as HTML."""
 
     class Gonderen(models.TextChoices):
-        ZIYARETCI = "ziyaretci", "Ziyaretçi"
-        OPERATOR = "operator", "Operatör"
-        SISTEM = "sistem", "Sistem"
+        ZIYARETCI = "ziyaretci", _("Ziyaretçi")
+        OPERATOR = "operator", _("Operatör")
+        SISTEM = "sistem", _("Sistem")
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
     oturum = models.ForeignKey(Oturum, on_delete=models.CASCADE, related_name="mesajlar")

@@ -22,9 +22,11 @@ from django.db.models import (
     prefetch_related_objects,
 )
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from supportdesk.core import varlik
 from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
+from supportdesk.core.dil import dilde
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
 from supportdesk.core.katlama import katla
@@ -330,20 +332,26 @@ def sessiz_mi(*, oturum: Oturum, sinir) -> bool:
 
 def ticket_taslagi(*, oturum: Oturum) -> dict:
     """A ticket made of a chat: subject, the transcript as its first message, the chat's name and
-    e-mail (issue 13). The widget shows it for editing; `widget/chat/ticket` uses it as defaults."""
+    e-mail (issue 13). The widget shows it for editing; `widget/chat/ticket` uses it as defaults.
+    Its words are the chat's language (CONTRACT 19), as the ticket made of it is."""
+    with dilde(oturum.dil):
+        return _ticket_taslagi(oturum)
+
+
+def _ticket_taslagi(oturum: Oturum) -> dict:
     satirlar = []
-    ad = oturum.ziyaretci_adi or "Ziyaretçi"
+    ad = oturum.ziyaretci_adi or _("Ziyaretçi")
     # The draft is shown to the visitor: never an internal note (CONTRACT 16).
     for m in Mesaj.objects.filter(oturum_id=oturum.pk, ozel=False).annotate(_operator_adi=F("operator__ad")).order_by("id"):
         if m.gonderen == Mesaj.Gonderen.SISTEM:
             continue
-        kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or "Temsilci")
+        kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or _("Temsilci"))
         satirlar.append(f"[{timezone.localtime(m.zaman):%H:%M}] {kim}: {m.icerik}")
-    metin = f"Sohbet #{oturum.pk} üzerinden oluşturuldu.\n\n" + "\n".join(satirlar)
+    metin = _("Sohbet #%(id)s üzerinden oluşturuldu.") % {"id": oturum.pk} + "\n\n" + "\n".join(satirlar)
     if len(metin) > TICKET_MESAJ_MAX:  # keep the end of a very long chat
         metin = "…" + metin[-(TICKET_MESAJ_MAX - 1):]
     ilk = next((s.split(": ", 1)[1] for s in satirlar), "")
-    konu = " ".join(ilk.split())[:80] or f"Sohbet #{oturum.pk}"
+    konu = " ".join(ilk.split())[:80] or _("Sohbet #%(id)s") % {"id": oturum.pk}
     return {"konu": konu, "mesaj": metin, "ad": oturum.ziyaretci_adi, "email": oturum.email}
 
 

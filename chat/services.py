@@ -17,8 +17,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
+from supportdesk.core.dil import dil_kodu, dilde, widget_dili
 from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
@@ -36,49 +39,73 @@ YORUM_MAX = 1000
 KISAYOL_MAX = 50
 BASLIK_MAX = 120
 
-TEMSILCI = "Temsilci"  # an operator without a display name, as visitors see it
+TEMSILCI = gettext_lazy("Temsilci")  # an operator without a display name, as visitors see it
 
 # CONTRACT 15: the closed text's place in the `sistem` line of a chat started inside hours with
 # nobody reachable (tenants.ayarlar.MESAI_DISI_METNI is for outside hours), before TICKET_TEKLIFI.
-ULASILAMAZ_METNI = "Şu an çevrimiçi temsilcimiz yok."
+ULASILAMAZ_METNI = gettext_lazy("Şu an çevrimiçi temsilcimiz yok.")
 
+# The `sistem` lines, written in the chat's language when made (`sistem_metni`, CONTRACT 19).
 SISTEM_METINLERI = {
-    "katildi": "{ad} sohbete katıldı.",
-    "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
-    "siraya_alindi": "Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek.",
-    Oturum.Kapatan.ZIYARETCI: "Sohbet ziyaretçi tarafından sonlandırıldı.",
-    Oturum.Kapatan.OPERATOR: "Sohbet temsilci tarafından sonlandırıldı.",
-    Oturum.Kapatan.SISTEM: "Sohbet sistem tarafından sonlandırıldı.",
-    "ticket_onerisi": ("Şu an çevrimiçi temsilcimiz yok. Beklemek yerine bu sohbeti destek talebine "
-                       "dönüştürebilirsiniz; size e-postayla döneriz."),
-    "ticketa_donustu": "Sohbet #{ticket_id} numaralı destek talebine dönüştürüldü.",
-    "sessiz": "Uzun süredir mesaj yazılmadığı için sohbet kapatıldı. Yeniden yazarak yeni bir sohbet başlatabilirsiniz.",
+    "katildi": gettext_lazy("{ad} sohbete katıldı."),
+    "aktarildi": gettext_lazy("Sohbet başka bir temsilciye aktarıldı."),
+    "siraya_alindi": gettext_lazy("Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek."),
+    Oturum.Kapatan.ZIYARETCI: gettext_lazy("Sohbet ziyaretçi tarafından sonlandırıldı."),
+    Oturum.Kapatan.OPERATOR: gettext_lazy("Sohbet temsilci tarafından sonlandırıldı."),
+    Oturum.Kapatan.SISTEM: gettext_lazy("Sohbet sistem tarafından sonlandırıldı."),
+    "ticket_onerisi": gettext_lazy("Şu an çevrimiçi temsilcimiz yok. Beklemek yerine bu sohbeti destek talebine "
+                                   "dönüştürebilirsiniz; size e-postayla döneriz."),
+    "ticketa_donustu": gettext_lazy("Sohbet #{ticket_id} numaralı destek talebine dönüştürüldü."),
+    "sessiz": gettext_lazy("Uzun süredir mesaj yazılmadığı için sohbet kapatıldı. Yeniden yazarak yeni bir sohbet "
+                           "başlatabilirsiniz."),
 }
+
+
+def sohbet_dili(musteri, dil: str | None = None) -> str:
+    """A new chat's (or ticket's) language (CONTRACT 19): `dil` when supported (the widget's,
+    `supportdesk.core.dil.widget_dili`, which the views decide); else the tenant's `dil` when it is
+    `tr` or `en` (API starts by the tenant's server, e-mail; `widget_dili` without a request),
+    else the default."""
+    return dil_kodu(dil) or widget_dili(musteri)
+
+
+def sistem_metni(oturum: Oturum, metin, **degerler) -> str:
+    """A `sistem` line's text (one of the lazy texts above, or a callable making it) in the chat's
+    own language, whatever language is active (a request's, or none in a periodic task): a plain
+    `str` to store, so a later change of the tenant's `dil` rewrites nothing. Values (a lazy
+    `TEMSILCI`) are made in that language too."""
+    with dilde(oturum.dil):
+        metin = str(metin() if callable(metin) else metin)
+        return metin.format(**{k: str(v) for k, v in degerler.items()}) if degerler else metin
 
 
 # --- validation ----------------------------------------------------------------------------
 def icerik_dogrula(icerik, *, alan: str = "icerik", en_cok: int = MESAJ_MAX) -> str:
     """Plain text, 1..en_cok characters after trimming; anything but a string is a 400."""
     if not isinstance(icerik, str):
-        raise GecersizIstek(alanlar={alan: "Metin olmalı."})
+        raise GecersizIstek(alanlar={alan: _("Metin olmalı.")})
     icerik = icerik.strip()
     if not icerik:
-        raise GecersizIstek(alanlar={alan: "Boş olamaz."})
+        raise GecersizIstek(alanlar={alan: _("Boş olamaz.")})
     if len(icerik) > en_cok:
-        raise GecersizIstek(alanlar={alan: f"En çok {en_cok} karakter olabilir."})
+        raise GecersizIstek(alanlar={alan: _en_cok_karakter(en_cok)})
     if "\x00" in icerik:
-        raise GecersizIstek(alanlar={alan: "Geçersiz karakter içeriyor."})
+        raise GecersizIstek(alanlar={alan: _("Geçersiz karakter içeriyor.")})
     return icerik
+
+
+def _en_cok_karakter(en_cok: int) -> str:
+    return ngettext("En çok %(sayi)d karakter olabilir.", "En çok %(sayi)d karakter olabilir.", en_cok) % {"sayi": en_cok}
 
 
 def _secimlik_metin(value, *, alan: str, en_cok: int) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise GecersizIstek(alanlar={alan: "Metin olmalı."})
+        raise GecersizIstek(alanlar={alan: _("Metin olmalı.")})
     value = value.strip()
     if len(value) > en_cok or "\x00" in value:
-        raise GecersizIstek(alanlar={alan: f"En çok {en_cok} karakter olabilir."})
+        raise GecersizIstek(alanlar={alan: _en_cok_karakter(en_cok)})
     return value
 
 
@@ -88,7 +115,7 @@ def _email_dogrula(email) -> str:
         try:
             validate_email(email)
         except ValidationError:
-            raise GecersizIstek(alanlar={"email": "Geçerli bir e-posta adresi olmalı."}) from None
+            raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi olmalı.")}) from None
     return email
 
 
@@ -143,14 +170,16 @@ def _kapandi_yayinla(oturum: Oturum, *, sira_degisti: bool) -> None:
     yayinla("chat_guncellendi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
 
 
-def _kapat(*, oturum: Oturum, kapatan: str, metin: str | None = None) -> Oturum:
+def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
+    # `metin`: a lazy text (or a callable making one), written in the chat's language.
     if not oturum.acik:
-        raise DurumCakismasi("Sohbet zaten kapanmış.")
+        raise DurumCakismasi(_("Sohbet zaten kapanmış."))
     bekliyordu = oturum.durum == Oturum.Durum.BEKLIYOR
     simdi = timezone.now()
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
     oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin or SISTEM_METINLERI[kapatan])
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                icerik=sistem_metni(oturum, metin or SISTEM_METINLERI[kapatan]))
     yayinla("chat_kapandi", musteri_id=oturum.musteri_id, veri={
         "oturum_id": oturum.id,
         "musteri_id": oturum.musteri_id,
@@ -169,9 +198,13 @@ def _yeniden_oku(oturum: Oturum) -> Oturum:
 
 # --- widget side ---------------------------------------------------------------------------
 def chat_baslat(
-    *, musteri, ziyaretci_id: str, ad=None, email=None, mesaj=None, kanal: str = Oturum.Kanal.WIDGET
+    *, musteri, ziyaretci_id: str, ad=None, email=None, mesaj=None, kanal: str = Oturum.Kanal.WIDGET,
+    dil: str | None = None,
 ) -> tuple[Oturum, bool]:
     """Start a chat, or return the visitor's open one (CONTRACT 3). Returns (chat, created).
+
+    `dil`: the new chat's language, fixed for good (CONTRACT 19; `sohbet_dili`): the widget's for
+    a visitor's start (the view decides it from the request), else the tenant's.
 
     A first message given with an already open chat is added to that chat, so nothing the
     visitor typed is lost. `yeni_chat` is emitted for a new chat only.
@@ -181,7 +214,8 @@ def chat_baslat(
     if mesaj is not None:
         mesaj = icerik_dogrula(mesaj, alan="mesaj")
     if kanal not in Oturum.Kanal.values:
-        raise GecersizIstek(alanlar={"kanal": f"Şunlardan biri olmalı: {', '.join(Oturum.Kanal.values)}."})
+        raise GecersizIstek(alanlar={"kanal": _("Şunlardan biri olmalı: %(degerler)s.")
+                                 % {"degerler": ", ".join(Oturum.Kanal.values)}})
 
     with transaction.atomic():
         mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
@@ -190,7 +224,8 @@ def chat_baslat(
                 # The partial unique index (one open chat per visitor) settles a racing start.
                 with transaction.atomic():
                     oturum = Oturum.objects.create(
-                        musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal
+                        musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal,
+                        dil=sohbet_dili(musteri, dil),
                     )
             except IntegrityError:
                 mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
@@ -216,7 +251,10 @@ def chat_baslat(
             oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
         if ilk is not None:
             _mesaj_yayinla(ilk)
-        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
+        # Its `sistem` line is written in the chat's language (CONTRACT 19; the texts are lazy, made
+        # into a plain str by the f-string inside); the tenant's own `mesai_disi_mesaji` stays as written.
+        with dilde(oturum.dil):
+            oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
     return oturum, True
 
 
@@ -283,7 +321,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             ) if yazildi else None
     if not yazildi:
         if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
-            raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+            raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         raise Bulunamadi()
     _mesaj_yayinla(mesaj, oturum=yonlendirme)
     return mesaj
@@ -305,14 +343,14 @@ def chat_ziyaretci_bitir(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
 def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> Oturum:
     """Rate a closed chat, or an active one, which this closes first (CONTRACT 3); once only."""
     if isinstance(puan, bool) or not isinstance(puan, int) or not 1 <= puan <= 5:
-        raise GecersizIstek(alanlar={"puan": "1 ile 5 arasında bir tam sayı olmalı."})
+        raise GecersizIstek(alanlar={"puan": _("1 ile 5 arasında bir tam sayı olmalı.")})
     yorum = _secimlik_metin(yorum, alan="yorum", en_cok=YORUM_MAX)
     with transaction.atomic():
         oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
         if oturum.puan is not None:
-            raise DurumCakismasi("Bu sohbet zaten puanlanmış.")
+            raise DurumCakismasi(_("Bu sohbet zaten puanlanmış."))
         if oturum.durum == Oturum.Durum.BEKLIYOR:
-            raise DurumCakismasi("Henüz bir temsilciyle görüşülmemiş sohbet puanlanamaz.")
+            raise DurumCakismasi(_("Henüz bir temsilciyle görüşülmemiş sohbet puanlanamaz."))
         if oturum.durum == Oturum.Durum.AKTIF:
             _kapat(oturum=oturum, kapatan=Oturum.Kapatan.ZIYARETCI)
         oturum.puan, oturum.puan_yorumu, oturum.puan_zamani = puan, yorum, timezone.now()
@@ -355,7 +393,8 @@ def _ticket_oner(*, oturum_id: int, simdi) -> int:
             return 0
         oturum.ticket_onerildi = timezone.now()
         oturum.save(update_fields=["ticket_onerildi"])
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI["ticket_onerisi"])
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                    icerik=sistem_metni(oturum, SISTEM_METINLERI["ticket_onerisi"]))
         return 1
 
 
@@ -377,14 +416,14 @@ def chat_ticketa_donusecek(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
     Only a `bekliyor` chat: one an operator is answering is not swapped for a ticket (409)."""
     oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
     if oturum.durum != Oturum.Durum.BEKLIYOR:
-        raise DurumCakismasi("Yalnızca sırada bekleyen bir sohbet destek talebine dönüştürülebilir.")
+        raise DurumCakismasi(_("Yalnızca sırada bekleyen bir sohbet destek talebine dönüştürülebilir."))
     return oturum
 
 
 def chat_ticketa_donustu(*, oturum: Oturum, ticket_id: int) -> Oturum:
     """Close the locked chat by `sistem`, naming its ticket (`chat_kapandi` as for any close)."""
     _kapat(oturum=oturum, kapatan=Oturum.Kapatan.SISTEM,
-           metin=SISTEM_METINLERI["ticketa_donustu"].format(ticket_id=ticket_id))
+           metin=lambda: str(SISTEM_METINLERI["ticketa_donustu"]).format(ticket_id=ticket_id))
     return _yeniden_oku(oturum)
 
 
@@ -410,7 +449,7 @@ def _limit_kontrol(uyelik: Uyelik) -> None:
         raise ChatLimitiDolu()
 
 
-BASKASI_KABUL_ETTI = "Sohbet başka bir temsilci tarafından kabul edildi."
+BASKASI_KABUL_ETTI = gettext_lazy("Sohbet başka bir temsilci tarafından kabul edildi.")
 
 
 def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
@@ -420,7 +459,7 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         if uyelik is None:
             raise Bulunamadi()
         if oturum.durum != Oturum.Durum.BEKLIYOR:
-            raise DurumCakismasi("Sohbet sırada beklemiyor; kabul edilemez.")
+            raise DurumCakismasi(_("Sohbet sırada beklemiyor; kabul edilemez."))
         _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
         return _yeniden_oku(oturum)
 
@@ -443,10 +482,10 @@ def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "ka
         alanlar["okunmamis"] = Greatest(F("okunmamis"), 1)
     degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(**alanlar)
     if degisen != 1:
-        raise DurumCakismasi(BASKASI_KABUL_ETTI)
+        raise DurumCakismasi(str(BASKASI_KABUL_ETTI))
     oturum = _yeniden_oku(oturum)
     _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
-                icerik=SISTEM_METINLERI["katildi"].format(ad=operator_gorunen_adi(kullanici)))
+                icerik=sistem_metni(oturum, SISTEM_METINLERI["katildi"], ad=gorunen_ad(kullanici)))
     # The chat left the queue (an UPDATE: no signal, so this is also the poll's renewal).
     yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id,
             veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
@@ -470,9 +509,15 @@ def atandi_yayinla(oturum: Oturum, *, neden: str, uyelik_id: int | None = None, 
     })
 
 
-def operator_gorunen_adi(kullanici) -> str:
-    """What a visitor sees of an operator: its display name, never its e-mail."""
+def gorunen_ad(kullanici):
+    """What a visitor sees of an operator: its display name, never its e-mail; without one the
+    lazy `TEMSILCI` (made in whichever language evaluates it: `sistem_metni` uses the chat's)."""
     return (kullanici.ad or "").strip() or TEMSILCI
+
+
+def operator_gorunen_adi(kullanici) -> str:
+    """`gorunen_ad` as a plain string, in the active language."""
+    return str(gorunen_ad(kullanici))
 
 
 def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operator_id: int | None) -> Oturum:
@@ -483,23 +528,23 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
         if hedef_operator_id is not None:
             hedef = _uyelik_kilitle(kullanici_id=hedef_operator_id, musteri_id=oturum.musteri_id)
             if hedef is None:
-                raise Bulunamadi("Aktarılacak operatör bu projede bulunamadı.")
+                raise Bulunamadi(_("Aktarılacak operatör bu projede bulunamadı."))
         oturum = _kilitli(oturum.pk)
         if oturum.durum != Oturum.Durum.AKTIF:
-            raise DurumCakismasi("Yalnızca aktif bir sohbet aktarılabilir.")
+            raise DurumCakismasi(_("Yalnızca aktif bir sohbet aktarılabilir."))
         if hedef is None:
             oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
             metin = SISTEM_METINLERI["siraya_alindi"]
         else:
             if hedef.kullanici_id == oturum.operator_id:
-                raise DurumCakismasi("Sohbet zaten bu operatörde.")
+                raise DurumCakismasi(_("Sohbet zaten bu operatörde."))
             _limit_kontrol(hedef)
             oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
             # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
             oturum.okunmamis = max(oturum.okunmamis, 1)
             metin = SISTEM_METINLERI["aktarildi"]
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=sistem_metni(oturum, metin))
         yayinla("chat_aktarildi", musteri_id=oturum.musteri_id,
                 veri={"oturum_id": oturum.pk, "sira_degisti": hedef is None})
         atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=None if hedef is None else hedef.pk,
@@ -537,11 +582,11 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         ek = None if ek_id is None else operator_dosya_list_by_ids(
             musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
         if not oturum.acik:
-            raise DurumCakismasi("Sohbet kapanmış; yeni mesaj gönderilemez.")
+            raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         if oturum.durum == Oturum.Durum.BEKLIYOR:
             oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
-            raise DurumCakismasi(BASKASI_KABUL_ETTI)  # an answer to a waiting visitor lost the claim
+            raise DurumCakismasi(str(BASKASI_KABUL_ETTI))  # an answer to a waiting visitor lost the claim
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
@@ -619,7 +664,7 @@ def chat_okundu(*, oturum: Oturum) -> None:
 # --- canned responses ----------------------------------------------------------------------
 # Every write below tells the tenant's open consoles after the commit (`hazir_yanitlar_degisti`,
 # docs/api.md), so a change made in the portal, the admin or a command needs no reload there.
-KISAYOL_VAR_MESAJI = "Bu projede bu kısayol zaten kullanılıyor."
+KISAYOL_VAR_MESAJI = gettext_lazy("Bu projede bu kısayol zaten kullanılıyor.")
 
 
 def kisayol_duzelt(kisayol: str) -> str:
@@ -634,14 +679,15 @@ def hazir_yanit_dogrula(kayit, sira: int | None = None) -> dict:
     fields (`kisayol`), or the record of an import (`hazir_yanitlar.3.kisayol`) when `sira` is given."""
     onek = "" if sira is None else f"hazir_yanitlar.{sira}."
     if not isinstance(kayit, dict):
-        raise GecersizIstek(alanlar={onek.rstrip(".") or "hazir_yanit": "Nesne olmalı."})
+        raise GecersizIstek(alanlar={onek.rstrip(".") or "hazir_yanit": _("Nesne olmalı.")})
     kisayol = kayit.get("kisayol")
     kisayol = kisayol_duzelt(kisayol) if isinstance(kisayol, str) else ""
     if len(kisayol) < 2 or len(kisayol) > KISAYOL_MAX or any(c.isspace() for c in kisayol):
-        raise GecersizIstek(alanlar={f"{onek}kisayol": f"Boşluksuz, / ile birlikte 2-{KISAYOL_MAX} karakter olmalı."})
+        raise GecersizIstek(alanlar={f"{onek}kisayol": _("Boşluksuz, / ile birlikte 2-%(en_cok)d karakter olmalı.")
+                                     % {"en_cok": KISAYOL_MAX}})
     baslik = kayit.get("baslik")
     if not isinstance(baslik, str) or not baslik.strip() or len(baslik.strip()) > BASLIK_MAX:
-        raise GecersizIstek(alanlar={f"{onek}baslik": f"1-{BASLIK_MAX} karakter olmalı."})
+        raise GecersizIstek(alanlar={f"{onek}baslik": _("1-%(en_cok)d karakter olmalı.") % {"en_cok": BASLIK_MAX}})
     icerik = icerik_dogrula(kayit.get("icerik"), alan=f"{onek}icerik")
     return {"kisayol": kisayol, "baslik": baslik.strip(), "icerik": icerik}
 
@@ -671,7 +717,7 @@ def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
     Every record is validated before anything is saved, so a bad file changes nothing.
     """
     if not isinstance(kayitlar, list):
-        raise GecersizIstek(alanlar={"hazir_yanitlar": "Liste olmalı."})
+        raise GecersizIstek(alanlar={"hazir_yanitlar": _("Liste olmalı.")})
     temiz = [hazir_yanit_dogrula(k, i) for i, k in enumerate(kayitlar)]
     for kayit in temiz:
         HazirYanit.objects.update_or_create(
@@ -693,7 +739,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
     temiz = hazir_yanit_dogrula({"kisayol": kisayol, "baslik": baslik, "icerik": icerik})
     hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
     if kisayol_kullanimda(musteri_id=musteri.id, kisayol=temiz["kisayol"], haric_pk=hazir_yanit.pk):
-        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI})
+        raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)})
     for alan, deger in temiz.items():
         setattr(hazir_yanit, alan, deger)
     try:
@@ -701,7 +747,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
             hazir_yanit.save()
             _hazir_yanitlar_degisti(musteri.id)
     except IntegrityError:  # the same shortcut saved by a parallel request
-        raise GecersizIstek(alanlar={"kisayol": KISAYOL_VAR_MESAJI}) from None
+        raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)}) from None
     return hazir_yanit
 
 
@@ -720,6 +766,7 @@ def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
     for oturum in oturumlar:
         oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
         oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=SISTEM_METINLERI["siraya_alindi"])
+        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                    icerik=sistem_metni(oturum, SISTEM_METINLERI["siraya_alindi"]))
         atandi_yayinla(oturum, neden=ATAMA_YENIDEN)
     return len(oturumlar)

@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext as _
 
 from . import services
 from .models import Kampanya, KbKategori, KbMakale
@@ -28,7 +29,7 @@ class KbMakaleForm(forms.ModelForm):
         data = super().clean()
         kategori, musteri = data.get("kategori"), data.get("musteri")
         if kategori and musteri and kategori.musteri_id != musteri.id:
-            self.add_error("kategori", "Kategori bu projeye ait değil.")
+            self.add_error("kategori", _("Kategori bu projeye ait değil."))
         return data
 
 

@@ -1,3 +1,4 @@
+# ceviri: dosya yok (demo data, Turkish on purpose: CONTRACT 10)
 """Demo help center (CONTRACT 10): a Turkish knowledge base and a running campaign per tenant.
 Idempotent: articles and categories are matched by slug, the campaign by title."""
 from datetime import timedelta

@@ -1,7 +1,8 @@
 """Bulk import of a tenant's help center and campaigns from plain data (the `icerik_yukle`
 command of CONTRACT 10, the demo data). Idempotent: categories and articles are matched by slug,
 campaigns by title. A bad record raises a ValueError naming it (`kb_makaleleri[3]: slug: ...`);
-the caller's transaction decides what is kept."""
+the caller's transaction decides what is kept. The errors are the command's output, not
+translated (`# ceviri: yok`)."""
 from contextlib import contextmanager
 
 from django.utils.dateparse import parse_datetime
@@ -26,7 +27,7 @@ def kb_icerik_yukle(*, musteri, veri: dict) -> dict[str, int]:
             if m.get("kategori_slug"):
                 kategori = selectors.kb_kategori_bul(musteri=musteri, slug=m["kategori_slug"])
                 if kategori is None:
-                    raise ValueError(f"kategori bulunamadı: {m['kategori_slug']}")
+                    raise ValueError(f"kategori bulunamadı: {m['kategori_slug']}")  # ceviri: yok
             services.kb_makale_kaydet(
                 musteri=musteri, slug=m.get("slug"), baslik=m.get("baslik"), icerik=m.get("icerik", ""),
                 ozet=m.get("ozet", ""), kategori=kategori, yayinda=m.get("yayinda", True), sira=m.get("sira", i),
@@ -47,7 +48,7 @@ def kb_icerik_yukle(*, musteri, veri: dict) -> dict[str, int]:
 def liste(veri: dict, anahtar: str) -> list:
     deger = veri.get(anahtar, [])
     if not isinstance(deger, list):
-        raise ValueError(f"{anahtar} bir liste olmalı.")
+        raise ValueError(f"{anahtar} bir liste olmalı.")  # ceviri: yok
     return deger
 
 
@@ -62,7 +63,7 @@ def _kayit(tur: str, i: int, kayit):
     """Names the failing record in the one-line error: `kb_makaleleri[3]: slug: ...`."""
     try:
         if not isinstance(kayit, dict):
-            raise ValueError("bir nesne olmalı.")
+            raise ValueError("bir nesne olmalı.")  # ceviri: yok
         yield
     except ApiHatasi as exc:
         raise ValueError(f"{tur}[{i}]: {hata_metni(exc)}") from None
@@ -77,5 +78,5 @@ def _zaman(kayit: dict, alan: str):
     except ValueError:
         zaman = None
     if zaman is None or zaman.tzinfo is None:
-        raise ValueError(f"{alan}: saat dilimli ISO 8601 tarih-saat olmalı (ör. 2026-11-22T09:00:00+03:00).")
+        raise ValueError(f"{alan}: saat dilimli ISO 8601 tarih-saat olmalı (ör. 2026-11-22T09:00:00+03:00).")  # ceviri: yok
     return zaman

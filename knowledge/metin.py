@@ -1,3 +1,4 @@
+# ceviri: dosya yok (Turkish language data for search: letters, suffixes, filler words; no interface text)
 """Turkish text helpers for the knowledge base: case folding, crude stemming, HTML to text.
 
 Folding is done in Python, not by the database's lower(): PostgreSQL in a C or English locale

@@ -8,6 +8,8 @@ from django.core.validators import validate_slug
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from dosyalar.models import Dosya
 from dosyalar.services import dosya_yukle
@@ -21,12 +23,13 @@ from .models import HTTP_URL, Kampanya, KbKategori, KbMakale
 
 def _zorunlu_metin(alan: str, deger, en_cok: int, *, bos_olabilir: bool = False) -> str:
     if not isinstance(deger, str):
-        raise GecersizIstek(alanlar={alan: "Metin olmalı."})
+        raise GecersizIstek(alanlar={alan: _("Metin olmalı.")})
     deger = deger.strip()
     if not deger and not bos_olabilir:
-        raise GecersizIstek(alanlar={alan: "Boş olamaz."})
+        raise GecersizIstek(alanlar={alan: _("Boş olamaz.")})
     if len(deger) > en_cok:
-        raise GecersizIstek(alanlar={alan: f"En çok {en_cok} karakter."})
+        raise GecersizIstek(alanlar={alan: ngettext("En çok %(sayi)d karakter.", "En çok %(sayi)d karakter.", en_cok)
+                                     % {"sayi": en_cok}})
     return deger
 
 
@@ -35,7 +38,7 @@ def _slug(deger, en_cok: int) -> str:
     try:
         validate_slug(deger)
     except ValidationError:
-        raise GecersizIstek(alanlar={"slug": "Yalnızca a-z, 0-9, - ve _ kullanılabilir."}) from None
+        raise GecersizIstek(alanlar={"slug": _("Yalnızca a-z, 0-9, - ve _ kullanılabilir.")}) from None
     return deger
 
 
@@ -74,9 +77,9 @@ def kb_makale_kaydet(
         icerik = metin.markdown_html(kaynak)
     icerik = _zorunlu_metin("icerik", icerik or "", 400_000, bos_olabilir=True)
     if not isinstance(yayinda, bool):
-        raise GecersizIstek(alanlar={"yayinda": "true ya da false olmalı."})
+        raise GecersizIstek(alanlar={"yayinda": _("true ya da false olmalı.")})
     if kategori is not None and kategori.musteri_id != musteri.id:
-        raise GecersizIstek(alanlar={"kategori": "Kategori bu projeye ait değil."})
+        raise GecersizIstek(alanlar={"kategori": _("Kategori bu projeye ait değil.")})
     temiz = metin.html_temizle(icerik)
     duz = metin.duz_metin(temiz)
     with transaction.atomic():
@@ -138,11 +141,11 @@ def kampanya_kaydet(
     gorsel_url, buton_url = _url("gorsel_url", gorsel_url), _url("buton_url", buton_url)
     for alan, deger in (("baslangic", baslangic), ("bitis", bitis)):
         if not isinstance(deger, datetime) or timezone.is_naive(deger):
-            raise GecersizIstek(alanlar={alan: "Saat dilimli bir tarih-saat olmalı."})
+            raise GecersizIstek(alanlar={alan: _("Saat dilimli bir tarih-saat olmalı.")})
     if bitis <= baslangic:
-        raise GecersizIstek(alanlar={"bitis": "Bitiş başlangıçtan sonra olmalı."})
+        raise GecersizIstek(alanlar={"bitis": _("Bitiş başlangıçtan sonra olmalı.")})
     if not isinstance(aktif, bool):
-        raise GecersizIstek(alanlar={"aktif": "true ya da false olmalı."})
+        raise GecersizIstek(alanlar={"aktif": _("true ya da false olmalı.")})
     with transaction.atomic():
         kampanya = kampanya or Kampanya(musteri=musteri)
         for alan, deger in dict(baslik=baslik, icerik=icerik, gorsel_url=gorsel_url, buton_metni=buton_metni,
@@ -150,7 +153,7 @@ def kampanya_kaydet(
             setattr(kampanya, alan, deger)
         if gorsel is not None:
             if gorsel.musteri_id != musteri.id:
-                raise GecersizIstek(alanlar={"gorsel": "Görsel bu projeye ait değil."})
+                raise GecersizIstek(alanlar={"gorsel": _("Görsel bu projeye ait değil.")})
             kampanya.gorsel = gorsel
         elif gorsel_kaldir:
             kampanya.gorsel = None
@@ -166,7 +169,7 @@ def kampanya_gorseli_yukle(*, musteri, dosya) -> Dosya:
     CONTRACT 5) and then limited to images. It belongs to the project, not to a visitor: its
     `ziyaretci_id` is empty, which no widget call can name, so no visitor can attach it."""
     if dosya.size and dosya.size <= EN_BUYUK_BOYUT and mime_tipi_bul(dosya) not in KAMPANYA_GORSEL_TIPLERI:
-        raise DesteklenmeyenDosya("Görsel PNG, JPEG, GIF ya da WebP olmalı.")
+        raise DesteklenmeyenDosya(_("Görsel PNG, JPEG, GIF ya da WebP olmalı."))
     return dosya_yukle(musteri=musteri, ziyaretci_id="", dosya=dosya)
 
 
@@ -176,19 +179,19 @@ def _url(alan: str, deger) -> str:
         try:
             HTTP_URL(deger)
         except ValidationError:
-            raise GecersizIstek(alanlar={alan: "http(s) ile başlayan geçerli bir adres olmalı."}) from None
+            raise GecersizIstek(alanlar={alan: _("http(s) ile başlayan geçerli bir adres olmalı.")}) from None
     return deger
 
 
 def _sira(deger) -> int:
     if isinstance(deger, bool) or not isinstance(deger, int) or not 0 <= deger <= 1_000_000:
-        raise GecersizIstek(alanlar={"sira": "0 ya da pozitif bir tam sayı olmalı."})
+        raise GecersizIstek(alanlar={"sira": _("0 ya da pozitif bir tam sayı olmalı.")})
     return deger
 
 
 def _slug_bos_mu(model, *, musteri, slug: str, haric) -> None:
     if model.objects.kapsamda([musteri.id]).filter(slug=slug).exclude(pk=haric).exists():
-        raise GecersizIstek(alanlar={"slug": "Bu projede bu slug zaten kullanılıyor."})
+        raise GecersizIstek(alanlar={"slug": _("Bu projede bu slug zaten kullanılıyor.")})
 
 
 def kb_slug_uret(*, musteri, baslik: str, model=KbMakale, haric=None) -> str:

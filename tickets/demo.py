@@ -1,3 +1,4 @@
+# ceviri: dosya yok (demo data, Turkish on purpose: CONTRACT 10)
 """Demo tickets (CONTRACT 10) for the first tenant, created through the services once."""
 from .models import Ticket
 from .services import ticket_durum_ayarla, ticket_olustur, ticket_operator_yanitla

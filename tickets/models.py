@@ -1,5 +1,6 @@
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -12,21 +13,21 @@ class TicketYanitQuerySet(KapsamliQuerySet):
 
 class Ticket(models.Model):
     class Durum(models.TextChoices):
-        ACIK = "acik", "Açık"
-        BEKLEMEDE = "beklemede", "Beklemede"
-        COZULDU = "cozuldu", "Çözüldü"
-        KAPANDI = "kapandi", "Kapandı"
+        ACIK = "acik", _("Açık")
+        BEKLEMEDE = "beklemede", _("Beklemede")
+        COZULDU = "cozuldu", _("Çözüldü")
+        KAPANDI = "kapandi", _("Kapandı")
 
     class Oncelik(models.TextChoices):
-        DUSUK = "dusuk", "Düşük"
-        NORMAL = "normal", "Normal"
-        YUKSEK = "yuksek", "Yüksek"
-        ACIL = "acil", "Acil"
+        DUSUK = "dusuk", _("Düşük")
+        NORMAL = "normal", _("Normal")
+        YUKSEK = "yuksek", _("Yüksek")
+        ACIL = "acil", _("Acil")
 
     class Kanal(models.TextChoices):
-        WIDGET = "widget", "Widget"
-        API = "api", "API"
-        EPOSTA = "eposta", "E-posta"
+        WIDGET = "widget", _("Widget")
+        API = "api", _("API")
+        EPOSTA = "eposta", _("E-posta")
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="ticketlar", db_index=True)
     ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
@@ -107,8 +108,8 @@ class Ticket(models.Model):
 
 class TicketYanit(models.Model):
     class Gonderen(models.TextChoices):
-        ZIYARETCI = "ziyaretci", "Ziyaretçi"
-        OPERATOR = "operator", "Operatör"
+        ZIYARETCI = "ziyaretci", _("Ziyaretçi")
+        OPERATOR = "operator", _("Operatör")
 
     ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="yanitlar")
     gonderen = models.CharField("gönderen", max_length=12, choices=Gonderen.choices)

@@ -4,8 +4,10 @@ from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
+from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, otomatik_mi, uygun_uyelikler
@@ -20,13 +22,17 @@ from .models import Ticket, TicketYanit
 def ticket_olustur(
     *, musteri, ziyaretci_id: str, konu: str, mesaj: str, ad: str = "", email: str = "",
     oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None, kanal: str = Ticket.Kanal.WIDGET,
+    dil: str | None = None,
 ) -> Ticket:
+    """`dil`: the ticket's language for good (CONTRACT 19: its visitor mails are written in it): the
+    widget's (the view decides it from the request) or the chat's it is made of; when not given
+    (e-mail, a server), the tenant's `dil` if `tr` or `en`, else the default."""
     ekler = dosya_list_by_ids(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_idleri=ek_idleri or [])
     simdi = timezone.now()
     with transaction.atomic():
         ticket = Ticket(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu, ad=ad, email=email, oncelik=oncelik,
-            kanal=kanal, olusturulma=simdi, guncellenme=simdi,
+            kanal=kanal, olusturulma=simdi, guncellenme=simdi, dil=dil_kodu(dil) or widget_dili(musteri),
         )
         sla.olusturuldu(ticket, sla.baglam(musteri, simdi=simdi))
         ticket.save(force_insert=True)
@@ -112,7 +118,7 @@ def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanla
     """`PATCH /operator/ticket/{id}` (CONTRACT 16): the owner (`operator_id`: an active member of
     the ticket's tenant, else 404; or None) and/or `oncelik`. A closed ticket is terminal (409)."""
     if "oncelik" in alanlar and alanlar["oncelik"] not in Ticket.Oncelik.values:
-        raise GecersizIstek(alanlar={"oncelik": f"Geçerli değerler: {', '.join(Ticket.Oncelik.values)}."})
+        raise GecersizIstek(alanlar={"oncelik": _gecerli_degerler(Ticket.Oncelik.values)})
     if alanlar.get("operator_id") is not None:
         uye_idleri_dogrula(musteri_id=ticket.musteri_id, kullanici_idleri=[alanlar["operator_id"]])
     with transaction.atomic():
@@ -163,13 +169,17 @@ def _kilitle(ticket: Ticket) -> Ticket:
     # ticket that another request has just closed.
     kilitli = Ticket.objects.select_for_update(of=("self",)).select_related("musteri").get(pk=ticket.pk)
     if kilitli.durum == Ticket.Durum.KAPANDI:
-        raise DurumCakismasi("Kapanmış bir talep değiştirilemez.")
+        raise DurumCakismasi(_("Kapanmış bir talep değiştirilemez."))
     return kilitli
+
+
+def _gecerli_degerler(degerler) -> str:
+    return _("Geçerli değerler: %(degerler)s.") % {"degerler": ", ".join(degerler)}
 
 
 def _durum_degistir(ticket: Ticket, *, durum: str, operator, b: "sla.Baglam") -> None:
     if durum not in Ticket.Durum.values:
-        raise GecersizIstek(alanlar={"durum": f"Geçerli değerler: {', '.join(Ticket.Durum.values)}."})
+        raise GecersizIstek(alanlar={"durum": _gecerli_degerler(Ticket.Durum.values)})
     onceki, ticket.durum = ticket.durum, durum
     sla.durum_degisti(ticket, b, onceki)
     if durum == Ticket.Durum.COZULDU and onceki != Ticket.Durum.COZULDU:

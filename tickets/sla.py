@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from supportdesk.core.fields import utc_iso
 from supportdesk.core.olaylar import yayinla
@@ -79,40 +80,40 @@ def politika_dogrula(govde) -> tuple[dict, dict]:
     `hedefler` down to one target of one priority."""
     hatalar: dict[str, str] = {}
     if not isinstance(govde, dict):
-        return {}, {"govde": "Bir JSON nesnesi bekleniyor."}
+        return {}, {"govde": _("Bir JSON nesnesi bekleniyor.")}
     degisen: dict = {}
     for ad, deger in govde.items():
         if ad in ("aktif", "mesai_icinde"):
             if type(deger) is not bool:
-                hatalar[ad] = "true ya da false olmalı."
+                hatalar[ad] = _("true ya da false olmalı.")
             degisen[ad] = deger
         elif ad == "uyari_dk":
             if type(deger) is not int or not 0 <= deger <= UYARI_DK_MAX:
-                hatalar[ad] = f"0 ile {UYARI_DK_MAX} arasında bir tam sayı olmalı."
+                hatalar[ad] = _("0 ile %(en_cok)d arasında bir tam sayı olmalı.") % {"en_cok": UYARI_DK_MAX}
             degisen[ad] = deger
         elif ad == "chat_ilk_yanit_sn":
             if not _pozitif(deger, CHAT_SN_MAX):
-                hatalar[ad] = f"1 ile {CHAT_SN_MAX} arasında bir tam sayı ya da null olmalı."
+                hatalar[ad] = _("1 ile %(en_cok)d arasında bir tam sayı ya da null olmalı.") % {"en_cok": CHAT_SN_MAX}
             degisen[ad] = deger
         elif ad == "hedefler":
             if not isinstance(deger, dict):
-                hatalar[ad] = "Öncelik adlarıyla bir nesne olmalı."
+                hatalar[ad] = _("Öncelik adlarıyla bir nesne olmalı.")
                 continue
             for oncelik, alanlar in deger.items():
                 yol = f"hedefler.{oncelik}"
                 if oncelik not in ONCELIKLER:
-                    hatalar[yol] = f"Bilinmeyen öncelik; geçerli olanlar: {', '.join(ONCELIKLER)}."
+                    hatalar[yol] = _("Bilinmeyen öncelik; geçerli olanlar: %(degerler)s.") % {"degerler": ", ".join(ONCELIKLER)}
                 elif not isinstance(alanlar, dict):
-                    hatalar[yol] = "Hedef adlarıyla bir nesne olmalı."
+                    hatalar[yol] = _("Hedef adlarıyla bir nesne olmalı.")
                 else:
                     for alan, dk in alanlar.items():
                         if alan not in HEDEF_ALANLARI.values():
-                            hatalar[f"{yol}.{alan}"] = "Bilinmeyen hedef."
+                            hatalar[f"{yol}.{alan}"] = _("Bilinmeyen hedef.")
                         elif not _pozitif(dk, HEDEF_DK_MAX):
-                            hatalar[f"{yol}.{alan}"] = "Pozitif bir tam sayı (dakika) ya da null olmalı."
+                            hatalar[f"{yol}.{alan}"] = _("Pozitif bir tam sayı (dakika) ya da null olmalı.")
             degisen[ad] = deger
         else:
-            hatalar[ad] = "Bilinmeyen alan."
+            hatalar[ad] = _("Bilinmeyen alan.")
     return degisen, hatalar
 
 
@@ -120,7 +121,7 @@ def politika_kaydet(*, musteri_id: int, degisen: dict, kullanici_id: int | None,
     """Store a validated change (`politika_dogrula`), announce it (`sla_degisti`), and move the
     open tickets' warning times when `uyari_dk` changed."""
     with transaction.atomic():
-        p, _ = SlaPolitikasi.objects.select_for_update().get_or_create(
+        p, _olustu = SlaPolitikasi.objects.select_for_update().get_or_create(
             musteri_id=musteri_id, defaults={"hedefler": bos_hedefler(), **VARSAYILAN})
         veri = politika_verisi(p)
         for ad, deger in degisen.items():

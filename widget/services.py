@@ -2,6 +2,7 @@
 tenants (the binding) and context (signed identity); a waiting chat turned into a ticket, from chat
 and tickets (neither imports the other)."""
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from chat import selectors as chat_selectors
 from chat import services as chat_services
@@ -34,7 +35,7 @@ def ziyaretci_token_iste(
     """
     if signature is not None:
         if email is not None and not isinstance(email, str):
-            raise GecersizIstek(alanlar={"email": "Metin olmalı."})
+            raise GecersizIstek(alanlar={"email": _("Metin olmalı.")})
         imza_dogrula(api_secret=musteri.api_secret, ziyaretci_id=ziyaretci_id, email=email or "",
                      timestamp=timestamp, signature=signature, simdi=simdi)
         imza_kullan(musteri=musteri, amac="init", signature=signature, timestamp=timestamp,
@@ -61,6 +62,7 @@ def sohbeti_ticketa_donustur(*, musteri, ziyaretci_id: str, oturum_id, konu: str
         ticket = ticket_services.ticket_olustur(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu or taslak["konu"], mesaj=mesaj or taslak["mesaj"],
             ad=ad if ad is not None else taslak["ad"], email=email if email is not None else taslak["email"],
+            dil=oturum.dil,  # CONTRACT 19: the ticket keeps its chat's language
         )
         oturum = chat_services.chat_ticketa_donustu(oturum=oturum, ticket_id=ticket.id)
     return ticket, oturum

@@ -3,12 +3,15 @@
 Output is built by the plain `*_verisi` functions (the hot polling path stays cheap); the
 Serializer classes beside them describe the same shapes for the OpenAPI schema and validate input.
 """
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
+from supportdesk.core.dil import dilde, widget_dili
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField, utc_iso
 from tenants.api.serializers import EtiketKisaSerializer
+from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_kisa_verisi
 
 from ..models import Mesaj, Oturum
@@ -52,6 +55,13 @@ def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_opera
     return {**_oturum_ortak(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
 
 
+def widget_mesai_verisi(musteri, request) -> dict:
+    """`data.mesai` (CONTRACT 15) in the widget's language (CONTRACT 19: the tenant's `dil`,
+    `otomatik` following the browser), as the widget's own words are, not in the request's."""
+    with dilde(widget_dili(musteri, request)):
+        return mesai_verisi(musteri)
+
+
 def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
     return {
         "id": mesaj.id,
@@ -73,8 +83,8 @@ def _operator_adi(mesaj: Mesaj) -> str | None:
     if mesaj.gonderen != Mesaj.Gonderen.OPERATOR:
         return None
     if hasattr(mesaj, "_operator_adi"):
-        return (mesaj._operator_adi or "").strip() or TEMSILCI
-    return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else TEMSILCI
+        return (mesaj._operator_adi or "").strip() or str(TEMSILCI)
+    return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else str(TEMSILCI)
 
 
 def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
@@ -107,17 +117,18 @@ class _OturumOrtakSerializer(serializers.Serializer):
     son_mesaj = serializers.CharField(allow_null=True)
     okunmamis = serializers.IntegerField()
     ticket_onerisi = serializers.BooleanField(
-        help_text="Sohbet bekliyor, projede uzun süredir çevrimiçi kimse yok: ziyaretçiye destek talebi bırakması "
-                  "önerildi (`POST /widget/chat/ticket`).")
+        help_text=gettext_lazy("Sohbet bekliyor, projede uzun süredir çevrimiçi kimse yok: ziyaretçiye destek talebi bırakması "
+                  "önerildi (`POST /widget/chat/ticket`)."))
 
 
 class OturumSerializer(_OturumOrtakSerializer):
-    etiketler = EtiketKisaSerializer(many=True, help_text="Sohbetin etiketleri (yalnızca operatörlere).")
+    etiketler = EtiketKisaSerializer(many=True, help_text=gettext_lazy("Sohbetin etiketleri (yalnızca operatörlere)."))
 
 
 class WidgetOturumSerializer(_OturumOrtakSerializer):
-    sira_no = serializers.IntegerField(allow_null=True, help_text="Sıradaki yeri (1 = sıradaki); beklemiyorsa null.")
-    cevrimici_operator = serializers.BooleanField(help_text="Projenin çevrimiçi (ya da meşgul) operatörü var mı.")
+    sira_no = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Sıradaki yeri (1 = sıradaki); beklemiyorsa "
+                                                                               "null."))
+    cevrimici_operator = serializers.BooleanField(help_text=gettext_lazy("Projenin çevrimiçi (ya da meşgul) operatörü var mı."))
 
 
 class MesajSerializer(serializers.Serializer):
@@ -126,11 +137,13 @@ class MesajSerializer(serializers.Serializer):
     gonderen = serializers.CharField(help_text="ziyaretci | operator | sistem")
     operator_id = serializers.IntegerField(allow_null=True)
     operator_adi = serializers.CharField(
-        allow_null=True, help_text="Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde null.")
-    icerik = serializers.CharField(help_text="Düz metin; hiçbir yerde HTML olarak işlenmez.")
+        allow_null=True, help_text=gettext_lazy("Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde "
+                                                "null."))
+    icerik = serializers.CharField(help_text=gettext_lazy("Düz metin; hiçbir yerde HTML olarak işlenmez."))
     ek = EkSerializer(allow_null=True)
     zaman = ZamanField()
-    ozel = serializers.BooleanField(help_text="İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan ulaşmaz).")
+    ozel = serializers.BooleanField(help_text=gettext_lazy("İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan "
+                                                           "ulaşmaz)."))
 
 
 class HazirYanitSerializer(serializers.Serializer):
@@ -147,7 +160,7 @@ class ChatBaslatSerializer(serializers.Serializer):
     ad = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=100)
     email = StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=254)
     mesaj = StrictCharField(required=False, allow_null=True, trim_whitespace=False, allow_blank=True,
-                            help_text="İsteğe bağlı ilk mesaj (1-5000 karakter).")
+                            help_text=gettext_lazy("İsteğe bağlı ilk mesaj (1-5000 karakter)."))
     kanal = serializers.ChoiceField(choices=Oturum.Kanal.values, required=False, default=Oturum.Kanal.WIDGET)
 
 
@@ -157,7 +170,7 @@ class WidgetOturumIstekSerializer(serializers.Serializer):
 
 
 class WidgetMesajSerializer(WidgetOturumIstekSerializer):
-    icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1-5000 karakter düz metin.")
+    icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text=gettext_lazy("1-5000 karakter düz metin."))
     ek_id = StrictIntegerField(required=False, allow_null=True, min_value=1)
 
 
@@ -167,27 +180,28 @@ class PuanSerializer(WidgetOturumIstekSerializer):
 
 
 class OperatorMesajSerializer(serializers.Serializer):
-    icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text="1-5000 karakter düz metin.")
+    icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text=gettext_lazy("1-5000 karakter düz metin."))
     ek_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
-                               help_text="`POST /operator/upload` ile sizin yüklediğiniz, sohbetin projesindeki dosya.")
+                               help_text=gettext_lazy("`POST /operator/upload` ile sizin yüklediğiniz, sohbetin projesindeki "
+                                                      "dosya."))
     ozel = StrictBooleanField(required=False, default=False,
-                                    help_text="İç not: ziyaretçiye gitmez, durumu değiştirmez, sohbeti üstlenmez.")
+                                    help_text=gettext_lazy("İç not: ziyaretçiye gitmez, durumu değiştirmez, sohbeti üstlenmez."))
     bahsedilenler = serializers.ListField(
         child=StrictIntegerField(min_value=1), required=False, default=list, max_length=50,
-        help_text="Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile.")
+        help_text=gettext_lazy("Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile."))
 
 
 class OturumEtiketlerAyarlaSerializer(serializers.Serializer):
-    etiket_idleri = serializers.JSONField(help_text="Sohbetin projesindeki etiketlerin id'leri (tüm liste).")
+    etiket_idleri = serializers.JSONField(help_text=gettext_lazy("Sohbetin projesindeki etiketlerin id'leri (tüm liste)."))
 
 
 class AktarSerializer(serializers.Serializer):
     operator_id = StrictIntegerField(allow_null=True, min_value=1,
-                                     help_text="Hedef operatör (sohbetin projesinin üyesi); null: sıraya geri al.")
+                                     help_text=gettext_lazy("Hedef operatör (sohbetin projesinin üyesi); null: sıraya geri al."))
 
 
 class MesajlarSorguSerializer(serializers.Serializer):
-    sonra = serializers.IntegerField(required=False, min_value=0, help_text="Bu mesaj id'sinden sonrakiler.")
+    sonra = serializers.IntegerField(required=False, min_value=0, help_text=gettext_lazy("Bu mesaj id'sinden sonrakiler."))
 
 
 class OturumlarSorguSerializer(serializers.Serializer):

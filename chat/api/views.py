@@ -3,11 +3,14 @@ from collections.abc import Mapping
 
 from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import APIException
 
 from supportdesk.core import mesajlar, varlik
+from supportdesk.core.dil import widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
@@ -15,7 +18,6 @@ from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
 from tenants.api.serializers import MesaiSerializer
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip, ziyaretci_dogrula
-from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 from tenants.on_okuma import OnOkumaIhtiyaci
 
@@ -69,19 +71,19 @@ def _widget_oturum(oturum: Oturum) -> dict:
     )
 
 
-def _widget_oturum_yaniti(oturum: Oturum, musteri, **ek) -> dict:
+def _widget_oturum_yaniti(oturum: Oturum, musteri, request, **ek) -> dict:
     veri = _widget_oturum(oturum)
     # `sira_no` and `cevrimici_operator` are repeated next to `oturum` for clients that read
     # them at the top level. `mesai` (CONTRACT 15) comes last: the idle poll's snapshot is stored
     # without it and gets it appended when served (`_mesai_ekle`), as it depends on the time.
     return {"oturum": veri, "sira_no": veri["sira_no"], "cevrimici_operator": veri["cevrimici_operator"], **ek,
-            "mesai": mesai_verisi(musteri)}
+            "mesai": s.widget_mesai_verisi(musteri, request)}
 
 
-def _mesai_ekle(govde: bytes, musteri) -> bytes:
+def _mesai_ekle(govde: bytes, musteri, request) -> bytes:
     """A rendered `{"basarili":true,"data":{...}}` with `data.mesai` of now appended, byte for byte
     as the ordinary path renders it (`mesai` is the last key of `data`)."""
-    return govde[:-2] + b',"mesai":' + ZarfJSONRenderer().render(mesai_verisi(musteri)) + b"}}"
+    return govde[:-2] + b',"mesai":' + ZarfJSONRenderer().render(s.widget_mesai_verisi(musteri, request)) + b"}}"
 
 
 WIDGET_OTURUM_YANITI = inline_serializer("WidgetOturumYaniti", {
@@ -91,8 +93,8 @@ WIDGET_OTURUM_YANITI = inline_serializer("WidgetOturumYaniti", {
 OTURUM_YANITI = inline_serializer("OturumYaniti", {"oturum": s.OturumSerializer()})
 MESAJ_YANITI = inline_serializer("MesajYaniti", {"mesaj": s.MesajSerializer()})
 SAYFA_PARAMETRELERI = [
-    OpenApiParameter("limit", int, description="Sayfa boyutu (varsayılan 50, en çok 200)."),
-    OpenApiParameter("cursor", str, description="Önceki yanıtın `sonraki` değeri."),
+    OpenApiParameter("limit", int, description=gettext_lazy("Sayfa boyutu (varsayılan 50, en çok 200).")),
+    OpenApiParameter("cursor", str, description=gettext_lazy("Önceki yanıtın `sonraki` değeri.")),
 ]
 
 
@@ -101,7 +103,7 @@ class WidgetChatBaslatView(WidgetAPIView):
     on_okuma = OnOkumaIhtiyaci(varlik=True)
 
     @extend_schema(
-        summary="Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)",
+        summary=gettext_lazy("Sohbet başlat (ziyaretçinin açık sohbeti varsa o döner, 200)"),
         request=s.ChatBaslatSerializer,
         responses={201: WIDGET_OTURUM_YANITI, 200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "LIMIT_ASILDI")},
     )
@@ -111,13 +113,16 @@ class WidgetChatBaslatView(WidgetAPIView):
         oturum, yeni = services.chat_baslat(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ad=veri.get("ad"), email=veri.get("email"),
             mesaj=veri.get("mesaj"), kanal=veri["kanal"],
+            # CONTRACT 19: a visitor's chat speaks the widget's language; a start by the tenant's
+            # own server (`kanal: api`) the tenant's (`sohbet_dili`).
+            dil=widget_dili(self.musteri, request) if veri["kanal"] == Oturum.Kanal.WIDGET else None,
         )
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri), status=201 if yeni else 200)
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request), status=201 if yeni else 200)
 
 
 class WidgetChatMesajView(WidgetAPIView):
     @extend_schema(
-        summary="Ziyaretçi mesajı gönder",
+        summary=gettext_lazy("Ziyaretçi mesajı gönder"),
         request=s.WidgetMesajSerializer,
         responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -159,11 +164,11 @@ class WidgetChatMesajlarView(WidgetAPIView):
         return _ozetten(request, request.on_okuma.yoklama_ozeti_icin(musteri.pk), musteri, ziyaretci_id)
 
     @extend_schema(
-        summary="Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer",
+        summary=gettext_lazy("Sohbet mesajları (yoklama: `sonra` ile yalnızca yeniler) ve sıradaki yer"),
         parameters=[
             OpenApiParameter("ziyaretci_id", str, required=True),
             OpenApiParameter("oturum_id", int, required=True),
-            OpenApiParameter("sonra", int, description="Bu mesaj id'sinden sonraki mesajlar, eskiden yeniye."),
+            OpenApiParameter("sonra", int, description=gettext_lazy("Bu mesaj id'sinden sonraki mesajlar, eskiden yeniye.")),
             *SAYFA_PARAMETRELERI,
         ],
         responses={200: inline_serializer("WidgetMesajlar", {
@@ -189,14 +194,14 @@ class WidgetChatMesajlarView(WidgetAPIView):
         )
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request)
         ziyaretci_goruldu(oturum_id=oturum.id)
-        yanit = basarili(_widget_oturum_yaniti(oturum, self.musteri, mesajlar=mesajlar, sonraki=sonraki))
+        yanit = basarili(_widget_oturum_yaniti(oturum, self.musteri, request, mesajlar=mesajlar, sonraki=sonraki))
         if okunan and not mesajlar and hasattr(oturum, "_uygun_idler") and getattr(oturum, "_yeni_mesaj_esigi", None) == esik:
             # An idle plain poll: its answer becomes the chat's snapshot, tagged with the
             # generations read before the statement, rendered as this answer would be with and
             # without an operator online.
             yanitlar = []
             for cevrimici in (False, True):
-                veri = _widget_oturum_yaniti(oturum, self.musteri, mesajlar=[], sonraki=None)
+                veri = _widget_oturum_yaniti(oturum, self.musteri, request, mesajlar=[], sonraki=None)
                 del veri["mesai"]
                 veri["oturum"]["cevrimici_operator"] = veri["cevrimici_operator"] = cevrimici
                 yanitlar.append(ZarfJSONRenderer().render({"basarili": True, "data": veri}))
@@ -210,7 +215,7 @@ def _ozetten(request, okunan: list | None, musteri, ziyaretci_id: str) -> HttpRe
                            params=request.GET) if okunan else None
     if govde is None:
         return None
-    govde = _mesai_ekle(govde, musteri)
+    govde = _mesai_ekle(govde, musteri, request)
     ziyaretci_goruldu(oturum_id=sorgu_tam_sayisi(request.GET["oturum_id"]))
     return HttpResponse(govde, content_type=ZarfJSONRenderer.media_type)
 
@@ -250,7 +255,7 @@ def _yoklama_esigi(params) -> int | None:
 
 class WidgetChatBitirView(WidgetAPIView):
     @extend_schema(
-        summary="Sohbeti ziyaretçi olarak bitir",
+        summary=gettext_lazy("Sohbeti ziyaretçi olarak bitir"),
         request=s.WidgetOturumIstekSerializer,
         responses={200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -258,12 +263,12 @@ class WidgetChatBitirView(WidgetAPIView):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.WidgetOturumIstekSerializer, request.data)
         oturum = services.chat_ziyaretci_bitir(musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"])
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri))
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request))
 
 
 class WidgetChatPuanView(WidgetAPIView):
     @extend_schema(
-        summary="Sohbeti puanla (aktif sohbeti önce kapatır; bir kez)",
+        summary=gettext_lazy("Sohbeti puanla (aktif sohbeti önce kapatır; bir kez)"),
         request=s.PuanSerializer,
         responses={200: WIDGET_OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -274,19 +279,19 @@ class WidgetChatPuanView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], puan=veri["puan"],
             yorum=veri.get("yorum"),
         )
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri))
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request))
 
 
 # --- operator ------------------------------------------------------------------------------
 class OperatorChatListView(OperatorAPIView):
     @extend_schema(
-        summary="Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz",
+        summary=gettext_lazy("Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz"),
         parameters=[
             OpenApiParameter("durum", str, enum=Oturum.Durum.values),
-            OpenApiParameter("musteri_id", int, description="Yalnızca bu proje (sizin değilse 404)."),
-            OpenApiParameter("etiket_id", int, description="Bu etiketi taşıyanlar (projelerinizin değilse 404)."),
-            OpenApiParameter("q", str, description="Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
-                                                    "(Türkçe harfler katlanarak: \"sifre\" \"Şifre\"yi bulur)."),
+            OpenApiParameter("musteri_id", int, description=gettext_lazy("Yalnızca bu proje (sizin değilse 404).")),
+            OpenApiParameter("etiket_id", int, description=gettext_lazy("Bu etiketi taşıyanlar (projelerinizin değilse 404).")),
+            OpenApiParameter("q", str, description=gettext_lazy("Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
+                                                    "(Türkçe harfler katlanarak: \"sifre\" \"Şifre\"yi bulur).")),
             *SAYFA_PARAMETRELERI,
         ],
         responses={200: inline_serializer("OturumListesi", {
@@ -310,14 +315,14 @@ class OperatorChatListView(OperatorAPIView):
 
 class OperatorChatMesajlarView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbetin mesajları (`sonra` ile yalnızca yeniler); okunmamış sayısını sıfırlar",
+        summary=gettext_lazy("Sohbetin mesajları (`sonra` ile yalnızca yeniler); okunmamış sayısını sıfırlar"),
         parameters=[OpenApiParameter("sonra", int), *SAYFA_PARAMETRELERI],
         responses={200: inline_serializer("OperatorMesajlar", {
             "mesajlar": s.MesajSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),
             "oturum": s.OturumSerializer(),
             "ziyaretci_son_okunan": serializers.IntegerField(
-                allow_null=True, help_text="Ziyaretçinin okuduğu son mesajın id'si (widget soketinin `okundu` "
-                                           "çerçevesi); hiç bildirmediyse null."),
+                allow_null=True, help_text=gettext_lazy("Ziyaretçinin okuduğu son mesajın id'si (widget soketinin `okundu` "
+                                           "çerçevesi); hiç bildirmediyse null.")),
         }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
     def get(self, request, oturum_id: int):
@@ -330,7 +335,7 @@ class OperatorChatMesajlarView(OperatorAPIView):
 
 class OperatorChatMesajView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör mesajı ya da iç not (`ozel: true`, `bahsedilenler`) gönder",
+        summary=gettext_lazy("Operatör mesajı ya da iç not (`ozel: true`, `bahsedilenler`) gönder"),
         request=s.OperatorMesajSerializer,
         responses={201: MESAJ_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -342,7 +347,7 @@ class OperatorChatMesajView(OperatorAPIView):
                 ek_id=veri.get("ek_id"), bahsedilenler=veri["bahsedilenler"])
         else:
             if veri["bahsedilenler"]:
-                raise GecersizIstek(alanlar={"bahsedilenler": "Yalnızca iç notta (ozel: true) operatör anılabilir."})
+                raise GecersizIstek(alanlar={"bahsedilenler": _("Yalnızca iç notta (ozel: true) operatör anılabilir.")})
             mesaj = services.chat_operator_mesaj_gonder(
                 kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
                 ek_id=veri.get("ek_id"),
@@ -352,7 +357,7 @@ class OperatorChatMesajView(OperatorAPIView):
 
 class OperatorChatKabulView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbeti kabul et (yarışta yalnızca biri kazanır)",
+        summary=gettext_lazy("Sohbeti kabul et (yarışta yalnızca biri kazanır)"),
         request=None,
         responses={200: OTURUM_YANITI,
                    **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
@@ -364,7 +369,7 @@ class OperatorChatKabulView(OperatorAPIView):
 
 class OperatorChatAktarView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbeti aktar (operator_id: null ise sıraya geri al)",
+        summary=gettext_lazy("Sohbeti aktar (operator_id: null ise sıraya geri al)"),
         request=s.AktarSerializer,
         responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI",
                                                   "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
@@ -380,7 +385,7 @@ class OperatorChatAktarView(OperatorAPIView):
 
 class OperatorChatKapatView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbeti kapat",
+        summary=gettext_lazy("Sohbeti kapat"),
         request=None,
         responses={200: OTURUM_YANITI, **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
@@ -391,7 +396,7 @@ class OperatorChatKapatView(OperatorAPIView):
 
 class OperatorChatEtiketlerView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)",
+        summary=gettext_lazy("Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)"),
         request=s.OturumEtiketlerAyarlaSerializer,
         responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
@@ -405,7 +410,7 @@ class OperatorChatEtiketlerView(OperatorAPIView):
 
 class HazirYanitListView(OperatorAPIView):
     @extend_schema(
-        summary="Hazır yanıtlar (projelerinizin; `q` kısayol, başlık ve içerikte arar)",
+        summary=gettext_lazy("Hazır yanıtlar (projelerinizin; `q` kısayol, başlık ve içerikte arar)"),
         parameters=[OpenApiParameter("musteri_id", int), OpenApiParameter("q", str), *SAYFA_PARAMETRELERI],
         responses={200: inline_serializer("HazirYanitListesi", {
             "hazir_yanitlar": s.HazirYanitSerializer(many=True), "sonraki": serializers.CharField(allow_null=True),

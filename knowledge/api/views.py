@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 
 from supportdesk.core.responses import basarili
@@ -13,13 +14,13 @@ ZIYARETCI_PARAM = OpenApiParameter("ziyaretci_id", str, required=True)
 
 class KbSearchView(WidgetAPIView):
     @extend_schema(
-        summary="Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)",
-        description="`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir.",
+        summary=gettext_lazy("Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)"),
+        description=gettext_lazy("`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir."),
         parameters=[ZIYARETCI_PARAM, OpenApiParameter("q", {"type": "string", "maxLength": 200}),
                     OpenApiParameter("kategori", {"type": "string", "maxLength": 150, "pattern": r"^[-a-zA-Z0-9_]*$"},
-                                     description="kategori slug"),
+                                     description=gettext_lazy("kategori slug")),
                     OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 50},
-                                     description="1–50, varsayılan 20")],
+                                     description=gettext_lazy("1–50, varsayılan 20"))],
         responses={200: inline_serializer("KbArama", {"makaleler": s.AramaSonucuSerializer(many=True)}),
                    400: OpenApiResponse(description="GECERSIZ_ISTEK")},
     )
@@ -34,7 +35,8 @@ class KbSearchView(WidgetAPIView):
 
 
 class KbCategoriesView(WidgetAPIView):
-    @extend_schema(summary="Bilgi bankası kategorileri (yayındaki makale sayılarıyla)", parameters=[ZIYARETCI_PARAM],
+    @extend_schema(summary=gettext_lazy("Bilgi bankası kategorileri (yayındaki makale sayılarıyla)"),
+                   parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("KbKategoriler", {"kategoriler": s.KategoriSerializer(many=True)})})
     def get(self, request):
         self.ziyaretci_id()
@@ -43,7 +45,7 @@ class KbCategoriesView(WidgetAPIView):
 
 
 class KbArticleView(WidgetAPIView):
-    @extend_schema(summary="Makale (görüntülenme sayılır)", parameters=[ZIYARETCI_PARAM],
+    @extend_schema(summary=gettext_lazy("Makale (görüntülenme sayılır)"), parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("KbMakale", {"makale": s.MakaleDetaySerializer()}),
                               404: OpenApiResponse(description="BULUNAMADI")})
     def get(self, request, slug: str):
@@ -55,7 +57,7 @@ class KbArticleView(WidgetAPIView):
 
 
 class CampaignsView(WidgetAPIView):
-    @extend_schema(summary="Şu an geçerli kampanyalar", parameters=[ZIYARETCI_PARAM],
+    @extend_schema(summary=gettext_lazy("Şu an geçerli kampanyalar"), parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("Kampanyalar", {"kampanyalar": s.KampanyaSerializer(many=True)})})
     def get(self, request):
         self.ziyaretci_id()

@@ -1,3 +1,5 @@
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -16,12 +18,13 @@ class YanitSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     # Plain string in the schema: the chat message's `gonderen` has a third value (`sistem`), and
     # two enums of one field name make drf-spectacular warn (check --deploy must stay clean).
-    gonderen = serializers.CharField(help_text="`ziyaretci` ya da `operator`")
+    gonderen = serializers.CharField(help_text=gettext_lazy("`ziyaretci` ya da `operator`"))
     operator_id = serializers.IntegerField(allow_null=True)
     icerik = serializers.CharField()
     ekler = DosyaSerializer(many=True)
     zaman = ZamanField()
-    ozel = serializers.BooleanField(help_text="İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan ulaşmaz).")
+    ozel = serializers.BooleanField(help_text=gettext_lazy("İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan "
+                                                           "ulaşmaz)."))
 
 
 class TicketSerializer(serializers.Serializer):
@@ -82,7 +85,8 @@ class OperatorTicketSerializer(TicketSerializer):
     `sla` (CONTRACT 17, from the row alone). Lists select the owner
     and prefetch the labels (`selectors.operator_ticket_list`): no query per row."""
 
-    operator_id = serializers.IntegerField(allow_null=True, help_text="Sorumlu operatör (projenin üyesi) ya da null.")
+    operator_id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Sorumlu operatör (projenin üyesi) ya da "
+                                                                                   "null."))
     operator_adi = serializers.SerializerMethodField()
     etiketler = serializers.SerializerMethodField()
 
@@ -129,35 +133,38 @@ class ZiyaretciYanitSerializer(serializers.Serializer):
 
 class OperatorYanitSerializer(serializers.Serializer):
     icerik = StrictCharField(max_length=20000)
-    ek_idleri = EkIdleriField(help_text="`POST /operator/upload` ile sizin yüklediğiniz, talebin projesindeki dosyalar.")
+    ek_idleri = EkIdleriField(help_text=gettext_lazy("`POST /operator/upload` ile sizin yüklediğiniz, talebin projesindeki "
+                                                     "dosyalar."))
     durum = serializers.ChoiceField(choices=Ticket.Durum.values, required=False, allow_null=True)
     ozel = StrictBooleanField(required=False, default=False,
-                              help_text="İç not: ziyaretçiye gitmez (e-posta dahil), durumu değiştirmez; kapalı talepte de olur.")
+                              help_text=gettext_lazy("İç not: ziyaretçiye gitmez (e-posta dahil), durumu değiştirmez; kapalı "
+                                                     "talepte de olur."))
     bahsedilenler = serializers.ListField(
         child=StrictIntegerField(min_value=1), required=False, default=list, max_length=50,
-        help_text="Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile.")
+        help_text=gettext_lazy("Notta anılan operatörlerin id'leri (projenin üyeleri; değilse 404). Yalnızca `ozel` ile."))
 
     def validate(self, attrs):
         if attrs.get("ozel") and attrs.get("durum"):
-            raise serializers.ValidationError({"durum": "İç not durumu değiştirmez."})
+            raise serializers.ValidationError({"durum": _("İç not durumu değiştirmez.")})
         if attrs.get("bahsedilenler") and not attrs.get("ozel"):
-            raise serializers.ValidationError({"bahsedilenler": "Yalnızca iç notta (ozel: true) operatör anılabilir."})
+            raise serializers.ValidationError({"bahsedilenler": _("Yalnızca iç notta (ozel: true) operatör anılabilir.")})
         return attrs
 
 
 class TicketDuzenleSerializer(serializers.Serializer):
     operator_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
-                                     help_text="Sorumlu operatör (talebin projesinin üyesi; değilse 404) ya da null.")
+                                     help_text=gettext_lazy("Sorumlu operatör (talebin projesinin üyesi; değilse 404) ya da "
+                                                            "null."))
     oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False)
 
     def validate(self, attrs):
         if not attrs:
-            raise serializers.ValidationError({"genel": "`operator_id` ya da `oncelik` verilmeli."})
+            raise serializers.ValidationError({"genel": _("`operator_id` ya da `oncelik` verilmeli.")})
         return attrs
 
 
 class TicketEtiketlerAyarlaSerializer(serializers.Serializer):
-    etiket_idleri = serializers.JSONField(help_text="Talebin projesindeki etiketlerin id'leri (tüm liste).")
+    etiket_idleri = serializers.JSONField(help_text=gettext_lazy("Talebin projesindeki etiketlerin id'leri (tüm liste)."))
 
 
 class DurumSerializer(serializers.Serializer):
@@ -181,7 +188,7 @@ class OperatorIdFiltreField(serializers.CharField):
         if data in ("ben", "yok"):
             return data
         if not (data.isascii() and data.isdigit()) or not 0 < int(data) < 2**63:
-            raise serializers.ValidationError("Bir operatör id'si, `ben` ya da `yok` olmalı.")
+            raise serializers.ValidationError(_("Bir operatör id'si, `ben` ya da `yok` olmalı."))
         return int(data)
 
 

@@ -1,6 +1,8 @@
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
+from supportdesk.core.dil import widget_dili
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
@@ -40,7 +42,7 @@ SAYFA_PARAMLARI = [OpenApiParameter("cursor", str), OpenApiParameter("limit", in
 # --- widget --------------------------------------------------------------------------------------
 class WidgetTicketCreateView(WidgetAPIView):
     @extend_schema(
-        summary="Ticket aç (`yeni_ticket` olayı)",
+        summary=gettext_lazy("Ticket aç (`yeni_ticket` olayı)"),
         request=s.TicketOlusturSerializer,
         responses={201: _tek("TicketOlusturYanit", ticket=s.TicketDetaySerializer()), 400: _hata("GECERSIZ_ISTEK"),
                    404: _hata("BULUNAMADI (ek_idleri)")},
@@ -49,14 +51,16 @@ class WidgetTicketCreateView(WidgetAPIView):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.TicketOlusturSerializer, request.data)
         veri.pop("ziyaretci_id")
-        ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id, **veri)
+        # CONTRACT 19: the ticket speaks the widget's language (its visitor mails are written in it).
+        ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
+                                         dil=widget_dili(self.musteri, request), **veri)
         ticket = selectors.ziyaretci_ticket_get(musteri=self.musteri, ziyaretci_id=ziyaretci_id, ticket_id=ticket.id)
         return basarili({"ticket": s.TicketDetaySerializer(ticket, context={"request": request}).data}, status=201)
 
 
 class WidgetTicketListView(WidgetAPIView):
     @extend_schema(
-        summary="Ziyaretçinin ticketları (yeniden eskiye, imleçli)",
+        summary=gettext_lazy("Ziyaretçinin ticketları (yeniden eskiye, imleçli)"),
         parameters=[ZIYARETCI_PARAM, *SAYFA_PARAMLARI],
         responses={200: _liste("WidgetTicketList", s.TicketSerializer), 400: _hata("GECERSIZ_ISTEK")},
     )
@@ -68,7 +72,7 @@ class WidgetTicketListView(WidgetAPIView):
 
 class WidgetTicketDetailView(WidgetAPIView):
     @extend_schema(
-        summary="Ticket ayrıntısı ve yanıtları",
+        summary=gettext_lazy("Ticket ayrıntısı ve yanıtları"),
         parameters=[ZIYARETCI_PARAM],
         responses={200: _tek("WidgetTicketDetay", ticket=s.TicketDetaySerializer()), 404: _hata("BULUNAMADI")},
     )
@@ -79,7 +83,7 @@ class WidgetTicketDetailView(WidgetAPIView):
 
 class WidgetTicketReplyView(WidgetAPIView):
     @extend_schema(
-        summary="Ziyaretçi yanıtı (çözülmüş / beklemedeki ticketı yeniden açar)",
+        summary=gettext_lazy("Ziyaretçi yanıtı (çözülmüş / beklemedeki ticketı yeniden açar)"),
         request=s.ZiyaretciYanitSerializer,
         responses={201: _tek("WidgetTicketYanit", yanit=s.YanitSerializer(), ticket=s.TicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
@@ -97,16 +101,20 @@ class WidgetTicketReplyView(WidgetAPIView):
 # --- operator ------------------------------------------------------------------------------------
 class OperatorTicketListView(OperatorAPIView):
     @extend_schema(
-        summary="Operatörün tüm projelerindeki ticketlar (süzgeçli, sıralı, imleçli)",
+        summary=gettext_lazy("Operatörün tüm projelerindeki ticketlar (süzgeçli, sıralı, imleçli)"),
         parameters=[OpenApiParameter("durum", str, enum=["acik", "beklemede", "cozuldu", "kapandi"]),
                     OpenApiParameter("oncelik", str, enum=["dusuk", "normal", "yuksek", "acil"]),
                     OpenApiParameter("musteri_id", int),
-                    OpenApiParameter("operator_id", str, description="Sorumlu: bir operatör id'si, `ben` ya da `yok`."),
-                    OpenApiParameter("etiket_id", int, description="Bu etiketi taşıyanlar (projelerinizin değilse 404)."),
-                    OpenApiParameter("q", str, description="Konu, yanıt ve not metninde (Türkçe harfler katlanarak)."),
+                    OpenApiParameter("operator_id", str,
+                                     description=gettext_lazy("Sorumlu: bir operatör id'si, `ben` ya da `yok`.")),
+                    OpenApiParameter("etiket_id", int,
+                                     description=gettext_lazy("Bu etiketi taşıyanlar (projelerinizin değilse 404).")),
+                    OpenApiParameter("q", str,
+                                     description=gettext_lazy("Konu, yanıt ve not metninde (Türkçe harfler katlanarak).")),
                     OpenApiParameter("sla", str, enum=["ihlal", "yaklasan"]),
                     OpenApiParameter("siralama", str, enum=list(s.SIRALAMALAR),
-                                     description="Yeniden eskiye; varsayılan `guncellenme`; `sla`: en yakın vade önce."),
+                                     description=gettext_lazy("Yeniden eskiye; varsayılan `guncellenme`; `sla`: en yakın "
+                                                              "vade önce.")),
                     *SAYFA_PARAMLARI],
         responses={200: _liste("OperatorTicketList", s.OperatorTicketSerializer), 400: _hata("GECERSIZ_ISTEK"),
                    404: _hata("BULUNAMADI (musteri_id, etiket_id)")},
@@ -133,7 +141,7 @@ class OperatorTicketListView(OperatorAPIView):
 class OperatorTicketDetailView(OperatorAPIView):
     parser_classes = [JSONAyristirici]
 
-    @extend_schema(summary="Ticket ayrıntısı, yanıtları ve iç notları",
+    @extend_schema(summary=gettext_lazy("Ticket ayrıntısı, yanıtları ve iç notları"),
                    responses={200: _tek("OperatorTicketDetayYaniti", ticket=s.OperatorTicketDetaySerializer()),
                               404: _hata("BULUNAMADI")})
     def get(self, request, ticket_id: int):
@@ -141,7 +149,7 @@ class OperatorTicketDetailView(OperatorAPIView):
         return basarili({"ticket": s.OperatorTicketDetaySerializer(ticket, context={"request": request}).data})
 
     @extend_schema(
-        summary="Sorumlu operatör ve/veya öncelik (`operator_id`: projenin üyesi ya da null)",
+        summary=gettext_lazy("Sorumlu operatör ve/veya öncelik (`operator_id`: projenin üyesi ya da null)"),
         request=s.TicketDuzenleSerializer,
         responses={200: _tek("OperatorTicketDuzenle", ticket=s.OperatorTicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI (ticket, operator_id)"),
@@ -162,7 +170,7 @@ def _operator_ticketi(view, ticket_id: int) -> dict:
 
 class OperatorTicketReplyView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör yanıtı (isteğe bağlı `durum` ile) ya da iç not (`ozel: true`, `bahsedilenler`)",
+        summary=gettext_lazy("Operatör yanıtı (isteğe bağlı `durum` ile) ya da iç not (`ozel: true`, `bahsedilenler`)"),
         request=s.OperatorYanitSerializer,
         responses={201: _tek("OperatorTicketYanit", yanit=s.YanitSerializer(), ticket=s.OperatorTicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
@@ -185,7 +193,7 @@ class OperatorTicketStatusView(OperatorAPIView):
     parser_classes = [JSONAyristirici]
 
     @extend_schema(
-        summary="Ticket durumu (kapandi'dan çıkılamaz: 409; cozuldu `ticket_cozuldu` olayı)",
+        summary=gettext_lazy("Ticket durumu (kapandi'dan çıkılamaz: 409; cozuldu `ticket_cozuldu` olayı)"),
         request=s.DurumSerializer,
         responses={200: _tek("OperatorTicketDurum", ticket=s.OperatorTicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
                    404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI")},
@@ -208,13 +216,13 @@ _SLA_YANIT = inline_serializer("SlaPolitikasiYanit", {"sla": inline_serializer("
 class TenantSlaView(OperatorAPIView):
     parser_classes = [JSONAyristirici]
 
-    @extend_schema(summary="Projenin SLA politikası (her üye okur)",
+    @extend_schema(summary=gettext_lazy("Projenin SLA politikası (her üye okur)"),
                    responses={200: _SLA_YANIT, 404: _hata("BULUNAMADI")})
     def get(self, request, musteri_id: int):
         uyelik_get(kullanici=request.user, musteri_id=musteri_id)
         return basarili({"sla": sla.politika_verisi(sla.politika(musteri_id))})
 
-    @extend_schema(summary="SLA politikasını değiştir (sahip, yönetici); yalnız verilen alanlar",
+    @extend_schema(summary=gettext_lazy("SLA politikasını değiştir (sahip, yönetici); yalnız verilen alanlar"),
                    request=_SLA_YANIT,
                    responses={200: _SLA_YANIT, 400: _hata("GECERSIZ_ISTEK"), 403: _hata("YETKISIZ"),
                               404: _hata("BULUNAMADI")})
@@ -234,7 +242,7 @@ class OperatorTicketEtiketlerView(OperatorAPIView):
     parser_classes = [JSONAyristirici]
 
     @extend_schema(
-        summary="Ticketın etiketlerini ayarla (tüm liste; her üye, her durumda)",
+        summary=gettext_lazy("Ticketın etiketlerini ayarla (tüm liste; her üye, her durumda)"),
         request=s.TicketEtiketlerAyarlaSerializer,
         responses={200: _tek("OperatorTicketEtiketler", ticket=s.OperatorTicketSerializer()),
                    400: _hata("GECERSIZ_ISTEK"), 404: _hata("BULUNAMADI (ticket, etiket)")},

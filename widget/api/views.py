@@ -2,11 +2,13 @@
 here, above both, so that neither imports the other."""
 from datetime import timedelta
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 
-from chat.api.serializers import WidgetOturumSerializer, widget_oturum_verisi
+from chat.api.serializers import WidgetOturumSerializer, widget_mesai_verisi, widget_oturum_verisi
 from chat.selectors import (
     cevrimici_operator_var,
     sira_no,
@@ -57,16 +59,18 @@ class WidgetInitView(WidgetAPIView):
     on_okuma = OnOkumaIhtiyaci(varlik=True)
 
     @extend_schema(
-        summary="Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti",
+        summary=gettext_lazy("Widget başlangıcı: proje görünümü ve ziyaretçinin açık sohbeti"),
         request=s.WidgetInitSerializer,
         responses={200: inline_serializer("WidgetInit", {
             "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(),
             "logo_url": serializers.CharField(), "renk_primary": serializers.CharField(),
             "karsilama_metni": serializers.CharField(), "baslatici_konum": serializers.ChoiceField(choices=KONUMLAR),
             "ziyaretci_id": serializers.CharField(), "oturum": serializers.DictField(allow_null=True),
-            "ziyaretci_token": serializers.CharField(required=False, help_text="Yalnızca token_iste ile (CONTRACT 2a)."),
+            "ziyaretci_token": serializers.CharField(
+                required=False, help_text=gettext_lazy("Yalnızca token_iste ile (CONTRACT 2a).")),
             "son_oturum": serializers.DictField(
-                allow_null=True, help_text="Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, puanlamak)."),
+                allow_null=True, help_text=gettext_lazy("Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, "
+                                                        "puanlamak).")),
             "mesai": s.MesaiSerializer(),
             "dil": serializers.ChoiceField(choices=["tr", "en"], help_text="Widget dili (CONTRACT 19)."),
         })},
@@ -74,10 +78,14 @@ class WidgetInitView(WidgetAPIView):
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id(token_denetle=False)
         musteri = self.musteri
+        # CONTRACT 19: init is the one request the widget sends with the browser's own language;
+        # its answer (the closed text of `mesai`, any error) speaks the widget's, as every later
+        # request does (the widget sends it as its Accept-Language once it knows it).
+        translation.activate(widget_dili(musteri, request))
         govde = request.data if hasattr(request.data, "get") else {}
         token_iste = govde.get("token_iste", False)
         if not isinstance(token_iste, bool):
-            raise GecersizIstek(alanlar={"token_iste": "true ya da false olmalı."})
+            raise GecersizIstek(alanlar={"token_iste": _("true ya da false olmalı.")})
         veri = {}
         if token_iste or govde.get("signature") is not None:
             # CONTRACT 2a: the token is the proof here (or the site's signature is); refused
@@ -111,12 +119,12 @@ class SohbetTicketSerializer(serializers.Serializer):
     ziyaretci_id = serializers.CharField(max_length=128)
     oturum_id = StrictIntegerField(min_value=1)
     konu = StrictCharField(max_length=200, required=False, allow_blank=True, allow_null=True,
-                           help_text="Boşsa sohbetin ilk mesajından.")
+                           help_text=gettext_lazy("Boşsa sohbetin ilk mesajından."))
     mesaj = StrictCharField(max_length=20000, required=False, allow_blank=True, allow_null=True,
-                            help_text="Boşsa sohbetin dökümü.")
+                            help_text=gettext_lazy("Boşsa sohbetin dökümü."))
     ad = StrictCharField(max_length=150, required=False, allow_blank=True, allow_null=True)
     email = serializers.EmailField(max_length=254, required=False, allow_blank=True, allow_null=True,
-                                   help_text="Verilmezse sohbette verilen e-posta.")
+                                   help_text=gettext_lazy("Verilmezse sohbette verilen e-posta."))
 
 
 TASLAK = inline_serializer("SohbetTicketTaslagi", {
@@ -128,7 +136,7 @@ TASLAK = inline_serializer("SohbetTicketTaslagi", {
 class WidgetSohbetTicketView(WidgetAPIView):
     """`GET`: the ticket a chat would become (to show for editing); `POST`: make it, closing the chat."""
 
-    @extend_schema(summary="Sohbetten destek talebi taslağı (konu, döküm, ad, e-posta)",
+    @extend_schema(summary=gettext_lazy("Sohbetten destek talebi taslağı (konu, döküm, ad, e-posta)"),
                    parameters=[OpenApiParameter("ziyaretci_id", str, required=True),
                                OpenApiParameter("oturum_id", int, required=True)],
                    responses={200: TASLAK})
@@ -141,7 +149,7 @@ class WidgetSohbetTicketView(WidgetAPIView):
                                       oturum_id=ser.validated_data["oturum_id"])
         return basarili({"taslak": ticket_taslagi(oturum=oturum)})
 
-    @extend_schema(summary="Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)",
+    @extend_schema(summary=gettext_lazy("Bekleyen sohbeti destek talebine dönüştür (sohbet `sistem` tarafından kapanır)"),
                    request=SohbetTicketSerializer,
                    responses={201: inline_serializer("SohbetTicketYaniti", {
                        "ticket": TicketDetaySerializer(), "oturum": WidgetOturumSerializer(),
@@ -161,5 +169,5 @@ class WidgetSohbetTicketView(WidgetAPIView):
             "ticket": TicketDetaySerializer(ticket, context={"request": request}).data,
             "oturum": widget_oturum_verisi(oturum, sira_no=None, cevrimici_operator=cevrimici_operator_var(
                 musteri_id=oturum.musteri_id)),
-            "mesai": mesai_verisi(self.musteri),
+            "mesai": widget_mesai_verisi(self.musteri, request),
         }, status=201)
