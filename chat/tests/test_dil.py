@@ -26,7 +26,7 @@ EN = {
     "operator_kapatti": "The chat was ended by the agent.",
     "ziyaretci_kapatti": "The chat was ended by the visitor.",
     "ticket_onerisi": "No agents are online right now. Instead of waiting, you can turn this chat into a support "
-                      "ticket and we'll get back to you by e-mail.",
+                      "ticket and we'll get back to you by email.",
     "ticketa_donustu": "The chat was turned into support ticket #{id}.",
     "sessiz": "The chat was closed after a long period without messages. Write again to start a new chat.",
     "taslak": "Created from chat #{id}.",
@@ -235,7 +235,7 @@ def test_a_chat_started_by_the_tenants_server_speaks_the_tenants_language(muster
 
 @pytest.mark.parametrize(("baslik", "kabul", "kapali", "eposta"), [
     ("en-US,en;q=0.9", "The chat is not waiting in the queue; it cannot be accepted.",
-     "The chat is closed; no new messages can be sent.", "Must be a valid e-mail address."),
+     "The chat is closed; no new messages can be sent.", "Must be a valid email address."),
     ("tr", "Sohbet sırada beklemiyor; kabul edilemez.", "Sohbet kapanmış; yeni mesaj gönderilemez.",
      "Geçerli bir e-posta adresi olmalı."),
 ])
