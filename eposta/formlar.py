@@ -9,7 +9,7 @@ from django.template import loader
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
-from supportdesk.core.dil import dil_kodu, dilde
+from supportdesk.core.dil import dilde, kullanici_dili
 
 from . import services
 
@@ -24,7 +24,7 @@ class SifreSifirlamaFormu(PasswordResetForm):
             context = {**context, "sifirlama_url": f"{context['protocol']}://{context['domain']}{yol}"}
         except NoReverseMatch:
             pass
-        with dilde(dil_kodu(getattr(context.get("user"), "dil", "")) or translation.get_language()):
+        with dilde(kullanici_dili(context.get("user"), yedek=translation.get_language())):
             konu = "".join(loader.render_to_string(subject_template_name, context).splitlines())
             metin = loader.render_to_string(email_template_name, context)
             services.sifre_sifirlama_gonder(alici=to_email, konu=konu, metin=metin, url=context.get("sifirlama_url"))

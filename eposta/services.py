@@ -441,7 +441,7 @@ def davet_dili(davet) -> str:
     davetli = Kullanici.objects.filter(email__iexact=davet.email).first()
     if davetli is not None:
         return kullanici_dili(davetli)
-    return dil_kodu(getattr(davet.davet_eden, "dil", None)) or _etkin_dil()
+    return kullanici_dili(davet.davet_eden, yedek=_etkin_dil())
 
 
 def davet_eposta_gonder(*, davet, url: str) -> GidenEposta | None:
@@ -493,7 +493,7 @@ def kayit_denendi_gonder(*, alici: str, giris_url: str, sifirlama_url: str, dil:
     telling whoever typed it. In the holder's own language; `dil` (the sign-up page's) when the
     holder chose none (or the account is gone meanwhile)."""
     sahibi = Kullanici.objects.filter(email__iexact=alici).first()
-    with dilde((dil_kodu(sahibi.dil) if sahibi is not None else None) or dil_kodu(dil) or _etkin_dil()):
+    with dilde(kullanici_dili(sahibi, yedek=dil_kodu(dil) or _etkin_dil())):
         icerik = Icerik(
             konu=_("SupportDesk: bu adresle zaten bir hesabınız var"),
             baslik=_("Bu adresle zaten bir hesabınız var"),

@@ -8,13 +8,12 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import redirect, render
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from supportdesk.core.dil import dil_kodu
+from supportdesk.core.dil import dil_kodu, etkinlestir
 from tenants import iki_adim
 from tenants.models import Kullanici
 
@@ -45,8 +44,7 @@ class GirisKodView(View):
         kullanici = Kullanici.objects.filter(pk=bekleyen.get("kullanici"), is_active=True).first()
         if kullanici is not None and (kod := dil_kodu(kullanici.dil)):
             # The password named the member: the code step speaks its language (CONTRACT 19).
-            translation.activate(kod)
-            request.LANGUAGE_CODE = kod
+            etkinlestir(request, kod)
         return bekleyen, kullanici
 
     def get(self, request):

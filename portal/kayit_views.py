@@ -18,12 +18,11 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.hashers import make_password
 from django.shortcuts import redirect, render
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import View
 
 from supportdesk.core import kosucu
-from supportdesk.core.dil import dil_kodu, tarayici_dili
+from supportdesk.core.dil import dil_kodu, etkinlestir, tarayici_dili
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
 from supportdesk.core.throttling import adres_ozeti
 
@@ -82,8 +81,7 @@ class KayitOnayView(View):
     def _dil(self, request, bekleyen) -> None:
         """The page speaks the sign-up's language, as its mail did (CONTRACT 19)."""
         if kod := dil_kodu(bekleyen.dil):
-            translation.activate(kod)
-            request.LANGUAGE_CODE = kod
+            etkinlestir(request, kod)
 
     def _form(self, request, bekleyen, data=None):
         if adres_ozeti(bekleyen.email) in request.session.get(KAYIT_OTURUMU, []):

@@ -110,27 +110,17 @@ def kayit_onayla(*, token: str) -> tuple[Kullanici, Musteri]:
     raise DurumCakismasi(HESAP_ACIK_MESAJI)  # after the commit: its pending sign-ups are gone
 
 
-class _UyeninDilindeSifirlamaFormu(SifreSifirlamaFormu):
-    """Each reset mail in its member's language (CONTRACT 19), else the page's (`yedek_dil`)."""
-
-    yedek_dil = ""
-
-    def send_mail(self, *args, **kwargs):
-        kullanici = (args[2] if len(args) > 2 else kwargs.get("context", {})).get("user")
-        with diller.dilde(diller.dil_kodu(getattr(kullanici, "dil", "")) or self.yedek_dil):
-            super().send_mail(*args, **kwargs)
-
-
 def sifre_sifirlama_isle(*, email: str, alan: str, https: bool, dil: str = "") -> None:
     """The "şifremi unuttum" form's work, in the background (the page answers the same either
     way): Django's reset mail to each active account of that address, none when there is none.
-    `dil` is the language of the page that asked, for members who never chose one."""
-    form = _UyeninDilindeSifirlamaFormu(data={"email": email})
-    form.yedek_dil = diller.dil_kodu(dil) or ""
+    `dil` is the language of the page that asked, for members who never chose one (the form
+    writes each mail in its member's own language, else the active one: CONTRACT 19)."""
+    form = SifreSifirlamaFormu(data={"email": email})
     if form.is_valid():
-        form.save(domain_override=alan, use_https=https, subject_template_name=SIFRE_SABLON + "konu.txt",
-                  email_template_name=SIFRE_SABLON + "eposta.txt",
-                  html_email_template_name=SIFRE_SABLON + "eposta.html")
+        with diller.dilde(dil):
+            form.save(domain_override=alan, use_https=https, subject_template_name=SIFRE_SABLON + "konu.txt",
+                      email_template_name=SIFRE_SABLON + "eposta.txt",
+                      html_email_template_name=SIFRE_SABLON + "eposta.html")
 
 
 def dil_tarayicidan_ogren(*, kullanici: Kullanici, request) -> None:

@@ -11,12 +11,11 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponseRedirect
 from django.urls import reverse_lazy
-from django.utils import translation
 from django.utils.translation import get_language
 
 from eposta.formlar import SifreSifirlamaFormu
 from supportdesk.core import kosucu
-from supportdesk.core.dil import dil_kodu
+from supportdesk.core.dil import dil_kodu, etkinlestir
 
 from . import tasks
 from .limit import SifreAdresLimiti, SifreSifirlamaLimiti
@@ -59,8 +58,7 @@ class SifreSifirlaView(auth_views.PasswordResetConfirmView):
         yanit = super().dispatch(*args, **kwargs)
         # A valid link names its member: the page is rendered in the member's language (CONTRACT 19).
         if getattr(self, "validlink", False) and (kod := dil_kodu(getattr(self.user, "dil", ""))):
-            translation.activate(kod)
-            self.request.LANGUAGE_CODE = kod
+            etkinlestir(self.request, kod)
         return yanit
 
 

@@ -10,7 +10,6 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
-from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
@@ -69,9 +68,7 @@ def _proje_etkinlestir(request, musteri_id: int):
 def dil_etkinlestir(request) -> None:
     """The rest of the request speaks the page language of its (just signed-in or just changed)
     user (CONTRACT 19): SayfaDiliMiddleware chose before the login or the change."""
-    kod = dil.sayfa_dili(request)
-    translation.activate(kod)
-    request.LANGUAGE_CODE = kod
+    dil.etkinlestir(request, dil.sayfa_dili(request))
 
 
 # The session key of a login that passed its password and waits for its TOTP code.

@@ -52,9 +52,11 @@ def tarayici_dili(request) -> str | None:
     return None
 
 
-def kullanici_dili(kullanici) -> str:
-    """A member's language: its own choice, else the default (mails sent outside a request)."""
-    return dil_kodu(getattr(kullanici, "dil", None)) or VARSAYILAN
+def kullanici_dili(kullanici, yedek: str | None = None) -> str:
+    """A member's language: its own choice, else `yedek` (the language of the page or request that
+    acts for a member who chose none), else the default (mails sent outside a request). `kullanici`
+    may be None (nobody known yet)."""
+    return dil_kodu(getattr(kullanici, "dil", None)) or dil_kodu(yedek) or VARSAYILAN
 
 
 def sayfa_dili(request) -> str:
@@ -77,9 +79,7 @@ def api_kullanici_dili(request, kullanici) -> None:
     """Called once an API credential names a user: without a supported `Accept-Language`, the
     rest of the request (validation messages, `hata.mesaj`) speaks the user's language."""
     if tarayici_dili(request) is None:
-        kod = kullanici_dili(kullanici)
-        translation.activate(kod)
-        request.LANGUAGE_CODE = kod
+        etkinlestir(request, kullanici_dili(kullanici))
 
 
 @contextmanager
@@ -89,7 +89,9 @@ def dilde(kod: str | None):
         yield
 
 
-def _etkinlestir(request, kod: str) -> None:
+def etkinlestir(request, kod: str) -> None:
+    """The rest of `request` speaks `kod`: once its person is known (a login, a link naming a
+    member, a language just chosen, the widget's tenant), after the middleware chose."""
     translation.activate(kod)
     request.LANGUAGE_CODE = kod
 
@@ -105,7 +107,7 @@ class DilMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        _etkinlestir(request, tarayici_dili(request) or VARSAYILAN)
+        etkinlestir(request, tarayici_dili(request) or VARSAYILAN)
         try:
             response = self.get_response(request)
             patch_vary_headers(response, ("Accept-Language",))
@@ -122,5 +124,5 @@ class SayfaDiliMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        _etkinlestir(request, sayfa_dili(request))
+        etkinlestir(request, sayfa_dili(request))
         return self.get_response(request)

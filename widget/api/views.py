@@ -2,7 +2,7 @@
 here, above both, so that neither imports the other."""
 from datetime import timedelta
 
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -16,7 +16,7 @@ from chat.selectors import (
     ziyaretci_guncel_oturum,
     ziyaretci_oturum_get,
 )
-from supportdesk.core.dil import widget_dili
+from supportdesk.core.dil import etkinlestir, widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.girdi import sorgu_tam_sayisi
@@ -81,7 +81,7 @@ class WidgetInitView(WidgetAPIView):
         # CONTRACT 19: init is the one request the widget sends with the browser's own language;
         # its answer (the closed text of `mesai`, any error) speaks the widget's, as every later
         # request does (the widget sends it as its Accept-Language once it knows it).
-        translation.activate(widget_dili(musteri, request))
+        etkinlestir(request, widget_dili(musteri, request))
         govde = request.data if hasattr(request.data, "get") else {}
         token_iste = govde.get("token_iste", False)
         if not isinstance(token_iste, bool):
