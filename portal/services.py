@@ -131,15 +131,6 @@ def dil_tarayicidan_ogren(*, kullanici: Kullanici, request) -> None:
         kullanici.dil = kod
 
 
-def kullanici_dili_kaydet(*, kullanici: Kullanici, dil: str) -> Kullanici:
-    """The member's own choice on /portal/hesap: a supported code, or "" (follow the browser)."""
-    kod = diller.dil_kodu(dil) or ""
-    if kullanici.dil != kod:
-        kullanici.dil = kod
-        kullanici.save(update_fields=["dil"])
-    return kullanici
-
-
 @transaction.atomic
 def aktif_proje_sec(*, kullanici: Kullanici, musteri_id: int) -> Uyelik:
     """Spec 4.6.3: the portal's active tenant and the user's `musteri_id` move together.

@@ -374,12 +374,11 @@ class HesapView(PortalView):
         if form.is_valid():
             try:
                 kullanici_profil_guncelle(kullanici=request.user, ad=form.cleaned_data["ad"],
-                                          avatar=form.cleaned_data["avatar"])
+                                          avatar=form.cleaned_data["avatar"], dil=form.cleaned_data["dil"])
             except GecersizIstek as exc:
                 for alan, mesaj in (exc.alanlar or {}).items():
                     form.add_error(alan if alan in form.fields else None, mesaj)
             else:
-                services.kullanici_dili_kaydet(kullanici=request.user, dil=form.cleaned_data["dil"])
                 dil_etkinlestir(request)  # the message and the next page speak the language just chosen
                 messages.success(request, _("Hesap bilgileriniz kaydedildi."))
                 return redirect("portal:hesap")

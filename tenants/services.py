@@ -7,6 +7,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from supportdesk.core.dil import dil_kodu
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.olaylar import yayinla
 
@@ -26,8 +27,9 @@ def kullanici_olustur(*, email: str, sifre: str, ad: str = "") -> Kullanici:
 AD_MAX = 150
 
 
-def kullanici_profil_guncelle(*, kullanici: Kullanici, ad: str, avatar: str = "") -> Kullanici:
-    """Display name and avatar address of a user (issue 13): what visitors see of an operator."""
+def kullanici_profil_guncelle(*, kullanici: Kullanici, ad: str, avatar: str = "", dil: str | None = None) -> Kullanici:
+    """Display name and avatar address of a user (issue 13): what visitors see of an operator; and,
+    when given, its language (CONTRACT 19: a supported code, or "" to follow the browser)."""
     ad = (ad or "").strip()
     avatar = (avatar or "").strip()
     if len(ad) > AD_MAX or "\x00" in ad:
@@ -40,7 +42,11 @@ def kullanici_profil_guncelle(*, kullanici: Kullanici, ad: str, avatar: str = ""
         if len(avatar) > 500:
             raise GecersizIstek(alanlar={"avatar": gettext("En çok %(sayi)s karakter olabilir.") % {"sayi": 500}})
     kullanici.ad, kullanici.avatar = ad, avatar
-    kullanici.save(update_fields=["ad", "avatar"])
+    alanlar = ["ad", "avatar"]
+    if dil is not None:
+        kullanici.dil = dil_kodu(dil) or ""
+        alanlar.append("dil")
+    kullanici.save(update_fields=alanlar)
     return kullanici
 
 
