@@ -9,12 +9,11 @@ expiring with it (the socket re-checks its token every few seconds, so a shorter
 close a healthy socket)."""
 from datetime import UTC, datetime
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework_simplejwt.tokens import AccessToken
 
-from supportdesk.core.dil import VARSAYILAN, dil_kodu, diller, tarayici_dili
+from supportdesk.core.dil import diller, sayfa_dili
 from supportdesk.core.responses import basarili
 from tenants import services as tenant_services
 from tenants.api import serializers as ts
@@ -29,15 +28,9 @@ PANEL_OTURUMU = inline_serializer("PanelOturumu", {
 })
 
 
-def konsol_dili(request, dil) -> str:
-    """The console's language for this member (CONTRACT 19): its own `dil`, else the browser's (the
-    console sends its page's language as `Accept-Language`), else the default."""
-    return dil_kodu(dil) or tarayici_dili(request) or VARSAYILAN
-
-
 def _oturum_verisi(request, kullanici, token) -> dict:
     return {"operator": operator_verisi(kullanici), "csrf": panel_csrf_degeri(token["jti"]),
-            "dil": konsol_dili(request, kullanici.dil)}
+            "dil": sayfa_dili(request, kullanici)}  # the console sends its page's language as Accept-Language
 
 
 class PanelGirisView(GirisView):
@@ -54,9 +47,8 @@ class PanelGirisView(GirisView):
         yanit = super().post(request)
         veri = yanit.data["data"]
         token = AccessToken(veri["token"], verify=False)
-        dil = get_user_model().objects.filter(pk=veri["operator"]["id"]).values_list("dil", flat=True).first()
         yanit.data["data"] = {"operator": veri["operator"], "csrf": panel_csrf_degeri(token["jti"]),
-                              "dil": konsol_dili(request, dil)}
+                              "dil": sayfa_dili(request, self.kullanici)}
         panel_cerezi_yaz(yanit, token=veri["token"], request=request)
         yanit["Cache-Control"] = "no-store"
         return yanit

@@ -59,8 +59,10 @@ def kullanici_dili(kullanici, yedek: str | None = None) -> str:
     return dil_kodu(getattr(kullanici, "dil", None)) or dil_kodu(yedek) or VARSAYILAN
 
 
-def sayfa_dili(request) -> str:
-    kullanici = getattr(request, "user", None)
+def sayfa_dili(request, kullanici=None) -> str:
+    """A page's (and the console's) language: the member's own choice (`kullanici`, else the
+    request's signed-in user), else the browser's, else the default."""
+    kullanici = kullanici if kullanici is not None else getattr(request, "user", None)
     if kullanici is not None and getattr(kullanici, "is_authenticated", False):
         if kod := dil_kodu(getattr(kullanici, "dil", None)):
             return kod

@@ -73,6 +73,7 @@ class GirisView(AcikAPIView):
         if not gecerli:
             raise serializers.ValidationError(ser.errors)
         token = operator_tokeni_uret(kullanici)
+        self.kullanici = kullanici  # for a subclass's answer (the console's login)
         giris_yayinla(kullanici=kullanici, request=request)  # the audit log's `giris` (CONTRACT 18)
         varlik.rest_cagrisi(kullanici_id=kullanici.pk)  # presence (CONTRACT 11): it just proved who it is
         return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
