@@ -436,12 +436,10 @@ def _etkin_dil() -> str:
 
 
 def davet_dili(davet) -> str:
-    """An invitation's language: the invitee's when it is a user already (`kullanici_dili`), else
-    the inviter's: its own choice, else the language its page speaks now (it sends the mail)."""
-    davetli = Kullanici.objects.filter(email__iexact=davet.email).first()
-    if davetli is not None:
-        return kullanici_dili(davetli)
-    return kullanici_dili(davet.davet_eden, yedek=_etkin_dil())
+    """An invitation's language (CONTRACT 19): the invitee's own choice when it is a user already,
+    else the inviter's own, else the language the inviter's page speaks now (it sends the mail)."""
+    davetli = Kullanici.objects.filter(email__iexact=davet.email).only("dil").first()
+    return kullanici_dili(davetli, yedek=kullanici_dili(davet.davet_eden, yedek=_etkin_dil()))
 
 
 def davet_eposta_gonder(*, davet, url: str) -> GidenEposta | None:

@@ -10,13 +10,11 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 
 from chat.services import operator_sohbetlerini_birak
 from eposta.services import davet_eposta_gonder
-from supportdesk.core.dil import dil_kodu, dilde
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from tenants import ekip
 from tenants.models import Kullanici
@@ -62,11 +60,7 @@ class EkipView(PortalView):
         # The link goes by mail (through the outbox, after the commit) and is shown once to the
         # inviter too, who may pass it on another way.
         url = request.build_absolute_uri(davet.url)
-        # In the invitee's language when the address has an account, else the inviter's page's
-        # (CONTRACT 19).
-        davetli = Kullanici.objects.filter(email=davet.email).only("dil").first()
-        with dilde(dil_kodu(getattr(davetli, "dil", "")) or get_language()):
-            davet_eposta_gonder(davet=davet, url=url)
+        davet_eposta_gonder(davet=davet, url=url)  # in its language (eposta.services.davet_dili)
         return self._sayfa(yeni_davet={"email": davet.email, "url": url})
 
 

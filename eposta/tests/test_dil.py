@@ -334,6 +334,19 @@ def test_an_invitation_speaks_the_invitees_language_else_the_inviters(smtp, must
     assert '<html lang="tr">' in html
 
 
+def test_an_invitation_to_a_user_who_chose_no_language_speaks_the_inviters(smtp, musteri, diger_musteri,
+                                                                           django_capture_on_commit_callbacks):
+    from portal.tests.yardimci import giris_yapmis
+
+    sahip = uye(musteri, "owner2@anadolu.com", "en")
+    secmemis = uye(diger_musteri, "nochoice@ornek.com", "", rol="operator")  # an account, no language chosen
+    with django_capture_on_commit_callbacks(execute=True):
+        res = giris_yapmis(sahip).post("/portal/ekip", {"email": secmemis.email, "rol": "operator", "max_chat_per_tenant": ""})
+    assert res.status_code == 200
+    mail = tek_alici(smtp, secmemis.email)
+    assert konu(mail) == "You're invited to join the Anadolu Yazılım support team"
+
+
 def test_a_password_reset_mail_speaks_its_members_language(smtp, musteri, django_capture_on_commit_callbacks):
     from portal.services import sifre_sifirlama_isle
 
