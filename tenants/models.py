@@ -1,5 +1,6 @@
 import secrets
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.core.validators import RegexValidator
@@ -64,9 +65,8 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
     durum = models.CharField("durum", max_length=12, choices=Durum.choices, default=Durum.CEVRIMDISI, db_index=True)
     # The member's language for the portal, the console and mails to it (CONTRACT 19); "" until
     # chosen: pages follow the browser (supportdesk.core.dil), mails the default.
-    # Each language is named in itself, in every language.
-    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="",
-                           choices=[("tr", "Türkçe"), ("en", "English")])  # ceviri: yok
+    # The service's languages (settings.LANGUAGES, each named in itself).
+    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="", choices=settings.LANGUAGES)
     is_active = models.BooleanField("aktif", default=True)
     is_staff = models.BooleanField("yönetici paneli", default=False)
     date_joined = models.DateTimeField("katılma", default=timezone.now)

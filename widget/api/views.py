@@ -16,7 +16,7 @@ from chat.selectors import (
     ziyaretci_guncel_oturum,
     ziyaretci_oturum_get,
 )
-from supportdesk.core.dil import etkinlestir, widget_dili
+from supportdesk.core.dil import diller, etkinlestir, widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import StrictCharField, StrictIntegerField
 from supportdesk.core.girdi import sorgu_tam_sayisi
@@ -72,7 +72,7 @@ class WidgetInitView(WidgetAPIView):
                 allow_null=True, help_text=gettext_lazy("Açık sohbet yokken son 24 saatte kapanan son sohbet (okumak, "
                                                         "puanlamak).")),
             "mesai": s.MesaiSerializer(),
-            "dil": serializers.ChoiceField(choices=["tr", "en"], help_text="Widget dili (CONTRACT 19)."),
+            "dil": serializers.ChoiceField(choices=diller(), help_text="Widget dili (CONTRACT 19)."),
         })},
     )
     def post(self, request):
