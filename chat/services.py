@@ -251,10 +251,7 @@ def chat_baslat(
             oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
         if ilk is not None:
             _mesaj_yayinla(ilk)
-        # Its `sistem` line is written in the chat's language (CONTRACT 19; the texts are lazy, made
-        # into a plain str by the f-string inside); the tenant's own `mesai_disi_mesaji` stays as written.
-        with dilde(oturum.dil):
-            oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
+        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
     return oturum, True
 
 
@@ -275,12 +272,14 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
         oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)
         if oturum._cevrimici_operator:
             return oturum
-        metin = ULASILAMAZ_METNI
+        ilk_cumle = lambda: ULASILAMAZ_METNI  # noqa: E731
     else:
-        metin = kapali_metni(musteri)
+        ilk_cumle = lambda: kapali_metni(musteri)  # noqa: E731  (the tenant's own text stays as written)
     oturum.ticket_onerildi = timezone.now()
     oturum.save(update_fields=["ticket_onerildi"])
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=f"{metin} {TICKET_TEKLIFI}")
+    # In the chat's language (CONTRACT 19), as every `sistem` line.
+    icerik = sistem_metni(oturum, lambda: f"{ilk_cumle()} {TICKET_TEKLIFI}")
+    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=icerik)
     return _yeniden_oku(oturum)
 
 

@@ -131,6 +131,23 @@ def test_the_offer_at_a_start_outside_hours_is_made_in_the_chats_language(muster
     assert _iki_yandan(widget, client, o["id"]) == [beklenen]
 
 
+@pytest.mark.parametrize(("proje_dili", "tarayici", "dil"), DURUMLAR)
+def test_the_offer_at_a_start_inside_hours_with_nobody_reachable_is_made_in_the_chats_language(
+        musteri, proje_dili, tarayici, dil):
+    """CONTRACT 15 (nobody reachable, open) and 19: the "nobody online" line and the offer in the
+    chat's language, whatever the request's."""
+    _proje(musteri, proje_dili)  # always open (no hours), and no member online
+    widget = widget_client(musteri, HTTP_ACCEPT_LANGUAGE=tarayici)
+    o = baslat(widget, mesaj="Merhaba")
+    assert (o["durum"], o["ticket_onerisi"]) == ("bekliyor", True)
+    beklenen = {"en": "No agents are online right now. Instead of waiting, you can leave a support request and "
+                      "we'll get back to you by email.",
+                "tr": "Şu an çevrimiçi temsilcimiz yok. Beklemek yerine bir destek talebi bırakabilirsiniz; size "
+                      "e-postayla döneriz."}[dil]
+    _, client = operator_istemcisi(musteri)
+    assert _iki_yandan(widget, client, o["id"]) == [beklenen]
+
+
 def _eskit(oturum_id, *, dakika: int, alan: str = "baslangic"):
     Oturum.objects.filter(pk=oturum_id).update(**{alan: timezone.now() - timedelta(minutes=dakika)})
     Mesaj.objects.filter(oturum_id=oturum_id).update(zaman=timezone.now() - timedelta(minutes=dakika))
