@@ -88,7 +88,7 @@ PROD_SOCKETS ?= 2
 PROD_WORKERS ?= 2
 PROD_DIR ?= tmp/prod
 PROD_ENV = env PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG="$${DEBUG:-false}" SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-false}" \
-	BIND_HOST="$${BIND_HOST:-127.0.0.1}" CELERY_BEAT_SCHEDULE_FILE="$${CELERY_BEAT_SCHEDULE_FILE:-$(abspath $(PROD_DIR))/celerybeat-schedule}"
+	BIND_HOST="$${BIND_HOST:-127.0.0.1}"
 prod: install
 	@case "$$DATABASE_URL" in postgres*) ;; *) echo "make prod: DATABASE_URL=postgres://... gerekli (PostgreSQL)"; exit 2;; esac
 	@test -n "$$REDIS_URL" || { echo "make prod: REDIS_URL=redis://... gerekli"; exit 2; }

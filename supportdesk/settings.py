@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -377,10 +378,39 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
                                    "socket_timeout": REDIS_SOCKET_TIMEOUT, "max_retries": 1}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
-CELERY_TIMEZONE = "UTC"
+# Crontab jobs (the daily ones below) run at local times of the deployment's TIME_ZONE.
+CELERY_TIMEZONE = TIME_ZONE
 # Without a broker (`make run`) the runner (supportdesk/core/kosucu.py) runs the timetable below in
 # the web process, each job once a period over every process; off in tests, which run jobs by hand.
 KOSUCU_ZAMANLAYICI = env.bool("KOSUCU_ZAMANLAYICI", default=True)
+# Beat (docs/production.md, "Periodic jobs"): the schedule and each job's last run live in Redis
+# (celery-redbeat), so a restart or a redeploy neither re-runs nor skips a job, and a lock that
+# expires with its holder (BEAT_KILIT_SANIYE, renewed every loop of at most
+# CELERY_BEAT_MAX_LOOP_INTERVAL s) keeps a second beat waiting: it takes over within
+# BEAT_KILIT_SANIYE + CELERY_BEAT_MAX_LOOP_INTERVAL s of the holder's death, under a minute.
+BEAT_ANAHTAR_ONEKI = env("BEAT_ANAHTAR_ONEKI", default="redbeat:")
+if REDIS_URL:
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_REDIS_URL = CELERY_BROKER_URL
+    CELERY_REDBEAT_REDIS_OPTIONS = {}
+    CELERY_REDBEAT_KEY_PREFIX = BEAT_ANAHTAR_ONEKI
+    CELERY_REDBEAT_LOCK_TIMEOUT = env.int("BEAT_KILIT_SANIYE", default=30)
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 5
+# Daily jobs run at a fixed local time (TIME_ZONE), not 24 h after each start: a service redeployed
+# every day would otherwise never reach them. GUNLUK_ISLER_SAATI is the first one's "HH:MM"; the
+# others follow 10 minutes apart, so they do not contend.
+GUNLUK_ISLER_SAATI = env("GUNLUK_ISLER_SAATI", default="03:00")
+
+
+def _gunluk(sira: int) -> crontab:
+    saat, _, dakika = GUNLUK_ISLER_SAATI.partition(":")
+    try:
+        toplam = int(saat) * 60 + int(dakika) + 10 * sira
+    except ValueError:
+        raise ImproperlyConfigured("GUNLUK_ISLER_SAATI must be HH:MM (e.g. 03:00).") from None
+    return crontab(hour=(toplam // 60) % 24, minute=toplam % 60)
+
+
 CELERY_BEAT_SCHEDULE = {
     # Outbox sweep: queues webhook deliveries that are due but were never queued (CONTRACT 7).
     "webhook-vadesi-gelenler": {
@@ -388,7 +418,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("WEBHOOK_SWEEP_INTERVAL_SECONDS", default=30),
         "options": {"expires": 60},
     },
-    "webhook-eski-olaylar": {"task": "webhooks.eski_olaylari_temizle", "schedule": 24 * 3600},
+    "webhook-eski-olaylar": {"task": "webhooks.eski_olaylari_temizle", "schedule": _gunluk(0)},
     # Outgoing mails whose task was lost (broker down at commit, worker killed) or is due again.
     "eposta-vadesi-gelenler": {
         "task": "eposta.vadesi_gelenleri_gonder",
@@ -396,14 +426,14 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 120},
     },
     # Uploads never attached to a ticket reply or chat message are deleted after a while.
-    "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": 24 * 3600},
+    "sahipsiz-dosyalar": {"task": "dosyalar.sahipsiz_dosyalari_temizle", "schedule": _gunluk(1)},
 }
 # CONTRACT 18: retention (tenants with `saklama_gun`) daily, and the sweep of files whose rows an
 # erasure, retention or a tenant deletion removed but whose after-commit removal never ran.
-CELERY_BEAT_SCHEDULE["gizlilik-saklama"] = {"task": "gizlilik.saklama_uygula", "schedule": 24 * 3600}
+CELERY_BEAT_SCHEDULE["gizlilik-saklama"] = {"task": "gizlilik.saklama_uygula", "schedule": _gunluk(2)}
 CELERY_BEAT_SCHEDULE["gizlilik-dosya-supurge"] = {"task": "gizlilik.dosya_supurge", "schedule": 3600}
 # The audit log keeps a year (DENETIM_SAKLAMA_GUN); older entries go daily.
-CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": 24 * 3600}
+CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": _gunluk(3)}
 DENETIM_SAKLAMA_GUN = env.int("DENETIM_SAKLAMA_GUN", default=365)
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 # Service levels (CONTRACT 17): warnings and breaches due, each announced once (tickets.sla.tara).

@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from celery.schedules import crontab
 from celery.signals import worker_process_shutdown, worker_shutdown
 from django.conf import settings
 from django.core.cache import cache
@@ -326,6 +327,10 @@ def commit_sonrasi(gorev, *args, yerel: bool = True) -> None:
 
 # --- the beat timetable without a beat ---------------------------------------------------------------
 def _saniye(zaman) -> float:
+    if isinstance(zaman, crontab):
+        # A daily job at a fixed local time (beat's crontab): here, without a beat, once a day on
+        # the runner's wall-clock slots (midnight UTC), which is all a development checkout needs.
+        return 24 * 3600.0
     return float(zaman.total_seconds()) if hasattr(zaman, "total_seconds") else float(zaman)
 
 

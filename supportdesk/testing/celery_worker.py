@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+import redis
 from django.conf import settings
 
 # Short timings so the suite stays fast; the production defaults are in settings.py.
@@ -53,6 +54,7 @@ def celery_worker_sureci(request, django_db_setup, tmp_path_factory):
     if db_url is None:
         pytest.skip("Gerçek Celery worker testleri paylaşılabilir bir PostgreSQL veritabanı ister (DATABASE_URL).")
     tmp = tmp_path_factory.mktemp("celery")
+    beat_oneki = f"redbeat-test-{uuid.uuid4().hex[:8]}:"
     log = tmp / "worker.log"
     env = {
         **os.environ,
@@ -61,6 +63,9 @@ def celery_worker_sureci(request, django_db_setup, tmp_path_factory):
         "REDIS_URL": redis_url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+        # Its embedded beat's schedule and lock in Redis are its own: parallel test processes
+        # share one Redis, and a second beat under the same lock would wait for the first.
+        "BEAT_ANAHTAR_ONEKI": beat_oneki,
         **WORKER_AYARLARI,
         **getattr(request.module, "WORKER_EK_AYARLARI", {}),
     }
@@ -87,3 +92,11 @@ def celery_worker_sureci(request, django_db_setup, tmp_path_factory):
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=5)
+        _beat_anahtarlarini_sil(redis_url, beat_oneki)
+
+
+def _beat_anahtarlarini_sil(redis_url: str, oneki: str) -> None:
+    istemci = redis.Redis.from_url(redis_url)
+    anahtarlar = list(istemci.scan_iter(match=oneki + "*"))
+    if anahtarlar:
+        istemci.delete(*anahtarlar)

@@ -39,7 +39,7 @@ def _girdi(ad: str) -> dict[str, str]:
         satir = satir.split("#")[0].strip()
         if not satir or satir.startswith(("-r ", "-c ")):
             continue
-        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)==([A-Za-z0-9.]+)", satir)
+        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)(?:\[[A-Za-z0-9_,\-]+\])?==([A-Za-z0-9.]+)", satir)  # extras allowed
         assert m, f"{ad}: tam sürümle sabitlenmemiş satır: {satir!r}"
         pinler[m.group(1).lower().replace("_", "-")] = m.group(2)
     return pinler

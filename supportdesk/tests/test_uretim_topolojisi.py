@@ -78,7 +78,6 @@ class Topoloji:
             "WIDGET_RATE_LIMIT": "100000/min",
             "EMAIL_URL": "filemail://" + str(tmp / "eposta"),
         }
-        self.ortam.pop("CELERY_BEAT_SCHEDULE_FILE", None)  # make prod puts it in PROD_DIR
         # One command, as the guide says; `-o` keeps make from reinstalling the (shared) virtualenv.
         komut = ["make", "-o", ".venv/bin/.installed", "prod", f"PROD_PORT={self.taban}", f"PROD_DIR={self.dizin}"]
         with open(self.log, "wb") as cikti:
