@@ -58,7 +58,7 @@ class Alici(http.server.BaseHTTPRequestHandler):
 
     gelenler: list[tuple[dict, bytes]] = []
 
-    def do_POST(self):  # noqa: N802  (http.server's name)
+    def do_POST(self):
         govde = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         Alici.gelenler.append((dict(self.headers.items()), govde))
         self.send_response(204)
@@ -76,7 +76,7 @@ class Asama:
         self.metrics_token = uuid.uuid4().hex
         self.ortam = {
             "PATH": f"{VENV / 'bin'}:/usr/local/bin:/usr/bin:/bin",
-            "HOME": os.environ.get("HOME", "/tmp"),
+            "HOME": os.environ.get("HOME", str(dizin)),
             "LANG": os.environ.get("LANG", "C.UTF-8"),
             "DJANGO_ENV_FILE": "/dev/null",
             "DEBUG": "false",
