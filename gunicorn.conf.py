@@ -95,3 +95,18 @@ def post_worker_init(worker):
         connection.ensure_connection()
     except Exception:  # noqa: BLE001  (a worker must start even when the database is not up yet)
         logging.getLogger("supportdesk").warning("Veritabanına açılışta bağlanılamadı; ilk istek bağlanacak.")  # ceviri: yok
+
+
+def child_exit(server, worker):
+    """A worker gone (killed, or replaced) leaves its per-process gauges (CPU, memory) out of the
+    scrape; the files are named after host and pid as supportdesk.core.metrikler names them."""
+    klasor = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if klasor and os.path.isdir(klasor):
+        import socket
+
+        from prometheus_client import multiprocess
+
+        try:
+            multiprocess.mark_process_dead(f"{socket.gethostname().replace('_', '-')}-{worker.pid}", klasor)
+        except OSError:
+            pass

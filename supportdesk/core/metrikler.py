@@ -14,10 +14,14 @@ Two kinds of numbers:
 Route labels are URL names (`saglik-canli`, `api-bilinmeyen`), never raw paths: the number of
 series stays bounded whatever clients request.
 """
+import atexit
+import contextlib
 import hmac
 import logging
 import os
+import resource
 import socket
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -26,11 +30,11 @@ from django.conf import settings
 from django.db.backends.signals import connection_created
 from django.db.models import Count
 from django.http import Http404, HttpResponse
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest, values
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
+from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
-from . import varlik
+from . import arka_plan, varlik
 
 logger = logging.getLogger("supportdesk.metrikler")
 
@@ -45,9 +49,32 @@ def _surec_kimligi() -> str:
     return f"{_MAKINE}-{os.getpid()}"
 
 
+def _klasor_yazilabilir(klasor: str) -> bool:
+    """The multiprocess folder exists (or can be made) and this process can write files in it.
+    If not, the process counts for itself, as without the setting, and says so once: a metrics
+    folder never makes a request fail (every counter would otherwise raise on its first use)."""
+    try:
+        os.makedirs(klasor, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=klasor, prefix=".yazilabilir-"):
+            pass
+    except OSError as hata:
+        logger.warning("PROMETHEUS_MULTIPROC_DIR=%s kullanılamıyor (%s): bu süreç yalnızca kendi sayılarını "
+                       "bildirir.", klasor, hata)
+        return False
+    return True
+
+
+if _COKLU_SUREC_KLASORU and not _klasor_yazilabilir(_COKLU_SUREC_KLASORU):
+    _COKLU_SUREC_KLASORU = ""
 if _COKLU_SUREC_KLASORU:
-    os.makedirs(_COKLU_SUREC_KLASORU, exist_ok=True)
     values.ValueClass = values.MultiProcessValue(_surec_kimligi)
+
+    @atexit.register
+    def _surec_bitti() -> None:
+        # A process leaving takes its per-process gauges (CPU, memory) with it; its counters stay
+        # (they add up). gunicorn's master does the same for a worker it lost (gunicorn.conf.py).
+        with contextlib.suppress(Exception):
+            mark_process_dead(_surec_kimligi(), _COKLU_SUREC_KLASORU)
 
 _SUREC = CollectorRegistry(auto_describe=True)
 
@@ -61,6 +88,48 @@ DB_SORGULARI = Counter("supportdesk_db_queries", "Database queries run (web, soc
 DB_SURESI = Counter("supportdesk_db_query_seconds", "Time spent in database queries.", ["database"], registry=_SUREC)
 CELERY_GOREVLERI = Counter("supportdesk_celery_tasks", "Celery task runs by task name and outcome "
                            "(basarili, hata, yeniden_denenecek).", ["task", "outcome"], registry=_SUREC)
+# Process CPU and memory: prometheus_client's process collector does not work in multiprocess
+# mode, gauges do ("liveall": one series per live process, labelled `pid`). Each process sets its
+# own when it works (a request, a task, a worker heartbeat; at most every SUREC_OLCUM_ARALIGI s)
+# and when it answers a scrape.
+SUREC_CPU = Gauge("supportdesk_process_cpu_seconds", "CPU time (user and system) this process has used.",
+                  registry=_SUREC, multiprocess_mode="liveall")
+SUREC_BELLEK = Gauge("supportdesk_process_resident_memory_bytes", "Resident memory of this process.",
+                     registry=_SUREC, multiprocess_mode="liveall")
+SUREC_OLCUM_ARALIGI = 5.0
+_son_surec_olcumu = 0.0
+_SAYFA = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def surec_olc(*, simdi_olc: bool = False) -> None:
+    global _son_surec_olcumu
+    simdi = time.monotonic()
+    if not simdi_olc and simdi - _son_surec_olcumu < SUREC_OLCUM_ARALIGI:
+        return
+    _son_surec_olcumu = simdi
+    kullanim = resource.getrusage(resource.RUSAGE_SELF)
+    SUREC_CPU.set(kullanim.ru_utime + kullanim.ru_stime)
+    try:
+        with open("/proc/self/statm") as statm:
+            SUREC_BELLEK.set(int(statm.read().split()[1]) * _SAYFA)
+    except OSError:  # no /proc: the peak, in KiB on Linux
+        SUREC_BELLEK.set(kullanim.ru_maxrss * 1024)
+
+
+def _olcerek(fn):
+    """Counting never breaks the work it counts: a metrics store that fails (a folder gone or
+    unwritable under a running process) is logged, at most once a minute, and skipped."""
+    son = [0.0]
+
+    def sar(*args, **kwargs):
+        try:
+            fn(*args, **kwargs)
+        except Exception:
+            if time.monotonic() - son[0] > 60:
+                son[0] = time.monotonic()
+                logger.warning("Metrik yazılamadı (%s).", fn.__name__, exc_info=True)
+
+    return sar
 
 
 # --- requests -------------------------------------------------------------------------------
@@ -71,22 +140,28 @@ def rota_adi(request) -> str:
     return eslesme.view_name if eslesme is not None else "eslesmedi"
 
 
+@_olcerek
 def istek_sayildi(request, response, sure: float, rota: str) -> None:
     HTTP_ISTEKLERI.labels(rota, request.method, str(response.status_code)).inc()
     HTTP_SURESI.labels(rota).observe(sure)
+    surec_olc()
 
 
 # --- database queries -------------------------------------------------------------------------
 def _sorgu_sayaci(alias: str):
     sayac, sure = DB_SORGULARI.labels(alias), DB_SURESI.labels(alias)
 
+    @_olcerek
+    def say(gecen: float) -> None:
+        sure.inc(gecen)
+        sayac.inc()
+
     def sar(execute, sql, params, many, context):
         baslangic = time.perf_counter()
         try:
             return execute(sql, params, many, context)
         finally:
-            sure.inc(time.perf_counter() - baslangic)
-            sayac.inc()
+            say(time.perf_counter() - baslangic)
 
     sar.supportdesk_sayaci = True
     return sar
@@ -108,18 +183,41 @@ def _gorev_adi(sender) -> str:
 
 
 @celery_sinyalleri.task_success.connect(weak=False)
+@_olcerek
 def _gorev_basarili(sender=None, **kwargs):
     CELERY_GOREVLERI.labels(_gorev_adi(sender), "basarili").inc()
+    surec_olc()
 
 
 @celery_sinyalleri.task_failure.connect(weak=False)
+@_olcerek
 def _gorev_hata(sender=None, **kwargs):
     CELERY_GOREVLERI.labels(_gorev_adi(sender), "hata").inc()
+    surec_olc()
 
 
 @celery_sinyalleri.task_retry.connect(weak=False)
+@_olcerek
 def _gorev_yeniden(sender=None, **kwargs):
     CELERY_GOREVLERI.labels(_gorev_adi(sender), "yeniden_denenecek").inc()
+    surec_olc()
+
+
+# A worker's event heartbeat (every 2 s, in its main process): it is seen (readiness, the
+# workers gauge) and its CPU and memory are measured. Cheap and never raising.
+_son_isci_yazimi = 0.0
+
+
+@celery_sinyalleri.heartbeat_sent.connect(weak=False)
+@_olcerek
+def _kalp_atisi(sender=None, **kwargs):
+    global _son_isci_yazimi
+    surec_olc()
+    simdi = time.monotonic()
+    if simdi - _son_isci_yazimi < arka_plan.ISCI_YAZMA_ARALIGI:
+        return
+    _son_isci_yazimi = simdi
+    arka_plan.isci_goruldu(getattr(getattr(sender, "eventer", None), "hostname", None) or socket.gethostname())
 
 
 # --- gauges computed at scrape time -------------------------------------------------------------
@@ -154,19 +252,60 @@ class _AnlikGostergeler:
             yield aile
 
 
+def surum_bilgisi() -> dict[str, str]:
+    """The build: the API's version (docs/api.md) and the revision the deploy names (SENTRY_RELEASE)."""
+    return {"version": str(settings.SPECTACULAR_SETTINGS["VERSION"]),
+            "revision": os.environ.get("SENTRY_RELEASE", "").strip()}
+
+
+class _ArkaPlanGostergeleri:
+    """Background work, read from the broker's Redis at scrape time (supportdesk/core/arka_plan.py):
+    one round trip each, skipped (logged) when Redis does not answer; absent without a broker."""
+
+    def collect(self):
+        yield InfoMetricFamily("supportdesk_build", "The running build.", value=surum_bilgisi())
+        istemci = arka_plan.broker_redis()
+        if istemci is None:
+            return
+        try:
+            derinlikler = arka_plan.kuyruk_derinlikleri(istemci)
+            isciler = arka_plan.canli_isciler(istemci)
+            beat = arka_plan.beat_son_calismalar(istemci)
+        except Exception:
+            logger.warning("Kuyruk, işçi ve beat ölçümleri okunamadı.", exc_info=True)
+            return
+        aile = GaugeMetricFamily("supportdesk_celery_queue_length", "Messages waiting in each Celery queue.",
+                                 labels=["queue"])
+        for kuyruk, uzunluk in derinlikler.items():
+            aile.add_metric([kuyruk], uzunluk)
+        yield aile
+        yield GaugeMetricFamily("supportdesk_celery_workers", "Celery workers seen (heartbeat) in the last minute.",
+                                value=len(isciler))
+        aile = GaugeMetricFamily("supportdesk_beat_last_run_timestamp_seconds",
+                                 "When beat last sent each periodic job (Unix time).", labels=["job"])
+        for is_adi, zaman in sorted(beat.items()):
+            aile.add_metric([is_adi], zaman)
+        yield aile
+
+
 _ANLIK = CollectorRegistry(auto_describe=False)
 _ANLIK.register(_AnlikGostergeler())
+_ANLIK.register(_ArkaPlanGostergeleri())
 gosterge_kaydet("supportdesk_open_sockets", "Open WebSockets of every process, by kind (operator, ziyaretci).",
                 "kind", varlik.acik_soket_sayilari)
 
 
 def metin() -> bytes:
     """The exposition text of a scrape: every process's counters, then the gauges of now."""
+    _olcerek(surec_olc)(simdi_olc=True)
+    surecler = _SUREC
     if _COKLU_SUREC_KLASORU:
-        surecler = CollectorRegistry()
-        MultiProcessCollector(surecler, path=_COKLU_SUREC_KLASORU)
-    else:
-        surecler = _SUREC
+        try:
+            surecler = CollectorRegistry()
+            MultiProcessCollector(surecler, path=_COKLU_SUREC_KLASORU)
+        except (OSError, ValueError):  # the folder went away under the running service
+            logger.warning("PROMETHEUS_MULTIPROC_DIR okunamadı: yalnızca bu sürecin sayıları.", exc_info=True)
+            surecler = _SUREC
     return generate_latest(surecler) + generate_latest(_ANLIK)
 
 
@@ -187,3 +326,13 @@ def metrics_view(request):
     if not _token_dogru(request):
         raise Http404
     return HttpResponse(metin(), content_type=CONTENT_TYPE_LATEST)
+
+
+# Every process reports its CPU and memory from its start, not only once it has worked (a Celery
+# pool's child from its fork).
+_olcerek(surec_olc)(simdi_olc=True)
+
+
+@celery_sinyalleri.worker_process_init.connect(weak=False)
+def _havuz_sureci_basladi(**kwargs):
+    _olcerek(surec_olc)(simdi_olc=True)

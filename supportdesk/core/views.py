@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from supportdesk.celery import app as celery_app
 
-from . import mesajlar
+from . import arka_plan, mesajlar
 from .exceptions import Bulunamadi, DesteklenmeyenIcerikTipi, GecersizIstek, hata_yaniti
 from .girdi import govde_siniri
 from .responses import basarili
@@ -152,9 +152,14 @@ class CanliView(AcikAPIView):
 class HazirView(AcikAPIView):
     """Readiness (CONTRACT 20): the database answers and every migration of this code is applied.
     Redis is reported, not required: every user of it falls back (rate limits fail open, caches
-    read the database), so the service degrades without it and keeps taking traffic."""
+    read the database), so the service degrades without it and keeps taking traffic.
 
-    @extend_schema(summary="Hazır olma: veritabanı ve göçler; önbellek yalnızca bildirilir",
+    Background work is reported too, for alerting, never as a 503 (the web tier serves without it):
+    `kuyruk` the broker (`ok`, `erisilemiyor`; `yerel` without one, the web process's runner does
+    the work), `isci` whether a Celery worker was seen in the last minute (`ok`, `gorulmedi`,
+    `bilinmiyor` when the broker does not answer, `yerel`) and `isciler` how many."""
+
+    @extend_schema(summary="Hazır olma: veritabanı ve göçler; önbellek, kuyruk ve işçiler yalnızca bildirilir",
                    responses={200: dict, 503: dict})
     def get(self, request):
         durum = {"veritabani": "hata", "gocler": "bilinmiyor"}
@@ -165,6 +170,7 @@ class HazirView(AcikAPIView):
             except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
                 durum["veritabani"] = "hata"
         durum["onbellek"] = "ok" if _onbellek_erisilebilir() else "erisilemiyor"
+        durum.update(_arka_plan_durumu())
         if durum["veritabani"] != "ok" or durum["gocler"] != "ok":
             return hata_yaniti(503, "SERVIS_KULLANILAMIYOR", mesajlar.SERVIS_KULLANILAMIYOR, alanlar=durum)
         return basarili(durum)
@@ -192,6 +198,17 @@ def _onbellek_erisilebilir() -> bool:
         return True
     except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
         return False
+
+
+def _arka_plan_durumu() -> dict:
+    istemci = arka_plan.broker_redis()
+    if istemci is None:
+        return {"kuyruk": "yerel", "isci": "yerel", "isciler": None}
+    try:
+        isciler = arka_plan.canli_isciler(istemci)  # one round trip: the broker answers, and who was seen
+    except Exception:  # noqa: BLE001  (health reports any failure, it never raises)
+        return {"kuyruk": "erisilemiyor", "isci": "bilinmiyor", "isciler": None}
+    return {"kuyruk": "ok", "isci": "ok" if isciler else "gorulmedi", "isciler": len(isciler)}
 
 
 def _broker_erisilebilir() -> bool:
