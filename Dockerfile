@@ -31,8 +31,8 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 supportdesk \
     && useradd --system --uid 10001 --gid supportdesk --home-dir /app --shell /usr/sbin/nologin supportdesk \
-    && mkdir -p /var/lib/supportdesk/media \
-    && chown -R supportdesk:supportdesk /var/lib/supportdesk
+    && mkdir -p /var/lib/supportdesk/media /run/supportdesk/prometheus \
+    && chown -R supportdesk:supportdesk /var/lib/supportdesk /run/supportdesk
 COPY --from=build /opt/venv /opt/venv
 # The code stays root's: the service user can read it, not change it.
 COPY --from=build /app /app
@@ -41,10 +41,13 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_SETTINGS_MODULE=supportdesk.settings \
     MEDIA_ROOT=/var/lib/supportdesk/media \
+    PROMETHEUS_MULTIPROC_DIR=/run/supportdesk/prometheus \
     PORT=8000
 WORKDIR /app
 USER supportdesk:supportdesk
-VOLUME ["/var/lib/supportdesk/media"]
+# The metrics folder (every process's counters, docs/production.md "Metrics") is the service
+# user's: a volume mounted there (compose's `metrics`) starts as a copy of it, owner included.
+VOLUME ["/var/lib/supportdesk/media", "/run/supportdesk/prometheus"]
 EXPOSE 8000 8001
 HEALTHCHECK --interval=30s --timeout=6s --start-period=20s --retries=3 \
     CMD ["python", "ops/saglik.py", "http://127.0.0.1:8000/api/v1/saglik/canli"]

@@ -66,6 +66,8 @@ def _klasor_yazilabilir(klasor: str) -> bool:
 
 if _COKLU_SUREC_KLASORU and not _klasor_yazilabilir(_COKLU_SUREC_KLASORU):
     _COKLU_SUREC_KLASORU = ""
+    # prometheus_client chose its multiprocess values from the environment when imported.
+    values.ValueClass = values.MutexValue
 if _COKLU_SUREC_KLASORU:
     values.ValueClass = values.MultiProcessValue(_surec_kimligi)
 

@@ -74,6 +74,17 @@ def gunicorn_sureci(ortam: dict, log: Path, *, thread: int = 8, isci: int = 1):
             if proc.poll() is not None or time.monotonic() > bitis:
                 pytest.fail(f"gunicorn başlamadı (çıkış {proc.poll()}):\n{icerik[-3000:]}")
             time.sleep(0.1)
+        # "Booting worker" comes before the worker imports the application: on a busy machine that
+        # takes longer than a test's request timeout. Any answer (whatever its status) says it is up.
+        bitis = time.monotonic() + 90
+        while True:
+            try:
+                requests.get(f"{bulunan.group(1)}/__isinma__", timeout=30)  # counted under no route a test reads
+                break
+            except requests.RequestException:
+                if proc.poll() is not None or time.monotonic() > bitis:
+                    pytest.fail(f"gunicorn yanıt vermedi (çıkış {proc.poll()}):\n{log.read_text(errors='replace')[-3000:]}")
+                time.sleep(0.2)
         yield bulunan.group(1)
     finally:
         if proc.poll() is None:

@@ -1,5 +1,6 @@
 """`GET /metrics` (CONTRACT 20): Prometheus text, only with `Authorization: Bearer <METRICS_TOKEN>`."""
 import os
+import shutil
 import time
 
 import pytest
@@ -137,3 +138,37 @@ def test_several_gunicorn_workers_add_their_counts_up(tmp_path):
     assert sayilar == [20] * 6, sayilar
     # One file per process, named after host and pid.
     assert any(ad.startswith("counter_") and "-" in ad for ad in os.listdir(klasor)), os.listdir(klasor)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("tur", ["yazilamaz", "olusturulamaz", "dosya"])
+def test_an_unusable_metrics_folder_never_fails_a_request(tmp_path, tur):
+    """A folder this process cannot write in (an existing one it may not use, one that cannot be
+    made, a file in its place): every request is answered, and each process counts for itself."""
+    dosya = tmp_path / "bir-dosya"
+    dosya.write_text("")
+    klasor = {"yazilamaz": "/proc/1", "olusturulamaz": "/proc/1/prometheus", "dosya": str(dosya)}[tur]
+    ortam = surec_ortami(PROMETHEUS_MULTIPROC_DIR=klasor, METRICS_TOKEN=TOKEN)
+    with gunicorn_sureci(ortam, tmp_path / "gunicorn.log") as adres:
+        for yol in ("/api/v1/saglik/canli", "/api/v1/saglik/hazir", "/api/v1/yok"):
+            res = requests.get(f"{adres}{yol}", timeout=10)
+            assert res.status_code in (200, 404), (yol, res.status_code, res.text[:300])
+        res = requests.get(f"{adres}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert res.status_code == 200, res.text[:300]
+        assert deger(ornekler(res.text), "supportdesk_http_requests_total", route="saglik-canli", method="GET",
+                     status="200") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_metrics_folder_removed_under_the_service_fails_no_request_nor_scrape(tmp_path):
+    klasor = tmp_path / "prom"
+    ortam = surec_ortami(PROMETHEUS_MULTIPROC_DIR=str(klasor), METRICS_TOKEN=TOKEN)
+    with gunicorn_sureci(ortam, tmp_path / "gunicorn.log") as adres:
+        assert requests.get(f"{adres}/api/v1/saglik/canli", timeout=10).status_code == 200
+        assert klasor.is_dir() and os.listdir(klasor)
+        shutil.rmtree(klasor)
+        assert requests.get(f"{adres}/api/v1/saglik/hazir", timeout=10).status_code == 200
+        res = requests.get(f"{adres}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert res.status_code == 200, res.text[:300]
+        assert deger(ornekler(res.text), "supportdesk_http_requests_total", route="saglik-canli", method="GET",
+                     status="200") == 1

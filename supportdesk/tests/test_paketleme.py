@@ -117,6 +117,22 @@ def test_dockerfile_cok_asamali_root_olmayan_kullanici_derlenmis_statik_ve_katal
         assert arac not in tum
 
 
+def test_metrik_klasoru_imajin_kullanicisinin_ve_compose_ayni_klasoru_kullanir(compose):
+    # A volume mounted on a folder the image does not have starts root's, and the service user
+    # could not write its counters there (issue 37): the image makes it and gives it to that user.
+    son = _asamalar()[-1][1]
+    run = " ".join(s for s in son if s.startswith("RUN "))
+    kullanici = [s.split()[1] for s in son if s.startswith("USER ")][-1].split(":")[0]
+    klasor = "/run/supportdesk/prometheus"
+    assert "mkdir -p" in run and klasor in run.split("mkdir -p", 1)[1].split("&&")[0], run
+    assert re.search(rf"chown -R {kullanici}:{kullanici} [^&]*/run/supportdesk\b", run), run
+    ortam = " ".join(s for s in son if s.startswith("ENV "))
+    assert f"PROMETHEUS_MULTIPROC_DIR={klasor}" in ortam, ortam
+    for ad in SUREC_TURLERI:
+        assert compose["services"][ad]["environment"]["PROMETHEUS_MULTIPROC_DIR"] == klasor, ad
+        assert f"metrics:{klasor}" in compose["services"][ad]["volumes"], ad
+
+
 def test_dockerignore_yerel_ayari_ve_test_agacini_disarida_birakir():
     desenler = {s.strip() for s in (KOK / ".dockerignore").read_text().splitlines() if s.strip() and not s.startswith("#")}
     assert {".git", ".venv", ".env", "*.env", "/media", "/staticfiles", "/tmp"} <= desenler
