@@ -196,6 +196,21 @@ class Asama:
         self.webhook(taban)
         print(f"runtime: webhook worker üzerinden teslim edildi, {sure()}")
 
+        # Readiness and metrics see the background work (its heartbeat reaches Redis within ~10 s).
+        def isci_goruldu() -> bool:
+            data = requests.get(f"{taban}/api/v1/saglik/hazir", timeout=5).json()["data"]
+            return data["kuyruk"] == "ok" and data["isci"] == "ok" and data["isciler"] >= 1
+
+        self.bekle("hazir: kuyruk ok, isci ok", isci_goruldu)
+        metin = requests.get(f"{taban}/metrics", headers={"Authorization": f"Bearer {self.metrics_token}"},
+                             timeout=10).text
+        for satir in ("supportdesk_celery_workers 1.0", 'supportdesk_celery_queue_length{queue="celery"}',
+                      "supportdesk_beat_last_run_timestamp_seconds{job=", "supportdesk_build_info{",
+                      "supportdesk_process_cpu_seconds{pid="):
+            if satir not in metin:
+                raise Basarisiz(f"/metrics içinde yok: {satir}\n{metin[-2000:]}")
+        print(f"runtime: hazir ve /metrics işçiyi, kuyruğu ve beat'i görüyor, {sure()}")
+
     def webhook(self, taban: str) -> None:
         sunucu = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Alici)
         threading.Thread(target=sunucu.serve_forever, daemon=True).start()
