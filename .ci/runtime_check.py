@@ -117,7 +117,7 @@ class Asama:
                                capture_output=True, text=True, timeout=300)
         self.log(ad).write_text(sonuc.stdout + sonuc.stderr)
         if sonuc.returncode != 0:
-            raise Basarisiz(f"{ad}: çıkış {sonuc.returncode}")
+            raise Basarisiz(f"{ad}: exit {sonuc.returncode}")
         return sonuc.stdout
 
     def bekle(self, ne: str, kosul) -> None:
@@ -125,14 +125,14 @@ class Asama:
         while True:
             for ad, proc in self.surecler.items():
                 if proc.poll() is not None:
-                    raise Basarisiz(f"{ad} süreci çıktı (çıkış {proc.returncode}) — beklenen: {ne}")
+                    raise Basarisiz(f"process {ad} exited (exit {proc.returncode}) while waiting for: {ne}")
             try:
                 if kosul():
                     return
             except (requests.RequestException, ValueError, KeyError):
                 pass
             if time.monotonic() > bitis:
-                raise Basarisiz(f"{SURE:.0f} s içinde olmadı: {ne}")
+                raise Basarisiz(f"not within {SURE:.0f} s: {ne}")
             time.sleep(0.3)
 
     def durdur(self) -> None:
@@ -148,7 +148,7 @@ class Asama:
 
     def loglari_yaz(self) -> None:
         for log in sorted(self.dizin.glob("*.log")):
-            print(f"----- {log.name} (son satırlar) -----", file=sys.stderr)
+            print(f"----- {log.name} (last lines) -----", file=sys.stderr)
             print("\n".join(log.read_text(errors="replace").splitlines()[-40:]), file=sys.stderr)
 
     # --- the checks --------------------------------------------------------------------------
@@ -159,7 +159,7 @@ class Asama:
             return f"{time.monotonic() - adim:.1f} s"
 
         self.calistir("release", self.komutlar["release"])
-        print(f"runtime: release (migrate) tamam, {sure()}")
+        print(f"runtime: release (migrate) done, {sure()}")
 
         web, soket = bos_port(), bos_port()
         self.baslat("web", PORT=str(web))
@@ -175,7 +175,7 @@ class Asama:
         self.bekle("web: /api/v1/saglik/hazir 200", hazir)
         self.bekle("sockets: /api/v1/saglik/canli 200", lambda: requests.get(
             f"http://127.0.0.1:{soket}/api/v1/saglik/canli", timeout=5).status_code == 200)
-        print(f"runtime: web ve sockets hazır, {sure()}")
+        print(f"runtime: web and sockets ready, {sure()}")
 
         ad = self.ortam["CELERY_HOSTNAME"].replace("%h", socket.gethostname())
 
@@ -187,14 +187,14 @@ class Asama:
             return sonuc.returncode == 0 and "pong" in sonuc.stdout
 
         self.bekle(f"worker: celery inspect ping ({ad})", ping)
-        print(f"runtime: worker ping'e yanıt verdi, {sure()}")
+        print(f"runtime: the worker answered ping, {sure()}")
 
-        self.bekle("beat: kilidi aldı ve bir işi gönderdi", lambda: all(
+        self.bekle("beat: holds its lock and has sent a job", lambda: all(
             s in self.log("beat").read_text(errors="replace") for s in ("Acquired lock", "Sending due task")))
-        print(f"runtime: beat kilidi tuttu ve gönderdi, {sure()}")
+        print(f"runtime: beat holds its lock and sends, {sure()}")
 
         self.webhook(taban)
-        print(f"runtime: webhook worker üzerinden teslim edildi, {sure()}")
+        print(f"runtime: a webhook delivered through the worker, {sure()}")
 
         # Readiness and metrics see the background work (its heartbeat reaches Redis within ~10 s).
         def isci_goruldu() -> bool:
@@ -208,8 +208,8 @@ class Asama:
                       "supportdesk_beat_last_run_timestamp_seconds{job=", "supportdesk_build_info{",
                       "supportdesk_process_cpu_seconds{pid="):
             if satir not in metin:
-                raise Basarisiz(f"/metrics içinde yok: {satir}\n{metin[-2000:]}")
-        print(f"runtime: hazir ve /metrics işçiyi, kuyruğu ve beat'i görüyor, {sure()}")
+                raise Basarisiz(f"not in /metrics: {satir}\n{metin[-2000:]}")
+        print(f"runtime: hazir and /metrics see the worker, the queue and beat, {sure()}")
 
     def webhook(self, taban: str) -> None:
         sunucu = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Alici)
@@ -226,15 +226,15 @@ class Asama:
             if res.status_code != 201:
                 raise Basarisiz(f"widget/chat/start: {res.status_code} {res.text[:300]}")
             oturum_id = res.json()["data"]["oturum"]["id"]
-            self.bekle("webhook yeni_chat alıcıya ulaştı", lambda: any(
+            self.bekle("webhook yeni_chat reached the receiver", lambda: any(
                 b.get("X-Webhook-Olay") == "yeni_chat" for b, _ in Alici.gelenler))
             basliklar, govde = next((b, g) for b, g in Alici.gelenler if b.get("X-Webhook-Olay") == "yeni_chat")
             beklenen = hmac.new(kanca["gizli_anahtar"].encode(), f"{basliklar['X-Webhook-Zaman']}.".encode() + govde,
                                 hashlib.sha256).hexdigest()
             if basliklar.get("X-Webhook-Imza") != f"sha256={beklenen}":
-                raise Basarisiz(f"webhook imzası tutmuyor: {basliklar}")
+                raise Basarisiz(f"webhook signature does not match: {basliklar}")
             if str(oturum_id) not in govde.decode():
-                raise Basarisiz(f"webhook gövdesi oturumu anmıyor: {govde[:300]!r}")
+                raise Basarisiz(f"webhook body does not name the chat: {govde[:300]!r}")
         finally:
             sunucu.shutdown()
 
@@ -262,7 +262,7 @@ def main() -> int:
         try:
             asama.calis()
         except (Basarisiz, subprocess.TimeoutExpired) as hata:
-            print(f"runtime: BAŞARISIZ: {hata}", file=sys.stderr)
+            print(f"runtime: FAILED: {hata}", file=sys.stderr)
             asama.durdur()
             asama.loglari_yaz()
             return 1

@@ -38,4 +38,4 @@ def test_eksik_calisma_zamani_paketi_asamayi_dusurur(tmp_path):
                            timeout=900, env={**os.environ, "RUNTIME_LOCK": str(kilit), "RUNTIME_SURE": "45"})
     cikti = sonuc.stdout + sonuc.stderr
     assert sonuc.returncode != 0, cikti[-3000:]
-    assert "runtime: BAŞARISIZ" in cikti and "No module named 'packaging'" in cikti, cikti[-5000:]
+    assert "runtime: FAILED" in cikti and "No module named 'packaging'" in cikti, cikti[-5000:]
