@@ -1,0 +1,88 @@
+"""The console's points of issue 39 ("A shift without surprises") in headless Chromium against the
+live service: one drop is one file, an unmatched `/shortcut` is never sent, canned responses of the
+chat's own tenant, toasts clear of the composer, a transfer with a note rings once, human words for
+a lost connection, the profile's live state, search closed by one Esc, snippets without Markdown."""
+import re
+
+from dosyalar.models import Dosya
+from supportdesk.testing.fixtures import widget_client
+from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
+
+from .test_gelen_kutusu_tarayici import DOSYA_OLAYI, PDF, b64, ortam  # noqa: F401  (the fixture)
+from .test_konsol_tarayici import bekle, ok, sohbet_baslat, ziyaretci_mesajlari
+
+pytestmark = TARAYICI_ISARETLERI
+
+# Drops a file on `el` and answers how many uploads the page started while the drop was handled
+# (every listener runs inside dispatchEvent; each upload's fetch starts before its first await).
+BIRAK_VE_SAY = """(el, [b64, ad, tur]) => {
+  const asil = window.fetch;
+  let sayi = 0;
+  window.fetch = (url, ...geri) => { if (String(url).includes("/operator/upload")) sayi += 1; return asil(url, ...geri); };
+  try {
+    const dt = new DataTransfer();
+    dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], ad, { type: tur }));
+    for (const t of ["dragenter", "dragover", "drop"]) el.dispatchEvent(new DragEvent(t, {
+      dataTransfer: dt, bubbles: true, cancelable: true }));
+  } finally { window.fetch = asil; }
+  return sayi;
+}"""
+
+
+def _kabul(k, oturum_id, metin):
+    k.satir(oturum_id).get_by_role("button", name=re.compile("Kabul et|Accept")).click()
+    k.page.get_by_role("log").get_by_text(metin).wait_for()
+
+
+def test_bir_birakma_bir_dosya_kac_sohbet_acilmis_olursa_olsun(ortam):  # noqa: F811
+    """Issue 39.1: every chat or ticket opened in the tab added one more drop listener to the pane,
+    so one drop sent the file once per opening."""
+    sohbetler = []
+    for i in range(3):
+        w, o = sohbet_baslat(ortam.a, f"z-birak-{i}", ad=f"Ziyaretçi {i}", mesaj=f"Soru {i}")
+        sohbetler.append((w, o))
+    wt = widget_client(ortam.a)
+    t = ok(wt.post("/api/v1/widget/ticket/create", {"ziyaretci_id": "z-talep", "konu": "Fatura",
+                                                     "mesaj": "Faturam nerede?"}, format="json"))["ticket"]
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    for i, (_, o) in enumerate(sohbetler):
+        _kabul(k, o["id"], f"Soru {i}")
+    # Back and forth between them, through the ticket view too: five more openings.
+    for _, o in (sohbetler[0], sohbetler[1]):
+        page.locator(f'#aktifler .satir[data-id="{o["id"]}"] .satir-ac').click()
+        page.locator(f'#aktifler .satir[data-id="{o["id"]}"] .satir-ac[aria-current="true"]').wait_for()
+    page.keyboard.press("Escape")
+    page.keyboard.press("v")
+    page.locator(f'#talepler .satir[data-id="{t["id"]}"] .satir-ac').click()
+    page.get_by_text("Faturam nerede?").wait_for()
+    page.keyboard.press("c")
+    w, o = sohbetler[2]
+    page.locator(f'#aktifler .satir[data-id="{o["id"]}"] .satir-ac').click()
+    page.get_by_role("log").get_by_text("Soru 2").wait_for()
+
+    yuklemeler = page.locator(".orta").evaluate(BIRAK_VE_SAY, [b64(PDF), "tek.pdf", "application/pdf"])
+    assert yuklemeler == 1
+    page.get_by_role("log").locator(".ek").filter(has_text="tek.pdf").wait_for()
+    bekle(lambda: any((m.get("ek") or {}).get("ad") == "tek.pdf" for m in ziyaretci_mesajlari(w, "z-birak-2", o["id"])))
+    # A message after the file: when it has arrived, so has anything sent before it.
+    page.locator("#yazi").fill("Dosyayı gönderdim.")
+    page.locator("#yazi").press("Enter")
+    bekle(lambda: ziyaretci_mesajlari(w, "z-birak-2", o["id"])[-1]["icerik"] == "Dosyayı gönderdim.")
+    ekli = [m for m in ziyaretci_mesajlari(w, "z-birak-2", o["id"]) if m.get("ek")]
+    assert [m["ek"]["ad"] for m in ekli] == ["tek.pdf"]
+    assert Dosya.objects.filter(musteri=ortam.a, ad="tek.pdf").count() == 1
+    assert page.get_by_role("log").locator(".ek").count() == 1
+    # The other chats got nothing.
+    for i, (wi, oi) in enumerate(sohbetler[:2]):
+        assert not any(m.get("ek") for m in ziyaretci_mesajlari(wi, f"z-birak-{i}", oi["id"]))
+
+    # The ticket view after all those chats: a drop is one attachment of the reply, not a message.
+    page.keyboard.press("Escape")
+    page.keyboard.press("v")
+    page.locator(f'#talepler .satir[data-id="{t["id"]}"] .satir-ac').click()
+    page.get_by_text("Faturam nerede?").wait_for()
+    assert page.locator(".orta").evaluate(BIRAK_VE_SAY, [b64(PDF), "talep.pdf", "application/pdf"]) == 1
+    page.get_by_text("Dosya: talep.pdf").wait_for()
+    assert page.locator(".ek-listesi li").count() == 1
+    assert Dosya.objects.filter(musteri=ortam.a, ad="talep.pdf").count() == 1
