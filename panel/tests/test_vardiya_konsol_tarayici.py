@@ -86,3 +86,61 @@ def test_bir_birakma_bir_dosya_kac_sohbet_acilmis_olursa_olsun(ortam):  # noqa: 
     page.get_by_text("Dosya: talep.pdf").wait_for()
     assert page.locator(".ek-listesi li").count() == 1
     assert Dosya.objects.filter(musteri=ortam.a, ad="talep.pdf").count() == 1
+
+
+def test_eslesmeyen_kisayol_gonderilmez_ve_hazir_yanitlar_sohbetin_projesinden(ortam):  # noqa: F811
+    """Issue 39.5: with "Eşleşen hazır yanıt yok" showing, Enter (or Send) sent `/selam` to the
+    customer as typed. In the unified queue each chat offers its own tenant's canned responses."""
+    from chat.services import hazir_yanitlari_yukle
+
+    hazir_yanitlari_yukle(musteri=ortam.a, kayitlar=[{"kisayol": "/selam", "baslik": "Selamlama A",
+                                                      "icerik": "Anadolu Yazılım'a hoş geldiniz."}])
+    hazir_yanitlari_yukle(musteri=ortam.b, kayitlar=[{"kisayol": "/iade", "baslik": "İade B",
+                                                      "icerik": "Boğaziçi Market iade adımları: …"}])
+    wa, oa = sohbet_baslat(ortam.a, "z-a", ad="Ali", mesaj="A sorusu")
+    wb, ob = sohbet_baslat(ortam.b, "z-b", ad="Banu", mesaj="B sorusu")
+    k = ortam.konsol(ortam.ben)  # a member of both, on the "Tümü" tab
+    page = k.page
+    _kabul(k, ob["id"], "B sorusu")
+    yazi = page.locator("#yazi")
+    liste = page.get_by_role("listbox", name="Hazır yanıtlar")
+
+    # Tenant A's shortcut in tenant B's chat: no match, and Enter sends nothing.
+    yazi.fill("/selam")
+    liste.get_by_text("Eşleşen hazır yanıt yok.").wait_for()
+    yazi.press("Enter")
+    page.get_by_role("alert").get_by_text("«/selam» müşteriye gönderilmedi").wait_for()
+    assert yazi.input_value() == "/selam"
+    # Nor does the Send button, nor a shortcut typed too fast for the list.
+    page.get_by_role("button", name="Gönder", exact=True).click()
+    yazi.fill("/xyz")
+    yazi.press("Enter")
+    page.get_by_role("alert").get_by_text("«/xyz» müşteriye gönderilmedi").wait_for()
+    # B's own response is offered and inserted.
+    yazi.fill("/ia")
+    liste.get_by_role("option", name=re.compile("İade B")).wait_for()
+    assert liste.get_by_text("Selamlama A").count() == 0
+    yazi.press("Enter")
+    assert yazi.input_value() == "Boğaziçi Market iade adımları: …"
+    yazi.press("Enter")
+    bekle(lambda: ziyaretci_mesajlari(wb, "z-b", ob["id"])[-1]["icerik"] == "Boğaziçi Market iade adımları: …")
+    assert not any(m["icerik"].startswith("/") for m in ziyaretci_mesajlari(wb, "z-b", ob["id"]))
+    # A sentence that starts with "/" is text, and goes.
+    yazi.fill("/iade sayfasına bakabilirsiniz")
+    yazi.press("Enter")
+    bekle(lambda: ziyaretci_mesajlari(wb, "z-b", ob["id"])[-1]["icerik"] == "/iade sayfasına bakabilirsiniz")
+
+    # Tenant A's chat in the same queue: A's response, not B's.
+    _kabul(k, oa["id"], "A sorusu")
+    yazi = page.locator("#yazi")
+    yazi.fill("/")
+    liste.get_by_role("option", name=re.compile("Selamlama A")).wait_for()
+    assert liste.get_by_text("İade B").count() == 0
+    yazi.press("Enter")
+    assert yazi.input_value() == "Anadolu Yazılım'a hoş geldiniz."
+    # An internal note may begin with "/" (it never reaches the visitor).
+    page.get_by_role("button", name="İç not").click()
+    yazi.fill("/iade")
+    yazi.press("Enter")
+    page.locator(".mesaj.not").get_by_text("/iade").wait_for()
+    assert [m["icerik"] for m in ziyaretci_mesajlari(wa, "z-a", oa["id"]) if m["gonderen"] != "sistem"] == ["A sorusu"]

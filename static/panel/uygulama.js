@@ -891,6 +891,7 @@ async function mesajGonder(ek) {
   const id = S.acikSohbet;
   const metin = el.yazi.value.trim() || (ek ? ek.ad : "");
   if (!id || !metin) return;
+  if (!ek && kisayolBekliyor(metin)) return;
   el.bildirim.textContent = "";
   // A note changes no state and claims no chat (CONTRACT 16); an answer to a waiting chat takes
   // it, as an accept does (CONTRACT 3a).
@@ -910,6 +911,16 @@ async function mesajGonder(ek) {
     if (e.status !== 401) el.bildirim.textContent = e.message;
   }
 }
+// An unmatched `/shortcut` is never sent as typed (issue 39): in reply mode a box holding a lone
+// `/word` is a look-up of the chat's tenant's canned responses. Enter on a match inserts it
+// (yaziTusu); otherwise nothing reaches the visitor, the list stays open and the operator is told.
+function kisayolBekliyor(metin) {
+  if (S.notModu || !/^\/\S*$/.test(metin)) return false;
+  el.bildirim.textContent = soz("hazirGonderilmedi", { kisayol: metin });
+  hazirYanitSuz();
+  return true;
+}
+
 // The server's 201 says the waiting chat is ours now: shown so at once (its frame may come later).
 function bekleyeniAldim(id) {
   S.kendiAldiklarim.delete(id);
