@@ -5,11 +5,12 @@ a lost connection, the profile's live state, search closed by one Esc, snippets 
 import re
 
 from dosyalar.models import Dosya
+from supportdesk.testing.factories import TEST_SIFRE
 from supportdesk.testing.fixtures import widget_client
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 
 from .test_gelen_kutusu_tarayici import DOSYA_OLAYI, PDF, b64, ortam  # noqa: F401  (the fixture)
-from .test_konsol_tarayici import bekle, ok, sohbet_baslat, ziyaretci_mesajlari
+from .test_konsol_tarayici import Konsol, bekle, ok, sohbet_baslat, ziyaretci_mesajlari
 
 pytestmark = TARAYICI_ISARETLERI
 
@@ -144,3 +145,145 @@ def test_eslesmeyen_kisayol_gonderilmez_ve_hazir_yanitlar_sohbetin_projesinden(o
     yazi.press("Enter")
     page.locator(".mesaj.not").get_by_text("/iade").wait_for()
     assert [m["icerik"] for m in ziyaretci_mesajlari(wa, "z-a", oa["id"]) if m["gonderen"] != "sistem"] == ["A sorusu"]
+
+
+# Whether two boxes (getBoundingClientRect) of the page overlap.
+ORTUSUR = """([a, b]) => {
+  const x = document.querySelector(a).getBoundingClientRect(), y = document.querySelector(b).getBoundingClientRect();
+  return !(x.right <= y.left || y.right <= x.left || x.bottom <= y.top || y.bottom <= x.top);
+}"""
+
+
+def test_notlu_aktarma_bir_kez_calar_kime_gittigini_soyler_ve_duyuru_gonderi_ortmez(ortam):  # noqa: F811
+    """Issue 39.8: a transfer with a handover note rang twice at its new operator (the transfer and
+    the note's mention); its `sistem` line did not say to whom; the toast covered the Send button;
+    the queue's preview showed the `sistem` line instead of the visitor's question."""
+    ortam.meslektas.ad = "Deniz Kaya"
+    ortam.meslektas.save(update_fields=["ad"])
+    w, o = sohbet_baslat(ortam.a, "z-aktar", mesaj="Kargom iki gündür yolda.")
+    k = ortam.konsol(ortam.ben)
+    k2 = ortam.konsol(ortam.meslektas)
+    _kabul(k, o["id"], "Kargom iki gündür yolda.")
+    page = k.page
+    page.get_by_role("button", name="Aktar", exact=True).click()
+    page.locator("#aktar-hedef").select_option(str(ortam.meslektas.id))
+    page.locator("#aktar-not").fill("Kargo firmasıyla görüştüm, iade istiyor.")
+    page.get_by_role("dialog").get_by_role("button", name="Aktar", exact=True).click()
+
+    hedef = k2.page
+    hedef.locator('[data-test="bahsedilme"]').wait_for()
+    satir = hedef.locator(f'#aktifler .satir[data-id="{o["id"]}"]')
+    satir.wait_for()
+    assert hedef.evaluate("window.__sesler") == 1
+    assert len(k2.bildirimler()) == 1, k2.bildirimler()
+    # The queue row previews the visitor's question, not "… joined" or "… transferred".
+    assert satir.locator(".onizleme").inner_text() == "Kargom iki gündür yolda."
+
+    satir.locator(".satir-ac").click()
+    log = hedef.get_by_role("log")
+    log.get_by_text("Sohbet Deniz Kaya adlı temsilciye aktarıldı.").wait_for()
+    log.locator(".mesaj.not").get_by_text("Kargo firmasıyla görüştüm, iade istiyor.").wait_for()
+    # The toast is still up, and clear of the composer and its Send button, on a desktop and a phone.
+    assert hedef.locator('[data-test="bahsedilme"]').is_visible()
+    for boyut in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        hedef.set_viewport_size(boyut)
+        hedef.locator("form.yazma button[type=submit]").wait_for()
+        assert not hedef.evaluate(ORTUSUR, ['[data-test="bahsedilme"]', "form.yazma"]), boyut
+        assert not hedef.evaluate(ORTUSUR, ['[data-test="bahsedilme"]', "form.yazma button[type=submit]"]), boyut
+    k2.ekran("konsol-aktarma-notu-telefon.png")
+    hedef.set_viewport_size({"width": 1280, "height": 800})
+    k2.ekran("konsol-aktarma-notu.png")
+    # Nothing more rang meanwhile; the visitor saw the line with the name, never the note.
+    assert hedef.evaluate("window.__sesler") == 1
+    icerikler = [m["icerik"] for m in ziyaretci_mesajlari(w, "z-aktar", o["id"])]
+    assert "Sohbet Deniz Kaya adlı temsilciye aktarıldı." in icerikler
+    assert not any("Kargo firmasıyla" in x for x in icerikler)
+
+
+def ingilizce_konsol(tarayici, asgi_sunucu, tmp_path, user):
+    """A console of a member whose own language is English (the page turns English at login)."""
+    user.dil = "en"
+    user.save(update_fields=["dil"])
+    k = Konsol(tarayici, f"{asgi_sunucu}/panel/", tmp_path)
+    k.page.goto(k.url)
+    k.page.get_by_label("E-posta").fill(user.email)
+    k.page.get_by_label("Şifre").fill(TEST_SIFRE)
+    k.page.get_by_role("button", name="Giriş yap").click()
+    k.page.get_by_role("tab", name=re.compile("^All")).wait_for()
+    k.page.locator('.mod[data-canli="1"]').wait_for()
+    return k
+
+
+def test_baglanti_hatasi_insanca_ve_operatorun_dilinde(ortam, tarayici, asgi_sunucu, tmp_path):  # noqa: F811
+    """Issue 39.8: a failed call showed the browser's "Failed to fetch" (or a bare "502")."""
+    w, o = sohbet_baslat(ortam.a, "z-kopuk", mesaj="Bağlantı sorusu")
+    w2, o2 = sohbet_baslat(ortam.a, "z-kopuk-en", ad="Jane", mesaj="Connection question")
+    tr = ("Sunucuya ulaşılamadı. Bağlantınızı kontrol edip yeniden deneyin.",
+          "Sunucu şu an yanıt veremiyor. Biraz sonra yeniden deneyin.")
+    en = ("Couldn't reach the server. Check your connection and try again.",
+          "The server can't answer right now. Try again in a moment.")
+    for konsol, oturum, metinler in (
+        (lambda: ortam.konsol(ortam.ben), o, tr),
+        (lambda: ingilizce_konsol(tarayici, asgi_sunucu, tmp_path, ortam.meslektas), o2, en),
+    ):
+        k = konsol()
+        page = k.page
+        _kabul(k, oturum["id"], oturum["son_mesaj"])
+        yazi = page.locator("#yazi")
+        yol = f"**/api/v1/operator/chat/{oturum['id']}/message"
+        page.route(yol, lambda route: route.abort("internetdisconnected"))
+        yazi.fill("Merhaba / Hello")
+        yazi.press("Enter")
+        uyari = page.locator(".orta p.hata[role=alert]")
+        uyari.get_by_text(metinler[0], exact=True).wait_for()
+        assert "fetch" not in page.locator("body").inner_text().lower()
+        assert yazi.input_value() == "Merhaba / Hello"  # the draft stays for the retry
+        page.unroute(yol)
+        # A proxy's HTML error page (no envelope): no bare status.
+        page.route(yol, lambda route: route.fulfill(status=502, body="<html>Bad Gateway</html>", content_type="text/html"))
+        yazi.press("Enter")
+        uyari.get_by_text(metinler[1], exact=True).wait_for()
+        page.unroute(yol)
+        yazi.press("Enter")  # the retry goes
+        page.get_by_role("log").get_by_text("Merhaba / Hello").wait_for()
+        assert uyari.inner_text() == ""
+        if oturum is o2:
+            k.kapat()  # not one of the fixture's consoles
+    assert [m["icerik"] for m in ziyaretci_mesajlari(w, "z-kopuk", o["id"]) if m["gonderen"] == "operator"] == ["Merhaba / Hello"]
+
+
+def test_profil_durumu_canli_ve_arama_tek_esc_ile_kapanir(ortam):  # noqa: F811
+    """Issue 39.8: the visitor profile kept showing a claimed chat as "Bekliyor"; the search dialog
+    needed Esc twice."""
+    _, o = sohbet_baslat(ortam.a, "z-profil", mesaj="Faturamı göremiyorum.")
+    _, o2 = sohbet_baslat(ortam.a, "z-profil-2", ad="Can", mesaj="Kargom nerede?")
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    profil = page.locator('[data-test="profil"]')
+
+    def profil_satiri(oturum):
+        return profil.locator(f'#profil-sohbetler li[data-id="{oturum["id"]}"]')
+
+    # Opened to read while waiting, then accepted from its header.
+    k.satir(o["id"]).locator(".satir-ac").click()
+    profil_satiri(o).get_by_text(re.compile("Bekliyor · açık olan")).wait_for()
+    page.locator(".sohbet-baslik").get_by_role("button", name="Kabul et").click()
+    profil.locator(f'#profil-sohbetler li[data-id="{o["id"]}"][data-durum="aktif"]').wait_for()
+    assert "Aktif · açık olan" in profil_satiri(o).inner_text()
+    # Opened while waiting, then claimed by an answer.
+    k.satir(o2["id"]).locator(".satir-ac").click()
+    profil_satiri(o2).get_by_text(re.compile("Bekliyor")).wait_for()
+    page.locator("#yazi").fill("Hemen bakıyorum.")
+    page.locator("#yazi").press("Enter")
+    profil.locator(f'#profil-sohbetler li[data-id="{o2["id"]}"][data-durum="aktif"]').wait_for()
+    assert "Aktif · açık olan" in profil_satiri(o2).inner_text()
+    # Search: one Esc closes it, with a query typed and results shown.
+    page.locator("#yazi").press("Escape")  # out of the writing box: `/` is the list's search key
+    page.keyboard.press("/")
+    arama = page.get_by_role("dialog", name="Ara")
+    kutu = arama.get_by_role("searchbox")
+    kutu.fill("fatura")
+    arama.locator(".arama-sonuc").first.wait_for()
+    kutu.press("Escape")
+    arama.wait_for(state="hidden")
+    assert not page.evaluate("document.querySelector('dialog[open]') !== null")
