@@ -112,6 +112,7 @@ def test_eslesmeyen_kisayol_gonderilmez_ve_hazir_yanitlar_sohbetin_projesinden(o
     yazi.press("Enter")
     page.get_by_role("alert").get_by_text("«/selam» müşteriye gönderilmedi").wait_for()
     assert yazi.input_value() == "/selam"
+    k.ekran("konsol-eslesmeyen-kisayol.png")
     # Nor does the Send button, nor a shortcut typed too fast for the list.
     page.get_by_role("button", name="Gönder", exact=True).click()
     yazi.fill("/xyz")
@@ -215,13 +216,16 @@ def ingilizce_konsol(tarayici, asgi_sunucu, tmp_path, user):
 
 
 def test_baglanti_hatasi_insanca_ve_operatorun_dilinde(ortam, tarayici, asgi_sunucu, tmp_path):  # noqa: F811
-    """Issue 39.8: a failed call showed the browser's "Failed to fetch" (or a bare "502")."""
+    """Issue 39.8: a failed call showed the browser's "Failed to fetch" (or a bare "502"). Checked for
+    a Turkish and an English member."""
     w, o = sohbet_baslat(ortam.a, "z-kopuk", mesaj="Bağlantı sorusu")
     w2, o2 = sohbet_baslat(ortam.a, "z-kopuk-en", ad="Jane", mesaj="Connection question")
     tr = ("Sunucuya ulaşılamadı. Bağlantınızı kontrol edip yeniden deneyin.",
-          "Sunucu şu an yanıt veremiyor. Biraz sonra yeniden deneyin.")
+          "Sunucu şu an yanıt veremiyor. Biraz sonra yeniden deneyin.",
+          "Hazır yanıt seçilmedi: «/yok» müşteriye gönderilmedi. Listeden bir yanıt seçin ya da metni değiştirin.")
     en = ("Couldn't reach the server. Check your connection and try again.",
-          "The server can't answer right now. Try again in a moment.")
+          "The server can't answer right now. Try again in a moment.",
+          "No canned response chosen: “/yok” was not sent to the customer. Pick a response from the list or change the text.")
     for konsol, oturum, metinler in (
         (lambda: ortam.konsol(ortam.ben), o, tr),
         (lambda: ingilizce_konsol(tarayici, asgi_sunucu, tmp_path, ortam.meslektas), o2, en),
@@ -236,6 +240,7 @@ def test_baglanti_hatasi_insanca_ve_operatorun_dilinde(ortam, tarayici, asgi_sun
         yazi.press("Enter")
         uyari = page.locator(".orta p.hata[role=alert]")
         uyari.get_by_text(metinler[0], exact=True).wait_for()
+        k.ekran(f"konsol-baglanti-hatasi-{'en' if oturum is o2 else 'tr'}.png")
         assert "fetch" not in page.locator("body").inner_text().lower()
         assert yazi.input_value() == "Merhaba / Hello"  # the draft stays for the retry
         page.unroute(yol)
@@ -247,6 +252,10 @@ def test_baglanti_hatasi_insanca_ve_operatorun_dilinde(ortam, tarayici, asgi_sun
         yazi.press("Enter")  # the retry goes
         page.get_by_role("log").get_by_text("Merhaba / Hello").wait_for()
         assert uyari.inner_text() == ""
+        # An unmatched shortcut, in the member's language too (issue 39.5).
+        yazi.fill("/yok")
+        yazi.press("Enter")
+        uyari.get_by_text(metinler[2], exact=True).wait_for()
         if oturum is o2:
             k.kapat()  # not one of the fixture's consoles
     assert [m["icerik"] for m in ziyaretci_mesajlari(w, "z-kopuk", o["id"]) if m["gonderen"] == "operator"] == ["Merhaba / Hello"]
@@ -269,6 +278,7 @@ def test_profil_durumu_canli_ve_arama_tek_esc_ile_kapanir(ortam):  # noqa: F811
     profil_satiri(o).get_by_text(re.compile("Bekliyor · açık olan")).wait_for()
     page.locator(".sohbet-baslik").get_by_role("button", name="Kabul et").click()
     profil_satiri(o).get_by_text(re.compile("Aktif · açık olan")).wait_for()
+    k.ekran("konsol-profil-canli.png")
     assert profil_satiri(o).get_attribute("data-durum") == "aktif"
     # Opened while waiting, then claimed by an answer.
     k.satir(o2["id"]).locator(".satir-ac").click()
