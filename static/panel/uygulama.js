@@ -927,11 +927,12 @@ async function mesajGonder(ek) {
 }
 // An unmatched `/shortcut` is never sent as typed (issue 39): in reply mode a box holding a lone
 // `/word` is a look-up of the chat's tenant's canned responses. Enter on a match inserts it
-// (yaziTusu); otherwise nothing reaches the visitor, the list stays open and the operator is told.
+// (yaziTusu); otherwise nothing reaches the visitor and the operator is told (the list, drawn over
+// that line, closes until the text changes).
 function kisayolBekliyor(metin) {
   if (S.notModu || !/^\/\S*$/.test(metin)) return false;
   el.bildirim.textContent = soz("hazirGonderilmedi", { kisayol: metin });
-  hazirYanitSuz();
+  el.hazir.hidden = true;
   return true;
 }
 
