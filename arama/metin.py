@@ -69,6 +69,34 @@ def _desenler(kokler: tuple[str, ...]) -> tuple[re.Pattern, tuple[re.Pattern, ..
     return re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(k) for k in kokler) + r")[^\W_]*"), tek
 
 
+# Markdown of a ticket reply (the console renders it) read as the plain text it shows (issue 39:
+# snippets showed `**`, `[text](url)`, `#`). Only markup goes; the words and their order stay, and
+# the result is text, drawn as text by the console (no HTML is made here, so nothing to escape).
+_MARKDOWN = [
+    (re.compile(r"^ {0,3}(?:```|~~~).*$", re.M), ""),                    # code fences
+    (re.compile(r"^ {0,3}(?:[-*_] *){3,}$", re.M), ""),                   # rules
+    (re.compile(r"^ {0,3}#{1,6}[ \t]+", re.M), ""),                        # headings
+    (re.compile(r"^ {0,3}(?:> ?)+", re.M), ""),                            # quotes
+    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+", re.M), ""),          # list markers
+    (re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)"), r"\1"),                     # images: their alt text
+    (re.compile(r"\[([^\]\n]+)\]\([^)\n]*\)"), r"\1"),                      # links: their text
+    (re.compile(r"<((?:https?|mailto):[^>\s]+)>"), r"\1"),                 # autolinks
+    (re.compile(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1"), r"\2"),               # bold, strike
+    (re.compile(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])"), r"\2"),    # italics
+    (re.compile(r"`+([^`\n]+)`+"), r"\1"),                                  # inline code
+]
+# `\*` is a literal `*`: kept out of the patterns' way (a private-use stand-in) and put back last.
+_KACIS = re.compile(r"\\([\\`*_{}\[\]()#+\-.!>~|])")
+_VEKIL = 0xF0000
+
+
+def markdown_duz(metin: str) -> str:
+    metin = _KACIS.sub(lambda m: chr(_VEKIL + ord(m.group(1))), metin or "")
+    for desen, yerine in _MARKDOWN:
+        metin = desen.sub(yerine, metin)
+    return re.sub("[\U000F0000-\U000F00FF]", lambda m: chr(ord(m.group()) - _VEKIL), metin)
+
+
 def parca(ust: str, govde: str, kokler: list[str]) -> str:
     """A plain-text snippet around the first match, each matching word between « and »: from
     the body when it matches as many stems as the header, else from the header."""

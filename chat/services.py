@@ -48,7 +48,8 @@ ULASILAMAZ_METNI = gettext_lazy("Şu an çevrimiçi temsilcimiz yok.")
 # The `sistem` lines, written in the chat's language when made (`sistem_metni`, CONTRACT 19).
 SISTEM_METINLERI = {
     "katildi": gettext_lazy("{ad} sohbete katıldı."),
-    "aktarildi": gettext_lazy("Sohbet başka bir temsilciye aktarıldı."),
+    "aktarildi": gettext_lazy("Sohbet başka bir temsilciye aktarıldı."),  # to a member without a display name
+    "aktarildi_adli": gettext_lazy("Sohbet {ad} adlı temsilciye aktarıldı."),
     "siraya_alindi": gettext_lazy("Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek."),
     Oturum.Kapatan.ZIYARETCI: gettext_lazy("Sohbet ziyaretçi tarafından sonlandırıldı."),
     Oturum.Kapatan.OPERATOR: gettext_lazy("Sohbet temsilci tarafından sonlandırıldı."),
@@ -150,7 +151,10 @@ def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek
     mesaj = Mesaj.objects.create(
         musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
     )
-    Oturum.objects.filter(pk=oturum.pk).update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(gonderen))
+    # The preview (`son_mesaj`) is what someone wrote: a `sistem` line ("X joined", a transfer) would
+    # hide the visitor's question in the queue (issue 39), so it leaves the preview as it was.
+    onizleme = {} if gonderen == Mesaj.Gonderen.SISTEM else {"son_mesaj": _onizleme(icerik)}
+    Oturum.objects.filter(pk=oturum.pk).update(**onizleme, okunmamis=_okunmamis(gonderen))
     if mesaj_olayi:
         _mesaj_yayinla(mesaj)
     return mesaj
@@ -541,7 +545,7 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
             oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
             # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
             oturum.okunmamis = max(oturum.okunmamis, 1)
-            metin = SISTEM_METINLERI["aktarildi"]
+            metin = _aktarildi_metni(oturum, hedef)
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
         _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=sistem_metni(oturum, metin))
         yayinla("chat_aktarildi", musteri_id=oturum.musteri_id,
@@ -549,6 +553,16 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
         atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=None if hedef is None else hedef.pk,
                        an=oturum.kabul_zamani)
         return _yeniden_oku(oturum)
+
+
+def _aktarildi_metni(oturum: Oturum, hedef: Uyelik):
+    """The transfer's `sistem` line says to whom (issue 39): the new operator's display name as
+    visitors see it (never its e-mail), stored in the chat's language; a member without a name is
+    "another agent" rather than "Agent"."""
+    ad = (hedef.kullanici.ad or "").strip()
+    if not ad:
+        return SISTEM_METINLERI["aktarildi"]
+    return lambda: str(SISTEM_METINLERI["aktarildi_adli"]).format(ad=ad)
 
 
 def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:

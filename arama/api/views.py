@@ -6,6 +6,7 @@ from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 
 from .. import metin, selectors
+from ..models import AramaKaydi
 from . import serializers as s
 
 
@@ -30,5 +31,7 @@ class OperatorAramaView(OperatorAPIView):
                                                 cursor=filtre.get("cursor"), limit=limit)
         kokler = metin.sorgu_kokleri(filtre["q"])
         for row in rows:
-            row.parca = metin.parca(row.ust_metin, row.govde_metin, kokler)
+            # A ticket's replies are Markdown; a chat's messages are plain text and stay as typed.
+            govde = metin.markdown_duz(row.govde_metin) if row.tur == AramaKaydi.Tur.TICKET else row.govde_metin
+            row.parca = metin.parca(row.ust_metin, govde, kokler)
         return basarili({"sonuclar": s.OperatorAramaSonucuSerializer(rows, many=True).data, "sonraki": sonraki})

@@ -22,6 +22,7 @@ EN = {
     "katildi": "Agent joined the chat.",
     "katildi_adli": "Deniz joined the chat.",
     "aktarildi": "The chat was transferred to another agent.",
+    "aktarildi_adli": "The chat was transferred to Deniz.",
     "siraya_alindi": "The chat is back in the queue; the next available agent will reply to you.",
     "operator_kapatti": "The chat was ended by the agent.",
     "ziyaretci_kapatti": "The chat was ended by the visitor.",
@@ -35,6 +36,7 @@ TR = {
     "katildi": "Temsilci sohbete katıldı.",
     "katildi_adli": "Deniz sohbete katıldı.",
     "aktarildi": "Sohbet başka bir temsilciye aktarıldı.",
+    "aktarildi_adli": "Sohbet Deniz adlı temsilciye aktarıldı.",
     "siraya_alindi": "Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek.",
     "operator_kapatti": "Sohbet temsilci tarafından sonlandırıldı.",
     "ziyaretci_kapatti": "Sohbet ziyaretçi tarafından sonlandırıldı.",
@@ -102,7 +104,7 @@ def test_operator_moves_write_the_chats_language(musteri, proje_dili, tarayici, 
     ok(iki_client.post(op_url(o["id"], "accept")))
     ok(iki_client.post(op_url(o["id"], "close")))
     assert _iki_yandan(widget, bir_client, o["id"]) == [
-        metin["katildi"], metin["aktarildi"], metin["siraya_alindi"], metin["katildi_adli"], metin["operator_kapatti"]]
+        metin["katildi"], metin["aktarildi_adli"], metin["siraya_alindi"], metin["katildi_adli"], metin["operator_kapatti"]]
 
     # The visitor's own close, on a second chat.
     o2 = baslat(widget, "z-2", mesaj="Again / Yine")

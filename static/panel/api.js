@@ -1,6 +1,6 @@
 // A thin client of the public REST API (/api/v1). The token lives in an HttpOnly cookie that no
 // script reads; unsafe calls carry the CSRF value the server derived from that token.
-import { dil } from "./metinler.js";
+import { dil, M } from "./metinler.js";
 
 const TABAN = "/api/v1";
 let csrf = "";
@@ -8,11 +8,18 @@ const dinleyiciler = { oturumDustu: () => {}, baglanti: () => {} };
 
 export class ApiHatasi extends Error {
   constructor(status, hata) {
-    super((hata && hata.mesaj) || String(status));
+    super((hata && hata.mesaj) || insanca(status));
     this.status = status;
     this.kod = hata && hata.kod;
     this.alanlar = (hata && hata.alanlar) || {};
   }
+}
+
+// What an operator reads when the server gave no message of its own (issue 39): never the
+// browser's "Failed to fetch" or a bare status, but what happened and what to do, in its language.
+function insanca(status) {
+  if (!status) return M.baglantiHatasi;
+  return status >= 500 ? M.sunucuHatasi : M.hata;
 }
 
 export function ayarla({ csrfDegeri, oturumDustu, baglanti } = {}) {
@@ -40,7 +47,7 @@ export async function istek(yontem, yol, { govde, sorgu, form, sessiz401 } = {})
     yanit = await fetch(url, { method: yontem, headers: basliklar, body, credentials: "same-origin", cache: "no-store" });
   } catch (e) {
     dinleyiciler.baglanti(false);
-    throw new ApiHatasi(0, { kod: "BAGLANTI_YOK", mesaj: e.message });
+    throw new ApiHatasi(0, { kod: "BAGLANTI_YOK", mesaj: insanca(0) });
   }
   dinleyiciler.baglanti(yanit.status < 502 || yanit.status > 504);
   let veri = null;

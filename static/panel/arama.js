@@ -64,6 +64,8 @@ export function aramaAc(dialog, { musteriId, musteriAdi, ac }) {
   girdi.addEventListener("input", () => { clearTimeout(zaman); zaman = setTimeout(() => getir(false), 250); });
   girdi.addEventListener("keydown", (e) => {
     if (e.key === "Enter") { e.preventDefault(); clearTimeout(zaman); getir(false); }
+    // One Esc closes the search (issue 39): a search box's own Esc would only empty it first.
+    if (e.key === "Escape") { e.preventDefault(); clearTimeout(zaman); dialog.close(); }
     if (e.key === "ArrowDown") { const b = liste.querySelector("button"); if (b) { e.preventDefault(); b.focus(); } }
   });
   liste.addEventListener("keydown", (e) => {

@@ -56,6 +56,11 @@ const tr = {
   sohbetKapandi: "Sohbet kapandı.",
   hazirYanitlar: "Hazır yanıtlar",
   hazirYok: "Eşleşen hazır yanıt yok.",
+  // Issue 39: what the console says instead of sending an unmatched `/shortcut`, and of a raw
+  // browser error ("Failed to fetch") or a server answer without a message.
+  hazirGonderilmedi: "Hazır yanıt seçilmedi: «{kisayol}» müşteriye gönderilmedi. Listeden bir yanıt seçin ya da metni değiştirin.",
+  baglantiHatasi: "Sunucuya ulaşılamadı. Bağlantınızı kontrol edip yeniden deneyin.",
+  sunucuHatasi: "Sunucu şu an yanıt veremiyor. Biraz sonra yeniden deneyin.",
   gonderen: { ziyaretci: "Ziyaretçi", operator: "Siz", sistem: "Sistem" },
   meslektas: "Meslektaş",
   ek: "Ek",
@@ -260,6 +265,9 @@ const en = {
   sohbetKapandi: "Chat closed.",
   hazirYanitlar: "Canned responses",
   hazirYok: "No matching canned responses.",
+  hazirGonderilmedi: "No canned response chosen: “{kisayol}” was not sent to the customer. Pick a response from the list or change the text.",
+  baglantiHatasi: "Couldn't reach the server. Check your connection and try again.",
+  sunucuHatasi: "The server can't answer right now. Try again in a moment.",
   gonderen: { ziyaretci: "Visitor", operator: "You", sistem: "System" },
   meslektas: "Colleague",
   ek: "Attachment",

@@ -38,12 +38,29 @@ export function profilCiz(veri, { simdiki, sohbetAc, talepAc }) {
     h("p", { class: "dogrulama", dataset: { dogrulandi: z.identity_dogrulandi ? "1" : "0" } },
       z.identity_dogrulandi ? [ikon("onay", 14), ` ${M.dogrulandi}`] : M.dogrulanmadi),
     h("h3", { text: M.gecmisSohbetler }),
-    oturumlar.length ? h("ul", { class: "kayitlar gecmis", id: "profil-sohbetler" }, oturumlar.map((o) => oge("chat", o.id,
-      `${zamanYaz(o.baslangic)} · ${M.sohbetDurumlari[o.durum] || o.durum}`,
-      [o.son_mesaj || "", o.puan ? ` · ★ ${o.puan}` : ""].join(""), sohbetAc)))
+    oturumlar.length ? h("ul", { class: "kayitlar gecmis", id: "profil-sohbetler" }, oturumlar.map((o) => {
+      const li = oge("chat", o.id, sohbetBasligi(o), sohbetAlti(o), sohbetAc);
+      li.dataset.durum = o.durum;
+      return li;
+    }))
       : h("p", { class: "bos", text: M.gecmisYok }),
     h("h3", { text: M.gecmisTalepler }),
     ticketlar.length ? h("ul", { class: "kayitlar gecmis", id: "profil-talepler" }, ticketlar.map((t) => oge("ticket", t.id,
       `#${t.id} ${t.konu}`, `${M.talepDurumlari[t.durum] || t.durum} · ${zamanYaz(t.guncellenme || t.olusturulma)}`, talepAc)))
       : h("p", { class: "bos", text: M.gecmisYok }));
+}
+
+const sohbetBasligi = (o) => `${zamanYaz(o.baslangic)} · ${M.sohbetDurumlari[o.durum] || o.durum}`;
+const sohbetAlti = (o) => [o.son_mesaj || "", o.puan ? ` · ★ ${o.puan}` : ""].join("");
+
+// A chat listed in the open profile changed (accepted, claimed by an answer, transferred, closed):
+// its line shows the new state at once (issue 39: a claimed chat still read "Bekliyor"), from the
+// `oturum` the console already holds, without reading the profile again.
+export function profilSohbetiGuncelle(kap, o) {
+  const li = kap && o && kap.querySelector(`#profil-sohbetler li[data-tur="chat"][data-id="${o.id}"]`);
+  if (!li || !o.durum) return;
+  li.dataset.durum = o.durum;
+  const baslik = li.querySelector(".k-baslik");
+  baslik.textContent = baslik.getAttribute("aria-current") ? `${sohbetBasligi(o)} · ${M.buKayit}` : sohbetBasligi(o);
+  if (o.son_mesaj !== undefined) li.querySelector(".k-alt").textContent = sohbetAlti(o);
 }

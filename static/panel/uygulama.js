@@ -7,7 +7,7 @@ import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
 import { dil, dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
-import { profilCiz, profilGetir } from "./profil.js";
+import { profilCiz, profilGetir, profilSohbetiGuncelle } from "./profil.js";
 import { slaCercevesi, slaRozetleri } from "./sla.js";
 import { OperatorSoketi } from "./soket.js";
 import { Bahsetme, dosyaBirakma, emojiSecici, hazirDoldur, yazmaModu } from "./yazma.js";
@@ -359,7 +359,7 @@ function soketOlayi(tip, d) {
 function bahsedilme(d) {
   const kayit = d.mesaj || d.yanit || {};
   const baslik = soz("bahsedildin", { proje: musteriAdi(d.musteri_id) });
-  uyar(baslik, kayit.icerik, d.musteri_id, true);
+  sohbetIcinUyar(d.oturum_id, baslik, kayit.icerik, d.musteri_id, true);
   const ac = () => {
     kutu.remove();
     if (d.oturum_id) { if (S.gorunum !== "sohbet") gorunumDegistir("sohbet"); sohbetAc(d.oturum_id); } else if (d.ticket_id) talebiAc(d.ticket_id);
@@ -483,7 +483,7 @@ async function sohbetleriYenile() {
     for (const [id, o] of yeni) {
       const eski = S.sohbetler.get(id);
       if (!eski && o.durum === "bekliyor") uyar(soz("yeniSohbet", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi, o.musteri_id);
-      else if (bizeDevredildi(eski, o)) uyar(soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
+      else if (bizeDevredildi(eski, o)) sohbetIcinUyar(o.id, soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
       else if (eski && id !== S.acikSohbet && o.okunmamis > eski.okunmamis)
         uyar(soz("yeniMesaj", { proje: musteriAdi(o.musteri_id) }), o.son_mesaj || "", o.musteri_id);
     }
@@ -504,11 +504,12 @@ function bizeDevredildi(eski, o) {
 }
 
 function sohbetGuncelle(o, yeniMi) {
+  profilSohbetiGuncelle(el.baglam, o);
   const benim = benimMi(o);
   if (o.durum === "bekliyor" || benim) {
     const eski = S.sohbetler.get(o.id);
     if (yeniMi && !eski) uyar(soz("yeniSohbet", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi, o.musteri_id);
-    else if (bizeDevredildi(eski, o)) uyar(soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
+    else if (bizeDevredildi(eski, o)) sohbetIcinUyar(o.id, soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
     S.sohbetler.set(o.id, o);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
   } else if (S.arsiv.has(o.id)) {
@@ -604,7 +605,7 @@ function basligiGuncelle() {
 // --- notifications: sound and desktop, never for a muted tenant -----------------------------
 let sesBaglami = null;
 function uyar(baslik, govde, musteriId, sessizeRagmen = false) {
-  if (S.ilkYukleme || (sessizMi(musteriId) && !sessizeRagmen)) return;
+  if (S.ilkYukleme || (sessizMi(musteriId) && !sessizeRagmen)) return false;
   try {
     const Ses = window.AudioContext || window.webkitAudioContext;
     if (Ses) {
@@ -621,6 +622,18 @@ function uyar(baslik, govde, musteriId, sessizeRagmen = false) {
   if ("Notification" in window && Notification.permission === "granted") {
     try { new Notification(baslik, { body: String(govde || "").slice(0, 140), tag: `sd-${musteriId}` }); } catch { /* ignored */ }
   }
+  return true;
+}
+
+// One event of a chat rings once (issue 39): a transfer with a handover note reaches its new
+// operator as the transfer (`sizeAktarildi`) and as the note's mention; the second, coming within
+// a few seconds for the same chat, shows its toast but rings no more.
+const BIR_KEZ_MS = 10000;
+const calanSohbetler = new Map(); // oturum id -> when it last rang
+function sohbetIcinUyar(oturumId, ...uyari) {
+  const once = calanSohbetler.get(oturumId);
+  if (oturumId && once && Date.now() - once < BIR_KEZ_MS) return;
+  if (uyar(...uyari) && oturumId) calanSohbetler.set(oturumId, Date.now());
 }
 
 async function bildirimIzniIste() {
@@ -636,6 +649,7 @@ async function kabulEt(id) {
     const { oturum } = await api.kabul(id);
     S.kendiAldiklarim.delete(id);
     S.sohbetler.set(oturum.id, oturum);
+    profilSohbetiGuncelle(el.baglam, oturum);
     listeyiCiz();
     // Already open (read before accepting): only its header changes; the accept's `sistem` line
     // comes with the next read like any message.
@@ -891,6 +905,7 @@ async function mesajGonder(ek) {
   const id = S.acikSohbet;
   const metin = el.yazi.value.trim() || (ek ? ek.ad : "");
   if (!id || !metin) return;
+  if (!ek && kisayolBekliyor(metin)) return;
   el.bildirim.textContent = "";
   // A note changes no state and claims no chat (CONTRACT 16); an answer to a waiting chat takes
   // it, as an accept does (CONTRACT 3a).
@@ -910,11 +925,23 @@ async function mesajGonder(ek) {
     if (e.status !== 401) el.bildirim.textContent = e.message;
   }
 }
+// An unmatched `/shortcut` is never sent as typed (issue 39): in reply mode a box holding a lone
+// `/word` is a look-up of the chat's tenant's canned responses. Enter on a match inserts it
+// (yaziTusu); otherwise nothing reaches the visitor and the operator is told (the list, drawn over
+// that line, closes until the text changes).
+function kisayolBekliyor(metin) {
+  if (S.notModu || !/^\/\S*$/.test(metin)) return false;
+  el.bildirim.textContent = soz("hazirGonderilmedi", { kisayol: metin });
+  el.hazir.hidden = true;
+  return true;
+}
+
 // The server's 201 says the waiting chat is ours now: shown so at once (its frame may come later).
 function bekleyeniAldim(id) {
   S.kendiAldiklarim.delete(id);
   const o = S.sohbetler.get(id);
   if (o && o.durum === "bekliyor") Object.assign(o, { durum: "aktif", operator_id: S.operator.id });
+  profilSohbetiGuncelle(el.baglam, o);
   sohbetBasligiCiz();
   listeyiCiz();
   listeGecikmeli();

@@ -52,7 +52,22 @@ export function emojiSecici(alan) {
 // --- files by drag-and-drop and paste ---------------------------------------------------------------
 // `hedef` takes dropped files (shown as a drop zone while dragged over); `alan` takes pasted ones
 // (a screenshot pasted from the clipboard). Each file goes to `yukle(file)`.
+// The console calls this on every chat or ticket it opens, with the same lasting pane as `hedef`:
+// the pane gets its drop listeners once and a later call only replaces where its files go, so one
+// drop is one upload however many chats were opened before (issue 39). `alan` is new each time.
+const birakmaHedefleri = new WeakMap(); // hedef -> the `yukle` of the latest call
 export function dosyaBirakma(hedef, alan, yukle) {
+  if (!birakmaHedefleri.has(hedef)) birakmaAlaniKur(hedef);
+  birakmaHedefleri.set(hedef, yukle);
+  if (alan) alan.addEventListener("paste", (e) => {
+    const dosyalar = [...((e.clipboardData && e.clipboardData.files) || [])];
+    if (!dosyalar.length) return; // text pastes as text
+    e.preventDefault();
+    for (const f of dosyalar) yukle(adlandir(f));
+  });
+}
+
+function birakmaAlaniKur(hedef) {
   let derinlik = 0;
   const dosyaVar = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
   hedef.addEventListener("dragenter", (e) => { if (!dosyaVar(e)) return; e.preventDefault(); derinlik += 1; hedef.classList.add("birakma"); });
@@ -63,13 +78,8 @@ export function dosyaBirakma(hedef, alan, yukle) {
     e.preventDefault();
     derinlik = 0;
     hedef.classList.remove("birakma");
+    const yukle = birakmaHedefleri.get(hedef);
     for (const f of e.dataTransfer.files) yukle(f);
-  });
-  if (alan) alan.addEventListener("paste", (e) => {
-    const dosyalar = [...((e.clipboardData && e.clipboardData.files) || [])];
-    if (!dosyalar.length) return; // text pastes as text
-    e.preventDefault();
-    for (const f of dosyalar) yukle(adlandir(f));
   });
 }
 
