@@ -131,5 +131,6 @@ def test_yonetici_ve_sahip_araya_girer_kapatir_aktarir(musteri, widget, rol):
     o = baslat(widget, "z-1")
     ok(a.post(op_url(o["id"], "accept")))
     ok(amir.post(op_url(o["id"], "message"), {"icerik": "Ben de buradayım."}, format="json"), 201)
-    assert ok(amir.post(op_url(o["id"], "transfer"), {"operator_id": hedef.id}, format="json"))["oturum"]["operator_id"] == hedef.id
+    aktarilan = ok(amir.post(op_url(o["id"], "transfer"), {"operator_id": hedef.id}, format="json"))["oturum"]
+    assert aktarilan["operator_id"] == hedef.id
     assert ok(amir.post(op_url(o["id"], "close")))["oturum"]["durum"] == "kapandi"
