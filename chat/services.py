@@ -632,6 +632,9 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
     ek = None if ek_id is None else operator_dosya_list_by_ids(
         musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
     with transaction.atomic():
+        # Under the chat's row lock as every message: a chat's message ids stay in commit order
+        # (the frames' `onceki_id`, chat.selectors.onceki_mesaj_idleri).
+        _kilitli(oturum.pk)
         mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
                                      operator=kullanici, icerik=icerik, ek=ek, ozel=True)
         _mesaj_yayinla(mesaj, oturum=oturum)
