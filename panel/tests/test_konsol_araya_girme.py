@@ -94,16 +94,15 @@ def test_reddedilen_gonderimde_taslak_kutuda_kalir(asgi_sunucu, tarayici):
     o = _baslat(asgi_sunucu, a, "z-1")
     page.locator(f'.satir[data-id="{o["id"]}"]').wait_for(timeout=2000)
     _acik_bekleyen_taslakla(page, o)
-    cevaplar = []
 
     def once_meslektas(route):
         _kabul(asgi_sunucu, meslektas_token, o["id"])
         route.continue_()
 
     page.route(f"**/api/v1/operator/chat/{o['id']}/message", once_meslektas)
-    page.on("response", lambda r: cevaplar.append(r.status) if r.url.endswith(f"/chat/{o['id']}/message") else None)
-    page.locator("#yazi").press("Enter")
-    bekle(lambda: cevaplar == [409])
+    with page.expect_response(lambda r: r.url.endswith(f"/chat/{o['id']}/message")) as cevap:
+        page.locator("#yazi").press("Enter")
+    assert cevap.value.status == 409
     page.locator(".sohbet-baslik").get_by_text("yalnızca okuyorsunuz ve not yazabilirsiniz").wait_for()
     assert page.locator("#yazi").input_value() == TASLAK
     assert page.get_by_role("alert").filter(has_text="meslektaş").count() + page.get_by_role("alert").filter(
