@@ -85,9 +85,13 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
     if oturum is None:
         return []
     veri = mesaj_verisi(mesaj)
+    # `onceki_id`: the message before this one as each audience sees the chat (docs/api.md), so a
+    # frame that overtook its predecessor (another process published first) is seen as a gap.
+    onceki, gorunur_onceki = chat_selectors.onceki_mesaj_idleri(mesaj=mesaj)
     # An internal note (CONTRACT 16) goes to operators only, never to the visitor's sockets.
-    sonuc = [] if mesaj.ozel else [(_ziyaretci_grubu(oturum), "mesaj", {"mesaj": veri})]
-    sonuc += [(g, "mesaj", {"mesaj": veri, "musteri_id": oturum.musteri_id}) for g in operator_gruplari(oturum)]
+    sonuc = [] if mesaj.ozel else [(_ziyaretci_grubu(oturum), "mesaj", {"mesaj": veri, "onceki_id": gorunur_onceki})]
+    sonuc += [(g, "mesaj", {"mesaj": veri, "musteri_id": oturum.musteri_id, "onceki_id": onceki})
+              for g in operator_gruplari(oturum)]
     return sonuc
 
 

@@ -375,6 +375,20 @@ def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int, notlar: bool = F
     return mesajlar
 
 
+def onceki_mesaj_idleri(*, mesaj: Mesaj) -> tuple[int | None, int | None]:
+    """The message before `mesaj` in its chat, as (any message: the operators' timeline, notes
+    included; a message the visitor sees: no note), None at the chat's start. A socket frame
+    carries it (`onceki_id`, CONTRACT 11) so that a client sees a frame that came before its
+    predecessor and reads with `sonra` instead. Exact after the commit too: every message of a chat
+    is written under the chat's row lock, so a chat's message ids are in commit order. One query,
+    two backward steps on `mesaj_oturum_idx`."""
+    onceki = Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk).order_by("-id").values("id")[:1]
+    gorunur = Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk, ozel=False).order_by("-id").values("id")[:1]
+    satir = (Oturum.objects.filter(pk=mesaj.oturum_id)
+             .annotate(_onceki=Subquery(onceki), _gorunur=Subquery(gorunur)).values_list("_onceki", "_gorunur").first())
+    return satir or (None, None)
+
+
 _MESAJ_SAYFASI = DerlenmisSorgu(
     lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra, ozel=False)
     .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],

@@ -453,6 +453,20 @@ def _limit_kontrol(uyelik: Uyelik) -> None:
 
 
 BASKASI_KABUL_ETTI = gettext_lazy("Sohbet başka bir temsilci tarafından kabul edildi.")
+MESLEKTASIN_SOHBETI = gettext_lazy("Bu sohbet bir meslektaşınızda; yalnızca not yazabilirsiniz. "
+                                   "Araya yalnızca yöneticiler ve proje sahipleri girebilir.")
+
+
+def _araya_girebilir_mi(*, oturum: Oturum, kullanici) -> None:
+    """CONTRACT 3a (wave 4): a message, close or transfer of a colleague's `aktif` chat is stepping
+    in, for `yonetici` and `sahip` only; a plain operator's is 409 and changes nothing. This is also
+    what makes a claim that lost by a moment a 409 on every database: the loser finds the chat
+    taken, not waiting, and may not step in (the caller holds the chat's row lock)."""
+    if oturum.durum != Oturum.Durum.AKTIF or oturum.operator_id in (None, kullanici.id):
+        return
+    rol = Uyelik.objects.filter(kullanici_id=kullanici.id, musteri_id=oturum.musteri_id).values_list("rol", flat=True).first()
+    if rol not in (Uyelik.Rol.YONETICI, Uyelik.Rol.SAHIP):
+        raise DurumCakismasi(str(MESLEKTASIN_SOHBETI))
 
 
 def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
@@ -535,6 +549,7 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
         oturum = _kilitli(oturum.pk)
         if oturum.durum != Oturum.Durum.AKTIF:
             raise DurumCakismasi(_("Yalnızca aktif bir sohbet aktarılabilir."))
+        _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         if hedef is None:
             oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
             metin = SISTEM_METINLERI["siraya_alindi"]
@@ -568,6 +583,8 @@ def _aktarildi_metni(oturum: Oturum, hedef: Uyelik):
 def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
     with transaction.atomic():
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        if oturum.acik:
+            _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         return _yeniden_oku(_kapat(oturum=oturum, kapatan=Oturum.Kapatan.OPERATOR))
 
 
@@ -575,7 +592,8 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
     """An operator's message (CONTRACT 3a). To a waiting chat it claims the chat first, in this
     transaction, exactly as an accept would (cap, `sistem` line before the reply, events); if a
     colleague's claim wins the race meanwhile, 409 and nothing is stored. To a colleague's active
-    chat it is someone stepping in: allowed, and the chat keeps its operator."""
+    chat it is someone stepping in: a `yonetici` or `sahip` only (else 409), and the chat keeps its
+    operator."""
     icerik = icerik_dogrula(icerik)
     with transaction.atomic():
         # The common case, a chat that is not waiting (it cannot go back to the queue while locked):
@@ -600,6 +618,8 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
             oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
             raise DurumCakismasi(str(BASKASI_KABUL_ETTI))  # an answer to a waiting visitor lost the claim
+        else:
+            _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
@@ -626,6 +646,9 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
     ek = None if ek_id is None else operator_dosya_list_by_ids(
         musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
     with transaction.atomic():
+        # Under the chat's row lock as every message: a chat's message ids stay in commit order
+        # (the frames' `onceki_id`, chat.selectors.onceki_mesaj_idleri).
+        _kilitli(oturum.pk)
         mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
                                      operator=kullanici, icerik=icerik, ek=ek, ozel=True)
         _mesaj_yayinla(mesaj, oturum=oturum)

@@ -38,8 +38,9 @@ def test_not_operatorlere_gider_ziyaretciye_asla(ortam):
     mesaj = ortam.rest["a1"].post(f"operator/chat/{oturum['id']}/message",
                                   {"icerik": NOT, "ozel": True, "bahsedilenler": [ortam.op["a2"].id]}, 201)["mesaj"]
     # The waiting chat's followers (every member) get the note as a message, marked.
-    assert a2.bekle("mesaj", kosul=lambda d: d["mesaj"]["id"] == mesaj["id"]) == {
-        "mesaj": mesaj, "musteri_id": ortam.musteri.id}
+    cerceve = a2.bekle("mesaj", kosul=lambda d: d["mesaj"]["id"] == mesaj["id"])
+    assert cerceve == {"mesaj": mesaj, "musteri_id": ortam.musteri.id, "onceki_id": cerceve["onceki_id"]}
+    assert cerceve["onceki_id"] < mesaj["id"]
     assert mesaj["ozel"] is True
     # The mentioned member: `bahsedilme`, with where it is.
     assert a2.bekle("bahsedilme") == {"mesaj": mesaj, "musteri_id": ortam.musteri.id, "oturum_id": oturum["id"]}

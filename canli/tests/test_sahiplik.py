@@ -46,7 +46,7 @@ def test_bekleyen_sohbete_yanit_kabulun_cercevelerini_gonderir(ortam):
     # The visitor reads the accept's line first, then the answer.
     katildi = zw.bekle("mesaj")["mesaj"]
     assert katildi["gonderen"] == "sistem" and "sohbete katıldı" in katildi["icerik"]
-    assert zw.bekle("mesaj") == {"mesaj": cevap}
+    assert zw.bekle("mesaj") == {"mesaj": cevap, "onceki_id": katildi["id"]}
     # The claimer's socket heard it too (its other tabs).
     assert a1.bekle("chat_guncellendi", kosul=lambda d: d["oturum"]["id"] == oturum["id"])["oturum"]["durum"] == "aktif"
     for s in (a1, a2, zw, z2):

@@ -128,9 +128,13 @@ def test_sohbet_yasami_operator_ve_widget_cerceveleri_rest_ile_ayni(ortam):
     # a visitor's message in a waiting chat: every member; the visitor's own tabs
     m = ortam.widget_a.post("widget/chat/message", {"ziyaretci_id": "z1", "oturum_id": oturum["id"],
                                                      "icerik": "Orada mısınız?"}, 201)["mesaj"]
+    # `onceki_id`: the message before it in the chat (issue 38), as the REST read has them.
+    idler = [x["id"] for x in _widget_okuma(ortam.widget_a, "z1", oturum["id"])["mesajlar"]]
+    onceki = idler[idler.index(m["id"]) - 1]
     for s in (a1, a2):
-        assert s.bekle("mesaj", kosul=lambda d: d["mesaj"]["id"] == m["id"]) == {"mesaj": m, "musteri_id": ortam.musteri_a.id}
-    assert zw.bekle("mesaj") == {"mesaj": m}
+        assert s.bekle("mesaj", kosul=lambda d: d["mesaj"]["id"] == m["id"]) == {
+            "mesaj": m, "musteri_id": ortam.musteri_a.id, "onceki_id": onceki}
+    assert zw.bekle("mesaj") == {"mesaj": m, "onceki_id": onceki}
 
     # accept by a1: a colleague's queue loses it (chat_guncellendi), the visitor sees `oturum`,
     # and the visitor behind it moves up (sira_no 2 -> 1)
@@ -148,7 +152,7 @@ def test_sohbet_yasami_operator_ve_widget_cerceveleri_rest_ile_ayni(ortam):
 
     # the operator's reply: to the visitor; an active chat's messages go to its operator only
     cevap = ortam.rest["a1"].post(f"operator/chat/{oturum['id']}/message", {"icerik": "Buyrun"}, 201)["mesaj"]
-    assert zw.bekle("mesaj") == {"mesaj": cevap}
+    assert zw.bekle("mesaj") == {"mesaj": cevap, "onceki_id": katildi["id"]}
     assert a1.bekle("mesaj", kosul=lambda d: d["mesaj"]["id"] == cevap["id"])["mesaj"] == cevap
     okunan = _widget_okuma(ortam.widget_a, "z1", oturum["id"])["mesajlar"]
     assert cevap in okunan

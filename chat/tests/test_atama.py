@@ -315,9 +315,11 @@ def test_tickets_are_assigned_by_the_mode_counting_open_tickets(musteri):
 # of `chat_atandi` with its endpoints), the answer's re-read and the accept frame's read.
 # The frames' reads prefetch the chat's labels for the operators' shape (CONTRACT 16): one more
 # query per frame read (one for a manual start, two for an automatic one), and `chat_atandi` reads
-# the chat's label names for its `veri` (one more for an automatic start).
+# the chat's label names for its `veri` (one more for an automatic start). The accept line's
+# `mesaj` frame reads the chat's previous message ids (`onceki_id`, issue 38): one more for an
+# automatic start.
 BASLAT_MANUEL = 11
-BASLAT_OTOMATIK = 25
+BASLAT_OTOMATIK = 26
 
 
 @pytest.mark.parametrize(("atama_modu", "sinir"), [("manuel", BASLAT_MANUEL), ("sirayla", BASLAT_OTOMATIK),

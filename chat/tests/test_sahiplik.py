@@ -99,3 +99,38 @@ def test_aktarilan_sohbet_yeni_operatorunde_okunmamis_sayilir(musteri, widget):
     assert ok(b.get(CHATS))["oturumlar"][0]["okunmamis"] == 0
     # Back to the queue is not a hand-over to anyone: the count is left as it was.
     assert ok(b.post(op_url(o["id"], "transfer"), {"operator_id": None}, format="json"))["oturum"]["okunmamis"] == 0
+
+
+def test_sade_operator_meslektasin_aktif_sohbetine_giremez_hicbir_sey_degismez(musteri, widget):
+    # CONTRACT 3a (wave 4): stepping in (message, close, transfer) is for `yonetici` and `sahip`.
+    sahibi, a = operator_istemcisi(musteri, durum="cevrimici")
+    _, b = operator_istemcisi(musteri)
+    ucuncu, _c = operator_istemcisi(musteri)
+    o = baslat(widget, "z-1", mesaj="Merhaba")
+    ok(a.post(op_url(o["id"], "accept")))
+    once = _mesajlar(o["id"])
+    hata(b.post(op_url(o["id"], "message"), {"icerik": "Ben de buradayım."}, format="json"), 409, "DURUM_CAKISMASI")
+    hata(b.post(op_url(o["id"], "close")), 409, "DURUM_CAKISMASI")
+    hata(b.post(op_url(o["id"], "transfer"), {"operator_id": ucuncu.id}, format="json"), 409, "DURUM_CAKISMASI")
+    hata(b.post(op_url(o["id"], "transfer"), {"operator_id": None}, format="json"), 409, "DURUM_CAKISMASI")
+    oturum = Oturum.objects.get(pk=o["id"])
+    assert (oturum.durum, oturum.operator_id) == ("aktif", sahibi.id)
+    assert _mesajlar(o["id"]) == once
+    # A note is no stepping in: allowed (CONTRACT 16).
+    ok(b.post(op_url(o["id"], "message"), {"icerik": "Not: müşteri VIP.", "ozel": True}, format="json"), 201)
+    # The chat's own operator still moves it.
+    ok(a.post(op_url(o["id"], "message"), {"icerik": "Buyrun."}, format="json"), 201)
+    ok(a.post(op_url(o["id"], "close")))
+
+
+@pytest.mark.parametrize("rol", ["yonetici", "sahip"])
+def test_yonetici_ve_sahip_araya_girer_kapatir_aktarir(musteri, widget, rol):
+    sahibi, a = operator_istemcisi(musteri, durum="cevrimici")
+    _, amir = operator_istemcisi(musteri, rol=rol)
+    hedef, _h = operator_istemcisi(musteri)
+    o = baslat(widget, "z-1")
+    ok(a.post(op_url(o["id"], "accept")))
+    ok(amir.post(op_url(o["id"], "message"), {"icerik": "Ben de buradayım."}, format="json"), 201)
+    aktarilan = ok(amir.post(op_url(o["id"], "transfer"), {"operator_id": hedef.id}, format="json"))["oturum"]
+    assert aktarilan["operator_id"] == hedef.id
+    assert ok(amir.post(op_url(o["id"], "close")))["oturum"]["durum"] == "kapandi"

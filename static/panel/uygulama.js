@@ -27,6 +27,7 @@ const S = {
   acikSohbet: null,
   mesajlar: new Map(),
   taslaklar: new Map(),
+  arayaGirilen: new Set(), // colleagues' chats this manager stepped into (CONTRACT 3a)
   okunan: new Map(),
   mesajOkumalari: new Map(),
   imlecler: new Map(), // per chat: the last message id a read brought (`sonra` of the next read)
@@ -512,8 +513,9 @@ function sohbetGuncelle(o, yeniMi) {
     else if (bizeDevredildi(eski, o)) sohbetIcinUyar(o.id, soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
     S.sohbetler.set(o.id, o);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
-  } else if (S.arsiv.has(o.id)) {
-    // A chat opened to read (search, profile): it stays open and shows its new state.
+  } else if (S.arsiv.has(o.id) || (o.id === S.acikSohbet && el.yazi && el.yazi.value.trim())) {
+    // A chat opened to read (search, profile), or one with a draft in its box (taken by a
+    // colleague while being answered: the draft is kept): it stays open and shows its new state.
     S.arsiv.set(o.id, o);
     S.sohbetler.delete(o.id);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
@@ -790,9 +792,59 @@ function sohbetBasligiCiz() {
     h("div", { class: "dugmeler" },
       h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }),
       o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil", "aria-keyshortcuts": "a", onclick: () => kabulEt(o.id), text: M.kabulEt }) : null,
-      o.durum === "aktif" ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "t", onclick: aktarAc, text: M.aktar }) : null,
-      o.durum !== "kapandi" ? h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "x", onclick: kapatAc, text: M.kapat }) : null),
-    listede ? null : h("p", { class: "salt-okunur", text: M.saltOkunur }));
+      arayaGirmeDugmesi(o),
+      o.durum === "aktif" && !yalnizOkunur(o) ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "t", onclick: aktarAc, text: M.aktar }) : null,
+      o.durum !== "kapandi" && !yalnizOkunur(o) ? h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "x", onclick: kapatAc, text: M.kapat }) : null),
+    arayaGirmeNotu(o) || (listede ? null : h("p", { class: "salt-okunur", text: M.saltOkunur })));
+  yazmaIzniniUygula(o);
+}
+
+// --- stepping in (CONTRACT 3a, wave 4) ------------------------------------------------------------
+// A colleague's active chat is read-only in fact: a plain operator reads it and writes notes (a
+// reply, transfer or close would be 409); a `yonetici` or `sahip` too, until it steps in with the
+// explicit button, after which the composer answers the visitor and the chat keeps its operator.
+function meslektasinSohbeti(o) {
+  return Boolean(o) && o.durum === "aktif" && o.operator_id != null && o.operator_id !== S.operator.id;
+}
+function arayaGirebilir(o) {
+  const m = musteri(o.musteri_id);
+  return Boolean(m) && (m.rol === "yonetici" || m.rol === "sahip");
+}
+function yalnizOkunur(o) {
+  return meslektasinSohbeti(o) && !S.arayaGirilen.has(o.id);
+}
+function arayaGirmeDugmesi(o) {
+  if (!yalnizOkunur(o) || !arayaGirebilir(o)) return null;
+  return h("button", { type: "button", class: "birincil", "data-test": "araya-gir", onclick: () => arayaGir(o.id), text: M.arayaGir });
+}
+function arayaGirmeNotu(o) {
+  if (!meslektasinSohbeti(o)) return null;
+  const metin = !arayaGirebilir(o) ? M.meslektasSohbeti : yalnizOkunur(o) ? M.arayaGirBilgi : M.arayaGirildi;
+  return h("p", { class: "salt-okunur", role: "status", text: metin });
+}
+// The composer follows: notes only while the chat is read-only (or closed), the reply mode back
+// once stepped in.
+function yazmaIzniniUygula(o) {
+  if (!el.yazmaModu || !el.yazi || o.id !== S.acikSohbet) return;
+  const yalnizNot = o.durum === "kapandi" || yalnizOkunur(o);
+  const yanit = el.yazmaModu.querySelector('[data-mod="yanit"]');
+  if (yalnizNot && !el.yazmaModu.notMu()) { S.notModu = true; el.yazmaModu.ayarla(true, true); }
+  if (yanit) yanit.disabled = yalnizNot;
+}
+function arayaGir(id) {
+  S.arayaGirilen.add(id);
+  sohbetBasligiCiz();
+  if (S.acikSohbet === id && el.yazmaModu) el.yazmaModu.ayarla(false);
+}
+// A send refused with 409 (a colleague took the chat first, or stepping in is not this operator's):
+// the draft stays in the box and the chat stays open to read, in its new state.
+async function gonderimReddedildi(id) {
+  const o = sohbetBul(id);
+  if (!o || S.acikSohbet !== id) return;
+  S.taslaklar.set(id, el.yazi.value);
+  S.arsiv.set(id, o);
+  await mesajlariYenile(id);
+  sohbetBasligiCiz();
 }
 
 // The label editor of the open chat or ticket (`l`).
@@ -923,6 +975,7 @@ async function mesajGonder(ek) {
     if (aliyorum) { S.kendiAldiklarim.delete(id); listeGecikmeli(); }
     // The draft stays in the box (a dropped session brings the login form over it).
     if (e.status !== 401) el.bildirim.textContent = e.message;
+    if (e.status === 409) gonderimReddedildi(id);
   }
 }
 // An unmatched `/shortcut` is never sent as typed (issue 39): in reply mode a box holding a lone

@@ -994,7 +994,9 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
           S.ek = null;
           ekCipi.hidden = true;
           uyariGizle();
-          mesajlariIsle([d.mesaj], false);
+          // Shown at once, in id order, but the cursor stays: a line written just before it
+          // (an operator's) whose frame is still on its way comes with the next read.
+          mesajlariIsle([d.mesaj], false, true);
         } catch (err) {
           hataGoster(err);
           if (err.durum === 409) mesajlariGetir().catch(() => {});
@@ -1083,7 +1085,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       if (!imlecSabit && (S.sonMesajId === null || m.id > S.sonMesajId)) S.sonMesajId = m.id;
       const dugum = mesajDugumu(m);
       const puanYeri = mesajListesi.querySelector(".pn");
-      mesajListesi.insertBefore(dugum, puanYeri);
+      mesajListesi.insertBefore(dugum, sonrakiMesaj(m.id) || puanYeri);
       if (m.gonderen !== "ziyaretci" && !gecmis) yeniGelen++;
     }
     if (yeniGelen) {
@@ -1092,6 +1094,15 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       rozetGuncelle();
     }
     mesajListesi.scrollTop = mesajListesi.scrollHeight;
+  }
+
+  // The first shown line with a larger id than `id` (null: none): every line sits in id order,
+  // which is the chat's stored order, whichever way (read, frame, own send) it came.
+  function sonrakiMesaj(id) {
+    const satirlar = mesajListesi.querySelectorAll(".m[data-id]");
+    const son = satirlar[satirlar.length - 1];
+    if (!son || +son.dataset.id < id) return null;
+    return [...satirlar].find((x) => +x.dataset.id > id) || null;
   }
 
   async function mesajlariGetir(gecmis) {
@@ -1320,7 +1331,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (!o || d.oturum_id !== undefined && d.oturum_id !== o.id) return;
     if (c.tip === "mesaj" && d.mesaj && d.mesaj.oturum_id === o.id) {
       if (d.mesaj.gonderen !== "ziyaretci") canliYaziyorGoster(false);
-      mesajlariIsle([d.mesaj], false, true);
+      canliMesaj(d);
     } else if (c.tip === "oturum" && d.oturum && d.oturum.id === o.id) {
       S.oturum = { ...o, ...d.oturum };
       durumGuncelle();
@@ -1329,6 +1340,24 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     } else if (c.tip === "okundu") {
       for (const el of mesajListesi.querySelectorAll(".m.z")) if (+el.dataset.id <= d.mesaj_id) el.classList.add("ok");
     }
+  }
+  // Frame order (issue 38): frames of one chat can overtake each other on the way (several web
+  // processes publish). Each `mesaj` frame names the message before it as the visitor sees the
+  // chat (`onceki_id`): shown at once when that one is shown; else a gap, and one read with
+  // `sonra` brings the missing lines and this one, in order (docs/api.md). One read at a time: a
+  // gap seen meanwhile asks for one more read after it.
+  function canliMesaj(d) {
+    const m = d.mesaj;
+    if (S.mesajIdleri.has(m.id)) return;
+    if (d.onceki_id == null || S.mesajIdleri.has(d.onceki_id)) return mesajlariIsle([m], false, true);
+    if (canli.bosluk) { canli.bosluk.tekrar = true; return; }
+    const okuma = { tekrar: false };
+    canli.bosluk = okuma;
+    (async () => {
+      try {
+        do { okuma.tekrar = false; await mesajlariGetir(); } while (okuma.tekrar);
+      } catch (e) { /* the next poll reads from the same cursor */ } finally { canli.bosluk = null; }
+    })();
   }
   function canliYaziyorGoster(acik) {
     clearTimeout(canli.notZaman);

@@ -200,7 +200,7 @@ def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olun
     http_cagri("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/accept", 200, headers=yetki, json={})
     cevap = http_cagri("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
                   json={"icerik": "Buyrun, dinliyorum"})["mesaj"]
-    assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == cevap["id"]) == {"mesaj": cevap}
+    assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == cevap["id"])["mesaj"] == cevap
 
     # one web and one socket process die; the operator's socket went with socket process 1
     t.oldur("web-1")
@@ -213,7 +213,8 @@ def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olun
     assert operator.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == soru["id"])["mesaj"] == soru
     ikinci = http_cagri("POST", f"{t.url('web', 2)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
                    json={"icerik": "Evet, buradayım"})["mesaj"]
-    assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == ikinci["id"]) == {"mesaj": ikinci}
+    assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == ikinci["id"]) == {
+        "mesaj": ikinci, "onceki_id": soru["id"]}
     mesajlar = http_cagri("GET", f"{t.url('web', 2)}/api/v1/operator/chat/{oturum['id']}/messages", 200, headers=yetki)
     assert {cevap["id"], soru["id"], ikinci["id"]} <= {m["id"] for m in mesajlar["mesajlar"]}
 
