@@ -5,6 +5,7 @@ page could neither run nor restyle it. Colours that come from data (a project's 
 by the pages' scripts through CSSOM (`element.style.setProperty`), which the policy allows, from
 `data-renk` attributes.
 """
+from django.conf import settings
 
 
 def sayfa_csp(*, connect_src: str = "'self'") -> str:
@@ -20,8 +21,6 @@ class YonetimVeBelgeCSP:
     Django's admin has no inline script or style, and the Swagger page's look is a static file."""
 
     def __init__(self, get_response):
-        from django.conf import settings
-
         self.get_response = get_response
         self.onekler = ("/" + settings.ADMIN_URL.lstrip("/"), settings.API_ONEKI + "docs/")
         self.politika = sayfa_csp()
