@@ -30,6 +30,16 @@ def uyelik(olay: YayinlananOlay) -> None:
     yoklama.degisti(musteri_idleri=[olay.musteri_id])
 
 
+@dinle("uyelik_silindi", islem_icinde=True)
+def uye_ayrildi(olay: YayinlananOlay) -> None:
+    # A member who left a project answers none of its chats (CONTRACT 13): its active chats there
+    # go back to the queue in the removing transaction, whoever removed it (the portal's team
+    # page, the Django admin, a command). tenants cannot call up into chat, so it says so by this
+    # event. A membership that goes with its tenant or its user has nothing to hand on.
+    if not olay.veri.get("kademeli"):
+        services.operator_sohbetlerini_birak(musteri_id=olay.musteri_id, operator_id=olay.veri["kullanici_id"])
+
+
 @dinle("operator_durumu", islem_icinde=True)
 def operator_durumu(olay: YayinlananOlay) -> None:
     kullanici = Kullanici(pk=olay.veri["operator_id"])

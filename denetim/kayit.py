@@ -6,8 +6,9 @@ is `veri["ip"]` or the request's. Outside a request both are None (the system).
 
 Several recorded actions are published under older names and mapped here: `musteri_degisti` with
 appearance fields → `gorunum_degisti`, with `izinli_originler` → `origin_degisti`, with a key →
-`anahtar_yenilendi`; `uyelik_eklendi` → `uye_eklendi`; `uyelik_guncellendi` with a new role →
-`uye_rol_degisti`; `uyelik_silindi` → `uye_cikarildi`."""
+`anahtar_yenilendi`, with the tenant's other fields → `ayar_degisti`; `uyelik_eklendi` →
+`uye_eklendi`; `uyelik_guncellendi` with a new role → `uye_rol_degisti`; `uyelik_silindi` →
+`uye_cikarildi`."""
 from supportdesk.core.eylemci import eylemci
 from supportdesk.core.olaylar import YayinlananOlay
 from tenants.models import Kullanici, Uyelik
@@ -17,6 +18,9 @@ from .models import DenetimKaydi
 
 GORUNUM_ALANLARI = frozenset({"renk_primary", "karsilama_metni", "baslatici_konum", "logo", "logo_url"})
 ANAHTAR_ALANLARI = frozenset({"api_key", "api_secret"})
+# The tenant's own fields outside CONTRACT 15 (those announce `ayar_degisti` themselves): a change
+# by the admin, the portal's identity switch or an admin action is an `ayar_degisti` too.
+MUSTERI_AYAR_ALANLARI = frozenset({"firma_adi", "kimlik_dogrulama_zorunlu", "trial_bitis", "aktif", "olusturan"})
 # Tenants on their way out, in this process: no entry is written for them (a cascade's membership
 # removals would otherwise add rows pointing at the deleted tenant).
 SILINEN_MUSTERILER: set[int] = set()
@@ -62,7 +66,7 @@ def musteri_degisikligi(olay: YayinlananOlay) -> None:
     if veri.get("olusturuldu") or veri.get("ham") or not alanlar:
         return
     for eylem, kume in (("gorunum_degisti", GORUNUM_ALANLARI), ("origin_degisti", {"izinli_originler"}),
-                        ("anahtar_yenilendi", ANAHTAR_ALANLARI)):
+                        ("anahtar_yenilendi", ANAHTAR_ALANLARI), ("ayar_degisti", MUSTERI_AYAR_ALANLARI)):
         degisen = sorted(set(alanlar) & kume)
         if degisen:
             kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"musteri:{olay.musteri_id}",

@@ -6,14 +6,12 @@ forms into its calls.
 """
 from django.contrib import messages
 from django.contrib.auth import login
-from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views import View
 
-from chat.services import operator_sohbetlerini_birak
 from eposta.services import davet_eposta_gonder
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from tenants import ekip
@@ -77,9 +75,8 @@ class UyeView(PortalView):
         islem = request.POST.get("islem")
         try:
             if islem == "cikar":
-                with transaction.atomic():  # the member and their open chats leave together
-                    ekip.uyelik_cikar(uyelik=uyelik, yapan=self.uyelik)
-                    operator_sohbetlerini_birak(musteri_id=uyelik.musteri_id, operator_id=uyelik.kullanici_id)
+                # The member's active chats go back to the queue with it (chat.dinleyiciler.uye_ayrildi).
+                ekip.uyelik_cikar(uyelik=uyelik, yapan=self.uyelik)
                 messages.success(request, _("%(email)s projeden çıkarıldı.") % {"email": uyelik.kullanici.email})
             elif islem == "guncelle":
                 form = forms.UyeForm(request.POST)

@@ -1,6 +1,6 @@
 """Everything under /api/v1. Each app owns its routes; the catch-all keeps 404s in the envelope."""
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework.renderers import JSONRenderer
 
 from supportdesk.core.views import BilinmeyenAdresView, CanliView, HazirView, SaglikView
@@ -20,8 +20,9 @@ class SemaView(ZarfliHatalar, SpectacularAPIView):
     pass
 
 
-class SwaggerView(ZarfliHatalar, SpectacularSwaggerView):
-    pass
+class SwaggerView(ZarfliHatalar, SpectacularSwaggerSplitView):
+    """The page and its init script apart (`?script=`): no inline script, so the page's
+    Content-Security-Policy (supportdesk.core.csp) allows only scripts of this origin."""
 
 
 class RedocView(ZarfliHatalar, SpectacularRedocView):

@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "supportdesk.core.middleware.SayfaAraKatmanlari",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "portal.middleware.PortalCSP",
+    "supportdesk.core.csp.YonetimVeBelgeCSP",
 ]
 SAYFA_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",

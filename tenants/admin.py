@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
@@ -5,7 +6,11 @@ from django.db.models.functions import Coalesce
 from django.template.defaultfilters import filesizeformat
 
 from . import services
+from .ayarlar import ALANLAR as AYAR_ALANLARI
 from .models import Kullanici, Musteri, Uyelik
+
+# What the tenant form hands to `services.musteri_duzenle` (the rest of it is read-only).
+DUZENLENEN = services.DUZENLENEN_ALANLAR | set(AYAR_ALANLARI)
 
 
 class UyelikInline(admin.TabularInline):
@@ -63,8 +68,28 @@ def kullanim_sutunlari() -> dict:
     return sutunlar
 
 
+class MusteriForm(forms.ModelForm):
+    """The service's checks as form errors (CONTRACT 15 settings, origins, colour), not a 500 or
+    a stored value the API would refuse."""
+
+    class Meta:
+        model = Musteri
+        fields = [f.name for f in Musteri._meta.fields if f.name in DUZENLENEN]
+
+    def clean(self):
+        data = super().clean()
+        degisen = {a: data[a] for a in self.changed_data if a in DUZENLENEN and a in data}
+        for alan, mesaj in services.musteri_duzenle_hatalari(degisen).items():
+            self.add_error(alan if alan in self.fields else None, mesaj)
+        return data
+
+
 @admin.register(Musteri)
 class MusteriAdmin(admin.ModelAdmin):
+    """An edit goes through `services.musteri_duzenle` (checks, events, the audit log), as the
+    portal's pages and the settings API do; a new tenant is saved as the form made it."""
+
+    form = MusteriForm
     list_display = ["id", "firma_adi", "aktif", "kimlik_dogrulama_zorunlu", "trial_bitis", "olusturulma",
                     "sohbetler", "ticketlar", "operatorler", "depolama"]
 
@@ -93,8 +118,14 @@ class MusteriAdmin(admin.ModelAdmin):
 
     list_filter = ["aktif", "kimlik_dogrulama_zorunlu"]
     search_fields = ["firma_adi", "api_key"]
-    readonly_fields = ["api_key", "api_secret", "olusturulma"]
+    readonly_fields = ["api_key", "api_secret", "olusturulma", "logo"]
     inlines = [UyelikInline]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            return super().save_model(request, obj, form, change)
+        degisen = {a: form.cleaned_data[a] for a in form.changed_data if a in DUZENLENEN}
+        services.musteri_duzenle(musteri=obj, degisiklikler=degisen, kullanici=request.user)
     actions = ["widget_anahtarini_yenile", "api_secret_yenile", "devre_disi_birak", "etkinlestir"]
 
     @admin.action(description="Projeyi devre dışı bırak (widget anahtarı hemen çalışmaz)")

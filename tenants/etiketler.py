@@ -6,6 +6,7 @@ A label is put on chats and tickets by their apps (`chat.services.chat_etiketler
 Each write states what happened (`etiket_olusturuldu`, `etiket_degisti`, `etiket_silindi`, with
 `kullanici_id` and `ip` for the audit log)."""
 import re
+import unicodedata
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
@@ -80,7 +81,8 @@ def etiketler_coz(*, musteri_id: int, etiket_idleri: list[int]) -> list[Etiket]:
 def _ad_dogrula(ad) -> str:
     if not isinstance(ad, str):
         raise GecersizIstek(alanlar={"ad": _("Metin olmalı.")})
-    ad = " ".join(ad.split())
+    # Stored and compared composed (NFC): "İ" typed as I + U+0307 is the one letter "İ".
+    ad = unicodedata.normalize("NFC", " ".join(ad.split()))
     if not ad or len(ad) > AD_MAX or any(not c.isprintable() for c in ad):
         raise GecersizIstek(alanlar={"ad": _("1-%(sayi)s karakter olmalı.") % {"sayi": AD_MAX}})
     return ad
@@ -92,6 +94,12 @@ def _renk_dogrula(renk) -> str:
     if not isinstance(renk, str) or not _RENK.match(renk):
         raise GecersizIstek(alanlar={"renk": _("#RRGGBB biçiminde olmalı (örneğin #2563EB).")})
     return renk.upper()
+
+
+def ad_anahtari(ad: str) -> str:
+    """The name as two labels are compared: Turkish-folded (`katla`, composed first), and "i̇" (the
+    "İ" lowered without Turkish rules, i + U+0307) read as the "i" it is, so "i̇ade" is "İade"."""
+    return katla(ad).replace("i\u0307", "i")
 
 
 def _ad_kullanimda(*, musteri_id: int, anahtar: str, haric_pk=None) -> bool:
@@ -117,7 +125,7 @@ def _olay(ad: str, etiket: Etiket, *, kullanici_id, ip, **ek) -> None:
 
 def etiket_olustur(*, musteri_id: int, ad, renk=None, kullanici_id: int | None = None, ip: str | None = None) -> Etiket:
     ad, renk = _ad_dogrula(ad), _renk_dogrula(renk)
-    etiket = Etiket(musteri_id=musteri_id, ad=ad, anahtar=katla(ad), renk=renk)
+    etiket = Etiket(musteri_id=musteri_id, ad=ad, anahtar=ad_anahtari(ad), renk=renk)
     with transaction.atomic():
         _kaydet(etiket)
         _olay("etiket_olusturuldu", etiket, kullanici_id=kullanici_id, ip=ip)
@@ -134,7 +142,7 @@ def etiket_guncelle(*, etiket: Etiket, ad=_YOK, renk=_YOK, kullanici_id: int | N
     yeni_renk = etiket.renk if renk is _YOK else _renk_dogrula(renk)
     eski_ad = etiket.ad
     alanlar = [a for a, degisti in (("ad", yeni_ad != etiket.ad), ("renk", yeni_renk != etiket.renk)) if degisti]
-    etiket.ad, etiket.anahtar, etiket.renk = yeni_ad, katla(yeni_ad), yeni_renk
+    etiket.ad, etiket.anahtar, etiket.renk = yeni_ad, ad_anahtari(yeni_ad), yeni_renk
     if not alanlar:
         return etiket
     with transaction.atomic():

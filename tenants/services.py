@@ -11,7 +11,9 @@ from supportdesk.core.dil import dil_kodu
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.olaylar import yayinla
 
+from .ayarlar import ALANLAR as AYAR_ALANLARI
 from .ayarlar import ayar_hatalari
+from .gorunum import renk_dogrula
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
 from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
@@ -288,6 +290,64 @@ def musteri_ayarlari_guncelle(*, musteri: Musteri, kullanici: Kullanici | None, 
     yayinla("ayar_degisti", musteri_id=musteri.pk, veri={
         "musteri_id": musteri.pk, "kullanici_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen})
     return degisen
+
+
+# What the Django admin's tenant form may change besides the CONTRACT 15 settings (`ayarlar.ALANLAR`).
+# The keys rotate by `musteri_anahtar_yenile` (its admin actions) and a logo file is checked by
+# `musteri_logo_yukle` (the portal): neither is edited there.
+DUZENLENEN_ALANLAR = frozenset({
+    "firma_adi", "logo_url", "renk_primary", "karsilama_metni", "baslatici_konum", "izinli_originler",
+    "kimlik_dogrulama_zorunlu", "trial_bitis", "aktif", "olusturan"})
+
+
+def musteri_duzenle_hatalari(degisiklikler: dict) -> dict[str, str]:
+    """{field: message} for a change the admin's form would make (`musteri_duzenle`)."""
+    hatalar = ayar_hatalari({a: d for a, d in degisiklikler.items() if a in AYAR_ALANLARI})
+    for alan in degisiklikler.keys() - AYAR_ALANLARI - DUZENLENEN_ALANLAR:
+        hatalar[alan] = gettext("Bilinmeyen alan.")
+    if "renk_primary" in degisiklikler:
+        try:
+            renk_dogrula(degisiklikler["renk_primary"])
+        except GecersizIstek as exc:
+            hatalar.update(exc.alanlar)
+    originler = degisiklikler.get("izinli_originler")
+    if originler is not None:
+        if not isinstance(originler, list) or not all(isinstance(o, str) for o in originler):
+            hatalar["izinli_originler"] = gettext("Adres listesi olmalı.")
+        else:
+            for origin in originler:
+                try:
+                    origin_girdisini_normalle(origin)
+                except ValueError as exc:
+                    hatalar["izinli_originler"] = f"{origin}: {exc}"
+                    break
+    return hatalar
+
+
+@transaction.atomic
+def musteri_duzenle(*, musteri: Musteri, degisiklikler: dict, kullanici: Kullanici | None = None,
+                    ip: str | None = None) -> list[str]:
+    """A tenant edited as a whole (the Django admin's form): the CONTRACT 15 settings through
+    `musteri_ayarlari_guncelle` (checked, `ayar_degisti`), the rest saved by name, so each change
+    is announced with its fields (`musteri_degisti`: the audit log's `gorunum_degisti`,
+    `origin_degisti`, `ayar_degisti`; the caches) as the portal's pages announce theirs.
+    All or nothing; the names of the fields that changed."""
+    hatalar = musteri_duzenle_hatalari(degisiklikler)
+    if hatalar:
+        raise GecersizIstek(alanlar=hatalar)
+    if "izinli_originler" in degisiklikler:
+        degisiklikler = {**degisiklikler, "izinli_originler": list(dict.fromkeys(
+            origin_girdisini_normalle(o) for o in degisiklikler["izinli_originler"]))}
+    kilitli = Musteri.objects.select_for_update().get(pk=musteri.pk)
+    diger = [a for a, d in degisiklikler.items() if a not in AYAR_ALANLARI and getattr(kilitli, a) != d]
+    for alan in diger:
+        setattr(kilitli, alan, degisiklikler[alan])
+    if diger:
+        kilitli.save(update_fields=diger)
+    ayarlar = {a: d for a, d in degisiklikler.items() if a in AYAR_ALANLARI}
+    if ayarlar:
+        diger += musteri_ayarlari_guncelle(musteri=kilitli, kullanici=kullanici, degisiklikler=ayarlar, ip=ip)
+    return diger
 
 
 def ayar_yetkisi(uyelik: Uyelik) -> None:

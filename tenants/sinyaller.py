@@ -56,8 +56,12 @@ def _uyelik(sender, instance: Uyelik, created=False, raw=False, **kwargs) -> Non
     instance._onceki_rol = None
 
 
-def _uyelik_silindi(sender, instance: Uyelik, **kwargs) -> None:
-    yayinla("uyelik_silindi", musteri_id=instance.musteri_id, veri={"kullanici_id": instance.kullanici_id})
+def _uyelik_silindi(sender, instance: Uyelik, origin=None, **kwargs) -> None:
+    # `kademeli`: the membership goes with its tenant or its user (the delete started elsewhere),
+    # not as a member leaving a project that stays.
+    kendisi = isinstance(origin, Uyelik) or getattr(origin, "model", None) is Uyelik
+    yayinla("uyelik_silindi", musteri_id=instance.musteri_id, veri={
+        "kullanici_id": instance.kullanici_id, "kademeli": origin is not None and not kendisi})
 
 
 def _kullanici(sender, instance: Kullanici, update_fields=None, **kwargs) -> None:

@@ -48,9 +48,16 @@ TATIL_EN_COK = 1000
 
 # --- the checks (shared with the settings API, tenants/ayarlar.py) --------------------------
 
+# Names the zone database answers that are no place's zone (CONTRACT 15: "an IANA zone name"):
+# the host's own `localtime` (whatever the server is set to), tzdata's `Factory` ("-00",
+# "time zone not set"), `posixrules`, and the `posix/` and `right/` copies some systems add.
+YER_OLMAYAN_BOLGELER = frozenset({"localtime", "Factory", "posixrules"})
+
+
 @lru_cache(maxsize=1)
 def _bolgeler() -> frozenset[str]:
-    return frozenset(available_timezones())
+    return frozenset(ad for ad in available_timezones()
+                     if ad not in YER_OLMAYAN_BOLGELER and not ad.startswith(("posix/", "right/")))
 
 
 def saat_dilimi_hatasi(deger) -> str | None:

@@ -69,6 +69,8 @@ class Ticket(models.Model):
     sla_cozum_uyari = models.DateTimeField(null=True, blank=True)
     sla_cozum_baslangic = models.DateTimeField(null=True, blank=True)  # the running stretch's start
     sla_cozum_gecen_sn = models.IntegerField(default=0)  # counted seconds before that stretch
+    # While `cozum` is paused (`beklemede`): the seconds it had left by its target (CONTRACT 17).
+    sla_cozum_kalan_sn = models.IntegerField(null=True, blank=True)
     # Over the clocks: the nearest due time of a running one (`siralama=sla`, `sla=yaklasan`), that
     # minus the tenant's `uyari_dk`, and whether any target is breached (`sla=ihlal`).
     sla_vade = models.DateTimeField(null=True, blank=True)

@@ -5,6 +5,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from supportdesk.core.dil import dil_kodu, widget_dili
@@ -114,13 +115,21 @@ def ticket_not_yaz(*, ticket: Ticket, operator, icerik: str, ek_idleri: list[int
     return yanit
 
 
-def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanlar) -> Ticket:
-    """`PATCH /operator/ticket/{id}` (CONTRACT 16): the owner (`operator_id`: an active member of
-    the ticket's tenant, else 404; or None) and/or `oncelik`. A closed ticket is terminal (409)."""
+def ticket_duzenle_dogrula(*, ticket: Ticket, **alanlar) -> None:
+    """`ticket_duzenle`'s checks of its input, changing nothing (the Django admin's form asks them
+    first); the closed state is checked again under the row lock."""
     if "oncelik" in alanlar and alanlar["oncelik"] not in Ticket.Oncelik.values:
         raise GecersizIstek(alanlar={"oncelik": _gecerli_degerler(Ticket.Oncelik.values)})
     if alanlar.get("operator_id") is not None:
         uye_idleri_dogrula(musteri_id=ticket.musteri_id, kullanici_idleri=[alanlar["operator_id"]])
+    if ticket.durum == Ticket.Durum.KAPANDI:
+        raise DurumCakismasi(KAPANMIS_MESAJI)
+
+
+def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanlar) -> Ticket:
+    """`PATCH /operator/ticket/{id}` (CONTRACT 16): the owner (`operator_id`: an active member of
+    the ticket's tenant, else 404; or None) and/or `oncelik`. A closed ticket is terminal (409)."""
+    ticket_duzenle_dogrula(ticket=ticket, **alanlar)
     with transaction.atomic():
         kilitli = _kilitle(ticket)
         degisen = [a for a in ("operator_id", "oncelik") if a in alanlar and getattr(kilitli, a) != alanlar[a]]
@@ -164,12 +173,15 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
     return ticket
 
 
+KAPANMIS_MESAJI = gettext_lazy("Kapanmış bir talep değiştirilemez.")
+
+
 def _kilitle(ticket: Ticket) -> Ticket:
     # The row lock orders concurrent replies and status changes, so a reply can never land on a
     # ticket that another request has just closed.
     kilitli = Ticket.objects.select_for_update(of=("self",)).select_related("musteri").get(pk=ticket.pk)
     if kilitli.durum == Ticket.Durum.KAPANDI:
-        raise DurumCakismasi(_("Kapanmış bir talep değiştirilemez."))
+        raise DurumCakismasi(KAPANMIS_MESAJI)
     return kilitli
 
 

@@ -17,6 +17,7 @@ from tenants.api.temel import OperatorAPIView
 from tenants.models import Uyelik
 
 from .. import services
+from ..selectors import ziyaretci_bilinir_mi
 
 _MUSTERI_ID = OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")
 _HATALAR = {400: OpenApiResponse(description="GECERSIZ_ISTEK"), 401: OpenApiResponse(description="KIMLIK_GEREKLI"),
@@ -30,7 +31,7 @@ class ZiyaretciGizlilikTemel(OperatorAPIView):
 
         `musteri_id` names the tenant (another tenant's or an unknown one: 404). Without it the
         visitor must be known in exactly one of the caller's tenants (CONTRACT 6), or the caller
-        must have only one tenant."""
+        must have only one tenant. The visitor must be one the tenant has seen."""
         # Any id a row may hold, the e-mail channel's `eposta:...` included (no widget check here).
         if not ziyaretci_id or len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             mesaj = _("En çok %(sayi)s yazdırılabilir karakter.") % {"sayi": ZIYARETCI_ID_MAX}
@@ -47,6 +48,9 @@ class ZiyaretciGizlilikTemel(OperatorAPIView):
             raise Bulunamadi()
         if not uyelik.yonetebilir:
             raise Yetkisiz()
+        # An id the tenant never saw is unknown (CONTRACT 18: 404), not an empty export or erasure.
+        if not ziyaretci_bilinir_mi(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id):
+            raise Bulunamadi(_("Ziyaretçi bulunamadı."))
         return uyelik
 
 

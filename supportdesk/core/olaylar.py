@@ -78,7 +78,7 @@ ALAN_OLAYLARI = (
     "kullanici_silindi",  # a user was deleted (kullanici_id)
     "uyelik_eklendi",  # a membership was created (kullanici_id)
     "uyelik_guncellendi",  # a membership's order, role, cap or muting changed (kullanici_id)
-    "uyelik_silindi",  # a membership was removed (kullanici_id)
+    "uyelik_silindi",  # a membership was removed (kullanici_id, kademeli: with its tenant or user)
     "musteri_degisti",  # a tenant was saved or deleted (api_keyler, aktif, olusturuldu, alanlar, silindi, ham)
     "musteri_siliniyor",  # a tenant is being deleted: before the cascade, in its transaction (musteri)
     # what the audit log records (CONTRACT 18; denetim/dinleyiciler.py). Who did it and from where

@@ -85,6 +85,8 @@ DURUMLAR = [
     ("yeni_chat", "chat.dinleyiciler.yeni_sohbet_atamasi", [("chat.atama", "yeni_sohbeti_ata")], True),
     *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
       for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
+    # A member who left: its active chats back to the queue, in the removing transaction (issue 38).
+    ("uyelik_silindi", "chat.dinleyiciler.uye_ayrildi", [("chat.services", "operator_sohbetlerini_birak")], True),
     ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
      [("chat.atama", "operator_erisilemez")], False),
     ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),

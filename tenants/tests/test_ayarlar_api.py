@@ -106,6 +106,10 @@ def test_anonymous_is_401(musteri):
     ({"bilinmeyen": 1}, "bilinmeyen"),
     ({"saat_dilimi": "Mars/Olympus"}, "saat_dilimi"),
     ({"saat_dilimi": None}, "saat_dilimi"),
+    # Names the zone database answers that are no place's zone (issue 38): the host's own and tzdata's "not set".
+    ({"saat_dilimi": "localtime"}, "saat_dilimi"),
+    ({"saat_dilimi": "Factory"}, "saat_dilimi"),
+    ({"saat_dilimi": "posixrules"}, "saat_dilimi"),
     ({"atama_modu": "rastgele"}, "atama_modu"),
     ({"calisma_saatleri": {"monday": []}}, "calisma_saatleri"),
     ({"calisma_saatleri": {"pzt": [["9:00", "17:00"]]}}, "calisma_saatleri"),

@@ -71,6 +71,21 @@ def test_her_uye_olusturur_ve_listeler_ad_turkce_harf_farki_sayilmadan_tekil(ort
     assert "etiket_olusturuldu" not in olaylar.OLAYLAR  # an audit event, not a webhook
 
 
+def test_bir_ad_birlesik_bicimde_saklanir_ve_noktali_i_iki_yazilisla_bir_addir(ortam):
+    # "İ" typed as I + U+0307 is stored composed (NFC) and read back as "İade".
+    e = ok(_olustur(ortam.op[1], ortam.m.id, ad="I\u0307ade"), 201)["etiket"]
+    assert e["ad"] == "\u0130ade" and len(e["ad"]) == 4
+    # "İade" lowered without Turkish rules is "i" + U+0307: the same name, refused beside it;
+    # and a rename onto it likewise.
+    for ad in ("i\u0307ade", "\u0130ade", "i\u0307ADE"):
+        assert "ad" in hata(_olustur(ortam.sahip[1], ortam.m.id, ad=ad), 400, "GECERSIZ_ISTEK")["alanlar"], ad
+    diger = ok(_olustur(ortam.op[1], ortam.m.id, ad="Kargo"), 201)["etiket"]
+    hata(ortam.sahip[1].put(f"{API}/operator/etiketler/{diger['id']}", {"ad": "i\u0307ade"}, format="json"),
+         400, "GECERSIZ_ISTEK")
+    liste = ok(ortam.op[1].get(f"{API}/operator/tenants/{ortam.m.id}/etiketler"))["etiketler"]
+    assert [x["ad"] for x in liste] == ["\u0130ade", "Kargo"]
+
+
 @pytest.mark.parametrize("govde", [{"ad": ""}, {"ad": "x" * 41}, {"ad": 5}, {}, {"ad": "a", "renk": "kırmızı"},
                                    {"ad": "a", "renk": "#12345"}, {"ad": "a", "renk": 3}])
 def test_gecersiz_girdi_400_ve_hicbir_sey_olusmaz(ortam, govde):

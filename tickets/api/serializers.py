@@ -48,7 +48,8 @@ class TicketDetaySerializer(TicketSerializer):
 class SlaSaatiSerializer(serializers.Serializer):
     hedef = serializers.CharField(allow_null=True, help_text="ISO 8601 UTC; null while paused")
     durum = serializers.ChoiceField(choices=["bekliyor", "karsilandi", "ihlal", "duraklatildi"])
-    kalan_sn = serializers.IntegerField(allow_null=True, help_text="seconds to the due time while it runs (negative: late)")
+    kalan_sn = serializers.IntegerField(allow_null=True, help_text="seconds to the due time while it runs (negative: late); "
+                                                                      "while paused, the seconds it had left")
 
 
 class SlaDurumuSerializer(serializers.Serializer):
@@ -172,7 +173,7 @@ class DurumSerializer(serializers.Serializer):
 
 
 # `siralama` of `GET /operator/tickets` -> (cursor fields, newest first?); `sla`: the nearest due
-# time first (CONTRACT 16, 17).
+# time first, then the tickets without a running clock (CONTRACT 16, 17; paged by tickets.sla.sla_sayfala).
 SIRALAMALAR: dict[str, tuple[tuple[str, ...], bool]] = {
     "guncellenme": (("guncellenme", "id"), True),
     "olusturulma": (("olusturulma", "id"), True),

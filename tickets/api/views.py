@@ -130,10 +130,14 @@ class OperatorTicketListView(OperatorAPIView):
             operator_id=request.user.pk if sahip == "ben" else (None if sahip == "yok" else sahip),
             etiket_id=filtre.get("etiket_id"), q=filtre.get("q", "").strip(),
         )
-        # CONTRACT 17: `sla` and `siralama=sla` (tickets.sla, in the same query).
-        qs = sla.listeye_uygula(qs, sla=filtre.get("sla"), siralama=filtre["siralama"])
-        alanlar, azalan = s.SIRALAMALAR[filtre["siralama"]]
-        rows, sonraki = sayfala(qs, request.query_params, alanlar=alanlar, azalan=azalan)
+        # CONTRACT 17: `sla` (tickets.sla, in the same query) and `siralama=sla` (its own pager: the
+        # tickets without a running clock follow those with one).
+        qs = sla.listeye_uygula(qs, sla=filtre.get("sla"))
+        if filtre["siralama"] == "sla":
+            rows, sonraki = sla.sla_sayfala(qs, request.query_params)
+        else:
+            alanlar, azalan = s.SIRALAMALAR[filtre["siralama"]]
+            rows, sonraki = sayfala(qs, request.query_params, alanlar=alanlar, azalan=azalan)
         selectors.operator_ticketlari_hazirla(rows)
         return basarili({"ticketlar": s.OperatorTicketSerializer(rows, many=True).data, "sonraki": sonraki})
 

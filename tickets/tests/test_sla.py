@@ -191,10 +191,14 @@ def test_resolution_pauses_while_beklemede_and_resumes_where_it_stopped(widget, 
     t = ac(widget)
     geri_al(t["id"], 10)
     durum = ok(operator_client.put(f"{OP}/ticket/{t['id']}/status", {"durum": "beklemede"}, format="json"))
-    assert durum["ticket"]["sla"]["cozum"] == {"hedef": None, "durum": "duraklatildi", "kalan_sn": None}
+    # A paused clock keeps the time it had left (CONTRACT 17, wave 4), in the answer and when read.
+    duraklatildi = durum["ticket"]["sla"]["cozum"]
+    assert duraklatildi["hedef"] is None and duraklatildi["durum"] == "duraklatildi"
+    assert 50 * 60 - 10 <= duraklatildi["kalan_sn"] <= 50 * 60, duraklatildi
     geri_al(t["id"], 500)  # paused for a long time: counts nothing
     sla_tara()
     assert not Olay.objects.filter(olay__in=["sla_uyari", "sla_ihlal"]).exists()
+    assert op_ticket(operator_client, t["id"])["sla"]["cozum"] == duraklatildi
     # The visitor's reply reopens it: 50 minutes left.
     ok(widget.post(f"{W}/{t['id']}/reply", {"ziyaretci_id": "z1", "icerik": "Hâlâ bekliyorum."}, format="json"), 201)
     cozum = op_ticket(operator_client, t["id"])["sla"]["cozum"]
@@ -257,16 +261,17 @@ def test_list_filters_and_sort_in_one_query(widget, musteri, operator_client, sa
 
     assert ids(sla="ihlal") == [gec["id"]]
     assert ids(sla="yaklasan") == [yakin["id"]]
-    assert ids(siralama="sla") == [gec["id"], yakin["id"], uzak["id"]]
+    # A sort never filters (CONTRACT 17, wave 4): the ticket without a running clock follows.
+    assert ids(siralama="sla") == [gec["id"], yakin["id"], uzak["id"], hedefsiz["id"]]
     assert hedefsiz["id"] in ids()
-    # Keyset pages in the sla order.
+    # Keyset pages in the sla order, across the step from the running clocks to the rest.
     sayfa = ok(operator_client.get(f"{OP}/tickets", {"siralama": "sla", "limit": 2}))
     assert [t["id"] for t in sayfa["ticketlar"]] == [gec["id"], yakin["id"]]
     devam = ok(operator_client.get(f"{OP}/tickets", {"siralama": "sla", "limit": 2, "cursor": sayfa["sonraki"]}))
-    assert [t["id"] for t in devam["ticketlar"]] == [uzak["id"]] and devam["sonraki"] is None
-    # The met target leaves the sort; the breached one stays in `ihlal` after it is answered.
+    assert [t["id"] for t in devam["ticketlar"]] == [uzak["id"], hedefsiz["id"]] and devam["sonraki"] is None
+    # The met target leaves the clocked part; the ticket follows with the others, newest change first.
     ok(operator_client.post(f"{OP}/ticket/{gec['id']}/reply", {"icerik": "Geç ama geldik."}, format="json"), 201)
-    assert ids(siralama="sla") == [yakin["id"], uzak["id"]]
+    assert ids(siralama="sla") == [yakin["id"], uzak["id"], gec["id"], hedefsiz["id"]]
     assert ids(sla="ihlal") == [gec["id"]]
     hata(operator_client.get(f"{OP}/tickets", {"sla": "bilmem"}), 400, "GECERSIZ_ISTEK")
     hata(operator_client.get(f"{OP}/tickets", {"siralama": "rastgele"}), 400, "GECERSIZ_ISTEK")
@@ -275,9 +280,72 @@ def test_list_filters_and_sort_in_one_query(widget, musteri, operator_client, sa
         ac(widget)
     # Same number of queries for 3 or 8 tickets with targets, whichever filter or sort.
     # As many queries as the plain list (tests/test_tickets: 4), for 8 tickets with targets.
-    for params in ({"sla": "ihlal"}, {"sla": "yaklasan"}, {"siralama": "sla"}, {}):
-        with django_assert_max_num_queries(5):
+    # `siralama=sla` reads its two parts (the clocked tickets by `ticket_sla_vade_idx`, then the
+    # rest) in one query each when the first does not fill the page: one more, still flat.
+    for params, en_cok in (({"sla": "ihlal"}, 5), ({"sla": "yaklasan"}, 5), ({"siralama": "sla"}, 6), ({}, 5)):
+        with django_assert_max_num_queries(en_cok):
             ok(operator_client.get(f"{OP}/tickets", params))
+
+
+def test_the_sla_sort_pages_through_the_tickets_without_a_clock_newest_change_first(widget, musteri, operator_client,
+                                                                                    sahip_client):
+    hedefli(sahip_client, musteri, ilk=30, sonraki=None, cozum=None)
+    saatli = [ac(widget), ac(widget)]
+    geri_al(saatli[0]["id"], 5)
+    saatsiz = [ac(widget, oncelik="dusuk") for _ in range(3)]
+    # The one changed last comes first among those without a clock.
+    ok(operator_client.put(f"{OP}/ticket/{saatsiz[0]['id']}/status", {"durum": "beklemede"}, format="json"))
+    beklenen = [saatli[0]["id"], saatli[1]["id"], saatsiz[0]["id"], saatsiz[2]["id"], saatsiz[1]["id"]]
+    for limit in (1, 2, 3, 5, 50):
+        gorulen, imlec = [], None
+        for _ in range(10):
+            params = {"siralama": "sla", "limit": limit, **({"cursor": imlec} if imlec else {})}
+            sayfa = ok(operator_client.get(f"{OP}/tickets", params))
+            gorulen += [t["id"] for t in sayfa["ticketlar"]]
+            imlec = sayfa["sonraki"]
+            if imlec is None:
+                break
+        assert gorulen == beklenen, (limit, gorulen)
+    # Filters still filter under the sort; a forged cursor is still a 400.
+    assert [t["id"] for t in ok(operator_client.get(f"{OP}/tickets", {"siralama": "sla", "oncelik": "dusuk"}))[
+        "ticketlar"]] == beklenen[2:]
+    hata(operator_client.get(f"{OP}/tickets", {"siralama": "sla", "cursor": "bozuk!"}), 400, "GECERSIZ_ISTEK")
+
+
+def test_a_policy_switched_on_or_changed_starts_the_open_tickets_clocks_from_their_creation(
+        widget, musteri, operator_client, sahip_client):
+    acik, bekleyen, cozulen = ac(widget), ac(widget), ac(widget)
+    for t in (acik, bekleyen, cozulen):
+        geri_al(t["id"], 10)
+    ok(operator_client.put(f"{OP}/ticket/{bekleyen['id']}/status", {"durum": "beklemede"}, format="json"))
+    ok(operator_client.put(f"{OP}/ticket/{cozulen['id']}/status", {"durum": "cozuldu"}, format="json"))
+    assert op_ticket(operator_client, acik["id"])["sla"] == {"ilk_yanit": None, "sonraki_yanit": None, "cozum": None}
+
+    hedefli(sahip_client, musteri, ilk=30, sonraki=None, cozum=60)
+    olusturulma = Ticket.objects.get(pk=acik["id"]).olusturulma
+    sla = op_ticket(operator_client, acik["id"])["sla"]
+    assert sla["ilk_yanit"]["hedef"] == (olusturulma + timedelta(minutes=30)).isoformat()
+    assert sla["cozum"]["hedef"] == (olusturulma + timedelta(minutes=60)).isoformat()
+    assert sla["ilk_yanit"]["durum"] == "bekliyor" and 20 * 60 - 10 <= sla["ilk_yanit"]["kalan_sn"] <= 20 * 60
+    # `beklemede`: the first response runs, the resolution is paused with the time it had left.
+    sla = op_ticket(operator_client, bekleyen["id"])["sla"]
+    assert sla["ilk_yanit"]["durum"] == "bekliyor"
+    assert sla["cozum"]["durum"] == "duraklatildi" and 50 * 60 - 10 <= sla["cozum"]["kalan_sn"] <= 50 * 60
+    # A solved ticket is not open: no clock starts for it.
+    assert op_ticket(operator_client, cozulen["id"])["sla"] == {"ilk_yanit": None, "sonraki_yanit": None, "cozum": None}
+    # The open tickets are in the sort and due, as a new ticket would be.
+    assert [t["id"] for t in ok(operator_client.get(f"{OP}/tickets", {"siralama": "sla"}))["ticketlar"]][:2] == [
+        acik["id"], bekleyen["id"]]
+
+    # Changed: the due times move to the new targets, still counted from creation.
+    hedefli(sahip_client, musteri, ilk=30, sonraki=None, cozum=120)
+    assert op_ticket(operator_client, acik["id"])["sla"]["cozum"]["hedef"] == (
+        olusturulma + timedelta(minutes=120)).isoformat()
+    assert 110 * 60 - 10 <= op_ticket(operator_client, bekleyen["id"])["sla"]["cozum"]["kalan_sn"] <= 110 * 60
+    # Switched off: nothing runs any more.
+    politika(sahip_client, musteri, aktif=False)
+    assert op_ticket(operator_client, acik["id"])["sla"] == {"ilk_yanit": None, "sonraki_yanit": None, "cozum": None}
+    assert ok(operator_client.get(f"{OP}/tickets", {"sla": "yaklasan"}))["ticketlar"] == []
 
 
 def test_other_tenants_tickets_never_appear_in_sla_lists(widget, musteri, operator_client, sahip_client):
