@@ -35,3 +35,16 @@ def surecler_arasi_calisabilir(app_configs=None, **kwargs):
             "EMAIL_URL is not set: mails are written as files under EPOSTA_KLASORU and never sent.",
             hint="Set EMAIL_URL=smtp+tls://user:password@host:587 " + IPUCU, id="supportdesk.E005"))
     return hatalar
+
+
+@register(DAGITIM, deploy=True)
+def ceviri_kataloglari_derlenmis(app_configs=None, **kwargs):
+    """A missing or stale `.mo` is no error anyone sees: every English user silently gets Turkish."""
+    from . import katalog
+
+    return [Error(
+        f"The translation catalog {mo} is missing or older than {po.name}: its language falls back to "
+        "Turkish for everyone.",
+        hint="Run `python manage.py migrate` (it compiles missing catalogs) or `python manage.py "
+             "compilemessages`, where the code can be written. " + IPUCU,
+        id="supportdesk.E020") for po, mo in katalog.derlenmesi_gerekenler()]
