@@ -18,8 +18,8 @@ import pytest
 import requests
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from dosyalar.tests.yardimci import png_bayt
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
