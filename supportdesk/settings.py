@@ -558,3 +558,7 @@ if SENTRY_DSN:
     _hata_raporu_baslat(SENTRY_DSN, ortam=env("SENTRY_ENVIRONMENT", default="production"),
                         surum=env("SENTRY_RELEASE", default=None), iz_orani=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
+# Uploads on local disk are right only where every process of the service reads and writes the same
+# MEDIA_ROOT: one host (compose's shared volume, `make prod`) or a shared file system. Saying so is
+# the operator's to do (`check --deploy` cannot see it); more than one host keeps them in a bucket.
+MEDIA_PAYLASIMLI = env.bool("MEDIA_PAYLASIMLI", default=False)
