@@ -405,6 +405,11 @@ CELERY_BEAT_SCHEDULE["gizlilik-dosya-supurge"] = {"task": "gizlilik.dosya_supurg
 # The audit log keeps a year (DENETIM_SAKLAMA_GUN); older entries go daily.
 CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": 24 * 3600}
 DENETIM_SAKLAMA_GUN = env.int("DENETIM_SAKLAMA_GUN", default=365)
+# Search rows whose rebuild the broker did not take (unreachable at the commit) are rebuilt here.
+CELERY_BEAT_SCHEDULE["arama-bekleyenler"] = {
+    "task": "arama.bekleyenleri_dizinle", "schedule": env.float("ARAMA_BEKLEYEN_ARALIGI", default=60),
+    "options": {"expires": 60},
+}
 # Backups by beat (supportdesk.core.yedek.zamanli_yedek): off while YEDEK_KLASORU is empty; else a
 # daily `yedek_al` into a dated folder there, the newest YEDEK_SAKLA kept (docs/production.md, "Backups").
 CELERY_BEAT_SCHEDULE["yedek-al"] = {"task": "yedek.zamanli_yedek", "schedule": 24 * 3600}
