@@ -540,6 +540,8 @@ if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured("LOG_FORMAT must be 'text' or 'json'.")
 # One closing line per request (route, status, duration, caller); on by default with JSON logs.
 ISTEK_GUNLUGU = env.bool("ISTEK_GUNLUGU", default=LOG_FORMAT == "json")
+# Django's dictConfig, and Python's warnings into the same handlers (supportdesk.core.gunluk).
+LOGGING_CONFIG = "supportdesk.core.gunluk.yapilandir"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
