@@ -242,8 +242,8 @@ def celery_json(app) -> None:
     logging up, with no signal before) is left out by making the app's Beat quiet; the worker's
     shutdown and restart notices (`safe_say`, written from signal handlers) become JSON lines,
     written the way Celery writes them (one `os.write`, no logging lock inside a signal handler)."""
-    if not json_mu():
-        return
+    if not json_mu() or surec_turu() not in ("worker", "beat"):
+        return  # web and socket processes never run either
     from celery.apps import worker as celery_isci
     from celery.apps.beat import Beat
 
