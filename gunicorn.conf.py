@@ -30,8 +30,9 @@ import multiprocessing
 import os
 
 from gunicorn import util
+from gunicorn.glogging import Logger
 
-from supportdesk.core.gunluk import gunicorn_gunlugu_sinifi
+from supportdesk.core.gunluk import GunicornErisimBicimi, JsonBicimi, json_mu
 
 
 def _ortam_sayi(ad, varsayilan):
@@ -61,7 +62,22 @@ else:
     control_socket_disable = True
 
 limit_request_line = 0
-logger_class = gunicorn_gunlugu_sinifi()
+
+
+class GunicornGunlugu(Logger):
+    """gunicorn's own logger; with LOG_FORMAT=json its handlers (error log, access log) write JSON
+    like the service's lines (supportdesk.core.gunluk), otherwise gunicorn's text as it is."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        if json_mu():
+            for handler in self.error_log.handlers:
+                handler.setFormatter(JsonBicimi())
+            for handler in self.access_log.handlers:
+                handler.setFormatter(GunicornErisimBicimi())
+
+
+logger_class = GunicornGunlugu
 
 # What gunicorn still answers itself, before Django sees a request: a header line over 8190
 # bytes or more than 100 headers (431), a header or request it cannot parse (400), an unsupported

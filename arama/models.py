@@ -87,7 +87,7 @@ class AramaBekleyen(models.Model):
     class Tur(models.TextChoices):
         CHAT = "chat", "Sohbet"
         TICKET = "ticket", "Ticket"
-        ZIYARETCI = "ziyaretci", "Ziyaretçi"
+        ZIYARETCI = "ziyaretci", "Ziyaretçi"  # ceviri: yok (never shown: the model is not in the admin)
 
     musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
     tur = models.CharField("tür", max_length=9, choices=Tur.choices)

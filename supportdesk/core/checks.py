@@ -4,6 +4,8 @@ deployment tag only: `make run` (SQLite, in-memory layers, mail as files) is mea
 from django.conf import settings
 from django.core.checks import Error, register
 
+from . import katalog
+
 DAGITIM = "deployment"  # our own tag: `check --deploy --tag deployment` runs these alone
 IPUCU = "See docs/production.md and .env.example."
 
@@ -58,8 +60,6 @@ def _yuklenen_dosyalar() -> list[Error]:
 @register(DAGITIM, deploy=True)
 def ceviri_kataloglari_derlenmis(app_configs=None, **kwargs):
     """A missing or stale `.mo` is no error anyone sees: every English user silently gets Turkish."""
-    from . import katalog
-
     return [Error(
         f"The translation catalog {mo} is missing or older than {po.name}: its language falls back to "
         "Turkish for everyone.",

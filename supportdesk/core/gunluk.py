@@ -13,10 +13,10 @@ management command, `surec_turu`), `istek_id`, and whatever the record adds (`ro
 `durum`, `sure_ms` on a request's closing line). Otherwise the plain text format of settings.LOGGING.
 
 Every line of every process kind is in that format (issue 37), not only what Django logs:
-gunicorn's own lines and its access log (`GunicornGunlugu`, gunicorn.conf.py's `logger_class`),
-uvicorn's (`ops/uvicorn-gunluk.json`, the Procfile's `--log-config`, through `ortam_bicimi`),
-Celery's (its handlers get the format at `after_setup_logger`; its start banners, which it prints
-instead of logging, are left out in JSON mode), and Python's warnings (`yapilandir`).
+gunicorn's own lines and its access log (gunicorn.conf.py's `logger_class`, with
+`GunicornErisimBicimi`), uvicorn's (`ops/uvicorn-gunluk.json`, the Procfile's `--log-config`, through
+`ortam_bicimi`), Celery's (its handlers get the format at `after_setup_logger`; what it prints
+instead of logging is handled in supportdesk/celery.py), and Python's warnings (`yapilandir`).
 """
 import contextvars
 import functools
@@ -160,48 +160,6 @@ def _sayi(deger):
         return deger
 
 
-def gunicorn_gunlugu_sinifi():
-    """gunicorn.conf.py's `logger_class`: gunicorn's own logger, whose handlers (error log, access
-    log) get the JSON format with LOG_FORMAT=json; otherwise gunicorn's as it is."""
-    from gunicorn.glogging import Logger
-
-    class GunicornGunlugu(Logger):
-        def setup(self, cfg):
-            super().setup(cfg)
-            if not json_mu():
-                return
-            for handler in self.error_log.handlers:
-                handler.setFormatter(JsonBicimi())
-            for handler in self.access_log.handlers:
-                handler.setFormatter(GunicornErisimBicimi())
-
-    return GunicornGunlugu
-
-
-def istek_kapandi(request, response, sure: float, rota: str) -> None:
-    """A request's closing line (one per request) with its route name, status and duration."""
-    alanlar = {"rota": rota, "yontem": request.method, "durum": response.status_code, "sure_ms": round(sure * 1000, 1)}
-    kullanici = _kullanici(request)
-    if kullanici is not None and "kullanici_id" not in (_baglam.get() or {}):
-        alanlar["kullanici_id"] = kullanici
-    istek_logger.info("%s %s %s", request.method, rota, response.status_code, extra=alanlar)
-
-
-def soket_kapandi(tur: str, rota: str, sure: float) -> None:
-    """A socket's closing line (one per connection), on the same logger as a request's: its
-    consumer, path and how long it was open; the connection's id and caller come from the context."""
-    istek_logger.info("Soket kapandı (%s).", tur, extra={"rota": rota, "sure_ms": round(sure * 1000, 1)})
-
-
-def _kullanici(request):
-    # Only a user already loaded (DRF's authentication, or a page that looked at it): reading
-    # `request.user` here would cost a session query for a request that never needed it.
-    kullanici = request.__dict__.get("user")
-    kullanici = getattr(kullanici, "_wrapped", kullanici)
-    pk = getattr(kullanici, "pk", None)
-    return pk if isinstance(pk, int) else None
-
-
 # --- the id follows the work into Celery tasks ----------------------------------------------------
 @celery_sinyalleri.before_task_publish.connect(weak=False)
 def _basliga_yaz(headers=None, **kwargs):
@@ -235,30 +193,3 @@ def _isci_afisi(instance=None, **kwargs):
     # with JSON logs it is left out (the lines that follow say the same: connected, ready).
     if instance is not None and getattr(settings, "LOG_FORMAT", "") == "json":
         instance.quiet = True
-
-
-def celery_json(app) -> None:
-    """What Celery prints instead of logging, in JSON mode: beat's banner (printed before it sets
-    logging up, with no signal before) is left out by making the app's Beat quiet; the worker's
-    shutdown and restart notices (`safe_say`, written from signal handlers) become JSON lines,
-    written the way Celery writes them (one `os.write`, no logging lock inside a signal handler)."""
-    if not json_mu() or surec_turu() not in ("worker", "beat"):
-        return  # web and socket processes never run either
-    from celery.apps import worker as celery_isci
-    from celery.apps.beat import Beat
-
-    class SessizBeat(Beat):
-        def __init__(self, *args, **kwargs):
-            kwargs["quiet"] = True
-            super().__init__(*args, **kwargs)
-
-    app.Beat = app.subclass_with_self(SessizBeat)
-
-    def json_soyle(msg, f=sys.__stderr__):
-        kayit = logging.LogRecord("celery.apps.worker", logging.INFO, __file__, 0, str(msg).strip(), None, None)
-        try:
-            os.write(f.fileno(), (JsonBicimi().format(kayit) + "\n").encode())
-        except (OSError, ValueError):
-            pass  # as Celery's own: a lost notice must never abort a shutdown
-
-    celery_isci.safe_say = json_soyle
