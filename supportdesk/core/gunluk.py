@@ -160,6 +160,30 @@ def _sayi(deger):
         return deger
 
 
+def istek_kapandi(request, response, sure: float, rota: str) -> None:
+    """A request's closing line (one per request) with its route name, status and duration."""
+    alanlar = {"rota": rota, "yontem": request.method, "durum": response.status_code, "sure_ms": round(sure * 1000, 1)}
+    kullanici = _kullanici(request)
+    if kullanici is not None and "kullanici_id" not in (_baglam.get() or {}):
+        alanlar["kullanici_id"] = kullanici
+    istek_logger.info("%s %s %s", request.method, rota, response.status_code, extra=alanlar)
+
+
+def soket_kapandi(tur: str, rota: str, sure: float) -> None:
+    """A socket's closing line (one per connection), on the same logger as a request's: its
+    consumer, path and how long it was open; the connection's id and caller come from the context."""
+    istek_logger.info("Soket kapandı (%s).", tur, extra={"rota": rota, "sure_ms": round(sure * 1000, 1)})
+
+
+def _kullanici(request):
+    # Only a user already loaded (DRF's authentication, or a page that looked at it): reading
+    # `request.user` here would cost a session query for a request that never needed it.
+    kullanici = request.__dict__.get("user")
+    kullanici = getattr(kullanici, "_wrapped", kullanici)
+    pk = getattr(kullanici, "pk", None)
+    return pk if isinstance(pk, int) else None
+
+
 # --- the id follows the work into Celery tasks ----------------------------------------------------
 @celery_sinyalleri.before_task_publish.connect(weak=False)
 def _basliga_yaz(headers=None, **kwargs):
