@@ -77,24 +77,30 @@ worker: install
 beat: install
 	$(BIN)/celery -A supportdesk beat -l info
 
-# The production topology on this machine, without Docker (docs/production.md): migrations first,
+# The production topology on this machine, without Docker (docs/production.md): the database made
+# when missing (ops/veritabani.py), migrations first,
 # static files, then supervisord runs the Procfile's processes: PROD_WEB gunicorn processes (ports
 # PROD_PORT, +1, ...), PROD_SOCKETS uvicorn processes (PROD_PORT+100, +101, ...), PROD_WORKERS Celery
 # workers and one beat, each restarted if it dies. Needs PostgreSQL (DATABASE_URL) and Redis
 # (REDIS_URL); DEBUG is off, plain http on 127.0.0.1 unless BIND_HOST / SECURE_SSL_REDIRECT say otherwise.
+# One machine: every process shares MEDIA_ROOT and the web processes serve /media/ (MEDIA_PAYLASIMLI).
+# `check --deploy` runs before anything starts: a configuration it refuses never serves.
 PROD_PORT ?= 8000
 PROD_WEB ?= 2
 PROD_SOCKETS ?= 2
 PROD_WORKERS ?= 2
 PROD_DIR ?= tmp/prod
 PROD_ENV = env PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG="$${DEBUG:-false}" SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-false}" \
-	BIND_HOST="$${BIND_HOST:-127.0.0.1}"
+	BIND_HOST="$${BIND_HOST:-127.0.0.1}" \
+	MEDIA_PAYLASIMLI="$${MEDIA_PAYLASIMLI:-true}"
 prod: install
 	@case "$$DATABASE_URL" in postgres*) ;; *) echo "make prod: DATABASE_URL=postgres://... gerekli (PostgreSQL)"; exit 2;; esac
 	@test -n "$$REDIS_URL" || { echo "make prod: REDIS_URL=redis://... gerekli"; exit 2; }
+	$(BIN)/python ops/veritabani.py
 	$(PROD_ENV) $(BIN)/python manage.py migrate --noinput
 	$(PROD_ENV) $(BIN)/python manage.py compilemessages $(MESAJ_ATLA) -v 0
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v 0
+	$(PROD_ENV) $(BIN)/python manage.py check --deploy
 	$(BIN)/python ops/supervisor.py --dizin $(PROD_DIR) --port $(PROD_PORT) --web $(PROD_WEB) --sockets $(PROD_SOCKETS) --worker $(PROD_WORKERS)
 	$(PROD_ENV) $(BIN)/supervisord -c $(PROD_DIR)/supervisord.conf
 

@@ -16,6 +16,9 @@ command line still wins over them. Unset, they keep gunicorn's own behaviour for
   log; the service logs what it needs itself). `GUNICORN_ERROR_LOG`: `-` (standard error).
 - `GUNICORN_CONTROL_SOCKET`: a path to turn gunicorn's control socket on; off by default (its
   default path is one per user, so two gunicorn processes of one user would share it).
+- `LOG_FORMAT=json`: gunicorn's own lines and its access log are JSON like the service's
+  (`supportdesk.core.gunluk`), each with `surec: web`; an access line carries the request's
+  `istek_id` (the `X-Request-ID` answered) and its method, path, status and duration.
 
 gunicorn answers a request line over its limit (4094 bytes by default) with its own HTML page,
 outside the API's envelope. Its limit is lifted here: the service answers an over-long address
@@ -27,6 +30,9 @@ import multiprocessing
 import os
 
 from gunicorn import util
+from gunicorn.glogging import Logger
+
+from supportdesk.core.gunluk import GunicornErisimBicimi, JsonBicimi, json_mu
 
 
 def _ortam_sayi(ad, varsayilan):
@@ -56,6 +62,22 @@ else:
     control_socket_disable = True
 
 limit_request_line = 0
+
+
+class GunicornGunlugu(Logger):
+    """gunicorn's own logger; with LOG_FORMAT=json its handlers (error log, access log) write JSON
+    like the service's lines (supportdesk.core.gunluk), otherwise gunicorn's text as it is."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        if json_mu():
+            for handler in self.error_log.handlers:
+                handler.setFormatter(JsonBicimi())
+            for handler in self.access_log.handlers:
+                handler.setFormatter(GunicornErisimBicimi())
+
+
+logger_class = GunicornGunlugu
 
 # What gunicorn still answers itself, before Django sees a request: a header line over 8190
 # bytes or more than 100 headers (431), a header or request it cannot parse (400), an unsupported

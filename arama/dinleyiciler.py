@@ -14,24 +14,32 @@ from supportdesk.core.olaylar import YayinlananOlay, dinle
 from . import services, tasks
 
 
+# A rebuild the broker did not take (Redis unreachable at the commit) is noted in the database,
+# which just committed the change, and the beat sweep `arama-bekleyenler` does it later
+# (services.bekleyen_ekle / bekleyenleri_dizinle): nothing stays unsearchable until it changes again.
 @dinle("oturum_kaydedildi", "mesaj_kaydedildi")
 def sohbet(olay: YayinlananOlay) -> None:
     # A chat saved (created, visitor name or e-mail known, closed, deleted) or a message or note
     # written, by any path.
-    kosucu.gorev_gonder(tasks.chat_dizinle, olay.veri["oturum_id"], yerel=settings.ARAMA_YEREL_ISCI)
+    if not kosucu.gorev_gonder(tasks.chat_dizinle, olay.veri["oturum_id"], yerel=settings.ARAMA_YEREL_ISCI):
+        services.bekleyen_ekle(musteri_id=olay.musteri_id, tur="chat", belge_id=olay.veri["oturum_id"])
 
 
 @dinle("ticket_yeni", "ticket_guncellendi")
 def ticket(olay: YayinlananOlay) -> None:
     # A ticket created, replied to (reply or note), or changed.
-    kosucu.gorev_gonder(tasks.ticket_dizinle, olay.veri["ticket"].pk, yerel=settings.ARAMA_YEREL_ISCI)
+    if not kosucu.gorev_gonder(tasks.ticket_dizinle, olay.veri["ticket"].pk, yerel=settings.ARAMA_YEREL_ISCI):
+        services.bekleyen_ekle(musteri_id=olay.musteri_id, tur="ticket", belge_id=olay.veri["ticket"].pk)
 
 
 @dinle("ziyaretci_profili_kaydedildi")
 def ziyaretci_profili(olay: YayinlananOlay) -> None:
     # The visitor's name or e-mail became known (customer-info).
-    kosucu.gorev_gonder(tasks.ziyaretci_dizinle, olay.musteri_id, olay.veri["ziyaretci_id"], olay.veri["ad"],
-                        olay.veri["email"], yerel=settings.ARAMA_YEREL_ISCI)
+    veri = olay.veri
+    if not kosucu.gorev_gonder(tasks.ziyaretci_dizinle, olay.musteri_id, veri["ziyaretci_id"], veri["ad"],
+                               veri["email"], yerel=settings.ARAMA_YEREL_ISCI):
+        services.bekleyen_ekle(musteri_id=olay.musteri_id, tur="ziyaretci", ziyaretci_id=veri["ziyaretci_id"],
+                               ad=veri["ad"], email=veri["email"])
 
 
 @dinle("ziyaretci_silindi", islem_icinde=True)

@@ -76,3 +76,34 @@ class AramaZiyaretci(models.Model):
 
     def __str__(self) -> str:
         return self.ziyaretci_id
+
+
+class AramaBekleyen(models.Model):
+    """A rebuild of the index that could not be handed to a worker (the broker was unreachable when
+    the change committed): without this the chat or ticket stayed unsearchable until it changed
+    again. Written only on that failure, after the commit; the beat sweep `arama-bekleyenler` does
+    the rebuild and deletes the row (`services.bekleyenleri_dizinle`)."""
+
+    class Tur(models.TextChoices):
+        CHAT = "chat", "Sohbet"
+        TICKET = "ticket", "Ticket"
+        ZIYARETCI = "ziyaretci", "Ziyaretçi"  # ceviri: yok (never shown: the model is not in the admin)
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
+    tur = models.CharField("tür", max_length=9, choices=Tur.choices)
+    # The chat or ticket (`chat`, `ticket`); for `ziyaretci`, what customer-info said (a newer
+    # profile of the same visitor comes later in id order and wins).
+    belge_id = models.BigIntegerField("belge", null=True, blank=True)
+    ziyaretci_id = models.CharField("ziyaretçi", max_length=128, blank=True, default="")
+    ad = models.CharField("ad", max_length=201, blank=True, default="")
+    email = models.CharField("e-posta", max_length=254, blank=True, default="")
+    olusturma = models.DateTimeField(default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "bekleyen dizinleme"
+        verbose_name_plural = "bekleyen dizinlemeler"
+
+    def __str__(self) -> str:
+        return f"{self.tur} {self.belge_id or self.ziyaretci_id}"

@@ -14,7 +14,7 @@ from chat.models import Mesaj, Oturum
 from tickets.models import Ticket, TicketYanit
 
 from . import metin
-from .models import AramaKaydi, AramaZiyaretci
+from .models import AramaBekleyen, AramaKaydi, AramaZiyaretci
 
 _BASLIK_MAX = AramaKaydi._meta.get_field("baslik").max_length
 
@@ -104,11 +104,40 @@ def ziyaretci_profili_kaydet(*, musteri_id: int, ziyaretci_id: str, ad: str, ema
             ticket_kaydi_yenile(ticket_id=ticket_id)
 
 
+def bekleyen_ekle(*, musteri_id: int, tur: str, belge_id: int | None = None, ziyaretci_id: str = "",
+                  ad: str = "", email: str = "") -> None:
+    """Note a rebuild that could not be handed to a worker (`arama.dinleyiciler`), for the sweep."""
+    AramaBekleyen.objects.create(musteri_id=musteri_id, tur=tur, belge_id=belge_id, ziyaretci_id=ziyaretci_id,
+                                 ad=ad[:201], email=email[:254])
+
+
+def bekleyenleri_dizinle(*, parti: int = 200) -> int:
+    """Do the noted rebuilds, oldest first, each document once per batch; returns how many notes
+    were done. A note is deleted only after its rebuild, and only the notes read: one written
+    meanwhile waits for the next run. Two sweeps at once only repeat an idempotent rebuild."""
+    yapilan = 0
+    while bekleyenler := list(AramaBekleyen.objects.order_by("id")[:parti]):
+        gorulen = set()
+        for b in bekleyenler:
+            if b.tur == AramaBekleyen.Tur.ZIYARETCI:  # every profile in order: the newest wins
+                ziyaretci_profili_kaydet(musteri_id=b.musteri_id, ziyaretci_id=b.ziyaretci_id, ad=b.ad, email=b.email)
+            elif (b.tur, b.belge_id) not in gorulen:
+                gorulen.add((b.tur, b.belge_id))
+                if b.tur == AramaBekleyen.Tur.CHAT:
+                    chat_kaydi_yenile(oturum_id=b.belge_id)
+                else:
+                    ticket_kaydi_yenile(ticket_id=b.belge_id)
+        AramaBekleyen.objects.filter(pk__in=[b.pk for b in bekleyenler]).delete()
+        yapilan += len(bekleyenler)
+    return yapilan
+
+
 def unut(*, musteri_id: int, ziyaretci_id: str) -> int:
     """Remove every search row of one visitor of one tenant (privacy erasure, CONTRACT 18);
     returns how many. Deleting the visitor's chats and tickets removes their rows already (the
     foreign keys cascade): this is for callers that erase otherwise, and is safe to repeat."""
     AramaZiyaretci.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id).delete()
+    AramaBekleyen.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id).delete()
     silinen, _ = AramaKaydi.objects.kapsamda([musteri_id]).filter(ziyaretci_id=ziyaretci_id).delete()
     return silinen
 

@@ -18,3 +18,9 @@ def ticket_dizinle(ticket_id: int) -> None:
 @shared_task(name="arama.ziyaretci_dizinle", ignore_result=True, acks_late=True)
 def ziyaretci_dizinle(musteri_id: int, ziyaretci_id: str, ad: str, email: str) -> None:
     services.ziyaretci_profili_kaydet(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id, ad=ad, email=email)
+
+
+@shared_task(name="arama.bekleyenleri_dizinle", ignore_result=True)
+def bekleyenleri_dizinle() -> None:
+    # Beat (`arama-bekleyenler`): the rebuilds the broker did not take when their change committed.
+    services.bekleyenleri_dizinle()

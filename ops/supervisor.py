@@ -10,6 +10,7 @@ Beat is always exactly one. supervisord restarts a program that dies and leaves 
 running; `supervisorctl -c DIZIN/supervisord.conf status` lists them.
 """
 import argparse
+import os
 import shlex
 from pathlib import Path
 
@@ -28,6 +29,9 @@ def procfile(yol: Path = KOK / "Procfile") -> dict[str, str]:
 def yapilandirma(*, dizin: Path, port: int, web: int, sockets: int, worker: int) -> str:
     komutlar = procfile()
     dizin = dizin.resolve()
+    # SIGTERM, then SIGKILL after this: gunicorn's graceful timeout (gunicorn.conf.py) and a margin,
+    # so a stop or restart lets running requests and tasks finish.
+    bekleme = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT") or 30) + 5
     parcalar = [
         "[supervisord]",
         "nodaemon=true",
@@ -59,7 +63,7 @@ def yapilandirma(*, dizin: Path, port: int, web: int, sockets: int, worker: int)
                 "autorestart=true",
                 "startsecs=2",
                 "stopsignal=TERM",
-                "stopwaitsecs=20",
+                f"stopwaitsecs={bekleme}",
                 "stopasgroup=true",
                 "killasgroup=true",
                 "redirect_stderr=true",

@@ -436,6 +436,16 @@ CELERY_BEAT_SCHEDULE["gizlilik-dosya-supurge"] = {"task": "gizlilik.dosya_supurg
 # The audit log keeps a year (DENETIM_SAKLAMA_GUN); older entries go daily.
 CELERY_BEAT_SCHEDULE["denetim-eski-kayitlar"] = {"task": "denetim.eski_kayitlari_temizle", "schedule": _gunluk(3)}
 DENETIM_SAKLAMA_GUN = env.int("DENETIM_SAKLAMA_GUN", default=365)
+# Search rows whose rebuild the broker did not take (unreachable at the commit) are rebuilt here.
+CELERY_BEAT_SCHEDULE["arama-bekleyenler"] = {
+    "task": "arama.bekleyenleri_dizinle", "schedule": env.float("ARAMA_BEKLEYEN_ARALIGI", default=60),
+    "options": {"expires": 60},
+}
+# Backups by beat (supportdesk.core.yedek.zamanli_yedek): off while YEDEK_KLASORU is empty; else a
+# daily `yedek_al` into a dated folder there, the newest YEDEK_SAKLA kept (docs/production.md, "Backups").
+CELERY_BEAT_SCHEDULE["yedek-al"] = {"task": "yedek.zamanli_yedek", "schedule": _gunluk(4)}
+YEDEK_KLASORU = env("YEDEK_KLASORU", default="")
+YEDEK_SAKLA = env.int("YEDEK_SAKLA", default=7)
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 # Service levels (CONTRACT 17): warnings and breaches due, each announced once (tickets.sla.tara).
 CELERY_BEAT_SCHEDULE["sla-tarama"] = {
@@ -561,6 +571,8 @@ if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured("LOG_FORMAT must be 'text' or 'json'.")
 # One closing line per request (route, status, duration, caller); on by default with JSON logs.
 ISTEK_GUNLUGU = env.bool("ISTEK_GUNLUGU", default=LOG_FORMAT == "json")
+# Django's dictConfig, and Python's warnings into the same handlers (supportdesk.core.gunluk).
+LOGGING_CONFIG = "supportdesk.core.gunluk.yapilandir"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -584,3 +596,7 @@ if SENTRY_DSN:
     _hata_raporu_baslat(SENTRY_DSN, ortam=env("SENTRY_ENVIRONMENT", default="production"),
                         surum=env("SENTRY_RELEASE", default=None), iz_orani=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
 SERVE_MEDIA = env.bool("SERVE_MEDIA", default=True)
+# Uploads on local disk are right only where every process of the service reads and writes the same
+# MEDIA_ROOT: one host (compose's shared volume, `make prod`) or a shared file system. Saying so is
+# the operator's to do (`check --deploy` cannot see it); more than one host keeps them in a bucket.
+MEDIA_PAYLASIMLI = env.bool("MEDIA_PAYLASIMLI", default=False)

@@ -8,11 +8,23 @@ of the caller (`musteri_id`, `kullanici_id`) is added by the authentication clas
 (`baglam_ekle`) and lands on the request's later lines and on its closing line.
 
 `LOG_FORMAT=json`: one JSON object per line (python-json-logger): `zaman`, `seviye`, `mesaj`,
-`kaynak` (the logger), `istek_id`, and whatever the record adds (`rota`, `yontem`, `durum`,
-`sure_ms` on a request's closing line). Otherwise the plain text format of settings.LOGGING.
+`kaynak` (the logger), `surec` (the process kind: `web`, `sockets`, `worker`, `beat`, or the
+management command, `surec_turu`), `istek_id`, and whatever the record adds (`rota`, `yontem`,
+`durum`, `sure_ms` on a request's closing line). Otherwise the plain text format of settings.LOGGING.
+
+Every line of every process kind is in that format (issue 37), not only what Django logs:
+gunicorn's own lines and its access log (gunicorn.conf.py's `logger_class`, with
+`GunicornErisimBicimi`), uvicorn's (`ops/uvicorn-gunluk.json`, the Procfile's `--log-config`, through
+`ortam_bicimi`), Celery's (its handlers get the format at `after_setup_logger`; what it prints
+instead of logging is handled in supportdesk/celery.py), and Python's warnings (`yapilandir`).
 """
 import contextvars
+import functools
 import logging
+import logging.config
+import os
+import sys
+from pathlib import Path
 
 from celery import signals as celery_sinyalleri
 from django.conf import settings
@@ -63,15 +75,89 @@ class IstekFiltresi(logging.Filter):
         return True
 
 
+@functools.cache
+def surec_turu() -> str:
+    """The process kind a line comes from, for `surec`: `SUREC_TURU` when set, else read from the
+    command that started the process (the Procfile's, however it is run: compose, supervisord,
+    systemd, a platform): gunicorn → `web`, uvicorn → `sockets`, `celery … worker|beat` → `worker`
+    / `beat`, `manage.py NAME` → NAME (`migrate` for the release step). Forked and spawned children
+    (gunicorn's and Celery's workers, uvicorn's `--workers`) carry their parent's command line."""
+    if tur := os.environ.get("SUREC_TURU", "").strip():
+        return tur
+    argv = sys.argv or [""]
+    program = Path(argv[0]).name
+    if program == "__main__.py":  # python -m gunicorn / uvicorn / celery
+        program = Path(argv[0]).parent.name
+    if program == "gunicorn":
+        return "web"
+    if program == "uvicorn":
+        return "sockets"
+    if program == "celery":
+        return next((a for a in argv[1:] if a in ("worker", "beat")), "celery")
+    if program == "manage.py" and len(argv) > 1:
+        return argv[1]
+    return program.removesuffix(".py") or "python"
+
+
+def json_mu() -> bool:
+    """LOG_FORMAT=json, read where Django's settings may not be loaded (gunicorn's master, uvicorn's
+    parent): from the process environment, where every topology puts it."""
+    return os.environ.get("LOG_FORMAT", "text").strip() == "json"
+
+
 class JsonBicimi(JsonFormatter):
-    """One JSON object per line with the contract's names (CONTRACT 20)."""
+    """One JSON object per line with the contract's names (CONTRACT 20), each naming its process
+    kind and the request id of the work it belongs to ("-" outside any)."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("rename_fields", {"levelname": "seviye", "message": "mesaj", "name": "kaynak"})
         kwargs.setdefault("timestamp", "zaman")
-        kwargs.setdefault("reserved_attrs", [*RESERVED_ATTRS, "request_id", "request"])
+        kwargs.setdefault("reserved_attrs", [*RESERVED_ATTRS, "request_id", "request", "color_message"])
         kwargs.setdefault("json_ensure_ascii", False)
         super().__init__(["levelname", "message", "name"], *args, **kwargs)
+
+    def add_fields(self, log_data, record, message_dict):
+        super().add_fields(log_data, record, message_dict)
+        log_data.setdefault("surec", surec_turu())
+        log_data.setdefault("istek_id", _request_id.get())
+
+
+DUZ_BICIM = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+
+
+def ortam_bicimi() -> logging.Formatter:
+    """The format LOG_FORMAT asks for, for servers that configure logging before Django is loaded
+    (uvicorn's `--log-config`): JSON, or the plain format of settings.LOGGING."""
+    return JsonBicimi() if json_mu() else logging.Formatter(DUZ_BICIM)
+
+
+def yapilandir(ayarlar: dict) -> None:
+    """settings.LOGGING_CONFIG: Django's dictConfig, and Python's warnings as log records (a
+    library's warning would otherwise be a plain line on stderr, outside the format)."""
+    logging.config.dictConfig(ayarlar)
+    logging.captureWarnings(True)
+
+
+class GunicornErisimBicimi(JsonBicimi):
+    """gunicorn's access line as JSON: gunicorn logs it with its atoms (a dict) as the record's
+    arguments; the request id is the `X-Request-ID` the service answered with."""
+
+    def add_fields(self, log_data, record, message_dict):
+        atomlar = record.args if isinstance(record.args, dict) else {}
+        istek_id = atomlar.get("{x-request-id}o")
+        if istek_id and istek_id != "-":
+            log_data["istek_id"] = istek_id
+        super().add_fields(log_data, record, message_dict)
+        if atomlar:
+            log_data.update(yontem=atomlar.get("m"), yol=atomlar.get("U"), durum=_sayi(atomlar.get("s")),
+                            sure_ms=round(atomlar.get("D", 0) / 1000, 1), boyut=atomlar.get("B"))
+
+
+def _sayi(deger):
+    try:
+        return int(deger)
+    except (TypeError, ValueError):
+        return deger
 
 
 def istek_kapandi(request, response, sure: float, rota: str) -> None:
@@ -123,3 +209,11 @@ def _celery_gunlugu(logger=None, **kwargs):
         handler.addFilter(IstekFiltresi())
         if getattr(settings, "LOG_FORMAT", "") == "json":
             handler.setFormatter(JsonBicimi())
+
+
+@celery_sinyalleri.celeryd_after_setup.connect(weak=False)
+def _isci_afisi(instance=None, **kwargs):
+    # The worker prints its start banner (a dozen plain lines) right after this signal unless quiet;
+    # with JSON logs it is left out (the lines that follow say the same: connected, ready).
+    if instance is not None and getattr(settings, "LOG_FORMAT", "") == "json":
+        instance.quiet = True

@@ -306,18 +306,20 @@ def _cikista() -> None:
 
 
 # --- Celery tasks off the request ----------------------------------------------------------------------
-def gorev_gonder(gorev, *args, yerel: bool = True) -> None:
+def gorev_gonder(gorev, *args, yerel: bool = True) -> bool:
     """Run the Celery task `gorev` with JSON `args` outside this request: on the broker when there
     is one, else on this process's runner (lane `gorevler`; `yerel=False`: inside the caller,
     Celery's eager mode, as tests want). Never raises: a broker that is down is logged, and the sweeps bring back what
-    was stored."""
+    was stored. Returns False when the task could not be handed over (the caller may note it)."""
     if yerel and not broker_var():
         kosucu().calistir("gorevler", gorev, *args, esz=4)
-        return
+        return True
     try:  # to the broker; eager (no broker, `yerel` off): inside the caller
         gorev.delay(*args)
     except Exception:
         logger.warning("%s kuyruğa alınamadı.", gorev.name, exc_info=True)
+        return False
+    return True
 
 
 def commit_sonrasi(gorev, *args, yerel: bool = True) -> None:

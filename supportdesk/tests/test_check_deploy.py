@@ -14,7 +14,9 @@ URETIM = {
     "DATABASES": {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": "supportdesk"}},
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     "CHANNEL_LAYERS": {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"}},
-    "SERVE_MEDIA": False,
+    # One host (compose, make prod): MEDIA_ROOT shared by every process, served by the web processes.
+    "SERVE_MEDIA": True,
+    "MEDIA_PAYLASIMLI": True,
     "EMAIL_URL": "smtp://127.0.0.1:25",
 }
 YEREL = {
@@ -22,6 +24,7 @@ YEREL = {
     "REDIS_URL": "",
     "CHANNEL_LAYERS": {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
     "SERVE_MEDIA": True,
+    "MEDIA_PAYLASIMLI": False,
     "EMAIL_URL": "",
 }
 
@@ -44,7 +47,7 @@ def test_a_production_configuration_passes():
     ("DATABASES", "supportdesk.E001", "DATABASE_URL"),
     ("REDIS_URL", "supportdesk.E002", "REDIS_URL"),
     ("CHANNEL_LAYERS", "supportdesk.E003", "channel layer"),
-    ("SERVE_MEDIA", "supportdesk.E004", "SERVE_MEDIA"),
+    ("MEDIA_PAYLASIMLI", "supportdesk.E004", "MEDIA_PAYLASIMLI"),
     ("EMAIL_URL", "supportdesk.E005", "EMAIL_URL"),
 ])
 def test_each_single_process_setting_is_an_error_naming_it(ayar, kod, ad):
@@ -54,10 +57,18 @@ def test_each_single_process_setting_is_an_error_naming_it(ayar, kod, ad):
     assert cikti.count("supportdesk.E0") == 1, cikti
 
 
-def test_uploads_in_a_bucket_may_keep_serve_media_default():
+def test_uploads_in_a_bucket_need_neither_a_shared_folder_nor_serve_media():
     storages = {"default": {"BACKEND": "storages.backends.s3.S3Storage"},
                 "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
-    assert denetle(**{**URETIM, "SERVE_MEDIA": True, "STORAGES": storages}) == ""
+    for serve in (True, False):
+        assert denetle(**{**URETIM, "SERVE_MEDIA": serve, "MEDIA_PAYLASIMLI": False, "STORAGES": storages}) == ""
+
+
+def test_uploads_on_a_shared_disk_that_nothing_serves_are_an_error():
+    """The single-host compose install whose attachments all answered 404 (issue 37)."""
+    cikti = denetle(**{**URETIM, "SERVE_MEDIA": False})
+    assert "supportdesk.E021" in cikti and "SERVE_MEDIA" in cikti and "/media/" in cikti, cikti
+    assert cikti.count("supportdesk.E0") == 1, cikti
 
 
 def test_all_of_them_at_once_and_development_is_unaffected():

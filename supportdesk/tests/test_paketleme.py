@@ -234,3 +234,26 @@ def test_collectstatic_ilk_calismada_hashli_manifest_yazar_ve_static_onu_kullani
     assert re.fullmatch(r"/static/widget/widget\.[0-9a-f]{12}\.js", adres), adres
     assert (tmp_path / "static" / adres.removeprefix("/static/")).exists()
     assert (tmp_path / "static" / (adres.removeprefix("/static/") + ".gz")).exists()
+
+
+def _saniye(sure: str) -> float:
+    """A compose duration (`35s`, `1m30s`) in seconds."""
+    birim = {"h": 3600, "m": 60, "s": 1, "ms": 0.001}
+    parcalar = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", sure)
+    assert parcalar and "".join(a + b for a, b in parcalar) == sure, sure
+    return sum(float(a) * birim[b] for a, b in parcalar)
+
+
+def test_durdurma_suresi_gunicornun_zarif_kapanisindan_uzun(compose, tmp_path):
+    """A stop (compose, supervisord) waits longer than gunicorn lets running requests finish, so
+    SIGKILL never cuts them: compose's `stop_grace_period` and `make prod`'s `stopwaitsecs`."""
+    zarif = float(_gunicorn_ayarlari()["graceful_timeout"])
+    for ad in SUREC_TURLERI:
+        assert _saniye(compose["services"][ad]["stop_grace_period"]) > zarif, ad
+    for ortam, beklenen in (({}, zarif), ({"GUNICORN_GRACEFUL_TIMEOUT": "90"}, 90)):
+        with pytest.MonkeyPatch.context() as mp:
+            for ad, deger in ortam.items():
+                mp.setenv(ad, deger)
+            metin = _ops_supervisor().yapilandirma(dizin=tmp_path, port=9000, web=1, sockets=1, worker=1)
+        bekleme = {int(s) for s in re.findall(r"^stopwaitsecs=(\d+)$", metin, re.M)}
+        assert bekleme and min(bekleme) > beklenen, metin

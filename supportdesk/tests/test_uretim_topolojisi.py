@@ -1,6 +1,7 @@
 """`make prod` end to end (slow): the production topology started by one command on this machine's
 PostgreSQL and Redis (2 gunicorn, 2 uvicorn, 2 Celery workers, 1 beat under supervisord, after
-migrate), and a chat crossing processes: the visitor's REST on one web process reaches the
+creating its database, migrate and its own `check --deploy`), an upload stored through one web
+process and downloaded through the other, and a chat crossing processes: the visitor's REST on one web process reaches the
 operator's socket on a socket process, the operator's reply (REST on the other web process)
 reaches the visitor's socket on the other socket process. Then one web and one socket process are
 killed (SIGKILL, whole process group): there is no load balancer here, so the clients move to the
@@ -25,6 +26,7 @@ import requests
 from django.conf import settings
 
 from canli.tests.yardimci import Soket
+from dosyalar.tests.yardimci import png_bayt
 from supportdesk.testing.sunucu import http_cagri, psql
 
 pytestmark = [pytest.mark.slow]
@@ -58,8 +60,8 @@ class Topoloji:
         parca = urlsplit(db_url)
         self.db_adi = parca.path.strip("/") + "_topoloji"
         self.yonetim_url = urlunsplit(parca._replace(path="/postgres"))
+        # Missing on purpose: `make prod` creates its database (issue 37; it was a traceback).
         psql(self.yonetim_url, f'DROP DATABASE IF EXISTS "{self.db_adi}" WITH (FORCE)')
-        psql(self.yonetim_url, f'CREATE DATABASE "{self.db_adi}"')
         self.taban = _bos_taban()
         self.dizin = tmp / "prod"
         self.log = tmp / "make-prod.log"
@@ -177,6 +179,8 @@ def _widget_soketi(ws_url: str, api_key: str, ziyaretci_id: str) -> Soket:
 
 def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olunce_surer(topoloji):
     t = topoloji
+    # It made its database, and its own `check --deploy` passed (make stops at a failing step).
+    assert f"{t.db_adi} oluşturuldu" in t.log.read_text(errors="replace"), t.log_metni()
     demo = json.loads(t.manage("demo_verisi", "--json"))
     op = demo["operatorler"][0]
     musteri = next(m for m in demo["musteriler"] if m["id"] in op["musteri_idleri"])
@@ -201,6 +205,14 @@ def test_make_prod_sohbeti_surecler_arasinda_tasir_ve_bir_web_ile_bir_soket_olun
     cevap = http_cagri("POST", f"{t.url('web', 1)}/api/v1/operator/chat/{oturum['id']}/message", 201, headers=yetki,
                   json={"icerik": "Buyrun, dinliyorum"})["mesaj"]
     assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == cevap["id"])["mesaj"] == cevap
+
+    # an upload through web 2 downloads through web 1: one MEDIA_ROOT, served by the web processes
+    png = png_bayt()
+    dosya = http_cagri("POST", f"{t.url('web', 2)}/api/v1/widget/upload", 201, headers=anahtar,
+                       data={"ziyaretci_id": "topoloji-1"}, files={"dosya": ("ek.png", png, "image/png")})["dosya"]
+    indirilen = requests.get(f"{t.url('web', 1)}{urlsplit(dosya['url']).path}", timeout=15)
+    assert indirilen.status_code == 200 and indirilen.content == png, indirilen.text[:300]
+    assert indirilen.headers["Content-Security-Policy"] == "sandbox"
 
     # one web and one socket process die; the operator's socket went with socket process 1
     t.oldur("web-1")
