@@ -144,4 +144,6 @@ def test_gunluk_isler_sabit_yerel_saatte():
     assert all(isinstance(z, crontab) for z in zamanlar.values()), zamanlar
     assert [(sorted(z.hour), sorted(z.minute)) for z in zamanlar.values()] == [
         ([3], [0]), ([3], [10]), ([3], [20]), ([3], [30])]
+    yedek = settings.CELERY_BEAT_SCHEDULE["yedek-al"]["schedule"]  # the backup, when switched on
+    assert isinstance(yedek, crontab) and (sorted(yedek.hour), sorted(yedek.minute)) == ([3], [40])
     assert settings.CELERY_TIMEZONE == settings.TIME_ZONE
