@@ -85,11 +85,17 @@ def musteri_olustur(
     trial_gun: int | None = None,
     renk_primary: str = "#2563EB",
     logo_url: str = "",
+    dil: str | None = None,
 ) -> Musteri:
+    """A tenant, with its owner's membership when `sahip` is given. Its widget language (`dil`,
+    CONTRACT 15, 19) is `dil` when given, else its creator's own language, else the default: an
+    English-speaking owner does not find a Turkish widget, system lines and visitor mails."""
     firma_adi = (firma_adi or "").strip()
     if not firma_adi or len(firma_adi) > 120:
         raise GecersizIstek(alanlar={"firma_adi": gettext("Firma adı 1-120 karakter olmalı.")})
     originler = [origin_girdisini_normalle(o) for o in (izinli_originler or [])]
+    if dil not in Musteri.Dil.values:
+        dil = dil_kodu(getattr(sahip, "dil", None)) or Musteri.Dil.TR
     musteri = Musteri.objects.create(
         firma_adi=firma_adi,
         izinli_originler=list(dict.fromkeys(originler)),
@@ -98,6 +104,7 @@ def musteri_olustur(
         olusturan=sahip,
         renk_primary=renk_primary,
         logo_url=logo_url,
+        dil=dil,
     )
     if sahip is not None:
         uyelik_ekle(kullanici=sahip, musteri=musteri, rol=Uyelik.Rol.SAHIP)
