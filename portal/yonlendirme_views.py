@@ -51,17 +51,26 @@ def _sayi(metin: str):
     return int(metin) if metin.isascii() and metin.isdigit() and len(metin) < 10 else metin
 
 
+def formdan_gunler(post) -> dict | None:
+    """The day boxes as a `calisma_saatleri` object (None when the page sent no day box); a box
+    not of the slot form makes `{day: its text}`, which the check names."""
+    if not any(f"gun_{gun}" in post for gun in GUNLER):
+        return None
+    saatler = {}
+    for gun in GUNLER:
+        dilimler = _dilimleri_coz(post.get(f"gun_{gun}", ""))
+        if isinstance(dilimler, str):
+            return {gun: dilimler}  # its check names the day in `calisma_saatleri`
+        saatler[gun] = dilimler
+    return saatler
+
+
 def formdan_ayarlar(post) -> dict:
-    """The page's fields as the settings API's body (every field: the page shows them all)."""
+    """The page's fields as the settings API's body (every field: the page shows them all). Under
+    "always open" the days are not the calendar (null); the view keeps them (`formdan_gunler`)."""
     saatler = None
     if post.get("her_zaman_acik") != "1":
-        saatler = {}
-        for gun in GUNLER:
-            dilimler = _dilimleri_coz(post.get(f"gun_{gun}", ""))
-            if isinstance(dilimler, str):
-                saatler = {gun: dilimler}  # its check names the day in `calisma_saatleri`
-                break
-            saatler[gun] = dilimler
+        saatler = formdan_gunler(post) or {gun: [] for gun in GUNLER}
     return {
         "saat_dilimi": post.get("saat_dilimi", "").strip(),
         "atama_modu": post.get("atama_modu", ""),
@@ -73,16 +82,25 @@ def formdan_ayarlar(post) -> dict:
     }
 
 
-def _form_degerleri(ayarlar: dict) -> dict:
+def _form_degerleri(ayarlar: dict, kayitli: dict | None = None) -> dict:
+    """The page's values; under "always open" the day boxes show the days kept (issue 39.3)."""
     saatler = ayarlar["calisma_saatleri"]
+    gunler = saatler if saatler is not None else (kayitli if isinstance(kayitli, dict) else {})
     return {
         **ayarlar,
         "her_zaman_acik": saatler is None,
         "gunler": [{"anahtar": g, "ad": GUN_ADLARI[g],
-                    "metin": ", ".join(f"{a}-{b}" for a, b in (saatler or {}).get(g, []))} for g in GUNLER],
+                    "metin": ", ".join(f"{a}-{b}" for a, b in _dilimler(gunler.get(g)))} for g in GUNLER],
         "tatiller_metni": "\n".join(ayarlar["tatiller"]),
         **{alan: "" if ayarlar[alan] is None else ayarlar[alan] for alan in SAYI_ALANLARI},
     }
+
+
+def _dilimler(deger) -> list:
+    """A day's valid slots (a kept day is not checked again when read)."""
+    if not isinstance(deger, list):
+        return []
+    return [d for d in deger if isinstance(d, list | tuple) and len(d) == 2]
 
 
 def _an(zaman) -> str:
@@ -115,7 +133,7 @@ class YonlendirmeView(PortalView):
         simdi = timezone.now()
         return self.sayfa(
             "portal/yonlendirme.html", status=status, musteri=m, hatalar=hatalar or {},
-            d=degerler or _form_degerleri(ayarlar_oku(m)), saat_dilimleri=saat_dilimi_listesi(),
+            d=degerler or _form_degerleri(ayarlar_oku(m), m.kayitli_calisma_saatleri), saat_dilimleri=saat_dilimi_listesi(),
             atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
             acik=t.acik_mi(simdi), yerel_saat=_an(simdi.astimezone(t.bolge)), saat_dilimi=t.saat_dilimi,
             acilislar=acilis_onizlemesi(m), varsayilan_metin=self._varsayilan_metin(), alan_adlari=list(ALANLAR),
@@ -131,12 +149,13 @@ class YonlendirmeView(PortalView):
 
     def post(self, request):
         ayarlar = formdan_ayarlar(request.POST)
+        kayitli = formdan_gunler(request.POST) if ayarlar["calisma_saatleri"] is None else None
         try:
             services.musteri_ayarlari_guncelle(musteri=self.musteri, kullanici=request.user, degisiklikler=ayarlar,
-                                               ip=istemci_ip(request))
+                                               ip=istemci_ip(request), kayitli_calisma_saatleri=kayitli)
         except GecersizIstek as exc:
             # What was typed stays in the boxes, valid or not.
-            degerler = _form_degerleri(ayarlar_oku(self.musteri))
+            degerler = _form_degerleri(ayarlar_oku(self.musteri), self.musteri.kayitli_calisma_saatleri)
             degerler.update({alan: request.POST.get(alan, "") for alan in (
                 "saat_dilimi", "atama_modu", "mesai_disi_mesaji", "dil", *SAYI_ALANLARI)},
                 her_zaman_acik=request.POST.get("her_zaman_acik") == "1", tatiller_metni=request.POST.get("tatiller", ""))
