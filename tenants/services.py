@@ -12,10 +12,10 @@ from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.olaylar import yayinla
 
 from .ayarlar import ayar_hatalari
-from .takvim import calisma_saatleri_hatasi
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
 from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
+from .takvim import calisma_saatleri_hatasi
 
 TRIAL_GUN = 14
 
