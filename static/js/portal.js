@@ -17,6 +17,15 @@
       else { var t = document.createElement("textarea"); t.value = metin; document.body.appendChild(t); t.select(); document.execCommand("copy"); t.remove(); bitti(); }
     }
   });
+  // Canned-response variables (issue 39.5): a click puts `{name}` at the caret of the text box.
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-degisken-ekle]");
+    var alan = btn && document.getElementById(btn.getAttribute("data-hedef"));
+    if (!alan) return;
+    var bas = alan.selectionStart == null ? alan.value.length : alan.selectionStart;
+    alan.setRangeText(btn.getAttribute("data-degisken-ekle"), bas, alan.selectionEnd == null ? bas : alan.selectionEnd, "end");
+    alan.focus();
+  });
   // Destructive buttons ask first (data-onay holds the question).
   document.addEventListener("submit", function (e) {
     var btn = e.submitter;
