@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from chat.models import Oturum
-from denetim.models import EYLEMLER
+from denetim.metin import eylem_adi, eylem_secenekleri, kayit_metni
 from denetim.selectors import kayit_list
 from gizlilik import services as gizlilik
 from supportdesk.core.exceptions import GecersizIstek
@@ -57,7 +57,7 @@ class ZiyaretciView(PortalView):
 
 class DenetimFiltreForm(forms.Form):
     eylem = forms.ChoiceField(label=gettext_lazy("Eylem"), required=False,
-                              choices=[("", gettext_lazy("Tümü")), *[(e, e) for e in EYLEMLER]])
+                              choices=lambda: [("", _("Tümü")), *eylem_secenekleri()])
     kullanici = forms.IntegerField(label=gettext_lazy("Kullanıcı (kimlik)"), required=False, min_value=1)
     bas = forms.DateField(label=gettext_lazy("Başlangıç"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     son = forms.DateField(label=gettext_lazy("Bitiş"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -83,6 +83,8 @@ class DenetimView(PortalView):
             kayitlar, sonraki = sayfala(qs, request.GET, azalan=True)
         except GecersizIstek:
             kayitlar, sonraki = sayfala(qs, {}, azalan=True)
+        for kayit in kayitlar:  # issue 39.7: a sentence in the reader's language, not codes and dicts
+            kayit.metin, kayit.eylem_adi = kayit_metni(kayit), eylem_adi(kayit.eylem)
         sorgu = request.GET.copy()
         sorgu.pop("cursor", None)
         return self.sayfa("portal/denetim.html", form=form, kayitlar=kayitlar, sonraki=sonraki, sorgu=sorgu.urlencode(),

@@ -7,6 +7,7 @@ from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 from tenants.selectors import uyelik_get
 
+from ..metin import kayit_metni
 from ..selectors import kayit_list
 
 
@@ -19,6 +20,10 @@ class DenetimKaydiSerializer(serializers.Serializer):
     eylem = serializers.CharField()
     hedef = serializers.CharField()
     ayrinti = serializers.JSONField()
+    metin = serializers.SerializerMethodField(help_text="Kaydın okunur cümlesi, isteğin dilinde (issue 39.7).")  # ceviri: yok
+
+    def get_metin(self, kayit) -> str:
+        return kayit_metni(kayit)
 
 
 class DenetimView(OperatorAPIView):
