@@ -29,7 +29,8 @@ KISA_GUNLER = (pgettext_lazy("kısa gün adı", "Pzt"), pgettext_lazy("kısa gü
                pgettext_lazy("kısa gün adı", "Cum"), pgettext_lazy("kısa gün adı", "Cmt"),
                pgettext_lazy("kısa gün adı", "Paz"))
 _DILIM = re.compile(r"^\s*(\S+)\s*[-–]\s*(\S+)\s*$")
-SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk", "saklama_gun")
+# Retention (`saklama_gun`) is on the privacy page (`/portal/gizlilik`, issue 39.8), not here.
+SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk")
 
 
 def _dilimleri_coz(metin: str) -> list | str:

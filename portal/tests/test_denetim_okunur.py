@@ -21,7 +21,7 @@ TURKCE = re.compile(r"[çğıöşüÇĞİÖŞÜ]|\b(değiştirdi|Ayarlar|ekledi|
 
 def _yonlendirme_formu(**degisen) -> dict:
     veri = {"saat_dilimi": "Europe/Istanbul", "atama_modu": "manuel", "tatiller": "", "mesai_disi_mesaji": "",
-            "bekleme_zaman_asimi_dk": "10", "sessiz_kapatma_dk": "30", "yeniden_atama_dk": "", "saklama_gun": "",
+            "bekleme_zaman_asimi_dk": "10", "sessiz_kapatma_dk": "30", "yeniden_atama_dk": "",
             "dil": "tr", "her_zaman_acik": "1"}
     veri.update(degisen)
     return veri
@@ -46,30 +46,37 @@ def _metinler(html: str) -> list[str]:
 
 def test_a_settings_change_reads_old_to_new_in_english_and_turkish(musteri, sahip):
     t = giris_yapmis(sahip)
-    assert t.post(YON, _yonlendirme_formu(saat_dilimi="Europe/Berlin", saklama_gun="365")).status_code == 302
-    kayit = DenetimKaydi.objects.get(musteri=musteri, eylem="ayar_degisti")
+    assert t.post(YON, _yonlendirme_formu(saat_dilimi="Europe/Berlin", atama_modu="sirayla")).status_code == 302
+    assert t.post("/portal/gizlilik", {"saklama_gun": "365"}).status_code == 302
+    ayar, saklama = DenetimKaydi.objects.filter(musteri=musteri, eylem="ayar_degisti").order_by("id")
     # the machine fields stay: the field names, now with their old and new values
-    assert kayit.ayrinti["alanlar"] == ["saat_dilimi", "saklama_gun"]
-    assert kayit.ayrinti["degerler"] == {"saat_dilimi": ["Europe/Istanbul", "Europe/Berlin"], "saklama_gun": [None, 365]}
+    assert ayar.ayrinti["alanlar"] == ["atama_modu", "saat_dilimi"]
+    assert ayar.ayrinti["degerler"] == {"saat_dilimi": ["Europe/Istanbul", "Europe/Berlin"],
+                                        "atama_modu": ["manuel", "sirayla"]}
+    assert saklama.ayrinti == {"alanlar": ["saklama_gun"], "degerler": {"saklama_gun": [None, 365]}}
     sahip.dil = "en"
     sahip.save(update_fields=["dil"])
-    html = t.get("/portal/denetim").content.decode()
+    html = t.get("/portal/gizlilik").content.decode()
     tablo = _tablo(html)
-    assert "Changed the settings: Time zone: Europe/Istanbul → Europe/Berlin; Retention: forever → 365 days." in \
-        _metinler(html)
+    assert _metinler(html)[:2] == [
+        "Changed the settings: Retention: forever → 365 days.",
+        "Changed the settings: Time zone: Europe/Istanbul → Europe/Berlin; Assignment mode: Manual (an operator accepts) → "
+        "Round robin."]
     assert not HAM.search(tablo), HAM.search(tablo)
     assert not TURKCE.search(tablo.replace("sahip@ornek.com", "")), TURKCE.search(tablo)
     sahip.dil = "tr"
     sahip.save(update_fields=["dil"])
-    html = t.get("/portal/denetim").content.decode()
-    assert ("Ayarları değiştirdi: Saat dilimi: Europe/Istanbul → Europe/Berlin; Saklama süresi: süresiz → 365 gün."
-            in _metinler(html))
+    html = t.get("/portal/gizlilik").content.decode()
+    assert _metinler(html)[:2] == [
+        "Ayarları değiştirdi: Saklama süresi: süresiz → 365 gün.",
+        "Ayarları değiştirdi: Saat dilimi: Europe/Istanbul → Europe/Berlin; Atama modu: Elle (operatör kabul eder) → "
+        "Sırayla."]
 
 
 def test_the_filter_names_actions_in_words(musteri, sahip):
     sahip.dil = "en"
     sahip.save(update_fields=["dil"])
-    html = giris_yapmis(sahip).get("/portal/denetim").content.decode()
+    html = giris_yapmis(sahip).get("/portal/gizlilik").content.decode()
     assert '<option value="uye_limit_degisti">Chat cap</option>' in html
     assert '<option value="ayar_degisti">Settings</option>' in html
 
@@ -89,7 +96,7 @@ def test_a_chat_cap_change_is_recorded_and_reads_as_a_sentence(musteri, sahip):
     assert DenetimKaydi.objects.filter(musteri=musteri, eylem="uye_rol_degisti").count() == 1
     sahip.dil = "en"
     sahip.save(update_fields=["dil"])
-    metinler = _metinler(t.get("/portal/denetim").content.decode())
+    metinler = _metinler(t.get("/portal/gizlilik").content.decode())
     assert "Changed elif@ornek.com's concurrent chat cap: unlimited → 3." in metinler
     assert "Changed elif@ornek.com's role: Operator → Admin." in metinler
 
@@ -106,7 +113,7 @@ def test_canned_response_changes_are_recorded(musteri, sahip):
     assert kayitlar[1].ayrinti == {"kisayol": "/merhaba", "degerler": {"kisayol": ["/selam", "/merhaba"], "icerik": None}}
     sahip.dil = "en"
     sahip.save(update_fields=["dil"])
-    metinler = _metinler(t.get("/portal/denetim").content.decode())
+    metinler = _metinler(t.get("/portal/gizlilik").content.decode())
     assert metinler[:3] == ["Deleted the canned response /merhaba.",
                             "Changed the canned response /merhaba: Shortcut: /selam → /merhaba; Text.",
                             "Added the canned response /selam."]
@@ -118,7 +125,7 @@ def test_an_entry_written_before_values_were_recorded_still_reads_as_words(muste
     DenetimKaydi.objects.create(musteri=musteri, eylem="giris", hedef="kullanici:1", ayrinti={"kanal": "konsol"})
     sahip.dil = "en"
     sahip.save(update_fields=["dil"])
-    html = giris_yapmis(sahip).get("/portal/denetim").content.decode()
+    html = giris_yapmis(sahip).get("/portal/gizlilik").content.decode()
     metinler = _metinler(html)
     assert "Changed the settings: Retention." in metinler
     assert "Logged in (console)." in metinler
