@@ -124,7 +124,7 @@ class AcikAPIView(TemelAPIView):
 
 
 class SaglikView(AcikAPIView):
-    @extend_schema(summary="Sağlık: veritabanı ve kuyruk erişilebilirliği", responses={200: dict, 503: dict})
+    @extend_schema(summary=gettext_lazy("Sağlık: veritabanı ve kuyruk erişilebilirliği"), responses={200: dict, 503: dict})
     def get(self, request):
         durum = {"veritabani": "ok" if _veritabani_erisilebilir() else "hata", "kuyruk": "ok"}
         if settings.CELERY_TASK_ALWAYS_EAGER:
@@ -144,7 +144,7 @@ class CanliView(AcikAPIView):
     """Liveness (CONTRACT 20): the process serves. Nothing else is asked, so a database or Redis
     outage never makes an orchestrator restart healthy processes."""
 
-    @extend_schema(summary="Canlılık: süreç yanıt veriyor (bağımlılık denetlenmez)", responses={200: dict})
+    @extend_schema(summary=gettext_lazy("Canlılık: süreç yanıt veriyor (bağımlılık denetlenmez)"), responses={200: dict})
     def get(self, request):
         return basarili({"durum": "ok"})
 
@@ -154,7 +154,7 @@ class HazirView(AcikAPIView):
     Redis is reported, not required: every user of it falls back (rate limits fail open, caches
     read the database), so the service degrades without it and keeps taking traffic."""
 
-    @extend_schema(summary="Hazır olma: veritabanı ve göçler; önbellek yalnızca bildirilir",
+    @extend_schema(summary=gettext_lazy("Hazır olma: veritabanı ve göçler; önbellek yalnızca bildirilir"),
                    responses={200: dict, 503: dict})
     def get(self, request):
         durum = {"veritabani": "hata", "gocler": "bilinmiyor"}
