@@ -4,6 +4,7 @@ fields are turned into the settings API's shape and checked by the same service 
 The widget's language (`dil`, CONTRACT 15, 19) is set here, with the other section 15 settings,
 and nowhere else in the portal."""
 import re
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.shortcuts import redirect
@@ -43,6 +44,45 @@ def _dilimleri_coz(metin: str) -> list | str:
             return metin
         dilimler.append([eslesme.group(1), eslesme.group(2)])
     return dilimler
+
+
+# The zones most projects pick, first (issue 39.8); then every other zone under its region.
+SIK_SAAT_DILIMLERI = ("Europe/Istanbul", "UTC", "Europe/London", "Europe/Berlin", "Europe/Paris", "Europe/Amsterdam",
+                      "Europe/Moscow", "Asia/Baku", "Asia/Dubai", "Asia/Kolkata", "Asia/Tokyo", "Asia/Shanghai",
+                      "America/New_York", "America/Chicago", "America/Los_Angeles", "America/Sao_Paulo",
+                      "Australia/Sydney")
+BOLGE_ADLARI = {"Europe": gettext_lazy("Avrupa"), "Asia": gettext_lazy("Asya"), "America": gettext_lazy("Amerika"),
+                "Africa": gettext_lazy("Afrika"), "Australia": gettext_lazy("Avustralya"),
+                "Pacific": gettext_lazy("Pasifik"), "Atlantic": gettext_lazy("Atlas Okyanusu"),
+                "Indian": gettext_lazy("Hint Okyanusu"), "Antarctica": gettext_lazy("Antarktika"),
+                "Arctic": gettext_lazy("Arktik")}
+
+
+def _utc_farki(ad: str, simdi) -> str:
+    fark = simdi.astimezone(ZoneInfo(ad)).utcoffset()
+    dakika = int(fark.total_seconds() // 60)
+    return f"UTC{'+' if dakika >= 0 else '−'}{abs(dakika) // 60:02d}:{abs(dakika) % 60:02d}"
+
+
+def saat_dilimi_gruplari(adlar: list[str]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The zone choice as (group, [(name, "name (UTC+03:00)")]): the common ones first, then each
+    region in the member's language, "other" last; each zone once, with its offset now."""
+    simdi = timezone.now()
+    var = set(adlar)
+    sik = [ad for ad in SIK_SAAT_DILIMLERI if ad in var]
+    gruplar: dict[str, list[str]] = {}
+    for ad in adlar:
+        if ad not in sik:
+            gruplar.setdefault(ad.split("/", 1)[0] if "/" in ad else "", []).append(ad)
+    sirali = sorted(gruplar.items(), key=lambda kv: (kv[0] not in BOLGE_ADLARI, str(BOLGE_ADLARI.get(kv[0], kv[0]))))
+    sonuc = [(_("Sık kullanılanlar"), sik)]
+    sonuc += [(str(BOLGE_ADLARI[bolge]) if bolge in BOLGE_ADLARI else pgettext("saat dilimi bölgesi", "Diğer"), liste)
+              for bolge, liste in sirali]
+    birlesik: dict[str, list[str]] = {}
+    for etiket, liste in sonuc:
+        birlesik.setdefault(etiket, []).extend(liste)
+    return [(etiket, [(ad, f"{ad.replace('_', ' ')} ({_utc_farki(ad, simdi)})") for ad in liste])
+            for etiket, liste in birlesik.items() if liste]
 
 
 def _sayi(metin: str):
@@ -135,6 +175,7 @@ class YonlendirmeView(PortalView):
         return self.sayfa(
             "portal/yonlendirme.html", status=status, musteri=m, hatalar=hatalar or {},
             d=degerler or _form_degerleri(ayarlar_oku(m), m.kayitli_calisma_saatleri), saat_dilimleri=saat_dilimi_listesi(),
+            saat_dilimi_gruplari=saat_dilimi_gruplari(saat_dilimi_listesi()),
             atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
             acik=t.acik_mi(simdi), yerel_saat=_an(simdi.astimezone(t.bolge)), saat_dilimi=t.saat_dilimi,
             acilislar=acilis_onizlemesi(m), varsayilan_metin=self._varsayilan_metin(), alan_adlari=list(ALANLAR),
