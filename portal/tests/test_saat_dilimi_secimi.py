@@ -66,7 +66,10 @@ def test_in_chromium_typing_filters_the_zones_and_the_choice_is_saved(live_serve
             assert len(page.evaluate(gorunen)) > 300
             kutu.fill("berl")
             assert page.evaluate(gorunen) == ["Europe/Berlin"]
+            assert not page.is_visible("text=Eşleşen saat dilimi yok.")
             assert page.input_value("#saat_dilimi") == "Europe/Berlin"
+            kutu.fill("+03")
+            assert "Europe/Istanbul" in page.evaluate(gorunen) and "Europe/Berlin" not in page.evaluate(gorunen)
             kutu.fill("İSTANBUL")  # Turkish casing folds
             assert page.evaluate(gorunen) == ["Europe/Istanbul", "Asia/Istanbul"]  # common first
             kutu.fill("new york")
