@@ -15,6 +15,9 @@ WS_MAX_SIZE ?= 65536
 # built from SITE_URL: `make run` points it at the address it serves (`PORT=8100 make run`), unless
 # SITE_URL is set in the environment.
 SITE_URL ?= http://$(HOST):$(PORT)
+# What `make` itself prints follows the shell's language: Turkish under a tr_* LANG (or
+# LANGUAGE/LC_ALL), English otherwise. The demo data's mails use SITE_URL too (`make run`).
+TR := $(filter tr%,$(firstword $(LC_ALL) $(LANGUAGE) $(LANG)))
 # The reloader watches the project's own folders only (the apps, settings, templates, static files,
 # translations), never .venv, media/ or tmp/; with watchfiles (requirements.txt) it waits on inotify
 # instead of polling every file.
@@ -41,18 +44,28 @@ install: $(BIN)/.installed
 
 $(ENV_FILE):
 	@$(PYTHON) -c 'import secrets, sys; open(sys.argv[1], "x").write("# Development settings written by make env; never used in production.\nDEBUG=true\nSECRET_KEY=" + secrets.token_urlsafe(50) + "\n")' $@
-	@echo "$@ yazıldı: geliştirme ayarları (DEBUG=true, rastgele SECRET_KEY)"
+	@echo "$(if $(TR),$@ yazıldı: geliştirme ayarları (DEBUG=true, rastgele SECRET_KEY),$@ written: development settings (DEBUG=true, a random SECRET_KEY))"
 
 env: $(ENV_FILE)
 
 run: install $(ENV_FILE) derle
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo_verisi
+	SITE_URL=$(SITE_URL) $(BIN)/python manage.py demo_verisi
+ifdef TR
 	@echo "Gelen e-posta adresleri (python manage.py eposta_al < ileti.eml ile bir e-posta alınır):"
+else
+	@echo "Incoming mail addresses (python manage.py eposta_al < message.eml receives a mail):"
+endif
 	@$(BIN)/python manage.py eposta_adresi
+ifdef TR
 	@echo "Giden e-postalar $(CURDIR)/tmp/eposta/ klasörüne yazılır (EMAIL_URL ile SMTP'ye gönderilir)."
 	@echo "Servis: http://$(HOST):$(PORT)/  (portal /portal/, API belgeleri /api/v1/docs/, demo sayfası /demo/)"
 	@echo "Operatör konsolu: http://$(HOST):$(PORT)/panel/  (demo operatörleriyle giriş: yukarıdaki e-posta ve şifre)"
+else
+	@echo "Outgoing mails are written to $(CURDIR)/tmp/eposta/ (EMAIL_URL sends them over SMTP)."
+	@echo "Service: http://$(HOST):$(PORT)/  (portal /portal/, API docs /api/v1/docs/, demo page /demo/)"
+	@echo "Operator console: http://$(HOST):$(PORT)/panel/  (log in as a demo operator: the e-mail and password above)"
+endif
 	SITE_URL=$(SITE_URL) $(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --ws-max-size $(WS_MAX_SIZE) \
 	  --reload $(addprefix --reload-dir ,$(RELOAD_DIRS)) --reload-include '*.html' --lifespan off
 
@@ -62,7 +75,7 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
-	  else echo "chromium yok: tarayıcı testleri atlanacak"; fi; }
+	  else echo "$(if $(TR),chromium yok: tarayıcı testleri atlanacak,no chromium: the browser tests will be skipped)"; fi; }
 
 # The suite runs on the machine's PostgreSQL and Redis when they answer (as CI does), on SQLite and
 # in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used

@@ -742,8 +742,11 @@ def hazir_yanit_doldur(icerik: str, degerler: dict[str, str]) -> str:
     return _DEGISKEN.sub(yerine, icerik)
 
 
-def _hazir_yanitlar_degisti(musteri_id: int) -> None:
-    yayinla("hazir_yanitlar_degisti", musteri_id=musteri_id, veri={"musteri_id": musteri_id})
+def _hazir_yanitlar_degisti(musteri_id: int, **ayrinti) -> None:
+    """`ayrinti` says what changed, for the audit log (issue 39.7): `islem` (`olusturuldu`,
+    `degisti`, `silindi`, `yuklendi`), `hazir_yanit_id`, `kisayol`, `degerler` ({field: [old, new]};
+    the text itself is named, not copied), `sayi` (an import)."""
+    yayinla("hazir_yanitlar_degisti", musteri_id=musteri_id, veri={"musteri_id": musteri_id, **ayrinti})
 
 
 @transaction.atomic
@@ -760,7 +763,7 @@ def hazir_yanitlari_yukle(*, musteri, kayitlar: list[dict]) -> int:
             musteri=musteri, kisayol=kayit["kisayol"], defaults={"baslik": kayit["baslik"], "icerik": kayit["icerik"]}
         )
     if temiz:
-        _hazir_yanitlar_degisti(musteri.id)
+        _hazir_yanitlar_degisti(musteri.id, islem="yuklendi", sayi=len(temiz))
     return len(temiz)
 
 
@@ -776,12 +779,19 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
     hazir_yanit = hazir_yanit or HazirYanit(musteri=musteri)
     if kisayol_kullanimda(musteri_id=musteri.id, kisayol=temiz["kisayol"], haric_pk=hazir_yanit.pk):
         raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)})
+    yeni = hazir_yanit.pk is None
+    degerler = {alan: [getattr(hazir_yanit, alan), deger] for alan, deger in temiz.items()
+                if not yeni and getattr(hazir_yanit, alan) != deger}
+    if "icerik" in degerler:
+        degerler["icerik"] = None  # named, not copied into the log
     for alan, deger in temiz.items():
         setattr(hazir_yanit, alan, deger)
     try:
         with transaction.atomic():
             hazir_yanit.save()
-            _hazir_yanitlar_degisti(musteri.id)
+            if yeni or degerler:
+                _hazir_yanitlar_degisti(musteri.id, islem="olusturuldu" if yeni else "degisti",
+                                        hazir_yanit_id=hazir_yanit.pk, kisayol=hazir_yanit.kisayol, degerler=degerler)
     except IntegrityError:  # the same shortcut saved by a parallel request
         raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)}) from None
     return hazir_yanit
@@ -789,8 +799,10 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
 
 @transaction.atomic
 def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
+    hazir_yanit_id = hazir_yanit.pk
     hazir_yanit.delete()
-    _hazir_yanitlar_degisti(hazir_yanit.musteri_id)
+    _hazir_yanitlar_degisti(hazir_yanit.musteri_id, islem="silindi", hazir_yanit_id=hazir_yanit_id,
+                            kisayol=hazir_yanit.kisayol)
 
 
 @transaction.atomic

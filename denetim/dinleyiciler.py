@@ -49,3 +49,8 @@ def makale(olay: YayinlananOlay) -> None:
 @dinle("ziyaretci_disa_aktarildi", "ziyaretci_silindi", islem_icinde=True)
 def ziyaretci(olay: YayinlananOlay) -> None:
     kayit.ziyaretci(olay)
+
+
+@dinle("hazir_yanitlar_degisti", islem_icinde=True)
+def hazir_yanit(olay: YayinlananOlay) -> None:
+    kayit.hazir_yanit(olay)

@@ -7,8 +7,9 @@ is `veri["ip"]` or the request's. Outside a request both are None (the system).
 Several recorded actions are published under older names and mapped here: `musteri_degisti` with
 appearance fields → `gorunum_degisti`, with `izinli_originler` → `origin_degisti`, with a key →
 `anahtar_yenilendi`, with the tenant's other fields → `ayar_degisti`; `uyelik_eklendi` →
-`uye_eklendi`; `uyelik_guncellendi` with a new role → `uye_rol_degisti`; `uyelik_silindi` →
-`uye_cikarildi`."""
+`uye_eklendi`; `uyelik_guncellendi` with a new role → `uye_rol_degisti`, with a new chat cap →
+`uye_limit_degisti`; `uyelik_silindi` → `uye_cikarildi`; `hazir_yanitlar_degisti` →
+`hazir_yanit_olusturuldu` / `_degisti` / `_silindi`, `hazir_yanitlar_yuklendi`."""
 from supportdesk.core.eylemci import eylemci
 from supportdesk.core.olaylar import YayinlananOlay
 from tenants.models import Kullanici, Uyelik
@@ -81,27 +82,36 @@ def musteri_siliniyor(olay: YayinlananOlay) -> None:
 
 
 def ayar(olay: YayinlananOlay) -> None:
+    """Settings (CONTRACT 15) and the SLA policy: the fields named, and for settings each one's
+    old and new value (`degerler`: {field: [old, new]}, issue 39.7)."""
     alanlar = olay.veri.get("alanlar")
-    kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"musteri:{olay.musteri_id}",
-           ayrinti={"alanlar": sorted(alanlar)} if alanlar else {}, **_yapan(olay))
+    ayrinti = {"alanlar": sorted(alanlar)} if alanlar else {}
+    if olay.veri.get("degerler"):
+        ayrinti["degerler"] = olay.veri["degerler"]
+    kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"musteri:{olay.musteri_id}", ayrinti=ayrinti,
+           **_yapan(olay))
 
 
 def uyelik(olay: YayinlananOlay) -> None:
     veri = olay.veri
     uye_id = veri.get("kullanici_id")
-    if olay.olay == "uyelik_guncellendi" and (veri.get("onceki_rol") is None or veri.get("onceki_rol") == veri.get("rol")):
-        return  # order, cap or muting: not recorded
-    ayrinti = {"email": Kullanici.objects.filter(pk=uye_id).values_list("email", flat=True).first() or ""}
+    girdiler = []  # (eylem, ayrinti)
     if olay.olay == "uyelik_eklendi":
-        eylem = "uye_eklendi"
-        ayrinti["rol"] = veri.get("rol")
+        girdiler.append(("uye_eklendi", {"rol": veri.get("rol")}))
     elif olay.olay == "uyelik_silindi":
-        eylem = "uye_cikarildi"
-    else:
-        eylem = "uye_rol_degisti"
-        ayrinti.update(onceki_rol=veri.get("onceki_rol"), rol=veri.get("rol"))
-    # `kullanici_id` here is the member: the actor is the request's user.
-    kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"kullanici:{uye_id}", ayrinti=ayrinti)
+        girdiler.append(("uye_cikarildi", {}))
+    else:  # order and muting are not recorded; a role and a chat cap are
+        if veri.get("onceki_rol") is not None and veri.get("onceki_rol") != veri.get("rol"):
+            girdiler.append(("uye_rol_degisti", {"onceki_rol": veri.get("onceki_rol"), "rol": veri.get("rol")}))
+        if "onceki_max_chat_per_tenant" in veri and veri["onceki_max_chat_per_tenant"] != veri.get("max_chat_per_tenant"):
+            girdiler.append(("uye_limit_degisti", {"onceki": veri["onceki_max_chat_per_tenant"],
+                                                   "yeni": veri.get("max_chat_per_tenant")}))
+    if not girdiler:
+        return
+    email = Kullanici.objects.filter(pk=uye_id).values_list("email", flat=True).first() or ""
+    for eylem, ayrinti in girdiler:
+        # `kullanici_id` here is the member: the actor is the request's user.
+        kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"kullanici:{uye_id}", ayrinti={"email": email, **ayrinti})
 
 
 def _etiket(veri: dict) -> tuple:
@@ -137,3 +147,23 @@ def ziyaretci(olay: YayinlananOlay) -> None:
         ayrinti = {k: veri[k] for k in ("oturum", "ticket", "dosya") if k in veri}
     kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"ziyaretci:{veri.get('ziyaretci_id')}",
            ayrinti=ayrinti, **_yapan(olay))
+
+
+HAZIR_YANIT_EYLEMLERI = {"olusturuldu": "hazir_yanit_olusturuldu", "degisti": "hazir_yanit_degisti",
+                         "silindi": "hazir_yanit_silindi", "yuklendi": "hazir_yanitlar_yuklendi"}
+
+
+def hazir_yanit(olay: YayinlananOlay) -> None:
+    """A canned response created, changed or deleted, or an import of them (issue 39.7)."""
+    veri = olay.veri
+    eylem = HAZIR_YANIT_EYLEMLERI.get(veri.get("islem"))
+    if eylem is None:
+        return
+    if eylem == "hazir_yanitlar_yuklendi":
+        kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"musteri:{olay.musteri_id}",
+               ayrinti={"sayi": veri.get("sayi", 0)})
+        return
+    ayrinti = {"kisayol": veri.get("kisayol", "")}
+    if veri.get("degerler"):
+        ayrinti["degerler"] = veri["degerler"]
+    kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"hazir_yanit:{veri.get('hazir_yanit_id')}", ayrinti=ayrinti)

@@ -9,6 +9,9 @@ EYLEMLER = (
     "anahtar_yenilendi", "webhook_degisti", "uye_eklendi", "uye_rol_degisti", "uye_cikarildi",
     "etiket_olusturuldu", "etiket_degisti", "etiket_silindi", "ziyaretci_disa_aktarildi", "ziyaretci_silindi",
     "makale_yayinlandi", "makale_silindi",
+    # issue 39.7: a member's chat cap, and the canned responses
+    "uye_limit_degisti", "hazir_yanit_olusturuldu", "hazir_yanit_degisti", "hazir_yanit_silindi",
+    "hazir_yanitlar_yuklendi",
 )
 
 

@@ -10,6 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from chat.services import HAZIR_YANIT_DEGISKENLERI
 from supportdesk.core.olaylar import OLAYLAR
 from tenants import gorunum
 from tenants.models import Kullanici, Uyelik
@@ -265,6 +266,21 @@ class HazirYanitForm(forms.Form):
                               widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("/selam")}))
     baslik = forms.CharField(label=_("Başlık"), max_length=120)
     icerik = forms.CharField(label=_("Metin"), max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
+
+
+# What each canned-response variable becomes (CONTRACT 16, `chat.services.hazir_yanit_doldur`),
+# shown under the form (issue 39.5).
+HAZIR_DEGISKEN_ACIKLAMALARI = {
+    "ziyaretci_adi": _("ziyaretçinin adı"),
+    "ziyaretci_email": _("ziyaretçinin e-posta adresi"),
+    "operator_adi": _("yanıtlayan operatörün görünen adı"),
+    "firma_adi": _("projenin adı"),
+}
+
+
+def hazir_yanit_degiskenleri() -> list[tuple[str, str]]:
+    """(`{name}`, what it becomes) for every variable the service fills in, in its order."""
+    return [(f"{{{ad}}}", HAZIR_DEGISKEN_ACIKLAMALARI.get(ad, "")) for ad in HAZIR_YANIT_DEGISKENLERI]
 
 
 class EtiketForm(forms.Form):

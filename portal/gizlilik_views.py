@@ -5,18 +5,22 @@ from datetime import datetime, time, timedelta
 from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from chat.models import Oturum
-from denetim.models import EYLEMLER
+from denetim.metin import eylem_adi, eylem_secenekleri, kayit_metni
 from denetim.selectors import kayit_list
 from gizlilik import services as gizlilik
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.pagination import sayfala
+from supportdesk.core.throttling import istemci_ip
+from tenants import services as ayar_services
+from tenants.ayarlar import ayar_degeri
 from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket
 
@@ -57,7 +61,7 @@ class ZiyaretciView(PortalView):
 
 class DenetimFiltreForm(forms.Form):
     eylem = forms.ChoiceField(label=gettext_lazy("Eylem"), required=False,
-                              choices=[("", gettext_lazy("Tümü")), *[(e, e) for e in EYLEMLER]])
+                              choices=lambda: [("", _("Tümü")), *eylem_secenekleri()])
     kullanici = forms.IntegerField(label=gettext_lazy("Kullanıcı (kimlik)"), required=False, min_value=1)
     bas = forms.DateField(label=gettext_lazy("Başlangıç"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     son = forms.DateField(label=gettext_lazy("Bitiş"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -69,12 +73,25 @@ def _gun(gun, ertesi=False):
     return timezone.make_aware(datetime.combine(gun + timedelta(days=1 if ertesi else 0), time.min))
 
 
-class DenetimView(PortalView):
-    """`/portal/denetim`: the project's audit log, newest first, for its owners and admins."""
+class SaklamaForm(forms.Form):
+    saklama_gun = forms.CharField(label=gettext_lazy("Saklama süresi (gün, 30–3650; boş: süresiz)"), required=False,
+                                  widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
 
-    def get(self, request):
-        if not self.uyelik.yonetebilir:
-            return yetkisiz(request)
+
+def _saklama_degeri(metin: str):
+    metin = (metin or "").strip()
+    if not metin:
+        return None
+    return int(metin) if metin.isascii() and metin.isdigit() and len(metin) < 10 else metin
+
+
+class GizlilikView(PortalView):
+    """`/portal/gizlilik` (issue 39.8): everything about a project's personal data on one page, for
+    its owners and admins: retention (`saklama_gun`, CONTRACT 15, 18, saved by the settings
+    service), a visitor look-up leading to its export and erasure, and the audit log with its
+    filters (what `/portal/denetim` was; that address sends here)."""
+
+    def _sayfa(self, request, saklama_form=None, status=200):
         form = DenetimFiltreForm(request.GET or None)
         d = form.cleaned_data if form.is_valid() else {}
         qs = kayit_list(musteri_id=self.uyelik.musteri_id, eylem=d.get("eylem") or None, kullanici_id=d.get("kullanici"),
@@ -83,10 +100,49 @@ class DenetimView(PortalView):
             kayitlar, sonraki = sayfala(qs, request.GET, azalan=True)
         except GecersizIstek:
             kayitlar, sonraki = sayfala(qs, {}, azalan=True)
+        for kayit in kayitlar:  # issue 39.7: a sentence in the reader's language, not codes and dicts
+            kayit.metin, kayit.eylem_adi = kayit_metni(kayit), eylem_adi(kayit.eylem)
         sorgu = request.GET.copy()
         sorgu.pop("cursor", None)
-        return self.sayfa("portal/denetim.html", form=form, kayitlar=kayitlar, sonraki=sonraki, sorgu=sorgu.urlencode(),
-                          status=200 if form.is_valid() or not request.GET else 400)
+        saklama = ayar_degeri(self.musteri, "saklama_gun")
+        saklama_form = saklama_form or SaklamaForm(initial={"saklama_gun": "" if saklama is None else saklama})
+        if status == 200 and request.GET and not form.is_valid():
+            status = 400
+        return self.sayfa("portal/gizlilik.html", status=status, form=form, kayitlar=kayitlar, sonraki=sonraki,
+                          sorgu=sorgu.urlencode(), saklama_form=saklama_form, saklama_gun=saklama)
+
+    def get(self, request):
+        if not self.uyelik.yonetebilir:
+            return yetkisiz(request)
+        ziyaretci_id = request.GET.get("ziyaretci", "").strip()
+        if ziyaretci_id:
+            return redirect("portal:ziyaretci", ziyaretci_id=ziyaretci_id)
+        return self._sayfa(request)
+
+    def post(self, request):
+        if not self.uyelik.yonetebilir:
+            return yetkisiz(request)
+        form = SaklamaForm(request.POST)
+        form.is_valid()
+        try:
+            ayar_services.musteri_ayarlari_guncelle(
+                musteri=self.musteri, kullanici=request.user, ip=istemci_ip(request),
+                degisiklikler={"saklama_gun": _saklama_degeri(form.cleaned_data.get("saklama_gun", ""))})
+        except GecersizIstek as exc:
+            for mesaj in (exc.alanlar or {"saklama_gun": exc.mesaj}).values():
+                form.add_error("saklama_gun", mesaj)
+            return self._sayfa(request, saklama_form=form, status=400)
+        messages.success(request, _("Saklama süresi kaydedildi."))
+        return redirect("portal:gizlilik")
+
+
+def denetim_yonlendir(request):
+    """The audit log's old address (CONTRACT 21's `/portal/denetim`): the privacy page, with the
+    same filters and cursor."""
+    hedef = reverse("portal:gizlilik")
+    if request.META.get("QUERY_STRING"):
+        hedef += "?" + request.META["QUERY_STRING"]
+    return HttpResponseRedirect(hedef + "#denetim")
 
 
 class ProjeSilView(PortalView):

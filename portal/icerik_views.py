@@ -93,6 +93,9 @@ class HazirYanitView(_ListeVeDetay):
     liste_sablonu, detay_sablonu, liste_adi = "portal/hazir_yanitlar.html", "portal/hazir_yanit.html", "portal:hazir_yanitlar"
     form_sinifi = forms.HazirYanitForm
 
+    def sayfa(self, template: str, status: int = 200, **context):
+        return super().sayfa(template, status, degiskenler=forms.hazir_yanit_degiskenleri(), **context)
+
     def nesneler(self):
         return chat_selectors.hazir_yanit_list(musteri_idleri=[self.musteri.id]).order_by("kisayol")
 

@@ -32,8 +32,10 @@ PROJE_LIMITI_MESAJI = _("24 saat içinde en çok 3 yeni proje oluşturabilirsini
 
 
 @transaction.atomic
-def proje_olustur(*, kullanici: Kullanici, firma_adi: str) -> Musteri:
-    """A self-service project with a 14-day trial; the owner membership comes in the same transaction."""
+def proje_olustur(*, kullanici: Kullanici, firma_adi: str, dil: str | None = None) -> Musteri:
+    """A self-service project with a 14-day trial; the owner membership comes in the same transaction.
+    `dil`: the creator's language as its page speaks it (its own choice, else its browser's): the
+    new project's widget language."""
     # Two tabs submitting at once must not both see "2 so far": lock the user's row, so the count
     # and the insert of one request finish before the other request counts.
     Kullanici.objects.select_for_update().filter(pk=kullanici.pk).first()
@@ -41,7 +43,8 @@ def proje_olustur(*, kullanici: Kullanici, firma_adi: str) -> Musteri:
     if len(zamanlar) >= GUNLUK_PROJE_LIMITI:
         bekle = zamanlar[0] + PROJE_PENCERESI - timezone.now()
         raise LimitAsildi(PROJE_LIMITI_MESAJI, retry_after=max(bekle, timedelta(seconds=1)).total_seconds())
-    musteri = musteri_olustur(firma_adi=firma_adi, sahip=kullanici, trial_gun=TRIAL_GUN)
+    musteri = musteri_olustur(firma_adi=firma_adi, sahip=kullanici, trial_gun=TRIAL_GUN,
+                              dil=diller.kullanici_dili(kullanici, dil))
     SelfServisProje.objects.create(kullanici=kullanici, musteri=musteri, olusturulma=musteri.olusturulma)
     return musteri
 

@@ -232,7 +232,8 @@ class ProjelerimView(PortalView):
         if not form.is_valid():
             return self.sayfa("portal/proje_yeni.html", form=form)
         try:
-            musteri = services.proje_olustur(kullanici=request.user, firma_adi=form.cleaned_data["firma_adi"])
+            musteri = services.proje_olustur(kullanici=request.user, firma_adi=form.cleaned_data["firma_adi"],
+                                             dil=dil.sayfa_dili(request))
         except LimitAsildi as exc:
             response = self.sayfa("portal/proje_yeni.html", status=429, form=form, limit_mesaji=exc.mesaj)
             response["Retry-After"] = exc.headers["Retry-After"]

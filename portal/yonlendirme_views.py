@@ -4,6 +4,7 @@ fields are turned into the settings API's shape and checked by the same service 
 The widget's language (`dil`, CONTRACT 15, 19) is set here, with the other section 15 settings,
 and nowhere else in the portal."""
 import re
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.shortcuts import redirect
@@ -29,7 +30,8 @@ KISA_GUNLER = (pgettext_lazy("kısa gün adı", "Pzt"), pgettext_lazy("kısa gü
                pgettext_lazy("kısa gün adı", "Cum"), pgettext_lazy("kısa gün adı", "Cmt"),
                pgettext_lazy("kısa gün adı", "Paz"))
 _DILIM = re.compile(r"^\s*(\S+)\s*[-–]\s*(\S+)\s*$")
-SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk", "saklama_gun")
+# Retention (`saklama_gun`) is on the privacy page (`/portal/gizlilik`, issue 39.8), not here.
+SAYI_ALANLARI = ("bekleme_zaman_asimi_dk", "sessiz_kapatma_dk", "yeniden_atama_dk")
 
 
 def _dilimleri_coz(metin: str) -> list | str:
@@ -44,6 +46,45 @@ def _dilimleri_coz(metin: str) -> list | str:
     return dilimler
 
 
+# The zones most projects pick, first (issue 39.8); then every other zone under its region.
+SIK_SAAT_DILIMLERI = ("Europe/Istanbul", "UTC", "Europe/London", "Europe/Berlin", "Europe/Paris", "Europe/Amsterdam",
+                      "Europe/Moscow", "Asia/Baku", "Asia/Dubai", "Asia/Kolkata", "Asia/Tokyo", "Asia/Shanghai",
+                      "America/New_York", "America/Chicago", "America/Los_Angeles", "America/Sao_Paulo",
+                      "Australia/Sydney")
+BOLGE_ADLARI = {"Europe": gettext_lazy("Avrupa"), "Asia": gettext_lazy("Asya"), "America": gettext_lazy("Amerika"),
+                "Africa": gettext_lazy("Afrika"), "Australia": gettext_lazy("Avustralya"),
+                "Pacific": gettext_lazy("Pasifik"), "Atlantic": gettext_lazy("Atlas Okyanusu"),
+                "Indian": gettext_lazy("Hint Okyanusu"), "Antarctica": gettext_lazy("Antarktika"),
+                "Arctic": gettext_lazy("Arktik")}
+
+
+def _utc_farki(ad: str, simdi) -> str:
+    fark = simdi.astimezone(ZoneInfo(ad)).utcoffset()
+    dakika = int(fark.total_seconds() // 60)
+    return f"UTC{'+' if dakika >= 0 else '−'}{abs(dakika) // 60:02d}:{abs(dakika) % 60:02d}"
+
+
+def saat_dilimi_gruplari(adlar: list[str]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The zone choice as (group, [(name, "name (UTC+03:00)")]): the common ones first, then each
+    region in the member's language, "other" last; each zone once, with its offset now."""
+    simdi = timezone.now()
+    var = set(adlar)
+    sik = [ad for ad in SIK_SAAT_DILIMLERI if ad in var]
+    gruplar: dict[str, list[str]] = {}
+    for ad in adlar:
+        if ad not in sik:
+            gruplar.setdefault(ad.split("/", 1)[0] if "/" in ad else "", []).append(ad)
+    sirali = sorted(gruplar.items(), key=lambda kv: (kv[0] not in BOLGE_ADLARI, str(BOLGE_ADLARI.get(kv[0], kv[0]))))
+    sonuc = [(_("Sık kullanılanlar"), sik)]
+    sonuc += [(str(BOLGE_ADLARI[bolge]) if bolge in BOLGE_ADLARI else pgettext("saat dilimi bölgesi", "Diğer"), liste)
+              for bolge, liste in sirali]
+    birlesik: dict[str, list[str]] = {}
+    for etiket, liste in sonuc:
+        birlesik.setdefault(etiket, []).extend(liste)
+    return [(etiket, [(ad, f"{ad.replace('_', ' ')} ({_utc_farki(ad, simdi)})") for ad in liste])
+            for etiket, liste in birlesik.items() if liste]
+
+
 def _sayi(metin: str):
     metin = metin.strip()
     if not metin:
@@ -51,17 +92,26 @@ def _sayi(metin: str):
     return int(metin) if metin.isascii() and metin.isdigit() and len(metin) < 10 else metin
 
 
+def formdan_gunler(post) -> dict | None:
+    """The day boxes as a `calisma_saatleri` object (None when the page sent no day box); a box
+    not of the slot form makes `{day: its text}`, which the check names."""
+    if not any(f"gun_{gun}" in post for gun in GUNLER):
+        return None
+    saatler = {}
+    for gun in GUNLER:
+        dilimler = _dilimleri_coz(post.get(f"gun_{gun}", ""))
+        if isinstance(dilimler, str):
+            return {gun: dilimler}  # its check names the day in `calisma_saatleri`
+        saatler[gun] = dilimler
+    return saatler
+
+
 def formdan_ayarlar(post) -> dict:
-    """The page's fields as the settings API's body (every field: the page shows them all)."""
+    """The page's fields as the settings API's body (every field: the page shows them all). Under
+    "always open" the days are not the calendar (null); the view keeps them (`formdan_gunler`)."""
     saatler = None
     if post.get("her_zaman_acik") != "1":
-        saatler = {}
-        for gun in GUNLER:
-            dilimler = _dilimleri_coz(post.get(f"gun_{gun}", ""))
-            if isinstance(dilimler, str):
-                saatler = {gun: dilimler}  # its check names the day in `calisma_saatleri`
-                break
-            saatler[gun] = dilimler
+        saatler = formdan_gunler(post) or {gun: [] for gun in GUNLER}
     return {
         "saat_dilimi": post.get("saat_dilimi", "").strip(),
         "atama_modu": post.get("atama_modu", ""),
@@ -73,16 +123,25 @@ def formdan_ayarlar(post) -> dict:
     }
 
 
-def _form_degerleri(ayarlar: dict) -> dict:
+def _form_degerleri(ayarlar: dict, kayitli: dict | None = None) -> dict:
+    """The page's values; under "always open" the day boxes show the days kept (issue 39.3)."""
     saatler = ayarlar["calisma_saatleri"]
+    gunler = saatler if saatler is not None else (kayitli if isinstance(kayitli, dict) else {})
     return {
         **ayarlar,
         "her_zaman_acik": saatler is None,
         "gunler": [{"anahtar": g, "ad": GUN_ADLARI[g],
-                    "metin": ", ".join(f"{a}-{b}" for a, b in (saatler or {}).get(g, []))} for g in GUNLER],
+                    "metin": ", ".join(f"{a}-{b}" for a, b in _dilimler(gunler.get(g)))} for g in GUNLER],
         "tatiller_metni": "\n".join(ayarlar["tatiller"]),
         **{alan: "" if ayarlar[alan] is None else ayarlar[alan] for alan in SAYI_ALANLARI},
     }
+
+
+def _dilimler(deger) -> list:
+    """A day's valid slots (a kept day is not checked again when read)."""
+    if not isinstance(deger, list):
+        return []
+    return [d for d in deger if isinstance(d, list | tuple) and len(d) == 2]
 
 
 def _an(zaman) -> str:
@@ -115,7 +174,8 @@ class YonlendirmeView(PortalView):
         simdi = timezone.now()
         return self.sayfa(
             "portal/yonlendirme.html", status=status, musteri=m, hatalar=hatalar or {},
-            d=degerler or _form_degerleri(ayarlar_oku(m)), saat_dilimleri=saat_dilimi_listesi(),
+            d=degerler or _form_degerleri(ayarlar_oku(m), m.kayitli_calisma_saatleri), saat_dilimleri=saat_dilimi_listesi(),
+            saat_dilimi_gruplari=saat_dilimi_gruplari(saat_dilimi_listesi()),
             atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
             acik=t.acik_mi(simdi), yerel_saat=_an(simdi.astimezone(t.bolge)), saat_dilimi=t.saat_dilimi,
             acilislar=acilis_onizlemesi(m), varsayilan_metin=self._varsayilan_metin(), alan_adlari=list(ALANLAR),
@@ -131,12 +191,13 @@ class YonlendirmeView(PortalView):
 
     def post(self, request):
         ayarlar = formdan_ayarlar(request.POST)
+        kayitli = formdan_gunler(request.POST) if ayarlar["calisma_saatleri"] is None else None
         try:
             services.musteri_ayarlari_guncelle(musteri=self.musteri, kullanici=request.user, degisiklikler=ayarlar,
-                                               ip=istemci_ip(request))
+                                               ip=istemci_ip(request), kayitli_calisma_saatleri=kayitli)
         except GecersizIstek as exc:
             # What was typed stays in the boxes, valid or not.
-            degerler = _form_degerleri(ayarlar_oku(self.musteri))
+            degerler = _form_degerleri(ayarlar_oku(self.musteri), self.musteri.kayitli_calisma_saatleri)
             degerler.update({alan: request.POST.get(alan, "") for alan in (
                 "saat_dilimi", "atama_modu", "mesai_disi_mesaji", "dil", *SAYI_ALANLARI)},
                 her_zaman_acik=request.POST.get("her_zaman_acik") == "1", tatiller_metni=request.POST.get("tatiller", ""))

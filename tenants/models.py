@@ -130,6 +130,9 @@ class Musteri(models.Model):
     saat_dilimi = models.CharField("saat dilimi", max_length=64, default="Europe/Istanbul")
     atama_modu = models.CharField("atama modu", max_length=12, choices=AtamaModu.choices, default=AtamaModu.MANUEL)
     calisma_saatleri = models.JSONField("çalışma saatleri", null=True, blank=True, default=None)
+    # The weekly days kept while `calisma_saatleri` is null ("always open", issue 39.3): the portal
+    # shows them again when the switch is turned off. The calendar itself never reads them.
+    kayitli_calisma_saatleri = models.JSONField("kayıtlı çalışma saatleri", null=True, blank=True, default=None)
     tatiller = models.JSONField("tatiller", default=list, blank=True)
     mesai_disi_mesaji = models.CharField("mesai dışı mesajı", max_length=500, blank=True, default="")
     bekleme_zaman_asimi_dk = models.PositiveIntegerField("bekleme zaman aşımı (dk)", default=10)

@@ -17,6 +17,7 @@ from .gorunum import renk_dogrula
 from .models import IptalEdilenToken, Kullanici, Musteri, Uyelik, yeni_api_key, yeni_api_secret
 from .origin import origin_girdisini_normalle
 from .selectors import kullanici_musteri_idleri, uyelik_get, uyelik_list
+from .takvim import calisma_saatleri_hatasi
 
 TRIAL_GUN = 14
 
@@ -87,11 +88,17 @@ def musteri_olustur(
     trial_gun: int | None = None,
     renk_primary: str = "#2563EB",
     logo_url: str = "",
+    dil: str | None = None,
 ) -> Musteri:
+    """A tenant, with its owner's membership when `sahip` is given. Its widget language (`dil`,
+    CONTRACT 15, 19) is `dil` when given, else its creator's own language, else the default: an
+    English-speaking owner does not find a Turkish widget, system lines and visitor mails."""
     firma_adi = (firma_adi or "").strip()
     if not firma_adi or len(firma_adi) > 120:
         raise GecersizIstek(alanlar={"firma_adi": gettext("Firma adı 1-120 karakter olmalı.")})
     originler = [origin_girdisini_normalle(o) for o in (izinli_originler or [])]
+    if dil not in Musteri.Dil.values:
+        dil = dil_kodu(getattr(sahip, "dil", None)) or Musteri.Dil.TR
     musteri = Musteri.objects.create(
         firma_adi=firma_adi,
         izinli_originler=list(dict.fromkeys(originler)),
@@ -100,6 +107,7 @@ def musteri_olustur(
         olusturan=sahip,
         renk_primary=renk_primary,
         logo_url=logo_url,
+        dil=dil,
     )
     if sahip is not None:
         uyelik_ekle(kullanici=sahip, musteri=musteri, rol=Uyelik.Rol.SAHIP)
@@ -273,22 +281,35 @@ def _cevrimdisi_olaylari(*, kullanici: Kullanici) -> None:
 
 @transaction.atomic
 def musteri_ayarlari_guncelle(*, musteri: Musteri, kullanici: Kullanici | None, degisiklikler: dict,
-                              ip: str | None = None) -> list[str]:
+                              ip: str | None = None, kayitli_calisma_saatleri: dict | None = None) -> list[str]:
     """Change the named CONTRACT 15 settings of a tenant, all or nothing; the names of the fields
-    whose value changed (and `ayar_degisti` with them, when any did). The caller has checked the
-    caller's role (`ayar_yetkisi`)."""
+    whose value changed (and `ayar_degisti` with them and their old and new values, when any did).
+    The caller has checked the caller's role (`ayar_yetkisi`).
+
+    "Always open" (`calisma_saatleri` null) does not erase the weekly days (issue 39.3): turning it
+    on keeps the days it replaces, or `kayitli_calisma_saatleri` when given (the portal's days under
+    its switch, checked like `calisma_saatleri`), for the portal to show when it is turned off."""
     hatalar = ayar_hatalari(degisiklikler)
+    if kayitli_calisma_saatleri is not None and "calisma_saatleri" not in hatalar:
+        if hata := calisma_saatleri_hatasi(kayitli_calisma_saatleri):
+            hatalar["calisma_saatleri"] = hata
     if hatalar:
         raise GecersizIstek(alanlar=hatalar)
     musteri = Musteri.objects.select_for_update().get(pk=musteri.pk)
+    kayitli = _kayitli_gunler(musteri, degisiklikler, kayitli_calisma_saatleri)
+    if kayitli != musteri.kayitli_calisma_saatleri:
+        musteri.kayitli_calisma_saatleri = kayitli
+        musteri.save(update_fields=["kayitli_calisma_saatleri"])
     degisen = [alan for alan, deger in degisiklikler.items() if getattr(musteri, alan) != deger]
     if not degisen:
         return []
+    degerler = {alan: [getattr(musteri, alan), degisiklikler[alan]] for alan in degisen}
     for alan in degisen:
         setattr(musteri, alan, degisiklikler[alan])
     musteri.save(update_fields=degisen)
     yayinla("ayar_degisti", musteri_id=musteri.pk, veri={
-        "musteri_id": musteri.pk, "kullanici_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen})
+        "musteri_id": musteri.pk, "kullanici_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen,
+        "degerler": degerler})
     return degisen
 
 
@@ -348,6 +369,17 @@ def musteri_duzenle(*, musteri: Musteri, degisiklikler: dict, kullanici: Kullani
     if ayarlar:
         diger += musteri_ayarlari_guncelle(musteri=kilitli, kullanici=kullanici, degisiklikler=ayarlar, ip=ip)
     return diger
+
+
+def _kayitli_gunler(musteri: Musteri, degisiklikler: dict, verilen: dict | None) -> dict | None:
+    """The weekly days to keep beside the settings after this change: a calendar set is kept as
+    itself; "always open" keeps the days given, else the calendar it replaces, else those kept."""
+    if "calisma_saatleri" not in degisiklikler:
+        return verilen if verilen is not None and musteri.calisma_saatleri is None else musteri.kayitli_calisma_saatleri
+    yeni = degisiklikler["calisma_saatleri"]
+    if yeni is not None:
+        return yeni
+    return verilen if verilen is not None else (musteri.calisma_saatleri or musteri.kayitli_calisma_saatleri)
 
 
 def ayar_yetkisi(uyelik: Uyelik) -> None:

@@ -41,18 +41,24 @@ def _musteri_silindi(sender, instance: Musteri, **kwargs) -> None:
 
 
 def _uyelik_once(sender, instance: Uyelik, raw=False, update_fields=None, **kwargs) -> None:
-    # The role it had before this save (the audit log's `uye_rol_degisti`); read only when the
-    # save may change it.
-    if instance.pk and not raw and (update_fields is None or "rol" in update_fields):
-        instance._onceki_rol = Uyelik.objects.filter(pk=instance.pk).values_list("rol", flat=True).first()
+    # The role and chat cap it had before this save (the audit log's `uye_rol_degisti` and
+    # `uye_limit_degisti`); read only when the save may change them.
+    if instance.pk and not raw and (update_fields is None or {"rol", "max_chat_per_tenant"} & set(update_fields)):
+        onceki = Uyelik.objects.filter(pk=instance.pk).values_list("rol", "max_chat_per_tenant").first()
+        if onceki is not None:
+            instance._onceki_rol, instance._onceki_limit = onceki
 
 
 def _uyelik(sender, instance: Uyelik, created=False, raw=False, **kwargs) -> None:
     # Joining is what changes who is a member; a save of an existing one changes its order, role,
     # cap or muting only. A fixture's raw save is not a joining.
     olay = "uyelik_eklendi" if created and not raw else "uyelik_guncellendi"
-    yayinla(olay, musteri_id=instance.musteri_id, veri={
-        "kullanici_id": instance.kullanici_id, "rol": instance.rol, "onceki_rol": getattr(instance, "_onceki_rol", None)})
+    veri = {"kullanici_id": instance.kullanici_id, "rol": instance.rol, "onceki_rol": getattr(instance, "_onceki_rol", None),
+            "max_chat_per_tenant": instance.max_chat_per_tenant}
+    if hasattr(instance, "_onceki_limit"):
+        veri["onceki_max_chat_per_tenant"] = instance._onceki_limit
+        del instance._onceki_limit
+    yayinla(olay, musteri_id=instance.musteri_id, veri=veri)
     instance._onceki_rol = None
 
 

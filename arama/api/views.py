@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -12,7 +13,7 @@ from . import serializers as s
 
 class OperatorAramaView(OperatorAPIView):
     @extend_schema(
-        summary="Sohbet ve ticket geçmişinde arama (en iyi eşleşme önce, imleçli)",
+        summary=gettext_lazy("Sohbet ve ticket geçmişinde arama (en iyi eşleşme önce, imleçli)"),
         parameters=[OpenApiParameter("q", str, required=True, description="2–200 karakter"),
                     OpenApiParameter("musteri_id", int), OpenApiParameter("tur", str, enum=["chat", "ticket"]),
                     OpenApiParameter("cursor", str), OpenApiParameter("limit", int)],

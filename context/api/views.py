@@ -3,7 +3,7 @@ import binascii
 import re
 
 from django.core.files.uploadedfile import UploadedFile
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -38,7 +38,7 @@ def _dogrula(serializer_class, data, **kwargs) -> dict:
 
 class MusteriBilgisiView(WidgetAPIView):
     @extend_schema(
-        summary="Ziyaretçi profili; isteğe bağlı imzalı kimlik (spec 2.4, 4.5, 5.3)",
+        summary=gettext_lazy("Ziyaretçi profili; isteğe bağlı imzalı kimlik (spec 2.4, 4.5, 5.3)"),
         request=s.MusteriBilgisiSerializer,
         responses={200: s.MusteriBilgisiYanitiSerializer, **_HATALAR,
                    401: OpenApiResponse(description="GECERSIZ_IMZA, IMZA_GEREKLI, KIMLIK_GEREKLI, GECERSIZ_API_ANAHTARI")},
@@ -58,7 +58,7 @@ class MusteriBilgisiView(WidgetAPIView):
 
 
 class SayfaBilgisiView(WidgetAPIView):
-    @extend_schema(summary="Ziyaretçinin açtığı sayfa", request=s.SayfaGirdiSerializer,
+    @extend_schema(summary=gettext_lazy("Ziyaretçinin açtığı sayfa"), request=s.SayfaGirdiSerializer,
                    responses={201: s.SayfaYanitSerializer, **_HATALAR})
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
@@ -69,7 +69,7 @@ class SayfaBilgisiView(WidgetAPIView):
 
 
 class HataLoguView(WidgetAPIView):
-    @extend_schema(summary="Ziyaretçinin tarayıcısındaki JavaScript hatası", request=s.HataGirdiSerializer,
+    @extend_schema(summary=gettext_lazy("Ziyaretçinin tarayıcısındaki JavaScript hatası"), request=s.HataGirdiSerializer,
                    responses={201: s.HataKaydiYanitSerializer, **_HATALAR})
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
@@ -107,7 +107,7 @@ class EkranGoruntusuView(WidgetAPIView):
     parser_classes = [JSONAyristirici, MultiPartParser, FormParser]
 
     @extend_schema(
-        summary="Ekran görüntüsü (PNG ya da JPEG, en çok 5 MB; çok parçalı ya da data URL)",
+        summary=gettext_lazy("Ekran görüntüsü (PNG ya da JPEG, en çok 5 MB; çok parçalı ya da data URL)"),
         request={"multipart/form-data": s.EkranGoruntusuIstekSerializer, "application/json": s.EkranGoruntusuIstekSerializer},
         responses={201: s.EkranGoruntusuYanitSerializer,
                    413: OpenApiResponse(description="DOSYA_COK_BUYUK"), 415: OpenApiResponse(description="DESTEKLENMEYEN_DOSYA"),
@@ -138,7 +138,7 @@ class EkranGoruntusuView(WidgetAPIView):
 
 class OperatorBaglamView(OperatorAPIView):
     @extend_schema(
-        summary="Ziyaretçi bağlamı: profil, banner, son sayfalar, hatalar ve ekran görüntüleri (spec 2.5)",
+        summary=gettext_lazy("Ziyaretçi bağlamı: profil, banner, son sayfalar, hatalar ve ekran görüntüleri (spec 2.5)"),
         parameters=[OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")],
         responses={200: s.BaglamSerializer,
                    400: OpenApiResponse(description="GECERSIZ_ISTEK (birden çok proje: musteri_id gerekli)"),
@@ -184,7 +184,7 @@ class ZiyaretciOzetSerializer(serializers.Serializer):
 
 class OperatorZiyaretciProfilView(OperatorAPIView):
     @extend_schema(
-        summary="Ziyaretçi profili: özet, en yeni 20 sohbet ve 20 ticket (operatör biçimleri; CONTRACT 16)",
+        summary=gettext_lazy("Ziyaretçi profili: özet, en yeni 20 sohbet ve 20 ticket (operatör biçimleri; CONTRACT 16)"),
         parameters=[OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")],
         responses={200: inline_serializer("ZiyaretciProfili", {
             "ziyaretci": ZiyaretciOzetSerializer(), "oturumlar": OturumSerializer(many=True),

@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -7,6 +8,7 @@ from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 from tenants.selectors import uyelik_get
 
+from ..metin import kayit_metni
 from ..selectors import kayit_list
 
 
@@ -19,13 +21,17 @@ class DenetimKaydiSerializer(serializers.Serializer):
     eylem = serializers.CharField()
     hedef = serializers.CharField()
     ayrinti = serializers.JSONField()
+    metin = serializers.SerializerMethodField(help_text=gettext_lazy("Kaydın okunur cümlesi, isteğin dilinde (issue 39.7)."))
+
+    def get_metin(self, kayit) -> str:
+        return kayit_metni(kayit)
 
 
 class DenetimView(OperatorAPIView):
     """Read only: the API has no way to write, edit or delete an entry (CONTRACT 18)."""
 
     @extend_schema(
-        summary="Projenin denetim kaydı, en yeni önce (sahip, yönetici)",
+        summary=gettext_lazy("Projenin denetim kaydı, en yeni önce (sahip, yönetici)"),
         parameters=[OpenApiParameter("cursor", str), OpenApiParameter("limit", int)],
         responses={200: inline_serializer("DenetimListesi", {"kayitlar": DenetimKaydiSerializer(many=True),
                                                              "sonraki": serializers.CharField(allow_null=True)}),

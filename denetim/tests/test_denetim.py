@@ -151,6 +151,7 @@ def test_tenant_settings_changes_are_recorded(musteri):
                   format="json")
     assert res.status_code == 200, res.content
     [kayit] = [k for k in _kayitlar(api, musteri) if k["eylem"] == "ayar_degisti"]
-    assert kayit["ayrinti"] == {"alanlar": ["atama_modu", "saklama_gun"]}
+    assert kayit["ayrinti"] == {"alanlar": ["atama_modu", "saklama_gun"],
+                                "degerler": {"atama_modu": ["manuel", "sirayla"], "saklama_gun": [None, 90]}}
     assert kayit["kullanici_id"] == sahip.id and kayit["ip"] == "203.0.113.50"
     assert kayit["hedef"] == f"musteri:{musteri.id}"

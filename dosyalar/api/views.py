@@ -1,5 +1,6 @@
 from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework.parsers import FormParser, MultiPartParser
 
@@ -20,7 +21,7 @@ class WidgetUploadView(WidgetAPIView):
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
-        summary="Dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin)",
+        summary=gettext_lazy("Dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin)"),
         request={"multipart/form-data": s.YuklemeSerializer},
         responses={201: inline_serializer("DosyaYanit", {"dosya": s.DosyaSerializer()}),
                    400: OpenApiResponse(description="GECERSIZ_ISTEK"),
@@ -59,7 +60,7 @@ class OperatorUploadView(OperatorAPIView):
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
-        summary="Operatör dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin); `musteri_id` projeniz",
+        summary=gettext_lazy("Operatör dosya yükle (en çok 10 MB; PNG, JPEG, GIF, WebP, PDF, düz metin); `musteri_id` projeniz"),
         request={"multipart/form-data": s.OperatorYuklemeSerializer},
         responses={201: inline_serializer("OperatorDosyaYanit", {"dosya": s.DosyaSerializer()}),
                    400: OpenApiResponse(description="GECERSIZ_ISTEK"),

@@ -2,6 +2,7 @@
 from django.conf import settings
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import BaseParser
@@ -28,7 +29,8 @@ def _hatalar(*kodlar: str) -> dict:
 
 class WidgetSohbetDokumuView(WidgetAPIView):
     @extend_schema(
-        summary="Kapanmış sohbetin dökümünü ziyaretçiye e-postayla gönder (sohbet başına en çok 3)",  # ceviri: yok (OpenAPI docs)
+        summary=gettext_lazy(
+            "Kapanmış sohbetin dökümünü ziyaretçiye e-postayla gönder (sohbet başına en çok 3)"),
         request=DokumIstekSerializer,
         responses={201: inline_serializer("SohbetDokumu", {"eposta": inline_serializer("SohbetDokumuEposta", {
             "oturum_id": serializers.IntegerField(), "alici": serializers.EmailField(),
@@ -73,7 +75,7 @@ class GelenEpostaView(AcikAPIView):
     parser_classes = [HamEpostaParser]
 
     @extend_schema(
-        summary="Gelen e-posta (ham RFC 822 ileti; X-Inbound-Secret başlığı)",  # ceviri: yok (OpenAPI docs)
+        summary=gettext_lazy("Gelen e-posta (ham RFC 822 ileti; X-Inbound-Secret başlığı)"),
         description="201: saklandı. 200: aynı Message-ID bu proje için daha önce alınmış "  # ceviri: yok
                     "(`yinelenen: true`), ya da "
                     "otomatik bir e-posta (Auto-Submitted, Precedence: bulk…; `sonuc: yok_sayildi`): hiçbir şey eklenmedi.",

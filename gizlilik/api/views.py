@@ -4,6 +4,7 @@ The visitor profile's `GET /operator/ziyaretci/{id}` (CONTRACT 16) is written in
 route is one view here, with `DELETE` beside it."""
 from django.http import FileResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -56,7 +57,7 @@ class ZiyaretciGizlilikTemel(OperatorAPIView):
 
 class ZiyaretciDisaAktarView(ZiyaretciGizlilikTemel):
     @extend_schema(
-        summary="Ziyaretçinin tüm verisi (zip: ziyaretci.json ve dosyaları; iç notlar hariç)",
+        summary=gettext_lazy("Ziyaretçinin tüm verisi (zip: ziyaretci.json ve dosyaları; iç notlar hariç)"),
         parameters=[_MUSTERI_ID],
         responses={(200, "application/zip"): OpenApiResponse(response=OpenApiTypes.BINARY,
                                                              description="ZIP arşivi: ziyaretci.json ve dosyalar"),
@@ -75,7 +76,7 @@ class ZiyaretciView(ZiyaretciGizlilikTemel, OperatorZiyaretciProfilView):
     `DELETE` the erasure (`sahip`, `yonetici`, CONTRACT 18)."""
 
     @extend_schema(
-        summary="Ziyaretçinin tüm verisini sil (sohbetler, ticketlar, dosyalar, bağlam, tokenlar, e-postalar)",
+        summary=gettext_lazy("Ziyaretçinin tüm verisini sil (sohbetler, ticketlar, dosyalar, bağlam, tokenlar, e-postalar)"),
         parameters=[_MUSTERI_ID],
         responses={200: inline_serializer(
             "ZiyaretciSilindi", {"silinen": serializers.DictField(child=serializers.IntegerField())}), **_HATALAR},

@@ -9,6 +9,7 @@ expiring with it (the socket re-checks its token every few seconds, so a shorter
 close a healthy socket)."""
 from datetime import UTC, datetime
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework_simplejwt.tokens import AccessToken
@@ -38,7 +39,7 @@ class PanelGirisView(GirisView):
     answering the cookie instead of a token in the body."""
 
     @extend_schema(
-        summary="Konsol girişi: token HttpOnly çerezde döner, gövdede değil",  # ceviri: yok
+        summary=gettext_lazy("Konsol girişi: token HttpOnly çerezde döner, gövdede değil"),
         request=ts.GirisSerializer,
         responses={200: PANEL_OTURUMU, 400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                    401: OpenApiResponse(description="GECERSIZ_GIRIS"), 429: OpenApiResponse(description="LIMIT_ASILDI")},
@@ -55,7 +56,7 @@ class PanelGirisView(GirisView):
 
 
 class PanelOturumView(OperatorAPIView):
-    @extend_schema(summary="Konsolun oturumu: kim girişli ve CSRF değeri (sayfa yenilenince)",  # ceviri: yok
+    @extend_schema(summary=gettext_lazy("Konsolun oturumu: kim girişli ve CSRF değeri (sayfa yenilenince)"),
                    responses={200: PANEL_OTURUMU, 401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_TOKEN")})
     def get(self, request):
         yanit = basarili(_oturum_verisi(request, request.user, request.auth))
@@ -64,7 +65,7 @@ class PanelOturumView(OperatorAPIView):
 
 
 class PanelCikisView(OperatorAPIView):
-    @extend_schema(summary="Konsol çıkışı: token iptal edilir (`/auth/logout` gibi), çerez silinir",  # ceviri: yok
+    @extend_schema(summary=gettext_lazy("Konsol çıkışı: token iptal edilir (`/auth/logout` gibi), çerez silinir"),
                    request=None, responses={200: dict})
     def post(self, request):
         token = request.auth
@@ -78,7 +79,8 @@ class PanelCikisView(OperatorAPIView):
 
 class SoketBiletiView(OperatorAPIView):
     @extend_schema(
-        summary="Operatör soketi bileti (`kimlik` çerçevesinde gönderilir; REST'te geçmez, çıkışla ölür)",  # ceviri: yok
+        summary=gettext_lazy(
+            "Operatör soketi bileti (`kimlik` çerçevesinde gönderilir; REST'te geçmez, çıkışla ölür)"),
         request=None,
         responses={201: inline_serializer("SoketBileti", {
             "token": serializers.CharField(), "gecerlilik_saniye": serializers.IntegerField()})},

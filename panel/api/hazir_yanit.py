@@ -35,8 +35,8 @@ def _nesne(view, params):
 
 class HazirYanitDoldurView(OperatorAPIView):
     @extend_schema(
-        summary="Hazır yanıtı bir sohbet ya da ticket için doldur ({ziyaretci_adi}, {ziyaretci_email}, "  # ceviri: yok
-                "{operator_adi}, {firma_adi}; bilinmeyen {ad} olduğu gibi kalır)",
+        summary=gettext_lazy("Hazır yanıtı bir sohbet ya da ticket için doldur ({ziyaretci_adi}, {ziyaretci_email}, "
+                "{operator_adi}, {firma_adi}; bilinmeyen {ad} olduğu gibi kalır)"),
         parameters=[OpenApiParameter("oturum_id", int), OpenApiParameter("ticket_id", int)],
         responses={200: inline_serializer("HazirYanitDolu", {
             "hazir_yanit": HazirYanitSerializer(), "icerik": serializers.CharField()}),

@@ -1,5 +1,6 @@
 """`GET /operator/dashboard`: figures of chats (chat) and tickets (tickets) per tenant of the
 caller and in total, composed here above both feature apps."""
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -20,8 +21,8 @@ DASHBOARD_SATIRI = {
 
 class DashboardView(OperatorAPIView):
     @extend_schema(
-        summary=("Pano: proje başına ve toplamda bekleyen/aktif/bugün kapanan sohbet, "  # ceviri: yok
-                 "açık talep, puan, çevrimiçi operatör"),  # ceviri: yok
+        summary=gettext_lazy("Pano: proje başına ve toplamda bekleyen/aktif/bugün kapanan sohbet, "
+                 "açık talep, puan, çevrimiçi operatör"),
         responses={200: inline_serializer("Dashboard", {
             "musteriler": inline_serializer("DashboardMusteri", {
                 "musteri_id": serializers.IntegerField(), "firma_adi": serializers.CharField(), **DASHBOARD_SATIRI,

@@ -132,12 +132,12 @@ def test_operator_member_reads_but_cannot_change(musteri):
 
 
 def test_another_projects_articles_and_categories_are_404(sahip, musteri, diger_musteri):
-    makale = kb_makale_kaydet(musteri=diger_musteri, slug="gizli", baslik="Gizli", yayinda=True)
+    makale = kb_makale_kaydet(musteri=diger_musteri, slug="gizli", baslik="Yabancı makale", yayinda=True)
     kategori = kb_kategori_kaydet(musteri=diger_musteri, slug="k", ad="Yabancı")
     for url in (f"{KB}/makale/{makale.id}", f"{KB}/kategori/{kategori.id}"):
         assert sahip.get(url).status_code == 404
         assert sahip.post(url, {"islem": "sil"}).status_code == 404
-    assert "Gizli" not in sahip.get(KB).content.decode()
+    assert "Yabancı makale" not in sahip.get(KB).content.decode()
     res = sahip.post(YENI, {"baslik": "Benim", "kategori": str(kategori.id)})  # foreign category id
     assert res.status_code == 200 and res.context["form"].errors["kategori"]
     assert KbMakale.objects.filter(musteri=diger_musteri).count() == 1 and KbKategori.objects.count() == 1

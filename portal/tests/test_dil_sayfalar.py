@@ -131,8 +131,9 @@ def _sayfalar(i) -> dict[str, tuple[list[str], list[str]]]:
                                   "Mar 5, 2026 14:07"], ["Ziyaretçinin verisini sil", "Kalıcı olarak sil"]),
         "/portal/sla": (["Service levels (SLA)", "Priority", "Urgent", "Low", "First response (min)", "SLA enabled"],
                         ["Öncelik", "Acil", "Düşük", "İlk yanıt (dk)"]),
-        "/portal/denetim": (["Audit log", "Filter", "Action", ">All<", "Start", "Time", "Target"],
-                            ["Denetim kaydı", "Süz", "Eylem", "Tümü"]),
+        "/portal/gizlilik": (["Privacy", "Retention", "Visitor ID", "Audit log", "Filter", "Action", ">All<", "Start",
+                              "Time", "What happened"],
+                             ["Gizlilik", "Saklama süresi", "Denetim kaydı", "Süz", "Eylem", "Tümü"]),
         "/portal/yonlendirme": (["Routing and hours", "Time zone", "Assignment mode", "Working hours", "Monday",
                                  "Sunday", "Holidays", "Widget language", "Right now", "Next openings", "Always open."],
                                 ["Saat dilimi", "Pazartesi", "Pazar", "Widget dili", "Sonraki açılışlar"]),
@@ -162,7 +163,7 @@ def test_a_turkish_member_gets_the_same_pages_in_turkish(tr, icerik):
         f"/portal/gecmis/sohbet/{icerik['oturum'].pk}": [f"Sohbet #{icerik['oturum'].pk}", "İç not", "5 Mart 2026 14:07"],
         "/portal/sla": ["Hizmet seviyeleri (SLA)", "Acil", "İlk yanıt (dk)"],
         "/portal/yonlendirme": ["Yönlendirme ve mesai", "Pazartesi", "Widget dili", "Sonraki açılışlar"],
-        "/portal/denetim": ["Denetim kaydı", "Süz", "Tümü"],
+        "/portal/gizlilik": ["Gizlilik", "Saklama süresi", "Ziyaretçi kimliği", "Denetim kaydı", "Süz", "Tümü"],
     }
     for url, metinler in turkce.items():
         html = _ana(_html(tr, url))

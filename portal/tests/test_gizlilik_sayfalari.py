@@ -48,7 +48,7 @@ def test_operators_cannot_export_or_erase_in_the_portal(musteri):
     assert 'data-test="sil"' not in operator.get(f"/portal/ziyaretci/{Z}").content.decode()
     assert operator.get(f"/portal/ziyaretci/{Z}?disa_aktar=1").status_code == 403
     assert operator.post(f"/portal/ziyaretci/{Z}", {"onay": Z}).status_code == 403
-    assert operator.get("/portal/denetim").status_code == 403
+    assert operator.get("/portal/gizlilik").status_code == 403
     assert Oturum.objects.filter(musteri=musteri, ziyaretci_id=Z).exists()
 
 
@@ -58,13 +58,13 @@ def test_audit_page_filters(musteri):
                                 email=user.email)
     DenetimKaydi.objects.create(musteri=musteri, eylem="ayar_degisti", hedef="musteri:1")
     client = _portal(user)
-    icerik = client.get("/portal/denetim?eylem=etiket_silindi").content.decode()
-    assert "etiket:7" in icerik and "musteri:1" not in icerik
-    icerik = client.get(f"/portal/denetim?kullanici={user.id}").content.decode()
-    assert "etiket:7" in icerik and "musteri:1" not in icerik
-    icerik = client.get("/portal/denetim?bas=2000-01-01&son=2000-01-02").content.decode()
-    assert "etiket:7" not in icerik
-    assert client.get("/portal/denetim?eylem=yok").status_code == 400
+    icerik = client.get("/portal/gizlilik?eylem=etiket_silindi").content.decode()
+    assert 'data-eylem="etiket_silindi"' in icerik and 'data-eylem="ayar_degisti"' not in icerik
+    icerik = client.get(f"/portal/gizlilik?kullanici={user.id}").content.decode()
+    assert 'data-eylem="etiket_silindi"' in icerik and 'data-eylem="ayar_degisti"' not in icerik
+    icerik = client.get("/portal/gizlilik?bas=2000-01-01&son=2000-01-02").content.decode()
+    assert 'data-eylem="etiket_silindi"' not in icerik
+    assert client.get("/portal/gizlilik?eylem=yok").status_code == 400
 
 
 @pytest.mark.django_db(transaction=True)

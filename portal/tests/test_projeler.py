@@ -1,4 +1,6 @@
 """Spec 4.6: project choice, switching, self-service projects (trial, 3 per rolling 24 hours)."""
+import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -10,7 +12,7 @@ from supportdesk.testing.fixtures import operator_yap
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.services import uyelik_ekle
 
-from .yardimci import AKTIF, Tarayici, giris_yapmis, kayit_ol
+from .yardimci import AKTIF, Tarayici, arkada_isle, giris_yapmis, gonderilen, kayit_ol
 
 pytestmark = pytest.mark.django_db
 
@@ -351,3 +353,41 @@ def test_new_project_page_tells_how_many_are_left(musteri):
         t.post("/portal/projelerim", {"firma_adi": f"P{i}"})
     html = t.get("/portal/projelerim/yeni").content.decode()
     assert "Bu hakkı doldurdunuz" in html
+
+
+@pytest.mark.parametrize(("uye_dili", "tarayici", "beklenen"), [
+    ("en", "tr-TR,tr;q=0.9", "en"),   # the member's own choice wins over its browser
+    ("", "en-GB,en;q=0.9", "en"),     # no choice: the language its page speaks
+    ("tr", "en-US", "tr"),
+    ("", "", "tr"),
+])
+def test_a_new_project_speaks_its_creators_language(musteri, uye_dili, tarayici, beklenen):
+    """Issue 39.9: an English-speaking owner's new project has an English widget, system lines and
+    visitor mails, not Turkish ones."""
+    user = operator_yap(musteri)
+    user.dil = uye_dili
+    user.save(update_fields=["dil"])
+    t = giris_yapmis(user)
+    res = t.post("/portal/projelerim", {"firma_adi": "Dil Projesi"}, HTTP_ACCEPT_LANGUAGE=tarayici)
+    assert res.status_code == 302, res.content.decode()[:2000]
+    assert Musteri.objects.get(firma_adi="Dil Projesi").dil == beklenen
+
+
+def test_a_sign_up_project_speaks_the_sign_up_pages_language():
+    t = Tarayici()
+    res = arkada_isle(t.post, "/portal/kayit", {"email": "en@ornek.com", "sifre": "Mavi-Deniz-2026", "firma_adi": "Blue"},
+                      HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    assert res.status_code == 302, res.content.decode()[:1500]
+    yol = re.search(r"https?://[^/\s]+(/portal/kayit/onay/\S+)", gonderilen("en@ornek.com").body).group(1)
+    assert t.post(yol).status_code == 302
+    assert Musteri.objects.get(firma_adi="Blue").dil == "en"
+
+
+def test_a_project_provisioned_for_an_english_member_by_command_is_english(db):
+    from django.core.management import call_command
+
+    Kullanici.objects.create_user(email="sahip@ornek.com", dil="en")
+    call_command("musteri_olustur", "--firma-adi", "Komut Projesi", "--sahip", "sahip@ornek.com", stdout=io.StringIO())
+    assert Musteri.objects.get(firma_adi="Komut Projesi").dil == "en"
+    call_command("musteri_olustur", "--firma-adi", "Sahipsiz", stdout=io.StringIO())
+    assert Musteri.objects.get(firma_adi="Sahipsiz").dil == "tr"

@@ -17,6 +17,51 @@
       else { var t = document.createElement("textarea"); t.value = metin; document.body.appendChild(t); t.select(); document.execCommand("copy"); t.remove(); bitti(); }
     }
   });
+  // Canned-response variables (issue 39.5): a click puts `{name}` at the caret of the text box.
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-degisken-ekle]");
+    var alan = btn && document.getElementById(btn.getAttribute("data-hedef"));
+    if (!alan) return;
+    var bas = alan.selectionStart == null ? alan.value.length : alan.selectionStart;
+    alan.setRangeText(btn.getAttribute("data-degisken-ekle"), bas, alan.selectionEnd == null ? bas : alan.selectionEnd, "end");
+    alan.focus();
+  });
+  // A long select with `data-suzgec` (the time zones, issue 39.8) gets a search box above it: typing
+  // hides the options (and empty groups) that do not match and selects the first that does.
+  // Without this script the select is a plain grouped list.
+  var katla = function (t) { return t.toLocaleLowerCase("tr").normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[_/]/g, " ").replace(/ı/g, "i"); };
+  document.querySelectorAll("select[data-suzgec]").forEach(function (secim) {
+    var kutu = document.createElement("input");
+    kutu.type = "search";
+    kutu.className = "suzgec-kutusu";
+    kutu.placeholder = secim.getAttribute("data-suzgec");
+    kutu.setAttribute("aria-label", secim.getAttribute("data-suzgec"));
+    kutu.setAttribute("aria-controls", secim.id);
+    kutu.autocomplete = "off";
+    var yok = document.createElement("small");
+    yok.className = "yardim";
+    yok.hidden = true;
+    yok.textContent = secim.getAttribute("data-suzgec-yok") || "";
+    secim.parentNode.insertBefore(kutu, secim);
+    secim.parentNode.insertBefore(yok, secim.nextSibling);
+    kutu.addEventListener("input", function () {
+      var aranan = katla(kutu.value.trim());
+      var ilk = null;
+      Array.prototype.forEach.call(secim.options, function (o) {
+        var uyar = !aranan || katla(o.value + " " + o.textContent).indexOf(aranan) !== -1;
+        o.hidden = !uyar;
+        if (uyar && !ilk) ilk = o;
+      });
+      secim.querySelectorAll("optgroup").forEach(function (g) {
+        g.hidden = !Array.prototype.some.call(g.children, function (o) { return !o.hidden; });
+      });
+      yok.hidden = !!ilk;
+      if (aranan && ilk && secim.selectedOptions[0] && secim.selectedOptions[0].hidden) secim.value = ilk.value;
+    });
+    kutu.addEventListener("keydown", function (e) {
+      if (e.key === "Enter") { e.preventDefault(); secim.focus(); }
+    });
+  });
   // Destructive buttons ask first (data-onay holds the question).
   document.addEventListener("submit", function (e) {
     var btn = e.submitter;

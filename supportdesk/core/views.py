@@ -124,7 +124,7 @@ class AcikAPIView(TemelAPIView):
 
 
 class SaglikView(AcikAPIView):
-    @extend_schema(summary="Sağlık: veritabanı ve kuyruk erişilebilirliği", responses={200: dict, 503: dict})
+    @extend_schema(summary=gettext_lazy("Sağlık: veritabanı ve kuyruk erişilebilirliği"), responses={200: dict, 503: dict})
     def get(self, request):
         durum = {"veritabani": "ok" if _veritabani_erisilebilir() else "hata", "kuyruk": "ok"}
         if settings.CELERY_TASK_ALWAYS_EAGER:
@@ -144,7 +144,7 @@ class CanliView(AcikAPIView):
     """Liveness (CONTRACT 20): the process serves. Nothing else is asked, so a database or Redis
     outage never makes an orchestrator restart healthy processes."""
 
-    @extend_schema(summary="Canlılık: süreç yanıt veriyor (bağımlılık denetlenmez)", responses={200: dict})
+    @extend_schema(summary=gettext_lazy("Canlılık: süreç yanıt veriyor (bağımlılık denetlenmez)"), responses={200: dict})
     def get(self, request):
         return basarili({"durum": "ok"})
 
@@ -159,7 +159,7 @@ class HazirView(AcikAPIView):
     the work), `isci` whether a Celery worker was seen in the last minute (`ok`, `gorulmedi`,
     `bilinmiyor` when the broker does not answer, `yerel`) and `isciler` how many."""
 
-    @extend_schema(summary="Hazır olma: veritabanı ve göçler; önbellek, kuyruk ve işçiler yalnızca bildirilir",
+    @extend_schema(summary=gettext_lazy("Hazır olma: veritabanı ve göçler; önbellek, kuyruk ve işçiler yalnızca bildirilir"),
                    responses={200: dict, 503: dict})
     def get(self, request):
         durum = {"veritabani": "hata", "gocler": "bilinmiyor"}

@@ -3,6 +3,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
@@ -49,7 +50,7 @@ class GirisView(AcikAPIView):
         return self._throttles
 
     @extend_schema(
-        summary="Operatör girişi",
+        summary=gettext_lazy("Operatör girişi"),
         request=s.GirisSerializer,
         responses={200: s.GirisYanitiSerializer, 400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                    401: OpenApiResponse(description="GECERSIZ_GIRIS"), 429: OpenApiResponse(description="LIMIT_ASILDI")},
@@ -80,7 +81,7 @@ class GirisView(AcikAPIView):
 
 
 class CikisView(OperatorAPIView):
-    @extend_schema(summary="Çıkış: sunulan token hemen geçersiz olur", request=None, responses={200: dict})
+    @extend_schema(summary=gettext_lazy("Çıkış: sunulan token hemen geçersiz olur"), request=None, responses={200: dict})
     def post(self, request):
         token = request.auth
         # Revokes the token and makes the operator offline, emitting operator_cevrimdisi (CONTRACT
@@ -91,14 +92,14 @@ class CikisView(OperatorAPIView):
 
 
 class TenantListView(OperatorAPIView):
-    @extend_schema(summary="Operatörün proje üyelikleri (spec 4.4)",
+    @extend_schema(summary=gettext_lazy("Operatörün proje üyelikleri (spec 4.4)"),
                    responses={200: inline_serializer("TenantList", {"musteriler": s.UyelikSerializer(many=True)})})
     def get(self, request):
         return basarili({"musteriler": _musteriler(uyelik_list(kullanici=request.user))})
 
 
 class TenantSiraView(OperatorAPIView):
-    @extend_schema(summary="Sekme sırası", request=s.SiraSerializer,
+    @extend_schema(summary=gettext_lazy("Sekme sırası"), request=s.SiraSerializer,
                    responses={200: inline_serializer("TenantSira", {"musteriler": s.UyelikSerializer(many=True)})})
     def put(self, request):
         ser = s.SiraSerializer(data=request.data)
@@ -108,7 +109,7 @@ class TenantSiraView(OperatorAPIView):
 
 
 class TenantSessizeView(OperatorAPIView):
-    @extend_schema(summary="Sekmeyi sessize al / aç", request=s.SessizeSerializer,
+    @extend_schema(summary=gettext_lazy("Sekmeyi sessize al / aç"), request=s.SessizeSerializer,
                    responses={200: inline_serializer("TenantSessize", {
                        "musteri": s.UyelikSerializer(), "musteriler": s.UyelikSerializer(many=True)})})
     def put(self, request, musteri_id: int):
@@ -131,13 +132,13 @@ def _eposta_bildirimi_yaniti(uyelik) -> dict:
 class TenantEpostaBildirimiView(OperatorAPIView):
     """The caller's own "new ticket" e-mail alerts for one of its tenants (CONTRACT 14)."""
 
-    @extend_schema(summary="Yeni ticket e-postası (bu proje için, kendi üyeliğim)",
+    @extend_schema(summary=gettext_lazy("Yeni ticket e-postası (bu proje için, kendi üyeliğim)"),
                    responses={200: inline_serializer("EpostaBildirimi", {
                        "musteri_id": serializers.IntegerField(), "eposta_bildirimi": serializers.BooleanField()})})
     def get(self, request, musteri_id: int):
         return basarili(_eposta_bildirimi_yaniti(uyelik_get(kullanici=request.user, musteri_id=musteri_id)))
 
-    @extend_schema(summary="Yeni ticket e-postasını aç / kapat", request=EpostaBildirimiSerializer,
+    @extend_schema(summary=gettext_lazy("Yeni ticket e-postasını aç / kapat"), request=EpostaBildirimiSerializer,
                    responses={200: inline_serializer("EpostaBildirimiYanit", {
                        "musteri_id": serializers.IntegerField(), "eposta_bildirimi": serializers.BooleanField()})})
     def put(self, request, musteri_id: int):
@@ -149,7 +150,7 @@ class TenantEpostaBildirimiView(OperatorAPIView):
 
 
 class TenantUyeleriView(OperatorAPIView):
-    @extend_schema(summary="Projenin operatörleri (aktarma hedefleri); projeniz değilse 404",
+    @extend_schema(summary=gettext_lazy("Projenin operatörleri (aktarma hedefleri); projeniz değilse 404"),
                    responses={200: inline_serializer("TenantUyeleri", {"operatorler": s.UyeSerializer(many=True)}),
                               404: OpenApiResponse(description="BULUNAMADI")})
     def get(self, request, musteri_id: int):
@@ -161,14 +162,14 @@ class TenantAyarlarView(OperatorAPIView):
     """Routing, working hours and timed rules (CONTRACT 15): read by every member, written by
     `sahip` and `yonetici`; another tenant's is 404."""
 
-    @extend_schema(summary="Projenin yönlendirme ve mesai ayarları",
+    @extend_schema(summary=gettext_lazy("Projenin yönlendirme ve mesai ayarları"),
                    responses={200: inline_serializer("TenantAyarlar", {"ayarlar": serializers.DictField()}),
                               404: OpenApiResponse(description="BULUNAMADI")})
     def get(self, request, musteri_id: int):
         uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
         return basarili({"ayarlar": ayarlar_oku(uyelik.musteri)})
 
-    @extend_schema(summary="Ayarları değiştir (yalnız gönderilen alanlar; sahip ve yönetici)",
+    @extend_schema(summary=gettext_lazy("Ayarları değiştir (yalnız gönderilen alanlar; sahip ve yönetici)"),
                    request=inline_serializer("TenantAyarlarGirdi", {alan: serializers.JSONField(required=False)
                                                                     for alan in ALANLAR}),
                    responses={200: inline_serializer("TenantAyarlarYanit", {"ayarlar": serializers.DictField()}),
@@ -189,7 +190,7 @@ class OperatorDurumSerializer(serializers.Serializer):
 
 class OperatorDurumView(OperatorAPIView):
     @extend_schema(
-        summary="Operatörün kendi durumu (cevrimici, mesgul, cevrimdisi)",
+        summary=gettext_lazy("Operatörün kendi durumu (cevrimici, mesgul, cevrimdisi)"),
         request=OperatorDurumSerializer,
         responses={200: inline_serializer("OperatorDurum", {
             "operator_id": serializers.IntegerField(), "durum": serializers.CharField(),
@@ -223,14 +224,14 @@ def _govde(request) -> dict:
 
 
 class TenantEtiketleriView(OperatorAPIView):
-    @extend_schema(summary="Projenin etiketleri (her üye)",
+    @extend_schema(summary=gettext_lazy("Projenin etiketleri (her üye)"),
                    responses={200: inline_serializer("EtiketListesi", {"etiketler": EtiketSerializer(many=True)}),
                               404: OpenApiResponse(description="BULUNAMADI")})
     def get(self, request, musteri_id: int):
         uyelik_get(kullanici=request.user, musteri_id=musteri_id)
         return basarili({"etiketler": [etiketler.etiket_verisi(e) for e in etiketler.etiket_list(musteri_id=musteri_id)]})
 
-    @extend_schema(summary="Etiket oluştur (her üye; `etiket_olusturuldu` olayı)", request=EtiketIstekSerializer,
+    @extend_schema(summary=gettext_lazy("Etiket oluştur (her üye; `etiket_olusturuldu` olayı)"), request=EtiketIstekSerializer,
                    responses={201: inline_serializer("EtiketYaniti", {"etiket": EtiketSerializer()}),
                               400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                               404: OpenApiResponse(description="BULUNAMADI")})
@@ -250,7 +251,7 @@ class EtiketView(OperatorAPIView):
             raise Yetkisiz(_("Etiketleri yalnızca proje sahibi ve yöneticiler düzenleyebilir."))
         return etiket
 
-    @extend_schema(summary="Etiketi yeniden adlandır / renklendir (sahip, yönetici)", request=EtiketIstekSerializer,
+    @extend_schema(summary=gettext_lazy("Etiketi yeniden adlandır / renklendir (sahip, yönetici)"), request=EtiketIstekSerializer,
                    responses={200: inline_serializer("EtiketGuncelleYaniti", {"etiket": EtiketSerializer()}),
                               400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                               403: OpenApiResponse(description="YETKISIZ"),
@@ -264,7 +265,7 @@ class EtiketView(OperatorAPIView):
         etiket = etiketler.etiket_guncelle(etiket=etiket, kullanici_id=request.user.pk, ip=istek_ip(request), **alanlar)
         return basarili({"etiket": etiketler.etiket_verisi(etiket)})
 
-    @extend_schema(summary="Etiketi sil (sahip, yönetici): taşıyan sohbet ve ticketlardan da kalkar", request=None,
+    @extend_schema(summary=gettext_lazy("Etiketi sil (sahip, yönetici): taşıyan sohbet ve ticketlardan da kalkar"), request=None,
                    responses={200: dict, 403: OpenApiResponse(description="YETKISIZ"),
                               404: OpenApiResponse(description="BULUNAMADI")})
     def delete(self, request, etiket_id: int):
