@@ -23,7 +23,8 @@ from context.models import EkranGoruntusu, HataKaydi, SayfaGoruntuleme, Ziyaretc
 from dosyalar.models import Dosya
 from eposta.models import EpostaDurdurma, GelenEposta, GidenEposta
 from supportdesk.core.olaylar import yayinla
-from tenants.models import Musteri, ZiyaretciKimligi
+from tenants.models import Musteri
+from tenants.ziyaretci import ziyaretci_kimligini_sil
 from tickets.models import Ticket, TicketYanit
 from webhooks.models import Olay
 
@@ -318,7 +319,7 @@ def ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | No
         dosyalari_silinecek_yap(ekran_adlari)
         silinen["dosya"] += len(ekran_adlari)
         silinen["baglam"] = baglam
-        ZiyaretciKimligi.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id).delete()
+        ziyaretci_kimligini_sil(musteri=musteri, ziyaretci_id=ziyaretci_id)
         yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={
             "ziyaretci_id": ziyaretci_id, "kullanici_id": kullanici_id, "oturum_idleri": oturum_idleri,
             "ticket_idleri": ticket_idleri, "silinen": dict(silinen)})
