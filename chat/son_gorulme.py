@@ -4,10 +4,9 @@ answered": no poll or socket for 2 minutes).
 At most one cache write per chat per process every `_aralik()` seconds (an eighth of the "gone"
 threshold, 15 s at the default 2 minutes; a Redis SET with `REDIS_URL`, else local memory): a
 visitor polling every 2.5 s costs a write on about one poll in six, never a database write, and the
-mark is never older than the threshold allows for. The widget socket (CONTRACT 11) plugs in by
-calling `ziyaretci_goruldu` for each of the visitor's open chats when its socket opens and at least
-once a minute while it stays open (on a ping, or any frame), so a visitor held by a socket never
-counts as gone.
+mark is never older than the threshold allows for. An open widget socket (CONTRACT 11) is read from
+the presence registry instead (`supportdesk.core.varlik.ziyaretci_soketi_acik`, asked by
+`eposta.services.ziyaretci_orada_mi`), so a visitor held by a socket never counts as gone.
 """
 import logging
 import time

@@ -6,7 +6,7 @@ from supportdesk.core.olaylar import YayinlananOlay, dinle
 from . import kayit
 
 
-@dinle("giris", "giris_basarisiz", islem_icinde=True)
+@dinle("giris", "giris_basarisiz", "giris_kilitlendi", islem_icinde=True)
 def giris(olay: YayinlananOlay) -> None:
     kayit.giris(olay)
 

@@ -5,7 +5,7 @@ from supportdesk.core.kapsam import KapsamliQuerySet
 
 # CONTRACT 18: what the audit log records.
 EYLEMLER = (
-    "giris", "giris_basarisiz", "ayar_degisti", "sla_degisti", "gorunum_degisti", "origin_degisti",
+    "giris", "giris_basarisiz", "giris_kilitlendi", "ayar_degisti", "sla_degisti", "gorunum_degisti", "origin_degisti",
     "anahtar_yenilendi", "webhook_degisti", "uye_eklendi", "uye_rol_degisti", "uye_cikarildi",
     "etiket_olusturuldu", "etiket_degisti", "etiket_silindi", "ziyaretci_disa_aktarildi", "ziyaretci_silindi",
     "makale_yayinlandi", "makale_silindi",

@@ -21,7 +21,7 @@ from django.core.files.base import ContentFile
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -30,7 +30,7 @@ from chat.selectors import ziyaretci_oturum_get
 from chat.son_gorulme import ziyaretci_son_gorulme
 from dosyalar.services import dosya_yukle
 from dosyalar.yukleme import EN_BUYUK_BOYUT, mime_tipi_bul
-from supportdesk.core import kosucu
+from supportdesk.core import kosucu, varlik
 from supportdesk.core.dil import VARSAYILAN, dil_kodu, dilde, kullanici_dili, widget_dili
 from supportdesk.core.exceptions import (
     Bulunamadi,
@@ -403,16 +403,28 @@ def _dokum_icerigi(oturum: Oturum) -> Icerik:
     )
 
 
+def ziyaretci_orada_mi(oturum) -> bool:
+    """Whether the visitor is still with its chat (CONTRACT 14): an open widget socket, a poll (or
+    message) within EPOSTA_ZIYARETCI_AYRILDI_SANIYE, or a chat started within it. A socket makes
+    polling rare, so its absence of polls says nothing while it is open."""
+    esik = settings.EPOSTA_ZIYARETCI_AYRILDI_SANIYE
+    if timezone.now() - oturum.baslangic < timedelta(seconds=esik):
+        return True
+    son = ziyaretci_son_gorulme(oturum_id=oturum.id)
+    if son is not None and time.time() - son < esik:
+        return True
+    return bool(varlik.ziyaretci_soketi_acik(musteri_id=oturum.musteri_id, ziyaretci_id=oturum.ziyaretci_id))
+
+
 def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
-    """An operator answered in a chat the visitor has left (no poll for
-    EPOSTA_ZIYARETCI_AYRILDI_SANIYE): tell the visitor, at most once per chat per 10 minutes."""
+    """An operator answered in a chat the visitor has left (`ziyaretci_orada_mi`): tell the
+    visitor, at most once per chat per 10 minutes."""
     mesaj = Mesaj.objects.select_related("oturum__musteri").filter(
         pk=mesaj_id, gonderen=Mesaj.Gonderen.OPERATOR, ozel=False).first()
     if mesaj is None or not mesaj.oturum.email:
         return None
     oturum = mesaj.oturum
-    son = ziyaretci_son_gorulme(oturum_id=oturum.id)
-    if son is not None and time.time() - son < settings.EPOSTA_ZIYARETCI_AYRILDI_SANIYE:
+    if ziyaretci_orada_mi(oturum):
         return None
     if GidenEposta.objects.filter(tur=Tur.CEVRIMDISI_YANIT, oturum_id=oturum.id,
                                   olusturulma__gte=mesaj.zaman - timedelta(seconds=CEVRIMDISI_ARALIK_SANIYE)).exists():

@@ -23,7 +23,9 @@ from context.models import EkranGoruntusu, HataKaydi, SayfaGoruntuleme, Ziyaretc
 from dosyalar.models import Dosya
 from eposta.models import EpostaDurdurma, GelenEposta, GidenEposta
 from supportdesk.core.olaylar import yayinla
-from tenants.models import Musteri, ZiyaretciKimligi
+from supportdesk.core.yinele import kilitlenmede_yinele
+from tenants.models import Musteri
+from tenants.ziyaretci import ziyaretci_kimligini_sil
 from tickets.models import Ticket, TicketYanit
 from webhooks.models import Olay
 
@@ -296,11 +298,20 @@ def _sohbet_ve_ticketlari_sil(*, musteri: Musteri, oturum_idleri: list[int], tic
 
 def ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | None = None) -> dict:
     """Erase everything of the visitor in this tenant (CONTRACT 18), in one transaction: a failure
-    leaves nothing half erased. Returns the counts; a second call returns zeros."""
+    leaves nothing half erased. Returns the counts; a second call returns zeros.
+
+    It races the visitor's own activity (wave 4: answers 200, never 5xx): the search indexer locks
+    a chat or ticket row, then writes its search row, so the erasure takes the rows of its chats
+    and tickets first, in id order, before it deletes anything (their search rows go with them);
+    and a transaction the database still picks as a deadlock's victim runs again."""
+    return kilitlenmede_yinele(_ziyaretci_sil, musteri=musteri, ziyaretci_id=ziyaretci_id, kullanici_id=kullanici_id)
+
+
+def _ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | None) -> dict:
     with transaction.atomic():
-        oturum_idleri = list(Oturum.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
+        oturum_idleri = list(Oturum.objects.select_for_update().filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
                              .order_by("id").values_list("id", flat=True))
-        ticket_idleri = list(Ticket.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
+        ticket_idleri = list(Ticket.objects.select_for_update().filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
                              .order_by("id").values_list("id", flat=True))
         # The payloads first: they are found by the ids of rows about to go.
         _webhook_gecmisini_temizle(musteri=musteri, ziyaretci_id=ziyaretci_id,
@@ -318,7 +329,7 @@ def ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | No
         dosyalari_silinecek_yap(ekran_adlari)
         silinen["dosya"] += len(ekran_adlari)
         silinen["baglam"] = baglam
-        ZiyaretciKimligi.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id).delete()
+        ziyaretci_kimligini_sil(musteri=musteri, ziyaretci_id=ziyaretci_id)
         yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={
             "ziyaretci_id": ziyaretci_id, "kullanici_id": kullanici_id, "oturum_idleri": oturum_idleri,
             "ticket_idleri": ticket_idleri, "silinen": dict(silinen)})

@@ -18,6 +18,7 @@ from django.views import View
 
 from supportdesk.core import dil
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, LimitAsildi
+from supportdesk.core.throttling import GirisAdresLimiti
 from tenants import iki_adim
 from tenants.ayarlar import bolge
 from tenants.selectors import uyelik_list
@@ -121,7 +122,13 @@ class GirisView(View):
         if not limit.izin_var(request):
             return limit_yaniti(request, self.template, form, limit)
         if form.is_valid():
+            adres = GirisAdresLimiti(request)
+            adres_dolu = adres.dolu()
             user = authenticate(request, email=form.cleaned_data["email"], password=form.cleaned_data["sifre"])
+            if user is None and not iki_adim.kilitli_reddedildi(request):
+                adres.basarisiz()
+                if adres_dolu:  # spraying from this address (CONTRACT 18): slowed, a right password still passes
+                    return limit_yaniti(request, self.template, form, adres)
             if user is not None:
                 # Failed attempts only: an owner logging in often never locks themselves out.
                 limit.iade()

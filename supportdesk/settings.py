@@ -160,16 +160,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "tenants.Kullanici"
-# Lockout (CONTRACT 18, django-axes): AXES_FAILURE_LIMIT failed logins for one account, or from one
-# address, lock that account or address out of every login (portal, admin, API and console) for
-# AXES_COOLOFF_TIME; a success resets the account's count. The address is the one the rate limits
-# use (NUM_PROXIES). The axes backend only refuses locked-out attempts; the model backend logs in.
+# Lockout (CONTRACT 18 wave 4, django-axes): AXES_FAILURE_LIMIT failed logins of one pair of account
+# *and* address (each within AXES_COOLOFF_TIME of the one before) lock that pair for AXES_COOLOFF_TIME,
+# never an account alone (anyone could lock any member out) nor an address alone (one office's typos
+# would lock its whole team out); a success resets the pair. Spraying from one address across many
+# accounts is slowed by GIRIS_ADRES_LIMITI (supportdesk.core.throttling.GirisAdresLimiti). The address
+# is the one the rate limits use (NUM_PROXIES). The axes backend only refuses locked-out attempts; the
+# model backend logs in.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_ENABLED = env.bool("GIRIS_KILIDI", default=True)
-AXES_FAILURE_LIMIT = env.int("GIRIS_KILIDI_DENEME", default=5)
+AXES_FAILURE_LIMIT = env.int("GIRIS_KILIDI_DENEME", default=10)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("GIRIS_KILIDI_DAKIKA", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair (a list inside: combined)
 AXES_RESET_ON_SUCCESS = True
+# A lockout lasts its 15 minutes from the failure that caused it: attempts refused meanwhile (the
+# right password too) neither count nor extend it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_USERNAME_CALLABLE = "tenants.iki_adim.giris_adi"
 AXES_CLIENT_IP_CALLABLE = "tenants.iki_adim.istemci_adresi"
 AXES_LOCKOUT_TEMPLATE = "portal/kilitli.html"
@@ -266,6 +272,8 @@ CSRF_FAILURE_VIEW = "portal.views.csrf_hatasi"
 TOKEN_LIFETIME = timedelta(hours=env.float("TOKEN_LIFETIME_HOURS", default=12))
 WIDGET_RATE_LIMIT = env("WIDGET_RATE_LIMIT", default="120/min")
 LOGIN_RATE_LIMIT = env("LOGIN_RATE_LIMIT", default="10/min")
+# Failed logins per client address, whatever the accounts (CONTRACT 18): over it a wrong password is 429.
+GIRIS_ADRES_LIMITI = env("GIRIS_ADRES_LIMITI", default="60/hour")
 # Portal sign-ups per client IP (the portal's login shares LOGIN_RATE_LIMIT with /auth/login).
 PORTAL_RATE_LIMIT = env("PORTAL_RATE_LIMIT", default="20/min")
 # Password-reset mails per address, whoever asks (portal.limit.SifreAdresLimiti).

@@ -40,6 +40,13 @@ def istemci_adresi(request) -> str:
     return istemci_ip(request) or ""
 
 
+def kilitli_reddedildi(request) -> bool:
+    """Whether this login attempt was refused by the lockout (its pair was locked before it). The
+    failure that locks the pair was checked and recorded, so the API answers it as the wrong
+    password it was (CONTRACT 9: ten 401s, then 429); the pages show the lockout at once."""
+    return getattr(request, "axes_locked_out", False) and getattr(request, "axes_failures_since_start", None) is None
+
+
 def onayli_cihaz(kullanici) -> TOTPDevice | None:
     if kullanici is None or not getattr(kullanici, "pk", None):
         return None

@@ -5,6 +5,7 @@ Who reacts is read in the listeners (`*/dinleyiciler.py`), never here.
 
 Services that write these models by `QuerySet.update()` (an operator's status) state their own
 event (`operator_durumu`) instead: no signal is sent for them."""
+from axes.signals import user_locked_out
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 
@@ -111,9 +112,22 @@ def _giris_basarisiz(sender, credentials, request=None, **kwargs) -> None:
         "kullanici_id": kullanici_id, "email": email, "kanal": giris_kanali(request)})
 
 
+def _kilitlendi(sender, request=None, username=None, ip_address=None, **kwargs) -> None:
+    # axes sends this for the failure that locks the pair and again for each attempt refused while
+    # it is locked; only the first has counted failures (`axes_failures_since_start`): one audit
+    # entry per lockout (CONTRACT 18, wave 4).
+    if request is None or getattr(request, "axes_failures_since_start", None) is None:
+        return
+    email = str(username or "").strip().lower()
+    kullanici_id = Kullanici.objects.filter(email__iexact=email).values_list("pk", flat=True).first() if email else None
+    yayinla("giris_kilitlendi", musteri_id=None, veri={
+        "kullanici_id": kullanici_id, "email": email, "kanal": giris_kanali(request), "ip": ip_address})
+
+
 def bagla() -> None:
     user_logged_in.connect(_oturum_acildi, dispatch_uid="tenants_giris")
     user_login_failed.connect(_giris_basarisiz, dispatch_uid="tenants_giris_basarisiz")
+    user_locked_out.connect(_kilitlendi, dispatch_uid="tenants_giris_kilitlendi")
     pre_save.connect(_musteri_once, sender=Musteri, dispatch_uid="tenants_musteri_once")
     post_save.connect(_musteri, sender=Musteri, dispatch_uid="tenants_musteri")
     pre_delete.connect(_musteri_siliniyor, sender=Musteri, dispatch_uid="tenants_musteri_siliniyor")

@@ -9,6 +9,12 @@ opaque to the client: `django.core.signing` over (tenant, visitor, generation, a
 keyed with the server's SECRET_KEY and a salt of their own, so they cannot be guessed or forged,
 and the signature is compared in constant time.
 
+Erasure (CONTRACT 18, wave 4) deletes the row, so a later binding of the same id makes a new one:
+a token names its row (`k`, never reused) besides the generation, and rows are made with
+generations above every one a row without `k` tokens ever reached (`_NESIL_TABANI`), so no token
+from before an erasure opens anything again, whatever is bound afterwards. Tokens issued before
+`k` existed (no `k`) still open their own row, which never reaches that base.
+
 `ziyaretci_erisimi_dogrula` is the one check: the REST base view (`WidgetAPIView`) and the widget
 socket call it before reading or storing anything. It costs no query on the hot path: the
 visitor's generation (0 for "not bound") is cached in the shared cache and invalidated on every
@@ -39,6 +45,9 @@ _TUZ = "supportdesk.ziyaretci-token"
 _ONBELLEK_SURE = 3600  # a safety net only: every write invalidates at once
 _TOKEN_MAX = 512
 WIDGET_KIMLIGI = re.compile(r"z_[0-9a-f]{32}")  # as static/widget/widget.js makes them
+# The first generation of a row (see the module's doc): far above what a row that issued tokens
+# without `k` reached (one step per revoke or signed re-binding).
+_NESIL_TABANI = 1 << 24
 
 
 class ZiyaretciTokenGerekli(ApiHatasi):
@@ -54,31 +63,36 @@ def _anahtar(musteri_id: int, ziyaretci_id: str) -> str:
 
 def ziyaretci_nesli(*, musteri_id: int, ziyaretci_id: str) -> int:
     """The visitor's token generation; 0 when it is not bound. Cached (see the module's doc)."""
+    return _baglanti_oku(musteri_id, ziyaretci_id)[1]
+
+
+def _baglanti_oku(musteri_id: int, ziyaretci_id: str) -> tuple[int, int]:
+    """(the binding row's id, its generation); (0, 0) when the visitor is not bound. Cached."""
     anahtar = _anahtar(musteri_id, ziyaretci_id)
     try:
-        nesil = cache.get(anahtar)
+        deger = cache.get(anahtar)
     except Exception:
         logger.warning("Ziyaretçi önbelleği okunamadı.", exc_info=True)
         return _nesil_oku(musteri_id, ziyaretci_id)
-    if nesil is not None:
-        return nesil
-    nesil = _nesil_oku(musteri_id, ziyaretci_id)
+    if isinstance(deger, (list, tuple)) and len(deger) == 2:
+        return tuple(deger)
+    deger = _nesil_oku(musteri_id, ziyaretci_id)  # (a bare number is a value cached before rows had ids in it)
     try:
-        cache.set(anahtar, nesil, _ONBELLEK_SURE)
+        cache.set(anahtar, deger, _ONBELLEK_SURE)
     except Exception:
         logger.warning("Ziyaretçi önbelleğe yazılamadı.", exc_info=True)
-    return nesil
+    return deger
 
 
-def _nesil_oku(musteri_id: int, ziyaretci_id: str) -> int:
+def _nesil_oku(musteri_id: int, ziyaretci_id: str) -> tuple[int, int]:
     # A released row is not bound: 0, though it keeps its generation for a later binding.
-    nesil = (
+    satir = (
         ZiyaretciKimligi.objects.filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id)
         .exclude(baglanti=ZiyaretciKimligi.SERBEST)
-        .values_list("nesil", flat=True)
+        .values_list("pk", "nesil")
         .first()
     )
-    return nesil or 0
+    return tuple(satir) if satir else (0, 0)
 
 
 def _unut(musteri_id: int, ziyaretci_id: str) -> None:
@@ -102,12 +116,13 @@ def _baglandi(musteri: Musteri, ziyaretci_id: str) -> None:
         musteri.save(update_fields=["bagli_ziyaretci_var"])
 
 
-def _token_uret(*, musteri_id: int, ziyaretci_id: str, nesil: int) -> str:
+def _token_uret(*, kimlik: ZiyaretciKimligi) -> str:
     # The nonce makes every issued token distinct (one per device), though all share a generation.
-    return signing.dumps({"m": musteri_id, "z": ziyaretci_id, "n": nesil, "r": secrets.token_urlsafe(9)}, salt=_TUZ)
+    return signing.dumps({"m": kimlik.musteri_id, "z": kimlik.ziyaretci_id, "k": kimlik.pk, "n": kimlik.nesil,
+                          "r": secrets.token_urlsafe(9)}, salt=_TUZ)
 
 
-def _token_gecerli(token, *, musteri_id: int, ziyaretci_id: str, nesil: int) -> bool:
+def _token_gecerli(token, *, musteri_id: int, ziyaretci_id: str, baglanti: tuple[int, int]) -> bool:
     if not isinstance(token, str) or not token or len(token) > _TOKEN_MAX:
         return False
     try:
@@ -119,7 +134,11 @@ def _token_gecerli(token, *, musteri_id: int, ziyaretci_id: str, nesil: int) -> 
     ayni_ziyaretci = hmac.compare_digest(
         str(veri.get("z", "")).encode("utf-8", "surrogatepass"), ziyaretci_id.encode("utf-8", "surrogatepass")
     )
-    return ayni_ziyaretci and veri.get("m") == musteri_id and veri.get("n") == nesil
+    kimlik_id, nesil = baglanti
+    # A token without `k` is older than erasure's rule: its generation is below `_NESIL_TABANI`,
+    # so it can match only the row it was issued for (module doc).
+    ayni_kimlik = veri.get("k", kimlik_id) == kimlik_id
+    return ayni_ziyaretci and ayni_kimlik and veri.get("m") == musteri_id and veri.get("n") == nesil
 
 
 def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) -> None:
@@ -129,19 +148,20 @@ def ziyaretci_erisimi_dogrula(*, musteri, ziyaretci_id: str, token: str | None) 
     `kimlik_dogrulama_zorunlu` refuses every visitor without one; any other visitor passes (it
     never asked for a token: clients of v1.6 and server-side integrations work as before).
     """
-    nesil = ziyaretci_nesli(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id) if musteri.bagli_ziyaretci_var else 0
-    if nesil == 0:
+    baglanti = _baglanti_oku(musteri.id, ziyaretci_id) if musteri.bagli_ziyaretci_var else (0, 0)
+    if baglanti[1] == 0:
         if musteri.kimlik_dogrulama_zorunlu:
             raise ZiyaretciTokenGerekli()
         return
-    if not _token_gecerli(token, musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=nesil):
+    if not _token_gecerli(token, musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, baglanti=baglanti):
         raise ZiyaretciTokenGerekli()
 
 
 def ziyaretci_token_gecerli_mi(*, musteri, ziyaretci_id: str, token: str | None) -> bool:
     """Whether `token` is a valid token of this (bound) visitor."""
-    nesil = ziyaretci_nesli(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id) if musteri.bagli_ziyaretci_var else 0
-    return nesil > 0 and _token_gecerli(token, musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=nesil)
+    baglanti = _baglanti_oku(musteri.id, ziyaretci_id) if musteri.bagli_ziyaretci_var else (0, 0)
+    return baglanti[1] > 0 and _token_gecerli(token, musteri_id=musteri.id, ziyaretci_id=ziyaretci_id,
+                                              baglanti=baglanti)
 
 
 def ziyaretci_bagli_mi(*, musteri, ziyaretci_id: str) -> bool:
@@ -178,7 +198,7 @@ def ziyaretci_token_ver(*, musteri: Musteri, ziyaretci_id: str, imzali: bool) ->
     baglanti = ZiyaretciKimligi.IMZALI if imzali else ZiyaretciKimligi.IMZASIZ
     # The row lock orders this against a racing init, revoke or release of the same visitor.
     kimlik, yeni = ZiyaretciKimligi.objects.select_for_update().get_or_create(
-        musteri=musteri, ziyaretci_id=ziyaretci_id, defaults={"baglanti": baglanti})
+        musteri=musteri, ziyaretci_id=ziyaretci_id, defaults={"baglanti": baglanti, "nesil": _NESIL_TABANI})
     degisti = yeni
     if not yeni:
         if kimlik.baglanti == ZiyaretciKimligi.SERBEST or (imzali and kimlik.baglanti == ZiyaretciKimligi.IMZASIZ):
@@ -188,7 +208,7 @@ def ziyaretci_token_ver(*, musteri: Musteri, ziyaretci_id: str, imzali: bool) ->
             raise ZiyaretciTokenGerekli()
     if degisti:
         _baglandi(musteri, ziyaretci_id)
-    return _token_uret(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, nesil=kimlik.nesil)
+    return _token_uret(kimlik=kimlik)
 
 
 @transaction.atomic
@@ -197,7 +217,7 @@ def ziyaretci_tokenlari_iptal_et(*, musteri: Musteri, ziyaretci_id: str) -> Ziya
     (a released one is bound again): from now on only a signed init (its site vouching for it)
     gives it a token, so no token issued without a signature is left."""
     kimlik, yeni = ZiyaretciKimligi.objects.select_for_update().get_or_create(
-        musteri=musteri, ziyaretci_id=ziyaretci_id, defaults={"nesil": 2})
+        musteri=musteri, ziyaretci_id=ziyaretci_id, defaults={"nesil": _NESIL_TABANI + 1})
     if not yeni:
         _yeni_nesil(kimlik, ZiyaretciKimligi.IMZALI)
     _baglandi(musteri, ziyaretci_id)
@@ -216,3 +236,12 @@ def ziyaretci_serbest_birak(*, musteri: Musteri, ziyaretci_id: str) -> bool:
     ZiyaretciKimligi.objects.filter(pk=kimlik.pk).update(baglanti=ZiyaretciKimligi.SERBEST, guncellenme=timezone.now())
     _unut(musteri.id, ziyaretci_id)
     return True
+
+
+@transaction.atomic
+def ziyaretci_kimligini_sil(*, musteri: Musteri, ziyaretci_id: str) -> None:
+    """Erasure's part (CONTRACT 18, wave 4): the binding goes, and with it every token issued for
+    it, for good: the cached generation is forgotten with the row, and a later binding of the same
+    id is a new row that no earlier token names (module doc)."""
+    ZiyaretciKimligi.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id).delete()
+    _unut(musteri.id, ziyaretci_id)

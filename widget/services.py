@@ -24,7 +24,7 @@ from .selectors import ziyaretci_verisi_var
 @transaction.atomic
 def ziyaretci_token_iste(
     *, musteri: Musteri, ziyaretci_id: str, token: str | None, email=None, timestamp=None, signature=None,
-    simdi: float | None = None,
+    govde: dict | None = None, simdi: float | None = None,
 ) -> str:
     """A token for the visitor (CONTRACT 2a), or `ZiyaretciTokenGerekli`.
 
@@ -32,6 +32,7 @@ def ziyaretci_token_iste(
     bound visitor gets a further token (a second device). Unsigned: the presented token again when
     it is valid; a new binding only for an id the widget made for itself (`z_` + 32 hex digits)
     that is not bound and has no data yet, on a tenant that does not require signed identity.
+    `govde` is the whole request body: a signature is accepted for one body (CONTRACT 2a, wave 4).
     """
     if signature is not None:
         if email is not None and not isinstance(email, str):
@@ -39,7 +40,7 @@ def ziyaretci_token_iste(
         imza_dogrula(api_secret=musteri.api_secret, ziyaretci_id=ziyaretci_id, email=email or "",
                      timestamp=timestamp, signature=signature, simdi=simdi)
         imza_kullan(musteri=musteri, amac="init", signature=signature, timestamp=timestamp,
-                    govde={"ziyaretci_id": ziyaretci_id, "email": email or "", "timestamp": str(timestamp)})
+                    govde=_imzali_init_govdesi(govde or {}, ziyaretci_id=ziyaretci_id, email=email, timestamp=timestamp))
         return ziyaretci_token_ver(musteri=musteri, ziyaretci_id=ziyaretci_id, imzali=True)
     if token and ziyaretci_token_gecerli_mi(musteri=musteri, ziyaretci_id=ziyaretci_id, token=token):
         return token
@@ -48,6 +49,17 @@ def ziyaretci_token_iste(
         raise ZiyaretciTokenGerekli()
     return ziyaretci_token_ver(musteri=musteri, ziyaretci_id=ziyaretci_id, imzali=False)
 
+
+def _imzali_init_govdesi(govde: dict, *, ziyaretci_id: str, email, timestamp) -> dict:
+    """What a signed init's signature is spent on (CONTRACT 2a, wave 4: one signature, one body):
+    every field of the request but the signature itself, so the same signature with `token_iste`,
+    `ad`, `dil` or any unknown field added or changed is refused. Spellings that mean the same
+    (`email` absent, null or ""; `token_iste` absent or false) are one body, so a retried request
+    of the embedded widget answers as the first did."""
+    alanlar = {ad: deger for ad, deger in govde.items() if ad != "signature"}
+    if not alanlar.get("token_iste"):
+        alanlar.pop("token_iste", None)
+    return {**alanlar, "ziyaretci_id": ziyaretci_id, "email": email or "", "timestamp": str(timestamp)}
 
 
 def sohbeti_ticketa_donustur(*, musteri, ziyaretci_id: str, oturum_id, konu: str | None = None,

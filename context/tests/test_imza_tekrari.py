@@ -95,3 +95,26 @@ def test_a_repeated_signed_init_answers_as_the_first_did(widget, musteri):
     for token in tokenlar:  # a retried request: a token again, both valid
         res = widget.get("/api/v1/widget/ticket/list", {"ziyaretci_id": "u-1842"}, HTTP_X_ZIYARETCI_TOKEN=token)
         assert res.status_code == 200, res.content
+
+
+@pytest.mark.parametrize("eklenen", [{"token_iste": True}, {"ad": "Saldırgan"}, {"dil": "en"}, {"bilinmeyen": 1}])
+def test_a_signed_init_signature_is_spent_on_its_own_body(widget, musteri, eklenen):
+    # CONTRACT 2a, wave 4: the page's signed init (here without `token_iste`) is seen by whoever
+    # reads the page; the same signature with a field added must not bind or answer a token.
+    body = {"ziyaretci_id": "u-1842", **imzasi(musteri)}
+    ok(widget.post(INIT, body, format="json"))
+    nesil = list(ZiyaretciKimligi.objects.values_list("ziyaretci_id", "nesil", "baglanti"))
+    res = widget.post(INIT, {**body, **eklenen}, format="json")
+    assert "ziyaretci_token" not in hata(res, 401, "GECERSIZ_IMZA").get("data", {})
+    assert list(ZiyaretciKimligi.objects.values_list("ziyaretci_id", "nesil", "baglanti")) == nesil
+    # The identical body again (a reload of the same page) answers as the first did.
+    ok(widget.post(INIT, body, format="json"))
+    ok(widget.post(INIT, {**body, "token_iste": False}, format="json"))
+
+
+def test_a_signature_first_used_with_a_field_added_binds_nothing_for_the_plain_body(widget, musteri):
+    body = {"ziyaretci_id": "u-1842", **imzasi(musteri)}
+    ok(widget.post(INIT, {**body, "token_iste": True, "dil": "en"}, format="json"))
+    nesil = ZiyaretciKimligi.objects.get().nesil
+    hata(widget.post(INIT, {**body, "token_iste": True}, format="json"), 401, "GECERSIZ_IMZA")
+    assert ZiyaretciKimligi.objects.get().nesil == nesil

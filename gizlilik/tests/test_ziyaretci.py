@@ -4,6 +4,7 @@ import base64
 import io
 import json
 import os
+import time
 import zipfile
 
 import pytest
@@ -11,6 +12,7 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from chat.models import Mesaj, Oturum
+from context.imza import imza_hesapla
 from dosyalar.tests.yardimci import akis_oku, png_bayt, yukle
 from eposta.models import GidenEposta
 from gizlilik.models import BekleyenDosyaSilme
@@ -146,7 +148,7 @@ def test_erasure_is_atomic(musteri, sahip, monkeypatch):
         raise RuntimeError("ziyaretçi kimlikleri silinemedi")
 
     # A failure late in the erasure (after chats, tickets and files were deleted in the transaction).
-    monkeypatch.setattr(services.ZiyaretciKimligi.objects, "filter", bozuk)
+    monkeypatch.setattr(services, "ziyaretci_kimligini_sil", bozuk)
     client = sahip
     client.raise_request_exception = False
     res = client.delete(f"/api/v1/operator/ziyaretci/{Z}?musteri_id={musteri.id}")
@@ -156,6 +158,42 @@ def test_erasure_is_atomic(musteri, sahip, monkeypatch):
     assert not BekleyenDosyaSilme.objects.exists()
     for dosya in os.listdir(os.path.join(settings.MEDIA_ROOT, "context", "ekran")):
         assert os.path.getsize(os.path.join(settings.MEDIA_ROOT, "context", "ekran", dosya)) > 0
+
+
+def _token_iste(w, musteri, ziyaretci_id, imzali: bool, eski_token=None) -> str:
+    govde = {"ziyaretci_id": ziyaretci_id, "token_iste": True}
+    if imzali:
+        ts = int(time.time())
+        govde.update(timestamp=ts, email="", signature=imza_hesapla(
+            api_secret=musteri.api_secret, ziyaretci_id=ziyaretci_id, email="", timestamp=ts))
+    baslik = {"HTTP_X_ZIYARETCI_TOKEN": eski_token} if eski_token else {}
+    return _ok(w.post("/api/v1/widget/init", govde, format="json", **baslik))["ziyaretci_token"]
+
+
+@pytest.mark.parametrize("ziyaretci_id,imzali", [(Z, False), ("u-1842", True)])
+def test_erasure_ends_the_visitors_tokens_for_good(musteri, sahip, ziyaretci_id, imzali):
+    # CONTRACT 18, wave 4: a token from before the erasure opens nothing again, also once the
+    # same person comes back (with the old token still in the browser) and is bound anew.
+    w = widget_client(musteri)
+    eski = _token_iste(w, musteri, ziyaretci_id, imzali)
+    baslat = {"ziyaretci_id": ziyaretci_id, "mesaj": "önceki konuşma"}
+    _ok(w.post("/api/v1/widget/chat/start", baslat, format="json", HTTP_X_ZIYARETCI_TOKEN=eski), 201)
+    _ok(sahip.delete(f"/api/v1/operator/ziyaretci/{ziyaretci_id}?musteri_id={musteri.id}"))
+
+    yeni = _token_iste(w, musteri, ziyaretci_id, imzali, eski_token=eski)
+    assert yeni != eski
+    oturum = _ok(w.post("/api/v1/widget/chat/start", {"ziyaretci_id": ziyaretci_id, "mesaj": "silmeden sonra yazdım"},
+                        format="json", HTTP_X_ZIYARETCI_TOKEN=yeni), 201)["oturum"]
+    okumalar = (("get", "/api/v1/widget/chat/messages", {"ziyaretci_id": ziyaretci_id, "oturum_id": oturum["id"]}),
+                ("get", "/api/v1/widget/ticket/list", {"ziyaretci_id": ziyaretci_id}),
+                ("post", "/api/v1/widget/chat/message", {"ziyaretci_id": ziyaretci_id, "oturum_id": oturum["id"],
+                                                         "icerik": "eski token"}))
+    for yontem, yol, veri in okumalar:
+        res = getattr(w, yontem)(yol, veri, format="json", HTTP_X_ZIYARETCI_TOKEN=eski)
+        assert res.status_code == 401 and res.json()["hata"]["kod"] == "ZIYARETCI_TOKEN_GEREKLI", res.content
+    assert _ok(w.get("/api/v1/widget/chat/messages", {"ziyaretci_id": ziyaretci_id, "oturum_id": oturum["id"]},
+                     HTTP_X_ZIYARETCI_TOKEN=yeni))["mesajlar"][0]["icerik"] == "silmeden sonra yazdım"
+    assert Mesaj.objects.filter(oturum_id=oturum["id"], icerik="eski token").count() == 0
 
 
 def test_roles_and_other_tenants(musteri, diger_musteri):

@@ -86,6 +86,7 @@ ALAN_OLAYLARI = (
     # (supportdesk.core.eylemci); None for the system.
     "giris",  # a portal, console or API login succeeded (kullanici_id, kanal)
     "giris_basarisiz",  # a login failed for an existing account (kullanici_id, kanal) or an unknown one (email)
+    "giris_kilitlendi",  # failures locked a pair of account and address (kullanici_id or None, email, kanal, ip)
     "ayar_degisti",  # a tenant's CONTRACT 15 settings changed (musteri_id, kullanici_id, ip, alanlar)
     # visitors (context)
     "ziyaretci_profili_kaydedildi",  # customer-info stored a visitor's name or e-mail (ziyaretci_id, ad, email)

@@ -11,6 +11,12 @@ hand it back (`pencere_iade`) when the outcome turns out not to count, so 40 sim
 passwords at 10/min get exactly 10 tries, not 40 (a check followed by a separate count would let
 every concurrent request pass the check before any of them is counted).
 
+Login limits (CONTRACT 9 and 18) must be exact, not the sliding counter's estimate: ten wrong
+passwords spread over a window boundary would let an eleventh through within the minute (the
+previous window's weight falls while its attempts are still inside the last 60 s). They keep a
+sliding log instead (`kayit_ayir`): the time of every counted attempt, a few dozen at most per key,
+so "N in the last T seconds" is a count, and the wait is when the oldest one leaves.
+
 When Redis cannot be reached the limit fails open: the request goes through, the failure is
 logged (at most once a minute) and counted (`acik_gecis_sayisi`, shown by `/saglik`), because a
 dead cache must not take the public API down with it.
@@ -22,6 +28,7 @@ import logging
 import math
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -70,6 +77,24 @@ if cur > 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 """
 
+# The sliding log (`kayit_ayir`). KEYS[1] a sorted set of attempts scored by time; ARGV: now,
+# the period, the limit, this attempt's member, whether to record it. Returns {allowed, the score
+# of the attempt whose leaving lets the next one in (when refused)}.
+_KAYIT_LUA = """
+local simdi, sure, sinir = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', simdi - sure)
+local n = redis.call('ZCARD', KEYS[1])
+if n >= sinir then
+  local ilk = redis.call('ZRANGE', KEYS[1], n - sinir, n - sinir, 'WITHSCORES')
+  return {0, ilk[2]}
+end
+if ARGV[5] == '1' then
+  redis.call('ZADD', KEYS[1], simdi, ARGV[4])
+  redis.call('EXPIRE', KEYS[1], math.ceil(sure) + 1)
+end
+return {1, '0'}
+"""
+
 _durum = {"acik_gecis": 0, "son_uyari": 0.0}
 _kilit = threading.Lock()
 _yerel_kilit = threading.Lock()  # LocMemCache: get-then-add/incr is one step within the process
@@ -94,6 +119,7 @@ def _redis(cache):
         istemci = cache._cache.get_client(write=True)
         cache._limit_betik = istemci.register_script(_LUA)
         cache._limit_iade_betigi = istemci.register_script(_IADE_LUA)
+        cache._limit_kayit_betigi = istemci.register_script(_KAYIT_LUA)
         cache._limit_istemcisi = istemci
     return istemci
 
@@ -189,6 +215,58 @@ def pencere_iade(fis: str | None) -> None:
             with _yerel_kilit:
                 if cache.get(fis, 0) > 0:
                     cache.decr(fis)
+    except Exception:  # noqa: BLE001
+        acik_gecis()
+
+
+def kayit_ayir(anahtar: str, oran: tuple[int, int] | None, *, say: bool = True) -> tuple[bool, float, str | None]:
+    """An exact sliding-window check (the module's doc): whether fewer than `oran` attempts were
+    counted under `anahtar` in the last period; if so (and `say`), this one is counted. Returns
+    (allowed, seconds until a refused client may try again, a receipt for `kayit_iade`)."""
+    if oran is None:
+        return True, 0.0, None
+    sayi, sure = oran
+    anahtar = f"kayit:{{{anahtar}}}"
+    simdi = time.time()
+    uye = f"{simdi:.6f}:{uuid.uuid4().hex[:12]}"
+    cache = caches["default"]
+    try:
+        if isinstance(cache, RedisCache):
+            _redis(cache)
+            izin, ilk = cache._limit_kayit_betigi(keys=[cache.make_and_validate_key(anahtar)],
+                                                  args=[repr(simdi), sure, sayi, uye, "1" if say else "0"])
+            ilk = float(ilk)
+        else:
+            with _yerel_kilit:
+                kayitlar = {u: t for u, t in cache.get(anahtar, {}).items() if t > simdi - sure}
+                zamanlar = sorted(kayitlar.values())
+                izin = len(zamanlar) < sayi
+                ilk = 0.0 if izin else zamanlar[len(zamanlar) - sayi]
+                if izin and say:
+                    kayitlar[uye] = simdi
+                    cache.set(anahtar, kayitlar, sure + 1)
+    except Exception:  # noqa: BLE001  (as `pencere_ayir`: fail open)
+        acik_gecis()
+        return True, 0.0, None
+    if not izin:
+        return False, max(1.0, ilk + sure - simdi), None
+    return True, 0.0, f"{anahtar}\n{uye}\n{sure}" if say else None
+
+
+def kayit_iade(fis: str | None) -> None:
+    """Hand back an attempt counted by `kayit_ayir` (its receipt): it turned out not to count."""
+    if not fis:
+        return
+    anahtar, uye, sure = fis.split("\n", 2)
+    cache = caches["default"]
+    try:
+        if isinstance(cache, RedisCache):
+            _redis(cache).zrem(cache.make_and_validate_key(anahtar), uye)
+        else:
+            with _yerel_kilit:
+                zamanlar = cache.get(anahtar, {})
+                if zamanlar.pop(uye, None) is not None:
+                    cache.set(anahtar, zamanlar, int(sure) + 1)
     except Exception:  # noqa: BLE001
         acik_gecis()
 
@@ -299,12 +377,12 @@ class LoginThrottle(_PencereThrottle):
         oran = self.oran()
         if oran is None:
             return True
-        izin, self._bekleme, self._fis = pencere_ayir(self.anahtar(request, view), oran)
+        izin, self._bekleme, self._fis = kayit_ayir(self.anahtar(request, view), oran)
         return izin
 
     def iade(self) -> None:
         """The attempt was not a failure (right password, malformed request): give its place back."""
-        pencere_iade(getattr(self, "_fis", None))
+        kayit_iade(getattr(self, "_fis", None))
         self._fis = None
 
     def basarisiz_kaydet(self) -> None:
@@ -323,3 +401,26 @@ def giris_limit_anahtari(ident: str, email) -> str:
     portal's login form so that switching between them never doubles an attacker's budget. The
     e-mail is hashed: whatever a client types (spaces, NUL) never reaches the cache key as text."""
     return f"throttle:login:{ident}:{adres_ozeti(email)}"
+
+
+class GirisAdresLimiti:
+    """Failed logins per client address, whatever the accounts (`GIRIS_ADRES_LIMITI`, CONTRACT 18):
+    slows spraying one password over many accounts. Over it, a wrong password is 429, but a right
+    one still logs in (an office's typos must not lock its whole team out); the pair of account
+    and address has its own lockout (django-axes). Ask `dolu()` before checking the password, and
+    count with `basarisiz()` after a wrong one."""
+
+    def __init__(self, request):
+        self.anahtar = f"throttle:login-adres:{istemci_ip(request)}"
+        self.oran = oran_coz(settings.GIRIS_ADRES_LIMITI)
+        self.bekleme = 0.0
+
+    def dolu(self) -> bool:
+        izin, self.bekleme, _ = kayit_ayir(self.anahtar, self.oran, say=False)
+        return not izin
+
+    def basarisiz(self) -> None:
+        kayit_ayir(self.anahtar, self.oran)
+
+    def bekleme_saniye(self) -> int:
+        return max(1, math.ceil(self.bekleme))

@@ -220,6 +220,22 @@ def ziyaretci_anahtari(musteri_id: int, ziyaretci_id: str) -> str:
     return f"z:{musteri_id}:{hashlib.sha256(ziyaretci_id.encode()).hexdigest()[:32]}"
 
 
+def ziyaretci_soketi_acik(*, musteri_id: int, ziyaretci_id: str) -> bool | None:
+    """Whether the visitor holds an open widget socket now, in any process (one refreshed within
+    CANLI_SOKET_TTL and not closed); None when the store cannot be read."""
+    anahtar = ziyaretci_anahtari(musteri_id, ziyaretci_id)
+    simdi = time.time()
+    try:
+        istemci = _redis()
+        if istemci is None:
+            with _bellek.kilit:
+                return any(v > simdi for v in _bellek.soketler.get(anahtar, {}).values())
+        return istemci.zcount(f"varlik:soket:{anahtar}", f"({simdi!r}", "+inf") > 0
+    except Exception:
+        logger.warning("Varlık deposu okunamadı.", exc_info=True)
+        return None
+
+
 def sifirla() -> None:
     """Forget this process's in-memory presence (tests)."""
     global _bellek

@@ -41,7 +41,7 @@ VERILER = {
     "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None, "oturum_idleri": [], "ticket_idleri": []},
     "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
     "uyelik_guncellendi": {"kullanici_id": 1, "rol": "yonetici", "onceki_rol": "operator"},
-    "giris": {"kullanici_id": 1}, "giris_basarisiz": {"kullanici_id": 1},
+    "giris": {"kullanici_id": 1}, "giris_basarisiz": {"kullanici_id": 1}, "giris_kilitlendi": {"kullanici_id": 1},
     "musteri_siliniyor": {"musteri": Musteri(pk=1)},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
@@ -99,7 +99,7 @@ DURUMLAR = [
      [("supportdesk.core.kosucu", "gorev_gonder")], False),
     # the audit log (CONTRACT 18), each inside the transaction
     *[(ad, f"denetim.dinleyiciler.{dinleyici}", [("denetim.kayit", islev)], True) for ad, dinleyici, islev in (
-        ("giris", "giris", "giris"), ("giris_basarisiz", "giris", "giris"),
+        ("giris", "giris", "giris"), ("giris_basarisiz", "giris", "giris"), ("giris_kilitlendi", "giris", "giris"),
         ("musteri_degisti", "musteri_degisti", "musteri_degisikligi"),
         ("musteri_siliniyor", "musteri_siliniyor", "musteri_siliniyor"),
         ("ayar_degisti", "ayar", "ayar"), ("sla_degisti", "ayar", "ayar"),

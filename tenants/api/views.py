@@ -10,7 +10,7 @@ from rest_framework import serializers
 from supportdesk.core import mesajlar, varlik
 from supportdesk.core.exceptions import GecersizGiris, GecersizIstek, LimitAsildi, Yetkisiz
 from supportdesk.core.responses import basarili
-from supportdesk.core.throttling import LoginThrottle, istemci_ip
+from supportdesk.core.throttling import GirisAdresLimiti, LoginThrottle, istemci_ip
 from supportdesk.core.views import AcikAPIView
 
 from .. import etiketler, iki_adim, services
@@ -58,11 +58,16 @@ class GirisView(AcikAPIView):
     def post(self, request):
         ser = s.GirisSerializer(data=request.data)
         gecerli = ser.is_valid()
+        adres = GirisAdresLimiti(request)
+        adres_dolu = gecerli and adres.dolu()
         kullanici = gecerli and authenticate(request, email=ser.validated_data["email"].lower(),
                                              password=ser.validated_data["sifre"])
         if kullanici is None:
-            if getattr(request, "axes_locked_out", False):  # the lockout (CONTRACT 18; tenants.iki_adim)
+            if iki_adim.kilitli_reddedildi(request):  # the pair's lockout (CONTRACT 18; tenants.iki_adim)
                 raise LimitAsildi(retry_after=int(settings.AXES_COOLOFF_TIME.total_seconds()))
+            adres.basarisiz()
+            if adres_dolu:  # spraying from this address (CONTRACT 18): slowed, a right password still passes
+                raise LimitAsildi(retry_after=adres.bekleme_saniye())
             raise GecersizGiris()  # a wrong password keeps the place its throttle reserved
         cihaz = iki_adim.onayli_cihaz(kullanici)
         if cihaz is not None and not iki_adim.kod_dogrula(cihaz, request.data.get("kod")):

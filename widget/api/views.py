@@ -92,7 +92,7 @@ class WidgetInitView(WidgetAPIView):
             # before anything of the visitor is read.
             token = services.ziyaretci_token_iste(
                 musteri=musteri, ziyaretci_id=ziyaretci_id, token=self.ziyaretci_token, email=govde.get("email"),
-                timestamp=govde.get("timestamp"), signature=govde.get("signature"),
+                timestamp=govde.get("timestamp"), signature=govde.get("signature"), govde=dict(govde),
                 simdi=getattr(request, "gelis_zamani", None),
             )
             if token_iste:
