@@ -55,11 +55,12 @@ def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_opera
     return {**_oturum_ortak(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
 
 
-def widget_mesai_verisi(musteri, request) -> dict:
+def widget_mesai_verisi(musteri, request, *, simdi=None) -> dict:
     """`data.mesai` (CONTRACT 15) in the widget's language (CONTRACT 19: the tenant's `dil`,
-    `otomatik` following the browser), as the widget's own words are, not in the request's."""
+    `otomatik` following the browser), as the widget's own words are, not in the request's.
+    `simdi`: the instant a service of the same request decided at (else now)."""
     with dilde(widget_dili(musteri, request)):
-        return mesai_verisi(musteri)
+        return mesai_verisi(musteri, simdi)
 
 
 def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
