@@ -46,8 +46,13 @@ ADAY_SINIRI = 5  # candidates tried per assignment (the first one almost always 
 # Written in the chat's language (`services.sistem_metni`): these run in periodic tasks and
 # presence hooks, with no visitor's request behind them (CONTRACT 19).
 SISTEM_METINLERI = {
+    # presence lost the operator (its sockets and calls stopped) ...
     "erisilemez_aktarildi": gettext_lazy("Temsilcinin bağlantısı koptu; {ad} sohbete katıldı."),
     "erisilemez_sirada": gettext_lazy("Temsilcinin bağlantısı koptu; sohbet yeniden sıraya alındı, ilk uygun temsilci "
+                                      "size yanıt verecek."),
+    # ... or it chose "Çevrimdışı" (or logged out): no "disconnected" to the visitor (issue 39)
+    "cevrimdisi_aktarildi": gettext_lazy("Temsilci çevrimdışı oldu; {ad} sohbete katıldı."),
+    "cevrimdisi_sirada": gettext_lazy("Temsilci çevrimdışı oldu; sohbet yeniden sıraya alındı, ilk uygun temsilci "
                                       "size yanıt verecek."),
     "yeniden_atandi": gettext_lazy("Sohbet yanıt bekliyordu; {ad} sohbete katıldı."),
 }
@@ -173,7 +178,7 @@ def operator_uygun_oldu(kullanici_id: int) -> int:
 
 # --- back to routing: an unreachable operator, an unanswered visitor ---------------------------
 def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul, metin,
-               siraya_alinabilir: bool) -> bool:
+               siraya_alinabilir: bool, sirada_metni=SISTEM_METINLERI["erisilemez_sirada"]) -> bool:
     """Take an `aktif` chat from `eski_operator_id` and route it: to the best other eligible
     member, or (`siraya_alinabilir`) back to `bekliyor`. `kosul(oturum)` is checked again under the
     chat's lock, so a racing answer, transfer or close wins. True when the chat moved."""
@@ -192,7 +197,7 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
         simdi = timezone.now()
         if uyelik is None:
             oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
-            icerik = services.sistem_metni(oturum, SISTEM_METINLERI["erisilemez_sirada"])
+            icerik = services.sistem_metni(oturum, sirada_metni)
         else:
             oturum.operator_id, oturum.kabul_zamani = uyelik.kullanici_id, simdi
             oturum.okunmamis = max(oturum.okunmamis, 1)  # it reaches its new operator unread (CONTRACT 3a)
@@ -213,11 +218,14 @@ def _erisilemez_mi(kullanici_id: int) -> bool:
     ).exists()
 
 
-def operator_erisilemez(kullanici_id: int) -> int:
+def operator_erisilemez(kullanici_id: int, *, baglanti_koptu: bool = False) -> int:
     """The operator stopped being reachable (`cevrimdisi`: the presence sweep, its own status,
     logout): each of its `aktif` chats in an automatic tenant goes to another eligible member, or
     back to the queue (start order: ahead of every chat that started after it). Checked again per
-    chat, so an operator back online meanwhile keeps the rest."""
+    chat, so an operator back online meanwhile keeps the rest. `baglanti_koptu`: presence lost it
+    (the visitor reads "bağlantısı koptu"); else it went offline itself (its own words)."""
+    aktarildi, sirada = (("erisilemez_aktarildi", "erisilemez_sirada") if baglanti_koptu
+                         else ("cevrimdisi_aktarildi", "cevrimdisi_sirada"))
     oturumlar = list(Oturum.objects.filter(operator_id=kullanici_id, durum=Oturum.Durum.AKTIF,
                                            musteri__atama_modu__in=OTOMATIK_MODLAR)
                      .order_by("baslangic", "id").values_list("id", "musteri_id"))
@@ -225,7 +233,8 @@ def operator_erisilemez(kullanici_id: int) -> int:
     for oturum_id, musteri_id in oturumlar:
         tasinan += _yonlendir(oturum_id=oturum_id, musteri_id=musteri_id, eski_operator_id=kullanici_id,
                               kosul=lambda _o: _erisilemez_mi(kullanici_id),
-                              metin=SISTEM_METINLERI["erisilemez_aktarildi"], siraya_alinabilir=True)
+                              metin=SISTEM_METINLERI[aktarildi], siraya_alinabilir=True,
+                              sirada_metni=SISTEM_METINLERI[sirada])
     return tasinan
 
 

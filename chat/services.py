@@ -659,6 +659,24 @@ def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:
     )
 
 
+def chat_operator_okudu(*, oturum_id: int, musteri_id: int, mesaj_id) -> bool:
+    """An operator has read the chat up to `mesaj_id` (its socket's `okundu`, CONTRACT 11): kept as
+    `operator_son_okunan` of the widget's shape, so the visitor's read marks survive a reload
+    (issue 39). Only forward, only to a message of this chat; one statement, and the chat's poll
+    snapshot is renewed (`chat_okundu`). True when it moved."""
+    if not gecerli_id_mi(mesaj_id):
+        return False
+    degisti = bool(
+        Oturum.objects.filter(pk=oturum_id, musteri_id=musteri_id)
+        .filter(Q(operator_son_okunan__isnull=True) | Q(operator_son_okunan__lt=mesaj_id))
+        .filter(Exists(Mesaj.objects.filter(pk=mesaj_id, oturum_id=OuterRef("pk"))))
+        .update(operator_son_okunan=mesaj_id)
+    )
+    if degisti:
+        yayinla("chat_okundu", musteri_id=musteri_id, veri={"oturum_id": oturum_id})
+    return degisti
+
+
 def chat_okundu(*, oturum: Oturum) -> None:
     """The operator has read the chat: its unread count drops to 0 (no write when already 0)."""
     if oturum.okunmamis:
