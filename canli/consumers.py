@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext_lazy
 
-from chat.services import chat_ziyaretci_okudu
+from chat.services import chat_operator_okudu, chat_ziyaretci_okudu
 from supportdesk.core import gunluk, varlik
 from supportdesk.core.dil import dilde, tarayici_dili, widget_dili
 
@@ -33,6 +33,7 @@ from .varlik_tarama import taramayi_baslat
 logger = logging.getLogger("supportdesk.canli")
 
 YAZIYOR_ARALIGI = 2.0  # at most one `yaziyor` per chat every 2 s (CONTRACT 11)
+KOPMA_KODLARI = frozenset({1005, 1006})  # `websocket.disconnect` codes of a connection lost without a close frame
 
 
 class _Soket(AsyncWebsocketConsumer):
@@ -56,6 +57,7 @@ class _Soket(AsyncWebsocketConsumer):
         self.hazir = False  # counted in the presence store (`say_ve_hazirla`): to be closed there
         self.kapaniyor = False
         self.istemci_gitti = False
+        self.koptu = False  # the connection ended without a closing handshake (issue 39)
         self.temizlendi = False
         self.gorevler: list[asyncio.Task] = []
         # The language of the socket's `hata` frames (CONTRACT 19): an operator socket speaks its
@@ -266,6 +268,9 @@ class _Soket(AsyncWebsocketConsumer):
         """What a side's `okundu` leaves behind besides the relay (nothing, unless overridden)."""
 
     async def disconnect(self, code):
+        # 1005/1006: no close frame came (a killed client, a network gone silent that the
+        # server's ping timed out): presence ends after the short window (varlik.soket_kapandi).
+        self.koptu = code in KOPMA_KODLARI
         await self._temizle()
 
     async def _temizle(self):
@@ -287,7 +292,8 @@ class _Soket(AsyncWebsocketConsumer):
             yenileyici.cikar(self)
             try:
                 async with yenileyici.kilit:  # never overwritten by a refresh already under way
-                    await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id)
+                    await database_sync_to_async(varlik.soket_kapandi)(anahtar=self.varlik_anahtari, soket_id=self.soket_id,
+                                                                       koptu=self.koptu)
             except Exception:
                 logger.warning("Soketin varlık kaydı kapatılamadı; süresi dolunca düşecek.", exc_info=True)
         if self.gruplar:
@@ -442,6 +448,12 @@ class OperatorSoketi(_Soket):
         )
         hedefler = [gruplar.ziyaretci(oturum.musteri_id, oturum.ziyaretci_id)] if oturum is not None else []
         await self.isaret_gonder(tip, data, oturum, hedefler)
+
+    async def okundu_kaydet(self, oturum, mesaj_id: int):
+        # Kept before the relay (issue 39), so a widget reloaded after the frame still shows the
+        # read marks of the visitor's messages (`oturum.operator_son_okunan`).
+        await database_sync_to_async(chat_operator_okudu)(oturum_id=oturum.id, musteri_id=oturum.musteri_id,
+                                                          mesaj_id=mesaj_id)
 
 
 class _TokenBekcisi:

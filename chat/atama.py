@@ -25,7 +25,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -34,6 +34,7 @@ from supportdesk.core import varlik
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import OTOMATIK_MODLAR, uygun_uyelikler
 from tenants.models import Kullanici, Musteri, Uyelik
+from tenants.takvim import Takvim
 
 from . import selectors, services
 from .models import Mesaj, Oturum
@@ -45,8 +46,13 @@ ADAY_SINIRI = 5  # candidates tried per assignment (the first one almost always 
 # Written in the chat's language (`services.sistem_metni`): these run in periodic tasks and
 # presence hooks, with no visitor's request behind them (CONTRACT 19).
 SISTEM_METINLERI = {
+    # presence lost the operator (its sockets and calls stopped) ...
     "erisilemez_aktarildi": gettext_lazy("Temsilcinin bağlantısı koptu; {ad} sohbete katıldı."),
     "erisilemez_sirada": gettext_lazy("Temsilcinin bağlantısı koptu; sohbet yeniden sıraya alındı, ilk uygun temsilci "
+                                      "size yanıt verecek."),
+    # ... or it chose "Çevrimdışı" (or logged out): no "disconnected" to the visitor (issue 39)
+    "cevrimdisi_aktarildi": gettext_lazy("Temsilci çevrimdışı oldu; {ad} sohbete katıldı."),
+    "cevrimdisi_sirada": gettext_lazy("Temsilci çevrimdışı oldu; sohbet yeniden sıraya alındı, ilk uygun temsilci "
                                       "size yanıt verecek."),
     "yeniden_atandi": gettext_lazy("Sohbet yanıt bekliyordu; {ad} sohbete katıldı."),
 }
@@ -61,12 +67,27 @@ def _yuk():
     ), 0)
 
 
-def _musteri_kilitle(musteri_id: int) -> Musteri | None:
+def _musteri_kilitle(musteri_id: int, *, yeni_oturum_id: int | None = None) -> Musteri | None:
     """The tenant's row, locked, when it routes automatically (a `manuel` tenant: None, nothing
-    locked). Only the fields routing reads."""
-    return (Musteri.objects.select_for_update(no_key=True)
-            .filter(pk=musteri_id, atama_modu__in=OTOMATIK_MODLAR)
-            .only("id", "atama_modu", "yeniden_atama_dk").first())
+    locked). Only the fields routing reads (its calendar among them: `_acik_mi`).
+
+    `yeni_oturum_id`: a chat in its start's transaction. The start decided once, at its request's
+    instant, whether the tenant is open (`chat_baslat`'s `simdi`, CONTRACT 15 wave 4), and a chat
+    started while closed carries its ticket offer from its INSERT: such a chat is not routed (None,
+    nothing locked), by that decision rather than a second reading of the calendar a moment later.
+    In the same statement, so an automatic start costs no query more."""
+    qs = Musteri.objects.select_for_update(no_key=True).filter(pk=musteri_id, atama_modu__in=OTOMATIK_MODLAR)
+    if yeni_oturum_id is not None:
+        qs = qs.exclude(Exists(Oturum.objects.filter(pk=yeni_oturum_id, ticket_onerildi__isnull=False)))
+    return qs.only("id", "atama_modu", "yeniden_atama_dk", "saat_dilimi", "calisma_saatleri", "tatiller").first()
+
+
+def _acik_mi(musteri: Musteri) -> bool:
+    """CONTRACT 15 (wave 4): no automatic assignment while the tenant is closed (outside its hours,
+    on a holiday). Read under the tenant's lock, at the moment of the assignment: a queue drained
+    or a chat re-routed while closed waits (or goes back to the queue) until someone takes it by hand,
+    or the tenant opens and the periodic sweep (`atama_taramasi`) drains the queue."""
+    return Takvim.musteriden(musteri).acik_mi(timezone.now())
 
 
 def _yer_var(uyelik: Uyelik) -> bool:
@@ -93,9 +114,9 @@ def _aday_kilitle(musteri: Musteri, *, haric: tuple[int, ...] = (), ulasilabilir
 def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int) -> bool:
     """In the start's transaction: give the new waiting chat to the best eligible member. One
     statement (finding nothing, locking nothing) for a `manuel` tenant. True when assigned."""
-    musteri = _musteri_kilitle(musteri_id)
+    musteri = _musteri_kilitle(musteri_id, yeni_oturum_id=oturum_id)
     if musteri is None:
-        return False
+        return False  # a `manuel` tenant, or one closed at the start's instant: it waits
     uyelik = _aday_kilitle(musteri)
     if uyelik is None:
         return False  # it waits; the next place that frees takes the oldest waiting chat
@@ -110,7 +131,7 @@ def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int) -> bool:
 def _bir_bekleyeni_ata(musteri_id: int, ulasilabilir) -> bool:
     with transaction.atomic():
         musteri = _musteri_kilitle(musteri_id)
-        if musteri is None:
+        if musteri is None or not _acik_mi(musteri):
             return False
         bekleyenler = Oturum.objects.filter(musteri_id=musteri_id, durum=Oturum.Durum.BEKLIYOR)
         if not bekleyenler.exists():
@@ -157,7 +178,7 @@ def operator_uygun_oldu(kullanici_id: int) -> int:
 
 # --- back to routing: an unreachable operator, an unanswered visitor ---------------------------
 def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul, metin,
-               siraya_alinabilir: bool) -> bool:
+               siraya_alinabilir: bool, sirada_metni=SISTEM_METINLERI["erisilemez_sirada"]) -> bool:
     """Take an `aktif` chat from `eski_operator_id` and route it: to the best other eligible
     member, or (`siraya_alinabilir`) back to `bekliyor`. `kosul(oturum)` is checked again under the
     chat's lock, so a racing answer, transfer or close wins. True when the chat moved."""
@@ -165,7 +186,8 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
         musteri = _musteri_kilitle(musteri_id)
         if musteri is None:
             return False
-        uyelik = _aday_kilitle(musteri, haric=(eski_operator_id,))
+        # Closed: nobody else is given the chat (it goes back to the queue, or stays where it is).
+        uyelik = _aday_kilitle(musteri, haric=(eski_operator_id,)) if _acik_mi(musteri) else None
         if uyelik is None and not siraya_alinabilir:
             return False
         oturum = (Oturum.objects.select_for_update()
@@ -175,7 +197,7 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
         simdi = timezone.now()
         if uyelik is None:
             oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
-            icerik = services.sistem_metni(oturum, SISTEM_METINLERI["erisilemez_sirada"])
+            icerik = services.sistem_metni(oturum, sirada_metni)
         else:
             oturum.operator_id, oturum.kabul_zamani = uyelik.kullanici_id, simdi
             oturum.okunmamis = max(oturum.okunmamis, 1)  # it reaches its new operator unread (CONTRACT 3a)
@@ -196,11 +218,14 @@ def _erisilemez_mi(kullanici_id: int) -> bool:
     ).exists()
 
 
-def operator_erisilemez(kullanici_id: int) -> int:
+def operator_erisilemez(kullanici_id: int, *, baglanti_koptu: bool = False) -> int:
     """The operator stopped being reachable (`cevrimdisi`: the presence sweep, its own status,
     logout): each of its `aktif` chats in an automatic tenant goes to another eligible member, or
     back to the queue (start order: ahead of every chat that started after it). Checked again per
-    chat, so an operator back online meanwhile keeps the rest."""
+    chat, so an operator back online meanwhile keeps the rest. `baglanti_koptu`: presence lost it
+    (the visitor reads "bağlantısı koptu"); else it went offline itself (its own words)."""
+    aktarildi, sirada = (("erisilemez_aktarildi", "erisilemez_sirada") if baglanti_koptu
+                         else ("cevrimdisi_aktarildi", "cevrimdisi_sirada"))
     oturumlar = list(Oturum.objects.filter(operator_id=kullanici_id, durum=Oturum.Durum.AKTIF,
                                            musteri__atama_modu__in=OTOMATIK_MODLAR)
                      .order_by("baslangic", "id").values_list("id", "musteri_id"))
@@ -208,7 +233,8 @@ def operator_erisilemez(kullanici_id: int) -> int:
     for oturum_id, musteri_id in oturumlar:
         tasinan += _yonlendir(oturum_id=oturum_id, musteri_id=musteri_id, eski_operator_id=kullanici_id,
                               kosul=lambda _o: _erisilemez_mi(kullanici_id),
-                              metin=SISTEM_METINLERI["erisilemez_aktarildi"], siraya_alinabilir=True)
+                              metin=SISTEM_METINLERI[aktarildi], siraya_alinabilir=True,
+                              sirada_metni=SISTEM_METINLERI[sirada])
     return tasinan
 
 

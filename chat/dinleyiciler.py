@@ -6,6 +6,7 @@ operator account's deletion (its chats lose their operator by SET NULL, which se
 from supportdesk.core.olaylar import YayinlananOlay, dinle
 from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
+from tenants.services import DURUM_ERISILEMEZ
 
 from . import atama, services, yoklama
 
@@ -84,7 +85,8 @@ def operator_durumu_atamasi(olay: YayinlananOlay) -> None:
         atama.operator_uygun_oldu(olay.veri["operator_id"])
     elif olay.veri["durum"] == Kullanici.Durum.CEVRIMDISI:
         # (each chat it moves is a transfer: `yer_acildi` then drains that tenant's queue)
-        atama.operator_erisilemez(olay.veri["operator_id"])
+        atama.operator_erisilemez(olay.veri["operator_id"],
+                                  baglanti_koptu=olay.veri.get("neden") == DURUM_ERISILEMEZ)
 
 
 @dinle("musteri_degisti")

@@ -61,6 +61,9 @@ class Oturum(models.Model):
     # The last message the visitor has read (its widget socket's `okundu`, issue 24): kept so that
     # the console's read marks survive a reload. Only moves forward; a message id of this chat.
     ziyaretci_son_okunan = models.BigIntegerField("ziyaretçinin son okuduğu mesaj", null=True, blank=True)
+    # The other side's (issue 39): the last message an operator has read (its socket's `okundu`),
+    # so the widget's read marks survive a reload too. Only moves forward.
+    operator_son_okunan = models.BigIntegerField("operatörün son okuduğu mesaj", null=True, blank=True)
     # Labels of the chat's tenant (CONTRACT 16): operators' shapes only, never the widget's.
     etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="oturumlar", verbose_name="etiketler")
 

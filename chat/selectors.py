@@ -362,7 +362,8 @@ def aktif_chat_sayisi(*, kullanici_id: int, musteri_id: int) -> int:
 # --- messages ------------------------------------------------------------------------------
 def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int, notlar: bool = False) -> list[Mesaj]:
     """Up to `adet` messages of a chat already resolved within its scope, `id > sonra`, oldest
-    first, each with its operator's display name (`_operator_adi`) joined: one query on the
+    first, each with its operator's display name and avatar (`_operator_adi`, `_operator_avatar`)
+    joined: one query on the
     `(oturum, id)` index, whatever the number of operators, and a second for the attachments
     (`ek`) only when a message of the page has one. Internal notes (CONTRACT 16) only with
     `notlar` (the operators' read): a visitor's page never holds one."""
@@ -391,12 +392,12 @@ def onceki_mesaj_idleri(*, mesaj: Mesaj) -> tuple[int | None, int | None]:
 
 _MESAJ_SAYFASI = DerlenmisSorgu(
     lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra, ozel=False)
-    .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],
+    .annotate(_operator_adi=F("operator__ad"), _operator_avatar=F("operator__avatar")).order_by("id")[:adet],
     parametreler={"oturum_id": int, "sonra": int},
 )
 _MESAJ_SAYFASI_NOTLU = DerlenmisSorgu(
     lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra)
-    .annotate(_operator_adi=F("operator__ad")).order_by("id")[:adet],
+    .annotate(_operator_adi=F("operator__ad"), _operator_avatar=F("operator__avatar")).order_by("id")[:adet],
     parametreler={"oturum_id": int, "sonra": int},
 )
 

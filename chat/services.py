@@ -203,12 +203,17 @@ def _yeniden_oku(oturum: Oturum) -> Oturum:
 # --- widget side ---------------------------------------------------------------------------
 def chat_baslat(
     *, musteri, ziyaretci_id: str, ad=None, email=None, mesaj=None, kanal: str = Oturum.Kanal.WIDGET,
-    dil: str | None = None,
+    dil: str | None = None, simdi=None,
 ) -> tuple[Oturum, bool]:
     """Start a chat, or return the visitor's open one (CONTRACT 3). Returns (chat, created).
 
     `dil`: the new chat's language, fixed for good (CONTRACT 19; `sohbet_dili`): the widget's for
     a visitor's start (the view decides it from the request), else the tenant's.
+
+    `simdi`: the request's instant. Whether the tenant is open is decided once, at it (CONTRACT 15,
+    wave 4), and that one decision feeds routing and the answer (the view words `data.mesai` at
+    the same instant): a chat started while closed is created with its ticket offer already made,
+    and routing never assigns such a chat at its start (`chat.atama.yeni_sohbeti_ata`).
 
     A first message given with an already open chat is added to that chat, so nothing the
     visitor typed is lost. `yeni_chat` is emitted for a new chat only.
@@ -221,6 +226,8 @@ def chat_baslat(
         raise GecersizIstek(alanlar={"kanal": _("Şunlardan biri olmalı: %(degerler)s.")
                                  % {"degerler": ", ".join(Oturum.Kanal.values)}})
 
+    simdi = simdi or timezone.now()
+    acik = takvim(musteri).acik_mi(simdi)
     with transaction.atomic():
         mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
         if mevcut is None:
@@ -229,7 +236,7 @@ def chat_baslat(
                 with transaction.atomic():
                     oturum = Oturum.objects.create(
                         musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal,
-                        dil=sohbet_dili(musteri, dil),
+                        dil=sohbet_dili(musteri, dil), ticket_onerildi=None if acik else simdi,
                     )
             except IntegrityError:
                 mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
@@ -255,11 +262,11 @@ def chat_baslat(
             oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
         if ilk is not None:
             _mesaj_yayinla(ilk)
-        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri)
+        oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri, acik=acik, simdi=simdi)
     return oturum, True
 
 
-def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
+def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri, acik: bool, simdi) -> Oturum:
     """CONTRACT 15: a chat started outside the tenant's hours, or inside them with nobody of the
     tenant reachable (presence, CONTRACT 11: status `cevrimici` or `mesgul`), offers a ticket at
     once: `ticket_onerisi` and one `sistem` line, the closed text (outside hours) or the "nobody
@@ -272,14 +279,14 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri) -> Oturum:
     annotate it), so the answer's `cevrimici_operator` costs no second query."""
     if oturum.durum != Oturum.Durum.BEKLIYOR:
         return oturum  # automatic assignment found someone: nothing to offer
-    if takvim(musteri).acik_mi(timezone.now()):
+    if acik:
         oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)
         if oturum._cevrimici_operator:
             return oturum
         ilk_cumle = lambda: ULASILAMAZ_METNI  # noqa: E731
     else:
         ilk_cumle = lambda: kapali_metni(musteri)  # noqa: E731  (the tenant's own text stays as written)
-    oturum.ticket_onerildi = timezone.now()
+    oturum.ticket_onerildi = simdi
     oturum.save(update_fields=["ticket_onerildi"])
     # In the chat's language (CONTRACT 19), as every `sistem` line.
     icerik = sistem_metni(oturum, lambda: f"{ilk_cumle()} {TICKET_TEKLIFI}")
@@ -687,6 +694,24 @@ def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:
         .filter(Exists(Mesaj.objects.filter(pk=mesaj_id, oturum_id=OuterRef("pk"))))
         .update(ziyaretci_son_okunan=mesaj_id)
     )
+
+
+def chat_operator_okudu(*, oturum_id: int, musteri_id: int, mesaj_id) -> bool:
+    """An operator has read the chat up to `mesaj_id` (its socket's `okundu`, CONTRACT 11): kept as
+    `operator_son_okunan` of the widget's shape, so the visitor's read marks survive a reload
+    (issue 39). Only forward, only to a message of this chat; one statement, and the chat's poll
+    snapshot is renewed (`chat_okundu`). True when it moved."""
+    if not gecerli_id_mi(mesaj_id):
+        return False
+    degisti = bool(
+        Oturum.objects.filter(pk=oturum_id, musteri_id=musteri_id)
+        .filter(Q(operator_son_okunan__isnull=True) | Q(operator_son_okunan__lt=mesaj_id))
+        .filter(Exists(Mesaj.objects.filter(pk=mesaj_id, oturum_id=OuterRef("pk"))))
+        .update(operator_son_okunan=mesaj_id)
+    )
+    if degisti:
+        yayinla("chat_okundu", musteri_id=musteri_id, veri={"oturum_id": oturum_id})
+    return degisti
 
 
 def chat_okundu(*, oturum: Oturum) -> None:

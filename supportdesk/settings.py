@@ -356,9 +356,12 @@ else:
 # a REST-only client stays reachable for the REST window after each authenticated call.
 CANLI_SOKET_TTL = env.float("CANLI_SOKET_TTL", default=30)
 CANLI_KAPANIS_PENCERESI = env.float("CANLI_KAPANIS_PENCERESI", default=60)
+# A socket lost without a closing handshake (killed client, silent network): presence ends this
+# many seconds after (issue 39: within 30 s of a socket gone silent, with the server's ping).
+CANLI_KOPMA_PENCERESI = env.float("CANLI_KOPMA_PENCERESI", default=5)
 CANLI_REST_PENCERESI = env.float("CANLI_REST_PENCERESI", default=90)
 # Every socket process sweeps unreachable operators to `cevrimdisi` this often.
-CANLI_TARAMA_ARALIGI = env.float("CANLI_TARAMA_ARALIGI", default=10)
+CANLI_TARAMA_ARALIGI = env.float("CANLI_TARAMA_ARALIGI", default=5)
 # An operator socket re-checks its token this often (logout, deactivation: closed within 5 s).
 CANLI_TOKEN_KONTROL_ARALIGI = env.float("CANLI_TOKEN_KONTROL_ARALIGI", default=4)
 # The first frame (`kimlik`) must arrive within this many seconds.

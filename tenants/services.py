@@ -225,7 +225,7 @@ def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
     if degisti and durum == Kullanici.Durum.CEVRIMDISI:
         _cevrimdisi_olaylari(kullanici=kullanici)
     if degisti:
-        _durum_yayinla(kullanici)
+        _durum_yayinla(kullanici, neden=DURUM_KENDISI)
     return kullanici
 
 
@@ -243,7 +243,7 @@ def operator_cikis_yapti(*, kullanici: Kullanici) -> None:
     kullanici.durum = Kullanici.Durum.CEVRIMDISI
     _cevrimdisi_olaylari(kullanici=kullanici)
     if degisti:
-        _durum_yayinla(kullanici)
+        _durum_yayinla(kullanici, neden=DURUM_KENDISI)
 
 
 @transaction.atomic
@@ -260,14 +260,21 @@ def operator_erisilemez_yap(*, kullanici_id: int) -> bool:
         return False
     kullanici = Kullanici.objects.get(pk=kullanici_id)
     _cevrimdisi_olaylari(kullanici=kullanici)
-    _durum_yayinla(kullanici)
+    _durum_yayinla(kullanici, neden=DURUM_ERISILEMEZ)
     return True
 
 
-def _durum_yayinla(kullanici: Kullanici) -> None:
+# Why an operator's status changed (`operator_durumu`'s `neden`, issue 39): its own choice (the
+# status call, logout) or presence (its sockets and calls stopped: `operator_erisilemez_yap`). A
+# visitor is told "the agent was disconnected" only for the latter.
+DURUM_KENDISI, DURUM_ERISILEMEZ = "kendisi", "erisilemez"
+
+
+def _durum_yayinla(kullanici: Kullanici, *, neden: str) -> None:
     # A conditional UPDATE sends no signal: this is the one statement of the change. The socket
     # listener names the operator's tenants after commit (`musteri_idleri` of the frame).
-    yayinla("operator_durumu", musteri_id=None, veri={"operator_id": kullanici.pk, "durum": kullanici.durum})
+    yayinla("operator_durumu", musteri_id=None,
+            veri={"operator_id": kullanici.pk, "durum": kullanici.durum, "neden": neden})
 
 
 def _cevrimdisi_olaylari(*, kullanici: Kullanici) -> None:

@@ -11,7 +11,8 @@ ACIK_DURUMLAR = [Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE]
 
 def _yanitlar_prefetch(*, notlar: bool) -> Prefetch:
     # A visitor's reads never hold an internal note (CONTRACT 16); operators' hold all.
-    qs = TicketYanit.objects.order_by("zaman", "id").prefetch_related("ekler")
+    # The replying operator is joined (its name and avatar in every reply's shape): no query per reply.
+    qs = TicketYanit.objects.order_by("zaman", "id").select_related("operator").prefetch_related("ekler")
     return Prefetch("yanitlar", queryset=qs if notlar else qs.filter(ozel=False))
 
 

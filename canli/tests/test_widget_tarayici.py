@@ -193,3 +193,33 @@ def test_soket_engelliyken_acik_talep_yoklamayla_guncellenir(tarayici, ev_sahibi
     page.locator("supportdesk-widget .st .ch", has_text="Çözüldü").wait_for()
     assert akis.locator(".m").count() == 2
     context.close()
+
+
+def test_okundu_isaretleri_yeniden_yuklemede_kalir(tarayici, ev_sahibi, canli_sunucu):
+    # Issue 39: the operator socket's `okundu` is kept (`operator_son_okunan`), so the ✓✓ marks of
+    # the visitor's messages come back after a reload (they used to vanish; the console kept its own).
+    from .yardimci import operator_soketi
+
+    musteri = MusteriFactory()
+    context, page, site = _sayfa(tarayici, ev_sahibi, canli_sunucu, musteri)
+    with page.expect_websocket(lambda ws: "/ws/v1/widget/" in ws.url) as bilgi:
+        page.goto(site)
+    bilgi.value.wait_for_event("framesent")
+    _sohbet_baslat(page, "Okundu mu?")
+    op = operator_yap(musteri)
+    token = giris(canli_sunucu, op)
+    operator = Rest(canli_sunucu, token=token)
+    [oturum] = operator.get("operator/chats")["oturumlar"]
+    operator.post(f"operator/chat/{oturum['id']}/accept", beklenen=200)
+    mesajlar = operator.get(f"operator/chat/{oturum['id']}/messages")["mesajlar"]
+    son = max(m["id"] for m in mesajlar if m["gonderen"] == "ziyaretci")
+    soket, _ = operator_soketi(canli_sunucu, token)
+    soket.gonder("okundu", {"oturum_id": oturum["id"], "mesaj_id": son})
+    isaretli = page.locator("supportdesk-widget .m.z.ok", has_text="Okundu mu?")
+    isaretli.wait_for(timeout=5000)
+    soket.kapat()
+    page.reload()
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_role("log").get_by_text("Okundu mu?").wait_for()
+    isaretli.wait_for(timeout=5000)
+    context.close()

@@ -52,14 +52,17 @@ def _oturum_ortak(oturum: Oturum) -> dict:
 
 def widget_oturum_verisi(oturum: Oturum, *, sira_no: int | None, cevrimici_operator: bool) -> dict:
     """The visitor's view: the session plus its place in the queue and whether anyone is online."""
-    return {**_oturum_ortak(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator}
+    return {**_oturum_ortak(oturum), "sira_no": sira_no, "cevrimici_operator": cevrimici_operator,
+            # issue 39: the read marks of the visitor's messages survive a reload
+            "operator_son_okunan": oturum.operator_son_okunan}
 
 
-def widget_mesai_verisi(musteri, request) -> dict:
+def widget_mesai_verisi(musteri, request, *, simdi=None) -> dict:
     """`data.mesai` (CONTRACT 15) in the widget's language (CONTRACT 19: the tenant's `dil`,
-    `otomatik` following the browser), as the widget's own words are, not in the request's."""
+    `otomatik` following the browser), as the widget's own words are, not in the request's.
+    `simdi`: the instant a service of the same request decided at (else now)."""
     with dilde(widget_dili(musteri, request)):
-        return mesai_verisi(musteri)
+        return mesai_verisi(musteri, simdi)
 
 
 def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
@@ -69,6 +72,7 @@ def mesaj_verisi(mesaj: Mesaj, *, request=None) -> dict:
         "gonderen": mesaj.gonderen,
         "operator_id": mesaj.operator_id,
         "operator_adi": _operator_adi(mesaj),
+        "operator_avatar": _operator_avatar(mesaj),
         "icerik": mesaj.icerik,
         "ek": _ek_verisi(mesaj, request=request),
         "zaman": _zaman(mesaj.zaman),
@@ -85,6 +89,16 @@ def _operator_adi(mesaj: Mesaj) -> str | None:
     if hasattr(mesaj, "_operator_adi"):
         return (mesaj._operator_adi or "").strip() or str(TEMSILCI)
     return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else str(TEMSILCI)
+
+
+def _operator_avatar(mesaj: Mesaj) -> str | None:
+    # The avatar address the operator set in `/portal/hesap` (issue 39: the widget shows it beside
+    # the name); null on other messages and when none is set. Joined like the name.
+    if mesaj.gonderen != Mesaj.Gonderen.OPERATOR:
+        return None
+    if hasattr(mesaj, "_operator_avatar"):
+        return mesaj._operator_avatar or None
+    return (mesaj.operator.avatar or None) if mesaj.operator_id else None
 
 
 def _ek_verisi(mesaj: Mesaj, *, request=None) -> dict | None:
@@ -129,6 +143,9 @@ class WidgetOturumSerializer(_OturumOrtakSerializer):
     sira_no = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Sıradaki yeri (1 = sıradaki); beklemiyorsa "
                                                                                "null."))
     cevrimici_operator = serializers.BooleanField(help_text=gettext_lazy("Projenin çevrimiçi (ya da meşgul) operatörü var mı."))
+    operator_son_okunan = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("Operatörün okuduğu son mesajın id'si (operatör soketinin `okundu` "
+                                                "çerçevesi); hiç bildirmediyse null."))
 
 
 class MesajSerializer(serializers.Serializer):
@@ -139,6 +156,9 @@ class MesajSerializer(serializers.Serializer):
     operator_adi = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde "
                                                 "null."))
+    operator_avatar = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Operatör mesajında operatörün avatar adresi (http(s)); yoksa ve diğer "
+                                                "mesajlarda null."))
     icerik = serializers.CharField(help_text=gettext_lazy("Düz metin; hiçbir yerde HTML olarak işlenmez."))
     ek = EkSerializer(allow_null=True)
     zaman = ZamanField()

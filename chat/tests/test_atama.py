@@ -166,11 +166,13 @@ def test_an_unreachable_operators_chats_go_back_to_routing_with_a_system_line(mu
     assert atananlar(o1["id"]) == [b.id] and oturum(o1["id"]).durum == "aktif"
     son = Mesaj.objects.filter(oturum_id=o1["id"]).latest("id")
     assert son.gonderen == "sistem" and "bağlantısı koptu" in son.icerik
-    # b goes offline itself, nobody else is eligible: the chat waits again, with its line.
+    # b goes offline itself, nobody else is eligible: the chat waits again, with its line, which
+    # says it went offline, not that its connection dropped (issue 39: a deliberate "Çevrimdışı").
     durum(bc, "cevrimdisi")
     assert oturum(o1["id"]).durum == "bekliyor" and oturum(o1["id"]).operator_id is None
     son = Mesaj.objects.filter(oturum_id=o1["id"]).latest("id")
     assert son.gonderen == "sistem" and "yeniden sıraya alındı" in son.icerik
+    assert son.icerik.startswith("Temsilci çevrimdışı oldu;") and "bağlantısı koptu" not in son.icerik
     assert Mesaj.objects.filter(oturum_id=o1["id"], gonderen="sistem").count() == 3  # one per move
     assert [(v["operator_id"], v["neden"]) for v in atandi_olaylari(musteri)] == [
         (a.id, "otomatik"), (b.id, "yeniden"), (None, "yeniden")]

@@ -216,10 +216,10 @@ def test_routing_lines_of_the_periodic_sweep_write_the_chats_language(musteri, d
         atama_taramasi()
     satirlar = _sistem_satirlari(ok(widget.get(W_MESAJLAR, {"ziyaretci_id": "z-1", "oturum_id": o["id"]})))
     if dil == "en":
-        assert satirlar == ["Agent joined the chat.", "The agent was disconnected; the chat is back in the queue and "
+        assert satirlar == ["Agent joined the chat.", "The agent went offline; the chat is back in the queue and "
                                                       "the next available agent will reply to you."]
     else:
-        assert satirlar == ["Temsilci sohbete katıldı.", "Temsilcinin bağlantısı koptu; sohbet yeniden sıraya alındı, "
+        assert satirlar == ["Temsilci sohbete katıldı.", "Temsilci çevrimdışı oldu; sohbet yeniden sıraya alındı, "
                                                          "ilk uygun temsilci size yanıt verecek."]
 
 

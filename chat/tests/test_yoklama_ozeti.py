@@ -289,6 +289,7 @@ _BILINENLER = {
     ("chat/services.py", "_kabul_kaydet", "Oturum"): "the chat_kabul_edildi event at its end",
     ("chat/services.py", "chat_okundu", "Oturum"): "the chat_okundu event right after it",
     ("chat/services.py", "chat_ziyaretci_okudu", "Oturum"): "its field is in no poll answer (operator's messages only)",
+    ("chat/services.py", "chat_operator_okudu", "Oturum"): "the chat_okundu event right after it",
     ("tenants/services.py", "operator_durum_ayarla", "Kullanici"): "the operator_durumu event (chat/dinleyiciler.py)",
     ("tenants/services.py", "operator_cikis_yapti", "Kullanici"): "the operator_durumu event (chat/dinleyiciler.py)",
     ("tenants/services.py", "operator_erisilemez_yap", "Kullanici"): "the operator_durumu event (chat/dinleyiciler.py)",

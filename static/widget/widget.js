@@ -17,6 +17,7 @@
   const API = (ayar.apiUrl || new URL(betik.src, location.href).origin + "/api/v1").replace(/\/+$/, "");
   const KOK = new URL(API, location.href).origin;
   const MAX_DOSYA = 10 * 1024 * 1024;
+  const EN_COK_EK = 10; // files staged for one Send
 
   // --- the widget's words (CONTRACT 19): one dictionary per language, the same keys in each
   // (widget/tests/test_widget_katalog.py checks them). `M` is Turkish, the source; `{n}`-style
@@ -35,7 +36,10 @@
     yardim: "Yardım",
     hosgeldin: "Merhaba! Size nasıl yardımcı olabiliriz?",
     hosgeldinAlt: "Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın.",
-    offline: "Şu an çevrimiçi temsilcimiz yok. Sohbet başlatabilir ya da destek talebi bırakabilirsiniz; size e-postayla döneriz.",
+    kimseYokKisa: "Şu an çevrimiçi temsilcimiz yok.",
+    kapaliSecenek: "Mesajınızı bırakabilir ya da destek talebi oluşturabilirsiniz; size e-postayla döneriz.",
+    acilis: "Yeniden açılış: {zaman}.",
+    yazKapali: "Mesajınızı bırakın; size döneceğiz…",
     talepBirak: "Destek talebi oluştur",
     ad: "Adınız",
     email: "E-posta adresiniz",
@@ -54,7 +58,7 @@
     yaz: "Mesajınızı yazın…",
     gonder: "Gönder",
     dosyaEkle: "Dosya ekle",
-    ekiKaldir: "Eki kaldır",
+    ekiKaldir: "Eki kaldır: {ad}",
     yukleniyor: "Yükleniyor…",
     puanla: "Görüşmeyi nasıl buldunuz?",
     yildiz: "{n} yıldız",
@@ -123,7 +127,10 @@
     yardim: "Help",
     hosgeldin: "Hi there! How can we help?",
     hosgeldinAlt: "Send us a message and our team will reply as soon as possible.",
-    offline: "No agents are online right now. You can still start a chat or leave a request, and we'll get back to you by email.",
+    kimseYokKisa: "No agents are online right now.",
+    kapaliSecenek: "You can leave a message or create a support request; we'll get back to you by email.",
+    acilis: "We open again {zaman}.",
+    yazKapali: "Leave your message; we'll get back to you…",
     talepBirak: "Create a support request",
     ad: "Your name",
     email: "Your email address",
@@ -142,7 +149,7 @@
     yaz: "Type your message…",
     gonder: "Send",
     dosyaEkle: "Attach a file",
-    ekiKaldir: "Remove attachment",
+    ekiKaldir: "Remove attachment: {ad}",
     yukleniyor: "Uploading…",
     puanla: "How was your conversation?",
     yildiz: { one: "{n} star", other: "{n} stars" },
@@ -249,7 +256,9 @@
     sonMesajId: null,
     mesajIdleri: new Set(),
     okunmamis: 0,
-    ek: null,
+    ekler: [], // files staged for the next Send (uploaded only then), issue 39
+    operatorOkunan: 0, // the last message an operator has read: the ✓✓ marks (kept by the server)
+
     puan: 0,
     profil: {},
   };
@@ -687,7 +696,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .m.z{align-self:flex-end}
 .m.z .bb{background:var(--r);color:var(--ry);border:0;border-bottom-left-radius:16px;border-bottom-right-radius:5px}
 .m .zm{font-size:11px;color:var(--g);padding:0 4px}
-.m .oa{font-weight:600}
+.m .oa{font-weight:600;display:flex;align-items:center;gap:6px}
+.av{width:22px;height:22px;border-radius:50%;object-fit:cover;flex:none}
 .m.z .zm{text-align:right}
 .m.z.ok .zm::after{content:" ✓✓"}
 .yn{padding:2px 14px;font-size:12px;color:var(--g);font-style:italic}
@@ -700,7 +710,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .y textarea{min-height:42px;max-height:120px;resize:none;border-radius:12px}
 .y .d{width:42px;height:42px;padding:0;border-radius:12px}
 .b.db{outline:2px dashed var(--r);outline-offset:-6px}
-.ec{grid-column:1/-1;display:flex;gap:6px;align-items:center;font-size:12.5px;background:#f1f5f9;border-radius:8px;padding:4px 6px 4px 10px}
+.el{grid-column:1/-1;display:grid;gap:4px}
+.ec{display:flex;gap:6px;align-items:center;font-size:12.5px;background:#f1f5f9;border-radius:8px;padding:4px 6px 4px 10px}
 .ec span{flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .ec .ib{width:26px;height:26px}
 .pn{background:#fff;border:1px solid var(--c);border-radius:14px;padding:16px;text-align:center;display:grid;gap:10px;margin:4px 0}
@@ -865,9 +876,17 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     bosalt(baslatici, ikon("kapat", 26), rozet);
     sekmeSec(S.sekme, false);
     if (S.sekme === "sohbet") okundu();
-    const ilk = S.durdu ? panel.querySelector("button") : govdeler[S.sekme].querySelector("textarea, input, button");
+    const ilk = S.durdu ? panel.querySelector("button") : odakYeri();
     (ilk || sekmeler[S.sekme]).focus();
     if (S.oturum) pollPlanla(0);
+  }
+  // Where opening puts the focus (issue 39): an open chat's composer; else the first empty field of
+  // the form on screen (the message, when name and e-mail are filled in); else the first control.
+  function odakYeri() {
+    const govde = govdeler[S.sekme];
+    if (S.sekme === "sohbet" && yaziKutusu && yaziKutusu.isConnected && !yazmaAlani.hidden) return yaziKutusu;
+    const alanlar = [...govde.querySelectorAll("form input:not([type=file]), form textarea")];
+    return alanlar.find((a) => !a.value) || alanlar[0] || govde.querySelector("input, textarea, button");
   }
   function kapat() {
     S.acik = false;
@@ -907,9 +926,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   const durumCubugu = h("div", { class: "ds", role: "status" });
   const mesajListesi = h("div", { class: "ms", role: "log", "aria-live": "polite", "aria-label": t("sohbet") });
   const yazmaAlani = h("div", { class: "y" });
-  const dosyaGirdisi = h("input", { type: "file", class: "gz", tabindex: "-1", "aria-hidden": "true", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain" });
+  const dosyaGirdisi = h("input", { type: "file", multiple: true, class: "gz", tabindex: "-1", "aria-hidden": "true", accept: "image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain" });
 
   let cevrimdisiNotu = null;
+  let yaziKutusu = null; // the open chat's composer
   function sohbetBaslangici() {
     clearTimeout(pollZamanlayici);
     const form = h("form", { novalidate: true },
@@ -935,10 +955,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     });
     // Always drawn, shown while nobody is online: `widget/init` answering later must not redraw
     // the form (and lose what the visitor is typing), only show or hide this note.
-    const bilgi = h("div", { class: "bl", hidden: !kapali() }, h("span", { text: kapaliMetni(t("offline")) }),
+    const bilgi = h("div", { class: "bl", hidden: !kapali() }, h("span", { text: t("kapaliSecenek") }),
       h("button", { class: "d2", type: "button", onclick: () => { sekmeSec("talepler", false); talepFormu(); } }, ikon("talep", 16), t("talepBirak")));
     bosalt(govdeler.sohbet, h("div", { class: "ic" },
-      h("div", { class: "hg" }, h("h3", { text: t("hosgeldin") }), h("p", { class: "kr", text: S.karsilama || t("hosgeldinAlt") })), bilgi, form));
+      h("div", { class: "hg" }, h("h3", { text: t("hosgeldin") }), h("p", { class: "kr", text: karsilamaMetni() })), bilgi, form));
     cevrimdisiNotu = bilgi;
   }
 
@@ -947,29 +967,38 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     S.bitirSor = false;
     S.sonMesajId = null;
     S.mesajIdleri.clear();
-    S.ek = null;
+    S.ekler = [];
+    S.operatorOkunan = 0;
+    okunanAyarla(oturum && oturum.operator_son_okunan);
     bosalt(mesajListesi);
     const ekle2 = h("button", { class: "ib", type: "button", "aria-label": t("dosyaEkle"), onclick: () => dosyaGirdisi.click() }, ikon("ek", 20));
-    const metin = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: t("yaz"), "aria-label": t("mesaj") });
-    const ekCipi = h("div", { class: "ec", hidden: true });
-    const form = h("form", null, ekCipi, ekle2, metin, h("button", { class: "d", type: "submit", "aria-label": t("gonder") }, ikon("gonder", 18)));
+    const metin = yaziKutusu = h("textarea", { name: "icerik", rows: "1", maxlength: "5000", placeholder: (kapaliBekliyor() ? t("yazKapali") : t("yaz")), "aria-label": t("mesaj") });
+    const ekListesi = h("div", { class: "el", hidden: true });
+    const gonderDugmesi = h("button", { class: "d", type: "submit", "aria-label": t("gonder") }, ikon("gonder", 18));
+    const form = h("form", null, ekListesi, ekle2, metin, gonderDugmesi);
     metin.addEventListener("input", canliYaziyor); // canli
     metin.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); } });
-    // A file chosen, dropped on the conversation, or pasted (a screenshot) into the box.
-    const ekSec = async (dosya) => {
-      if (!dosya) return;
-      bosalt(ekCipi, h("span", { text: `${t("yukleniyor")} ${dosya.name}` }));
-      ekCipi.hidden = false;
-      try {
-        S.ek = await yukle(dosya);
-        bosalt(ekCipi, ikon("ek", 14), h("span", { text: `${S.ek.ad || dosya.name} · ${boyutYaz(S.ek.boyut || dosya.size)}` }),
-          h("button", { class: "ib", type: "button", "aria-label": t("ekiKaldir"), onclick: () => { S.ek = null; ekCipi.hidden = true; metin.focus(); } }, ikon("kapat", 14)));
-      } catch (err) { ekCipi.hidden = true; hataGoster(err); }
+    // Files chosen, dropped on the conversation or pasted (a screenshot) into the box are staged,
+    // several at once, each removable, and uploaded only on Send (issue 39: a second file never
+    // silently replaces the first, and nothing is uploaded that is not sent).
+    const ekleriCiz = (yuklenen) => {
+      bosalt(ekListesi, S.ekler.map((dosya) => h("div", { class: "ec" }, ikon("ek", 14),
+        h("span", { text: `${dosya === yuklenen ? t("yukleniyor") + " " : ""}${dosya.name} · ${boyutYaz(dosya.size)}` }),
+        h("button", { class: "ib", type: "button", "aria-label": t("ekiKaldir", { ad: dosya.name }), disabled: Boolean(yuklenen),
+          onclick: () => { S.ekler = S.ekler.filter((x) => x !== dosya); ekleriCiz(); metin.focus(); } }, ikon("kapat", 14)))));
+      ekListesi.hidden = !S.ekler.length;
     };
-    dosyaGirdisi.onchange = () => { const dosya = dosyaGirdisi.files[0]; dosyaGirdisi.value = ""; ekSec(dosya); };
+    const ekSec = (dosyalar) => {
+      for (const dosya of Array.from(dosyalar || [])) {
+        if (dosya.size > MAX_DOSYA) hataGoster(new ApiHatasi(413, "DOSYA_COK_BUYUK", t("buyuk")));
+        else if (S.ekler.length < EN_COK_EK) S.ekler.push(dosya);
+      }
+      ekleriCiz();
+    };
+    dosyaGirdisi.onchange = () => { const dosyalar = [...dosyaGirdisi.files]; dosyaGirdisi.value = ""; ekSec(dosyalar); };
     metin.addEventListener("paste", (e) => {
-      const f = e.clipboardData && e.clipboardData.files[0];
-      if (f) { e.preventDefault(); ekSec(f); }
+      const dosyalar = e.clipboardData && e.clipboardData.files;
+      if (dosyalar && dosyalar.length) { e.preventDefault(); ekSec(dosyalar); }
     });
     const dosyaVar = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
     govdeler.sohbet.ondragover = (e) => { if (dosyaVar(e)) { e.preventDefault(); govdeler.sohbet.classList.add("db"); } };
@@ -978,29 +1007,41 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       govdeler.sohbet.classList.remove("db");
       if (!dosyaVar(e) || !S.oturum || S.oturum.durum === "kapandi") return;
       e.preventDefault();
-      ekSec(e.dataTransfer.files[0]);
+      ekSec(e.dataTransfer.files);
+    };
+    const mesajGonder = async (icerik, ekId) => {
+      const govde = { oturum_id: S.oturum.id, icerik };
+      if (ekId) govde.ek_id = ekId;
+      const d = await api("POST", "/widget/chat/message", govde);
+      // Shown at once, in id order, but the cursor stays: a line written just before it
+      // (an operator's) whose frame is still on its way comes with the next read.
+      mesajlariIsle([d.mesaj], false, true);
     };
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      let icerik = metin.value.trim();
-      if (!icerik && !S.ek) return;
-      if (!icerik) icerik = t("ekMesaji", { ad: S.ek.ad || "" });
-      const govde = { oturum_id: S.oturum.id, icerik };
-      if (S.ek) govde.ek_id = S.ek.id;
-      mesgul(form.querySelector("button[type=submit]"), async () => {
+      const icerik = metin.value.trim();
+      if (!icerik && !S.ekler.length) return;
+      mesgul(gonderDugmesi, async () => {
         try {
-          const d = await api("POST", "/widget/chat/message", govde);
+          // A message carries one attachment (CONTRACT 3): one message per file, the text with the first.
+          if (!S.ekler.length) await mesajGonder(icerik, null);
+          let yazi = icerik;
+          while (S.ekler.length) {
+            const dosya = S.ekler[0];
+            ekleriCiz(dosya);
+            const ek = await yukle(dosya);
+            await mesajGonder(yazi || t("ekMesaji", { ad: ek.ad || dosya.name }), ek.id);
+            S.ekler = S.ekler.filter((x) => x !== dosya);
+            yazi = "";
+            metin.value = "";
+          }
           metin.value = "";
-          S.ek = null;
-          ekCipi.hidden = true;
           uyariGizle();
-          // Shown at once, in id order, but the cursor stays: a line written just before it
-          // (an operator's) whose frame is still on its way comes with the next read.
-          mesajlariIsle([d.mesaj], false, true);
         } catch (err) {
           hataGoster(err);
           if (err.durum === 409) mesajlariGetir().catch(() => {});
         }
+        ekleriCiz();
       });
       metin.focus();
     });
@@ -1014,27 +1055,38 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 
   // CONTRACT 15: outside hours (`mesai`) or with nobody reachable, the widget shows the closed
   // text and the ticket offer, never a queue promise.
+  // Wave 4: closed says so everywhere at once (header, greeting, composer): never
+  // "ekibimiz en kısa sürede yanıtlasın" above an active "Sohbeti başlat" while nobody can answer.
+  // A chat an operator has taken is served as any other (its header shows the operator online).
   const kapali = () => !S.mesai.acik || !S.cevrimici;
   const kapaliMetni = (yoksa = t("kimseYok")) => (!S.mesai.acik && S.mesai.mesaj) || yoksa;
+  const kapaliBekliyor = () => kapali() && !(S.oturum && S.oturum.durum === "aktif");
+  function karsilamaMetni() {
+    if (!kapali()) return S.karsilama || t("hosgeldinAlt");
+    const acilis = !S.mesai.acik && S.mesai.sonraki_acilis ? " " + t("acilis", { zaman: tarih(S.mesai.sonraki_acilis) }) : "";
+    return kapaliMetni(t("kimseYokKisa")) + acilis;
+  }
   function mesaiAyarla(m) {
-    if (m && typeof m.acik === "boolean") S.mesai = { acik: m.acik, mesaj: typeof m.mesaj === "string" ? m.mesaj : "" };
+    if (m && typeof m.acik === "boolean") {
+      S.mesai = { acik: m.acik, mesaj: typeof m.mesaj === "string" ? m.mesaj : "", sonraki_acilis: m.sonraki_acilis || null };
+    }
     cevrimiciAyarla(S.cevrimici);
   }
   function cevrimiciAyarla(deger) {
     S.cevrimici = Boolean(deger);
-    const acik = S.cevrimici && S.mesai.acik;
+    const acik = (S.cevrimici && S.mesai.acik) || Boolean(S.oturum && S.oturum.durum === "aktif");
     nokta.classList.toggle("x", !acik);
     durumYazi.textContent = acik ? t("cevrimici") : t("cevrimdisi");
-    if (cevrimdisiNotu) {
-      cevrimdisiNotu.hidden = !kapali();
-      cevrimdisiNotu.firstChild.textContent = kapaliMetni(t("offline"));
-    }
+    if (cevrimdisiNotu) cevrimdisiNotu.hidden = !kapali();
+    const kr = govdeler.sohbet.querySelector(".hg p.kr");
+    if (kr) kr.textContent = karsilamaMetni();
+    if (yaziKutusu) yaziKutusu.placeholder = (kapaliBekliyor() ? t("yazKapali") : t("yaz"));
   }
   function durumGuncelle() {
     const o = S.oturum;
     if (!o) return;
-    if (o.durum === "aktif") cevrimiciAyarla(true);
-    else if (o.cevrimici_operator !== undefined) cevrimiciAyarla(o.cevrimici_operator);
+    if (o.cevrimici_operator !== undefined) cevrimiciAyarla(o.cevrimici_operator || o.durum === "aktif");
+    else cevrimiciAyarla(S.cevrimici);
     const bitir = o.durum !== "kapandi" ? h("button", { class: "d2", type: "button", onclick: () => bitirSor(true) }, t("bitir"))
       : yeniSohbetDugmesi();
     let metin = t("bitti");
@@ -1075,6 +1127,14 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
   }
 
+  // ✓✓ on the visitor's messages an operator has read: from its `okundu` frame, and from the
+  // chat's `operator_son_okunan` (kept by the server, so a reload keeps them). Only forward.
+  function okunanAyarla(id) {
+    if (typeof id === "number" && id > S.operatorOkunan) S.operatorOkunan = id;
+    if (!S.operatorOkunan) return;
+    for (const el of mesajListesi.querySelectorAll(".m.z:not(.ok)")) if (+el.dataset.id <= S.operatorOkunan) el.classList.add("ok");
+  }
+
   // `imlecSabit`: a pushed message (canli) is shown but does not move the `sonra` cursor, so the
   // next read still fetches anything committed before it that the socket did not bring.
   function mesajlariIsle(mesajlar, gecmis, imlecSabit) {
@@ -1088,6 +1148,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       mesajListesi.insertBefore(dugum, sonrakiMesaj(m.id) || puanYeri);
       if (m.gonderen !== "ziyaretci" && !gecmis) yeniGelen++;
     }
+    okunanAyarla();
     if (yeniGelen) {
       S.okunmamis += yeniGelen;
       okundu();
@@ -1116,6 +1177,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       const mesaiDegisti = d.mesai && d.mesai.acik !== S.mesai.acik;
       if (d.mesai) mesaiAyarla(d.mesai);
       if (d.oturum && S.oturum && d.oturum.id === S.oturum.id) {
+        okunanAyarla(d.oturum.operator_son_okunan);
         const degisti = mesaiDegisti || ["durum", "sira_no", "cevrimici_operator", "ticket_onerisi"].some((k) => d.oturum[k] !== S.oturum[k]);
         S.oturum = { ...S.oturum, ...d.oturum };
         if (degisti) durumGuncelle();
@@ -1194,9 +1256,14 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 
   // --- issue 13 (daily use): operator names, the last chat after a reload, a remembered name and
   // e-mail, and the offer to turn a chat nobody can answer into a ticket ---------------------------
+  // The operator's name, with the avatar set in `/portal/hesap` (issue 39) when it has one; on chat
+  // messages and ticket replies alike.
   function operatorEtiketi(m) {
     if (m.gonderen !== "operator" || !m.operator_adi) return null;
-    return h("span", { class: "zm oa", "aria-hidden": "true", text: m.operator_adi });
+    const avatar = guvenliUrl(m.operator_avatar);
+    const resim = avatar && h("img", { class: "av", src: avatar, alt: "" });
+    if (resim) resim.onerror = () => resim.remove();
+    return h("span", { class: "zm oa", "aria-hidden": "true" }, resim, m.operator_adi);
   }
   // Rating only for a chat an operator served; one nobody took (e.g. turned into a ticket) just
   // offers a new chat.
@@ -1333,12 +1400,13 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       if (d.mesaj.gonderen !== "ziyaretci") canliYaziyorGoster(false);
       canliMesaj(d);
     } else if (c.tip === "oturum" && d.oturum && d.oturum.id === o.id) {
+      okunanAyarla(d.oturum.operator_son_okunan);
       S.oturum = { ...o, ...d.oturum };
       durumGuncelle();
     } else if (c.tip === "yaziyor") {
       canliYaziyorGoster(true);
     } else if (c.tip === "okundu") {
-      for (const el of mesajListesi.querySelectorAll(".m.z")) if (+el.dataset.id <= d.mesaj_id) el.classList.add("ok");
+      okunanAyarla(d.mesaj_id);
     }
   }
   // Frame order (issue 38): frames of one chat can overtake each other on the way (several web
@@ -1738,7 +1806,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function gorunumUygula(d) {
     S.karsilama = typeof d.karsilama_metni === "string" ? d.karsilama_metni.trim() : "";
     const p = govdeler.sohbet.querySelector(".hg p.kr");
-    if (p) p.textContent = S.karsilama || t("hosgeldinAlt");
+    if (p) p.textContent = karsilamaMetni();
     kok.classList.toggle("sol", d.baslatici_konum === "sol");
   }
 

@@ -52,7 +52,7 @@ ALAN_OLAYLARI = (
     "chat_kabul_edildi",  # a waiting chat was accepted or claimed by an operator's answer (oturum_id, sira_degisti)
     "chat_aktarildi",  # an active chat was handed to a colleague or back to the queue (oturum_id, sira_degisti)
     "chat_guncellendi",  # a chat was closed: the sockets' side of `chat_kapandi` (oturum_id, sira_degisti)
-    "chat_okundu",  # an operator read a chat: its unread count dropped to 0 (oturum_id)
+    "chat_okundu",  # an operator read a chat: its unread count dropped to 0, or its read mark moved (oturum_id)
     "mesaj",  # a message was written and is to be shown (mesaj, [oturum])
     "mesaj_kaydedildi",  # a message row was written, by any path (oturum_id)
     "oturum_kaydedildi",  # a chat row was saved or deleted, by any path (oturum_id)
@@ -73,7 +73,7 @@ ALAN_OLAYLARI = (
     "etiketler_ayarlandi",  # a chat's or ticket's labels were set (tur, oturum/ticket, musteri_id, etiketler,
     #                         kullanici_id, ip)
     # tenants, operators, memberships (tenants)
-    "operator_durumu",  # an operator's status changed (operator_id, durum)
+    "operator_durumu",  # an operator's status changed (operator_id, durum, neden: kendisi | erisilemez)
     "kullanici_degisti",  # a user row was saved, by any path (kullanici_id, alanlar)
     "kullanici_silindi",  # a user was deleted (kullanici_id)
     "uyelik_eklendi",  # a membership was created (kullanici_id)

@@ -70,6 +70,10 @@ def rest_penceresi() -> float:
     return _ayar("CANLI_REST_PENCERESI", 90)
 
 
+def kopma_penceresi() -> float:
+    return _ayar("CANLI_KOPMA_PENCERESI", 5)
+
+
 class _Bellek:
     """The in-process store of `make run` (one process holds every socket there)."""
 
@@ -89,6 +93,11 @@ class _Bellek:
     def rest_yaz(self, kullanici_id: int, skor: float) -> None:
         with self.kilit:
             self.rest[kullanici_id] = max(skor, self.rest.get(kullanici_id, 0))
+
+    def rest_kes(self, kullanici_id: int, skor: float) -> None:
+        with self.kilit:
+            if kullanici_id in self.rest:
+                self.rest[kullanici_id] = min(skor, self.rest[kullanici_id])
 
     def acik_soketler(self, simdi: float) -> dict[str, int]:
         with self.kilit:
@@ -195,10 +204,28 @@ def soketleri_yenile(soketler: list[tuple]) -> None:
         logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
 
 
-def soket_kapandi(*, anahtar, soket_id: str) -> None:
-    """A socket closed now: the closing window (CANLI_KAPANIS_PENCERESI) counts from here."""
+def soket_kapandi(*, anahtar, soket_id: str, koptu: bool = False) -> None:
+    """A socket closed now: the closing window (CANLI_KAPANIS_PENCERESI) counts from here.
+
+    `koptu` (issue 39): the connection ended without a closing handshake (the client's process was
+    killed, or its network went silent and the server's ping went unanswered). A console that is
+    only reloading closes cleanly and keeps the whole window; one that vanished is given only
+    CANLI_KOPMA_PENCERESI (to come back after a blip), and the REST window its calls earned is
+    cut too (they came from the same console), so presence ends within seconds, not 60-90 s."""
+    simdi = time.time()
     try:
-        _soket_yaz(anahtar, soket_id, time.time())
+        if not koptu:
+            _soket_yaz(anahtar, soket_id, simdi)
+            return
+        # Scored as if it had closed cleanly long enough ago that only the short window is left.
+        _soket_yaz(anahtar, soket_id, simdi - max(0.0, kapanis_penceresi() - kopma_penceresi()))
+        if isinstance(anahtar, int):
+            _rest_son_yazim.pop(anahtar, None)  # its next call (another device, a reconnect) counts at once
+            istemci = _redis()
+            if istemci is None:
+                _bellek.rest_kes(anahtar, simdi + kopma_penceresi())
+            else:
+                istemci.zadd(REST, {anahtar: simdi + kopma_penceresi()}, xx=True, lt=True)
     except Exception:
         logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
 

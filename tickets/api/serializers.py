@@ -20,11 +20,29 @@ class YanitSerializer(serializers.Serializer):
     # two enums of one field name make drf-spectacular warn (check --deploy must stay clean).
     gonderen = serializers.CharField(help_text=gettext_lazy("`ziyaretci` ya da `operator`"))
     operator_id = serializers.IntegerField(allow_null=True)
+    operator_adi = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Operatör yanıtında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde null."))
+    operator_avatar = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Operatör yanıtında operatörün avatar adresi (http(s)); yoksa ve diğer yanıtlarda null."))
     icerik = serializers.CharField()
     ekler = DosyaSerializer(many=True)
     zaman = ZamanField()
     ozel = serializers.BooleanField(help_text=gettext_lazy("İç not (yalnızca operatörler görür; ziyaretçiye hiçbir yoldan "
                                                            "ulaşmaz)."))
+
+
+    # What a visitor sees of the operator who replied (issue 39), as on a chat message: its display
+    # name, never its e-mail ("Temsilci" without one), and the avatar set in `/portal/hesap`.
+    def get_operator_adi(self, yanit) -> str | None:
+        if yanit.operator_id is None:
+            return None
+        return (yanit.operator.ad or "").strip() or str(TEMSILCI)
+
+    def get_operator_avatar(self, yanit) -> str | None:
+        return (yanit.operator.avatar or None) if yanit.operator_id else None
+
+
+TEMSILCI = gettext_lazy("Temsilci")  # an operator without a display name, as visitors see it
 
 
 class TicketSerializer(serializers.Serializer):

@@ -44,7 +44,7 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     assert set(ticket) == TICKET_ALANLARI | {"yanitlar"}
     assert ticket["durum"] == "acik" and ticket["oncelik"] == "yuksek" and ticket["musteri_id"] == musteri.id
     ilk = ticket["yanitlar"][0]
-    assert set(ilk) == {"id", "gonderen", "operator_id", "icerik", "ekler", "zaman", "ozel"}
+    assert set(ilk) == {"id", "gonderen", "operator_id", "operator_adi", "operator_avatar", "icerik", "ekler", "zaman", "ozel"}
     assert ilk["gonderen"] == "ziyaretci" and ilk["ekler"][0]["id"] == ek_id
     olay = Olay.objects.get(olay="yeni_ticket")
     assert olay.veri == {"ticket_id": ticket["id"], "musteri_id": musteri.id, "ziyaretci_id": "z1",
