@@ -87,6 +87,27 @@ def test_spraying_from_one_address_is_slowed_but_a_right_password_still_passes(k
     hata(giris("192.0.2.78", uyeler[0].email, "yanlis"), 401, "GECERSIZ_GIRIS")
 
 
+def test_spraying_is_slowed_on_the_admin_login_too(kilit, musteri, settings, django_user_model):
+    settings.GIRIS_ADRES_LIMITI = "5/hour"
+    personel = django_user_model.objects.create_user(email="personel@ornek.com", password=TEST_SIFRE,
+                                                     is_staff=True, is_superuser=True)
+
+    def admin(adres, email, sifre):
+        return Client(REMOTE_ADDR=adres).post("/admin/login/", {"username": email, "password": sifre})
+
+    for i in range(5):
+        assert admin("192.0.2.90", f"yok{i}@ornek.com", "yanlis").status_code == 200  # the form again
+    res = admin("192.0.2.90", personel.email, "yanlis")
+    assert res.status_code == 429 and 3000 < int(res["Retry-After"]) <= 3600
+    # The right password from that address still passes; the API counts the same address too.
+    assert admin("192.0.2.90", personel.email, TEST_SIFRE).status_code == 302
+    hata(giris("192.0.2.90", personel.email, "yanlis"), 429, "LIMIT_ASILDI")
+    # Another address is not slowed; an incomplete form is no guess.
+    assert admin("192.0.2.91", personel.email, "yanlis").status_code == 200
+    for _ in range(6):
+        assert Client(REMOTE_ADDR="192.0.2.92").post("/admin/login/", {"username": personel.email}).status_code == 200
+
+
 class _Saat:
     """A clock the limiter reads (its module's `time`), moved by the test instead of slept."""
 
