@@ -104,7 +104,7 @@ def test_yoklama_ekli_mesajlar_imlec_ve_sonra_birlikte(musteri, nobetci, django_
     assert [m["icerik"] for m in ilk["mesajlar"]] == ["m1", "m2"] and ilk["sonraki"]
     assert ilk["mesajlar"][0]["ek"] == dosya and ilk["mesajlar"][1]["ek"] is None
     assert ilk["mesajlar"][0] == {"id": ids[1], "oturum_id": o["id"], "gonderen": "ziyaretci", "operator_id": None,
-                                  "operator_adi": None, "icerik": "m1", "ek": dosya,
+                                  "operator_adi": None, "operator_avatar": None, "icerik": "m1", "ek": dosya,
                                   "zaman": Mesaj.objects.get(pk=ids[1]).zaman.isoformat(), "ozel": False}
     son = yokla(widget, o["id"], sonra=ids[0], limit=2, cursor=ilk["sonraki"])
     assert [m["icerik"] for m in son["mesajlar"]] == ["m3", "m4"] and son["sonraki"] is None

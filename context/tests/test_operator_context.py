@@ -1,5 +1,6 @@
 import base64
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -42,7 +43,8 @@ def kayitlar(musteri, ziyaretci_id="z-1", n=1):
 
 
 def test_full_context_shape(operator_client, musteri):
-    bitis = (timezone.localdate() + timedelta(days=2)).isoformat()
+    # Days of the tenant's zone (the banner counts there), whatever the hour of the server's.
+    bitis = (timezone.localdate(timezone=ZoneInfo(musteri.saat_dilimi)) + timedelta(days=2)).isoformat()
     ok(widget_client(musteri).post(CUSTOMER_INFO, imzali(
         musteri, ad="Ayşe", soyad="Yılmaz", paket="Pro", kontor=0,
         ekstra={"trial_bitis": bitis, "depolama_kullanilan_gb": 45.5, "depolama_toplam_gb": 50, "ozel": [1]}),
