@@ -75,7 +75,7 @@ def test_check_deploy_is_clean(monkeypatch):
     # supportdesk/tests/test_check_deploy.py). Nothing connects to these addresses.
     env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "k" * 20 + "Zq9!x-" * 10, "ALLOWED_HOSTS": "support.example.com",
            "DJANGO_SETTINGS_MODULE": "supportdesk.settings", "DATABASE_URL": "postgres://supportdesk@127.0.0.1:5432/supportdesk",
-           "REDIS_URL": "redis://127.0.0.1:6379/0", "EMAIL_URL": "smtp://127.0.0.1:25", "SERVE_MEDIA": "false"}
+           "REDIS_URL": "redis://127.0.0.1:6379/0", "EMAIL_URL": "smtp://127.0.0.1:25", "MEDIA_PAYLASIMLI": "true"}
     out = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                          env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
