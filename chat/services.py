@@ -471,8 +471,8 @@ def _araya_girebilir_mi(*, oturum: Oturum, kullanici) -> None:
     taken, not waiting, and may not step in (the caller holds the chat's row lock)."""
     if oturum.durum != Oturum.Durum.AKTIF or oturum.operator_id in (None, kullanici.id):
         return
-    rol = Uyelik.objects.filter(kullanici_id=kullanici.id, musteri_id=oturum.musteri_id).values_list("rol", flat=True).first()
-    if rol not in (Uyelik.Rol.YONETICI, Uyelik.Rol.SAHIP):
+    uyelik = Uyelik.objects.filter(kullanici_id=kullanici.id, musteri_id=oturum.musteri_id).only("rol").first()
+    if uyelik is None or not uyelik.yonetebilir:
         raise DurumCakismasi(str(MESLEKTASIN_SOHBETI))
 
 
