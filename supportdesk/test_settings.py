@@ -24,6 +24,11 @@ from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# The test worker's embedded beat (supportdesk.testing.celery_worker) keeps its schedule in a file:
+# the tests' cache.clear() empties the Redis database that would hold redbeat's lock.
+if os.environ.get("BEAT_DOSYADA") == "true":
+    CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
+
 # Parallel test processes (pytest-xdist) share one Redis but each has its own database, so the same
 # tenant ids: their live servers' socket groups (`op.m.1`) would hear each other's events. The
 # worker's name is added to the channel prefix (the live server runs these settings with the same

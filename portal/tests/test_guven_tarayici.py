@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
-from supportdesk.testing.fixtures import operator_yap
+from supportdesk.testing.fixtures import operator_yap, ulasilabilir_yap
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
 from .test_widget_e2e import _png
@@ -57,6 +57,8 @@ def site(live_server):
         @staticmethod
         def kur(**alanlar):
             durum["musteri"] = MusteriFactory(firma_adi="Anadolu Yazılım", renk_primary="#2563EB", **alanlar)
+            # Someone online: the widget shows the tenant's greeting, not the closed text (CONTRACT 15).
+            ulasilabilir_yap(operator_yap(durum["musteri"]))
             return durum["musteri"]
 
     yield Site()
@@ -226,7 +228,7 @@ def test_portal_menu_shows_every_section(tarayici, live_server, tmp_path, genisl
     nav = page.get_by_role("navigation", name="Portal")
     baglantilar = nav.get_by_role("link")
     adlar = baglantilar.all_inner_texts()
-    assert all(ad in adlar for ad in ("E-posta", "Yönlendirme", "SLA", "Etiketler", "Denetim", "Projelerim")), adlar
+    assert all(ad in adlar for ad in ("E-posta", "Yönlendirme", "SLA", "Etiketler", "Gizlilik", "Projelerim")), adlar
     assert len(adlar) == 16, adlar
     assert nav.evaluate("n => n.scrollWidth <= n.clientWidth"), "the menu scrolls sideways"
     for i in range(baglantilar.count()):

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
-from supportdesk.testing.fixtures import operator_yap
+from supportdesk.testing.fixtures import operator_yap, ulasilabilir_yap
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
 from .test_hazir_yanit_kampanya import PNG
@@ -51,6 +51,7 @@ def test_widget_takes_the_colour_logo_and_greeting_set_in_the_portal(sayfa, live
     page.get_by_role("button", name="Kaydet").click()
     page.get_by_text("Görünüm kaydedildi").wait_for()
 
+    ulasilabilir_yap(operator_yap(musteri))  # someone online: the greeting, not the closed text (CONTRACT 15)
     with page.expect_response(lambda r: "/api/v1/widget/init" in r.url):
         page.goto(f"{url}/demo/")
     baslatici = page.get_by_role("button", name=re.compile("Destek penceresini aç"))

@@ -63,8 +63,11 @@ def celery_worker_sureci(request, django_db_setup, tmp_path_factory):
         "REDIS_URL": redis_url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
-        # Its embedded beat's schedule and lock in Redis are its own: parallel test processes
-        # share one Redis, and a second beat under the same lock would wait for the first.
+        # Its embedded beat keeps its schedule in a file (-s), not in Redis as production's redbeat
+        # does (supportdesk/tests/test_beat.py tests that one, on a Redis database of its own):
+        # every test's cache.clear() empties the shared Redis database, the redbeat lock with it,
+        # and that beat would stop at its next tick. The prefix stays for a module asking redbeat.
+        "BEAT_DOSYADA": "true",
         "BEAT_ANAHTAR_ONEKI": beat_oneki,
         **WORKER_AYARLARI,
         **getattr(request.module, "WORKER_EK_AYARLARI", {}),

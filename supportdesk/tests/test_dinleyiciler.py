@@ -108,6 +108,7 @@ DURUMLAR = [
         ("etiket_olusturuldu", "etiket", "etiket"), ("etiket_degisti", "etiket", "etiket"),
         ("etiket_silindi", "etiket", "etiket"), ("webhook_degisti", "webhook", "webhook"),
         ("makale_yayinlandi", "makale", "makale"), ("makale_silindi", "makale", "makale"),
+        ("hazir_yanitlar_degisti", "hazir_yanit", "hazir_yanit"),
         ("ziyaretci_disa_aktarildi", "ziyaretci", "ziyaretci"), ("ziyaretci_silindi", "ziyaretci", "ziyaretci"),
     )],
     # privacy: a deleted tenant's files (CONTRACT 18)
