@@ -11,6 +11,15 @@ PORT ?= 8000
 # answer to the consumers and has uvicorn cut anything bigger (close 1009) before buffering it.
 # The README's production command and the live-server test fixture use the same value.
 WS_MAX_SIZE ?= 65536
+# WebSocket keepalive (issue 39.6): a browser that crashed or lost its network closes nothing, so
+# the server learns it only when its ping goes unanswered. Every WS_PING_INTERVAL seconds a ping;
+# no pong within WS_PING_TIMEOUT and uvicorn drops the connection, which the consumers count as
+# lost (not closed): presence then ends after CANLI_KOPMA_PENCERESI (5 s) and the next sweep
+# (CANLI_TARAMA_ARALIGI, 5 s) hands the operator's chats back. At worst 10 + 5 + 5 + 5 = 25 s from
+# the last pong, inside the 30 s issue 39 allows; uvicorn's own 20 + 20 took up to 50 s. The
+# Procfile, compose.yaml and the live-server test fixture use the same figures.
+WS_PING_INTERVAL ?= 10
+WS_PING_TIMEOUT ?= 5
 # Links in mails sent outside a request (ticket notifications, transcripts, unsubscribe links) are
 # built from SITE_URL: `make run` points it at the address it serves (`PORT=8100 make run`), unless
 # SITE_URL is set in the environment.
@@ -67,6 +76,7 @@ else
 	@echo "Operator console: http://$(HOST):$(PORT)/panel/  (log in as a demo operator: the e-mail and password above)"
 endif
 	SITE_URL=$(SITE_URL) $(BIN)/uvicorn supportdesk.asgi:application --host $(HOST) --port $(PORT) --ws-max-size $(WS_MAX_SIZE) \
+	  --ws-ping-interval $(WS_PING_INTERVAL) --ws-ping-timeout $(WS_PING_TIMEOUT) \
 	  --reload $(addprefix --reload-dir ,$(RELOAD_DIRS)) --reload-include '*.html' --lifespan off
 
 # Headless Chromium for the browser tests comes from Debian's package (Playwright may not

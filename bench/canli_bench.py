@@ -304,7 +304,8 @@ def main():
                                                                   env.get("PYTHONPATH")]))}
             uv = subprocess.Popen([PY, "-m", "uvicorn", uygulama, "--fd", str(s.fileno()),
                                    "--lifespan", "off", "--log-level", "warning",
-                                   "--ws-per-message-deflate", "true" if args.deflate else "false"], cwd=KOK, env=uv_env,
+                                   "--ws-per-message-deflate", "true" if args.deflate else "false",
+                                   "--ws-ping-interval", "10", "--ws-ping-timeout", "5"], cwd=KOK, env=uv_env,
                                   pass_fds=(s.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             surecler.append(uv)
             ws_urls.append(f"ws://127.0.0.1:{s.getsockname()[1]}")

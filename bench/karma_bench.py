@@ -119,7 +119,8 @@ class Sunucular:
             cwd=KOK, env=env, pass_fds=(self.rest.fileno(),), stdout=subprocess.DEVNULL)
         self.uvicorn = subprocess.Popen(
             [PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(self.ws.fileno()), "--lifespan", "off",
-             "--log-level", "warning", "--ws-per-message-deflate", "false", "--ws-max-size", "65536"],
+             "--log-level", "warning", "--ws-per-message-deflate", "false", "--ws-max-size", "65536", "--ws-ping-interval", "10",
+             "--ws-ping-timeout", "5"],
             cwd=KOK, env=env, pass_fds=(self.ws.fileno(),), stdout=subprocess.DEVNULL)
         for port, proc in ((self.rest_port, self.gunicorn), (self.ws_port, self.uvicorn)):
             bitis = time.monotonic() + 60

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from supportdesk.testing.canli_sunucu import ws_max_size
+from supportdesk.testing.canli_sunucu import ws_max_size, ws_ping
 from supportdesk.testing.factories import MusteriFactory
 
 from .yardimci import Soket, widget_soketi
@@ -37,6 +37,21 @@ def test_readme_ve_make_run_ayni_ws_max_size_ile_calistirir():
     assert settings.CANLI_MAKS_CERCEVE_BAYT < ws_max_size() <= 64 * 1024
     makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
     assert "--ws-max-size $(WS_MAX_SIZE)" in makefile
+
+
+def test_her_uvicorn_komutu_ayni_ping_ile_calistirir():
+    # Issue 39.6: a silent client (a crashed browser keeps its TCP connection) is noticed only by
+    # the keepalive ping; every command that starts the sockets uses the Makefile's figures, and
+    # they leave room for presence to end within 30 s (ping + its timeout + CANLI_KOPMA_PENCERESI
+    # + one sweep, CANLI_TARAMA_ARALIGI).
+    aralik, zaman_asimi = ws_ping()
+    bayraklar = f"--ws-ping-interval {aralik} --ws-ping-timeout {zaman_asimi}"
+    kok = Path(settings.BASE_DIR)
+    for dosya in ("Procfile", "compose.yaml", "README.md", "docs/production.md"):
+        assert bayraklar in (kok / dosya).read_text(), dosya
+    makefile = (kok / "Makefile").read_text()
+    assert "--ws-ping-interval $(WS_PING_INTERVAL) --ws-ping-timeout $(WS_PING_TIMEOUT)" in makefile
+    assert aralik + zaman_asimi + settings.CANLI_KOPMA_PENCERESI + settings.CANLI_TARAMA_ARALIGI <= 30
 
 
 def test_sinirdan_buyuk_cerceve_kimliksiz_soketi_sunucuda_kapatir(canli_sunucu):

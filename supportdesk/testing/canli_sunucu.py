@@ -42,6 +42,14 @@ def ws_max_size() -> int:
     return int(re.search(r"^WS_MAX_SIZE \?= (\d+)$", makefile, re.MULTILINE).group(1))
 
 
+def ws_ping() -> tuple[int, int]:
+    """`--ws-ping-interval` and `--ws-ping-timeout` as the Makefile sets them (issue 39.6): the live
+    server notices a silent client as `make run` and the Procfile's sockets do."""
+    makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
+    return tuple(int(re.search(rf"^{ad} \?= (\d+)$", makefile, re.MULTILINE).group(1))
+                 for ad in ("WS_PING_INTERVAL", "WS_PING_TIMEOUT"))
+
+
 class CanliSunucu:
     def __init__(self, *, tmp: Path, ek_ortam: dict | None = None):
         db_url = worker_veritabani_url()
@@ -64,7 +72,8 @@ class CanliSunucu:
         }
         komut = [sys.executable, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(self.soket.fileno()),
                  "--log-level", "warning", "--ws", "websockets-sansio", "--lifespan", "off",
-                 "--ws-max-size", str(ws_max_size())]
+                 "--ws-max-size", str(ws_max_size()),
+                 "--ws-ping-interval", str(ws_ping()[0]), "--ws-ping-timeout", str(ws_ping()[1])]
         with open(self.log, "wb") as cikti:
             self.proc = subprocess.Popen(komut, cwd=Path(settings.BASE_DIR), env=env, start_new_session=True,
                                          pass_fds=(self.soket.fileno(),), stdout=cikti, stderr=subprocess.STDOUT)
