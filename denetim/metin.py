@@ -67,6 +67,12 @@ ALAN_ADLARI = {
     "baslik": gettext_lazy("Başlık"),
     "icerik": gettext_lazy("Metin"),
 }
+# An SLA target changed is recorded as `hedefler.<priority>.<target>` (tickets.sla.politika_farki).
+SLA_ONCELIKLERI = {"acil": gettext_lazy("Acil"), "yuksek": gettext_lazy("Yüksek"), "normal": gettext_lazy("Normal"),
+                   "dusuk": gettext_lazy("Düşük")}
+SLA_HEDEFLERI = {"ilk_yanit_dk": pgettext_lazy("SLA hedefi", "ilk yanıt"),
+                 "sonraki_yanit_dk": pgettext_lazy("SLA hedefi", "sonraki yanıt"),
+                 "cozum_dk": pgettext_lazy("SLA hedefi", "çözüm")}
 KANAL_ADLARI = {"portal": gettext_lazy("portal"), "konsol": gettext_lazy("konsol"), "api": gettext_lazy("API"),
                 "admin": gettext_lazy("yönetim paneli")}
 KISA_GUNLER = {"pzt": pgettext_lazy("kısa gün adı", "Pzt"), "sal": pgettext_lazy("kısa gün adı", "Sal"),
@@ -85,8 +91,31 @@ def eylem_secenekleri() -> list[tuple[str, str]]:
     return [(e, eylem_adi(e)) for e in EYLEMLER]
 
 
+def _sla_hedefi(alan: str) -> tuple[str, str] | None:
+    """(priority, target) of an SLA target's key `hedefler.<priority>.<target>`, else None."""
+    parcalar = alan.split(".")
+    if len(parcalar) == 3 and parcalar[0] == "hedefler" and parcalar[1] in SLA_ONCELIKLERI \
+            and parcalar[2] in SLA_HEDEFLERI:
+        return parcalar[1], parcalar[2]
+    return None
+
+
 def _alan_adi(alan: str) -> str:
+    hedef = _sla_hedefi(alan)
+    if hedef is not None:
+        return _("%(oncelik)s öncelikte %(hedef)s hedefi") % {
+            "oncelik": SLA_ONCELIKLERI[hedef[0]], "hedef": SLA_HEDEFLERI[hedef[1]]}
     return str(ALAN_ADLARI.get(alan, alan))
+
+
+def _sira(alan: str) -> tuple:
+    """Where a field stands in a sentence: the pages' order (jsonb keeps no key order); an SLA
+    target by priority, then target, as the SLA page's table."""
+    sira = list(ALAN_ADLARI)
+    hedef = _sla_hedefi(alan)
+    if hedef is not None:
+        return (sira.index("hedefler"), list(SLA_ONCELIKLERI).index(hedef[0]), list(SLA_HEDEFLERI).index(hedef[1]), alan)
+    return (sira.index(alan) if alan in sira else len(sira), 0, 0, alan)
 
 
 def _saatler(deger) -> str:
@@ -120,6 +149,10 @@ def deger_metni(alan: str, deger) -> str:
         return _dakika(deger, pgettext("denetim değeri", "kapalı"))
     if alan in ("bekleme_zaman_asimi_dk", "uyari_dk"):
         return _dakika(deger, BOS)
+    if _sla_hedefi(alan) is not None:
+        return _dakika(deger, pgettext("denetim değeri", "hedef yok"))
+    if alan == "chat_ilk_yanit_sn":
+        return pgettext("denetim değeri", "hedef yok") if deger is None else _("%(sayi)s sn") % {"sayi": deger}
     if alan == "tatiller":
         return ", ".join(str(t) for t in deger) if deger else pgettext("denetim değeri", "yok")
     if alan == "mesai_disi_mesaji":
@@ -141,8 +174,7 @@ def _degisiklikler(ayrinti: dict) -> str:
     degerler = ayrinti.get("degerler")
     if isinstance(degerler, dict) and degerler:
         parcalar = []
-        sira = list(ALAN_ADLARI)  # jsonb keeps no key order: the pages' order
-        for alan, cift in sorted(degerler.items(), key=lambda kv: (sira.index(kv[0]) if kv[0] in sira else len(sira), kv[0])):
+        for alan, cift in sorted(degerler.items(), key=lambda kv: _sira(kv[0])):
             if isinstance(cift, list | tuple) and len(cift) == 2:
                 parcalar.append(f"{_alan_adi(alan)}: {deger_metni(alan, cift[0])} → {deger_metni(alan, cift[1])}")
             else:

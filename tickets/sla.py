@@ -126,7 +126,7 @@ def politika_kaydet(*, musteri_id: int, degisen: dict, kullanici_id: int | None,
     with transaction.atomic():
         p, _olustu = SlaPolitikasi.objects.select_for_update().get_or_create(
             musteri_id=musteri_id, defaults={"hedefler": bos_hedefler(), **VARSAYILAN})
-        veri = politika_verisi(p)
+        onceki, veri = politika_verisi(p), politika_verisi(p)
         for ad, deger in degisen.items():
             if ad == "hedefler":
                 for oncelik, alanlar in deger.items():
@@ -144,8 +144,22 @@ def politika_kaydet(*, musteri_id: int, degisen: dict, kullanici_id: int | None,
             _uyarilari_kaydir(musteri_id, p.uyari_dk)
         yayinla("sla_degisti", musteri_id=musteri_id,
                 veri={"musteri_id": musteri_id, "kullanici_id": kullanici_id, "ip": ip,
-                      "alanlar": sorted(degisen)})
+                      "alanlar": sorted(degisen), "degerler": politika_farki(onceki, veri)})
     return p
+
+
+def politika_farki(onceki: dict, yeni: dict) -> dict:
+    """What a change really changed, old and new (issue 39.7, for the audit log): `{field: [old,
+    new]}`, a target as `hedefler.<priority>.<target>`. A field sent with its current value is left
+    out (the portal's form sends every field each time)."""
+    fark = {ad: [onceki[ad], yeni[ad]] for ad in ("aktif", "mesai_icinde", "uyari_dk", "chat_ilk_yanit_sn")
+            if onceki[ad] != yeni[ad]}
+    for oncelik in ONCELIKLER:
+        for alan in HEDEF_ALANLARI.values():
+            eski, simdi = onceki["hedefler"][oncelik][alan], yeni["hedefler"][oncelik][alan]
+            if eski != simdi:
+                fark[f"hedefler.{oncelik}.{alan}"] = [eski, simdi]
+    return fark
 
 
 # A change of these restarts the open tickets' clocks by the new policy (CONTRACT 17, wave 4).

@@ -144,3 +144,60 @@ def test_the_api_keeps_the_machine_fields_and_adds_the_sentence(musteri, sahip, 
     res = api.get(f"/api/v1/operator/tenants/{musteri.id}/denetim", HTTP_ACCEPT_LANGUAGE="tr")
     kayit = next(k for k in res.json()["data"]["kayitlar"] if k["eylem"] == "ayar_degisti")
     assert kayit["metin"] == "Ayarları değiştirdi: Sessiz kapatma: 30 dk → kapalı."
+
+
+def _sla_formu(**degisen) -> dict:
+    """The SLA page's form as it posts: every field, every target (empty: none)."""
+    veri = {"uyari_dk": "15", "chat_ilk_yanit_sn": "", "mesai_icinde": "on"}
+    veri.update({f"hedef_{o}_{a}": "" for o in ("acil", "yuksek", "normal", "dusuk")
+                 for a in ("ilk_yanit_dk", "sonraki_yanit_dk", "cozum_dk")})
+    veri.update(degisen)
+    return {k: v for k, v in veri.items() if v is not None}
+
+
+def test_an_sla_change_in_the_portal_records_only_what_changed_old_to_new(musteri, sahip):
+    t = giris_yapmis(sahip)
+    res = t.post("/portal/sla", _sla_formu(aktif="on", uyari_dk="30", hedef_acil_ilk_yanit_dk="15"))
+    assert res.status_code == 302, res.content.decode()[:500]
+    # the same form again, one target changed: only that target is recorded
+    res = t.post("/portal/sla", _sla_formu(aktif="on", uyari_dk="30", hedef_acil_ilk_yanit_dk="10"))
+    assert res.status_code == 302
+    ilk, ikinci = DenetimKaydi.objects.filter(musteri=musteri, eylem="sla_degisti").order_by("id")
+    assert ilk.ayrinti["degerler"] == {"aktif": [False, True], "uyari_dk": [15, 30],
+                                       "hedefler.acil.ilk_yanit_dk": [None, 15]}
+    assert ikinci.ayrinti["degerler"] == {"hedefler.acil.ilk_yanit_dk": [15, 10]}
+    assert ilk.email == "sahip@ornek.com"
+    html = t.get("/portal/gizlilik").content.decode()
+    assert _metinler(html)[:2] == [
+        "SLA politikasını değiştirdi: Acil öncelikte ilk yanıt hedefi: 15 dk → 10 dk.",
+        "SLA politikasını değiştirdi: Etkin: kapalı → açık; Uyarı süresi: 15 dk → 30 dk; "
+        "Acil öncelikte ilk yanıt hedefi: hedef yok → 15 dk."]
+    sahip.dil = "en"
+    sahip.save(update_fields=["dil"])
+    html = t.get("/portal/gizlilik").content.decode()
+    assert _metinler(html)[:2] == [
+        "Changed the SLA policy: Urgent priority, first response target: 15 min → 10 min.",
+        "Changed the SLA policy: Active: off → on; Warning time: 15 min → 30 min; "
+        "Urgent priority, first response target: no target → 15 min."]
+    assert not TURKCE.search(_tablo(html).replace("sahip@ornek.com", "")), TURKCE.search(_tablo(html))
+
+
+def test_an_sla_change_through_the_api_records_old_to_new(musteri, sahip, api):
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(api, sahip)}")
+    yol = f"/api/v1/operator/tenants/{musteri.id}/sla"
+    res = api.put(yol, {"chat_ilk_yanit_sn": 90, "mesai_icinde": False,
+                        "hedefler": {"dusuk": {"cozum_dk": 2880}, "yuksek": {"sonraki_yanit_dk": 60}}}, format="json")
+    assert res.status_code == 200, res.content
+    res = api.put(yol, {"chat_ilk_yanit_sn": None, "hedefler": {"yuksek": {"sonraki_yanit_dk": 60}}}, format="json")
+    assert res.status_code == 200, res.content
+    res = api.get(f"/api/v1/operator/tenants/{musteri.id}/denetim", HTTP_ACCEPT_LANGUAGE="en")
+    assert res.status_code == 200, res.content
+    kayitlar = [k for k in res.json()["data"]["kayitlar"] if k["eylem"] == "sla_degisti"]
+    assert [k["ayrinti"]["degerler"] for k in kayitlar] == [
+        {"chat_ilk_yanit_sn": [90, None]},
+        {"chat_ilk_yanit_sn": [None, 90], "mesai_icinde": [True, False],
+         "hedefler.yuksek.sonraki_yanit_dk": [None, 60], "hedefler.dusuk.cozum_dk": [None, 2880]}]
+    assert [k["metin"] for k in kayitlar] == [
+        "Changed the SLA policy: First response in chats: 90 s → no target.",
+        "Changed the SLA policy: Count within working hours only: on → off; First response in chats: no target → 90 s; "
+        "High priority, next response target: no target → 60 min; Low priority, resolution target: no target → 2880 min."]

@@ -63,7 +63,7 @@ ALAN_OLAYLARI = (
     "ticket_yeni",  # a ticket was created (ticket)
     "ticket_guncellendi",  # a ticket was replied to or its status changed (ticket)
     "ticket_operator_yaniti",  # an operator replied to a ticket (yanit_id)
-    "sla_degisti",  # a tenant's SLA policy changed (musteri_id, kullanici_id, ip, alanlar)
+    "sla_degisti",  # a tenant's SLA policy changed (musteri_id, kullanici_id, ip, alanlar, degerler)
     "ticket_duzenlendi",  # a ticket's owner or priority changed (ticket_id, musteri_id, alanlar, operator_id,
     #                       oncelik, kullanici_id, ip)
     # labels (tenants; CONTRACT 16): veri etiket_id, musteri_id, ad, renk, kullanici_id, ip
