@@ -11,11 +11,13 @@ decided once:
 - the widget: the tenant's `dil`; `otomatik` follows the visitor's browser (`Accept-Language`),
   else `tr`. A chat or a ticket keeps the language it was made in (`Oturum.dil`, `Ticket.dil`), so
   its `sistem` messages and its visitor mails stay in it;
-- mails to members: the member's `dil`, else `tr` (`kullanici_dili`).
+- mails to members: the member's `dil`, else `tr` (`kullanici_dili`);
+- what `make run` prints (the demo data's summary): the shell's locale (`kabuk_dili`).
 """
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 
 from django.conf import settings
@@ -75,6 +77,17 @@ def widget_dili(musteri, request=None) -> str:
     if secim == OTOMATIK:
         return tarayici_dili(request) or VARSAYILAN
     return dil_kodu(secim) or VARSAYILAN
+
+
+def kabuk_dili(ortam=None) -> str:
+    """The language of what `make run` prints (issue 39.9), decided as the Makefile's `TR` is:
+    Turkish when the first of LC_ALL, LANGUAGE and LANG that is set starts with `tr`, else English
+    (a `C` or unset locale too: a reader we know nothing of reads English)."""
+    ortam = os.environ if ortam is None else ortam
+    for ad in ("LC_ALL", "LANGUAGE", "LANG"):
+        if deger := ortam.get(ad):
+            return "tr" if deger.startswith("tr") else "en"
+    return "en"
 
 
 def api_kullanici_dili(request, kullanici) -> None:

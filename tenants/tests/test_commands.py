@@ -68,6 +68,35 @@ def test_demo_verisi_is_idempotent_and_logs_in(api):
         assert set(m) == {"id", "firma_adi", "api_key", "api_secret"}
 
 
+@pytest.mark.parametrize(("ortam", "beklenen", "olmayan"), [
+    ({"LANG": "en_US.UTF-8"}, ["Demo data ready.", "owner     sahip@demo.local / Destek2026! projects [",
+                               "widget key pk_", "operator console: /panel/"],
+     ["hazır", "projeler", "anahtarı", "operatör", "sahip "]),
+    ({"LANG": "C.UTF-8"}, ["Demo data ready.", "operator  operator@demo.local"], ["hazır", "operatör"]),
+    ({}, ["Demo data ready."], ["hazır"]),
+    ({"LANG": "en_US.UTF-8", "LANGUAGE": "tr:en"}, ["Demo verisi hazır."], ["Demo data"]),
+    ({"LANG": "tr_TR.UTF-8"}, ["Demo verisi hazır.", "sahip     sahip@demo.local / Destek2026! projeler [",
+                               "widget anahtarı pk_", "operatör  operator@demo.local", "operatör konsolu: /panel/"],
+     ["Demo data", "projects", "widget key", "owner"]),
+    ({"LANG": "en_GB.UTF-8", "LC_ALL": "tr_TR.UTF-8"}, ["Demo verisi hazır."], ["Demo data"]),
+])
+def test_demo_verisi_summary_follows_the_shells_language(monkeypatch, ortam, beklenen, olmayan):
+    # `make run` prints it between the Makefile's own lines, which follow the shell's language the
+    # same way (issue 39.9): Turkish under a tr_* locale, English otherwise. --json is unchanged.
+    for ad in ("LC_ALL", "LANGUAGE", "LANG"):
+        monkeypatch.delenv(ad, raising=False)
+    for ad, deger in ortam.items():
+        monkeypatch.setenv(ad, deger)
+    cikti = StringIO()
+    call_command("demo_verisi", stdout=cikti, no_color=True)
+    metin = cikti.getvalue()
+    for parca in beklenen:
+        assert parca in metin, metin
+    for parca in olmayan:
+        assert parca not in metin, metin
+    assert set(cmd_json("demo_verisi")) == {"operatorler", "musteriler"}
+
+
 def test_new_owner_gets_password_from_operator_olustur(api):
     data = cmd_json("musteri_olustur", "--firma-adi", "Sahipli", "--sahip", "Yeni@Sahip.com")
     owner = Kullanici.objects.get(email="yeni@sahip.com")
@@ -114,3 +143,16 @@ def test_operator_olustur_out_of_range_numbers_are_clean_errors():
     with pytest.raises(CommandError, match="--max-chat"):
         call_command("operator_olustur", "--email", "a@b.com", "--sifre", "x", "--musteri", str(a), "--max-chat", "2147483648")
     assert not Kullanici.objects.exists()
+
+
+@pytest.mark.parametrize(("dil", "beklenen"), [("en_US.UTF-8", "project #"), ("tr_TR.UTF-8", "proje #")])
+def test_eposta_adresi_list_follows_the_shells_language(monkeypatch, musteri, dil, beklenen):
+    # printed by `make run` under "Incoming mail addresses" / "Gelen e-posta adresleri"
+    for ad in ("LC_ALL", "LANGUAGE"):
+        monkeypatch.delenv(ad, raising=False)
+    monkeypatch.setenv("LANG", dil)
+    cikti = StringIO()
+    call_command("eposta_adresi", stdout=cikti)
+    satir = next(s for s in cikti.getvalue().splitlines() if f"#{musteri.id} " in s)
+    assert satir.startswith(f"{beklenen}{musteri.id} {musteri.firma_adi}: "), satir
+    assert "@" in satir

@@ -2,7 +2,9 @@
 import importlib
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from supportdesk.core.dil import dilde, kabuk_dili
 from supportdesk.core.komut import ProvisionCommand
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.services import kullanici_olustur, musteri_olustur, uyelik_ekle
@@ -26,7 +28,7 @@ class Command(ProvisionCommand):
     help = "Demo projeleri, iki projeli bir operatör, bilgi bankası, kampanyalar ve hazır yanıtlar yükler."
 
     @transaction.atomic
-    def run(self, **_):
+    def run(self, **_secenekler):
         musteriler = []
         for firma_adi, renk in DEMO_MUSTERILER:
             musteri = Musteri.objects.filter(firma_adi=firma_adi).order_by("id").first()
@@ -59,10 +61,19 @@ class Command(ProvisionCommand):
                 for m in musteriler
             ],
         }
-        lines = ["Demo verisi hazır."]
+        return result, _ozet(result)
+
+
+def _ozet(result: dict) -> str:
+    """The summary `make run` prints, in the shell's language (as the Makefile's own lines)."""
+    with dilde(kabuk_dili()):
+        lines = [_("Demo verisi hazır.")]
         # Each user by its role (the owner is not an "operatör", issue 13).
-        lines += [f"  {Uyelik.Rol(rol).label.lower():9} {u['email']} / {DEMO_SIFRE} projeler {u['musteri_idleri']}"
-                  for u, (_, _, rol, _) in zip(result["operatorler"], DEMO_OPERATORLER, strict=True)]
-        lines += [f"  proje #{m['id']} {m['firma_adi']} widget anahtarı {m['api_key']}" for m in result["musteriler"]]
-        lines.append("  operatör konsolu: /panel/ (bu operatörlerle giriş yapın)")
-        return result, "\n".join(lines)
+        lines += ["  " + _("%(rol)s %(email)s / %(sifre)s projeler %(projeler)s") % {
+            "rol": f"{str(Uyelik.Rol(rol).label).lower():9}", "email": u["email"], "sifre": DEMO_SIFRE,
+            "projeler": u["musteri_idleri"]}
+            for u, (_e, _a, rol, _i) in zip(result["operatorler"], DEMO_OPERATORLER, strict=True)]
+        lines += ["  " + _("proje #%(id)s %(firma)s widget anahtarı %(anahtar)s") % {
+            "id": m["id"], "firma": m["firma_adi"], "anahtar": m["api_key"]} for m in result["musteriler"]]
+        lines.append("  " + _("operatör konsolu: /panel/ (bu operatörlerle giriş yapın)"))
+        return "\n".join(lines)
