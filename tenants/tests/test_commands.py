@@ -1,9 +1,11 @@
 import json
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from eposta.models import GidenEposta
 from tenants.models import Kullanici, Musteri
 
 pytestmark = pytest.mark.django_db
@@ -156,3 +158,16 @@ def test_eposta_adresi_list_follows_the_shells_language(monkeypatch, musteri, di
     satir = next(s for s in cikti.getvalue().splitlines() if f"#{musteri.id} " in s)
     assert satir.startswith(f"{beklenen}{musteri.id} {musteri.firma_adi}: "), satir
     assert "@" in satir
+
+
+def test_demo_verisi_mails_link_to_the_site_url(settings, django_capture_on_commit_callbacks):
+    # Issue 39.8: `make run` passes SITE_URL from PORT (supportdesk/tests/test_make_run.py); every
+    # link in the mails the demo data writes (rendered when written, sent from the outbox) points
+    # there, none to another port.
+    settings.SITE_URL = "http://127.0.0.1:8123"
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo_verisi", stdout=StringIO())
+    epostalar = list(GidenEposta.objects.values_list("metin", "html"))
+    assert epostalar, "the demo data writes no mail: nothing to check"
+    adresler = {a for metin, html in epostalar for a in re.findall(r"https?://[^/\s\"'<>]+", metin + html)}
+    assert adresler == {"http://127.0.0.1:8123"}, adresler
