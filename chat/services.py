@@ -483,6 +483,10 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
         if uyelik is None:
             raise Bulunamadi()
         if oturum.durum != Oturum.Durum.BEKLIYOR:
+            # The loser of a claim race (issue 39) usually gets here, not to the conditional
+            # UPDATE: the winner's commit came first. Tell it what happened, as that UPDATE does.
+            if oturum.durum == Oturum.Durum.AKTIF and oturum.operator_id != kullanici.id:
+                raise DurumCakismasi(str(BASKASI_KABUL_ETTI))
             raise DurumCakismasi(_("Sohbet sırada beklemiyor; kabul edilemez."))
         _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
         return _yeniden_oku(oturum)

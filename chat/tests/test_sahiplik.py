@@ -53,6 +53,21 @@ def test_bekleyen_sohbete_yanit_onu_kabul_eder_sistem_satiri_once(musteri, widge
     assert [g for g, _ in _mesajlar(o["id"])].count("sistem") == 1
 
 
+def test_kabul_yarisini_kaybeden_ne_oldugunu_ogrenir(musteri, widget):
+    """Issue 39 (the day suite's claim race): the loser's accept usually arrives after the winner's
+    commit; it says a colleague took the chat, not only that the chat is not waiting."""
+    kazanan, a = operator_istemcisi(musteri)
+    _, b = operator_istemcisi(musteri)
+    o = baslat(widget, "z-1")
+    ok(a.post(op_url(o["id"], "accept")))
+    assert hata(b.post(op_url(o["id"], "accept")), 409, "DURUM_CAKISMASI")["hata"]["mesaj"] == (
+        "Sohbet başka bir temsilci tarafından kabul edildi.")
+    # Its own chat accepted again, or a closed one: not waiting, as before.
+    assert hata(a.post(op_url(o["id"], "accept")), 409, "DURUM_CAKISMASI")["hata"]["mesaj"] == (
+        "Sohbet sırada beklemiyor; kabul edilemez.")
+    assert Oturum.objects.get(pk=o["id"]).operator_id == kazanan.id
+
+
 def test_sinirdaki_operatorun_bekleyen_sohbete_yaniti_409_hicbir_sey_yazilmaz(musteri, widget):
     _, a = operator_istemcisi(musteri, max_chat=1)
     ilk = baslat(widget, "z-1")

@@ -716,8 +716,17 @@ function kapatAc() {
 }
 
 function bildir(metin) {
-  if (!el.bildirim) return;
-  el.bildirim.textContent = metin || M.hata;
+  if (el.bildirim && el.bildirim.isConnected) {
+    el.bildirim.textContent = metin || M.hata;
+    return;
+  }
+  // No chat or ticket open (a fresh console, a chat that just left): a refusal, such as losing a
+  // claim race from the queue (issue 39), is still shown, as a notice beside the lists.
+  const kutu = h("div", { class: "duyuru", role: "alert", "data-test": "hata-duyurusu" },
+    h("span", { text: metin || M.hata }),
+    h("span", { class: "dugmeler" }, h("button", { type: "button", class: "ikincil kucuk", onclick: () => kutu.remove(), text: M.kapatDugme })));
+  el.duyurular.append(kutu);
+  setTimeout(() => kutu.remove(), 15000);
 }
 
 // --- chats: conversation ---------------------------------------------------------------------
