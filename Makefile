@@ -41,7 +41,7 @@ ENV_FILE ?= .env
 # (what the Docker image installs) and requirements/dev.txt (everything; what this virtualenv gets).
 # To add a package: one `name==version` line in the right .in file, then `make lock`.
 
-.PHONY: install env run test browser worker beat prod lint lock bench bench-canli bench-karma clean mesajlar derle
+.PHONY: install env run test ekran-goruntuleri browser worker beat prod lint lock bench bench-canli bench-karma clean mesajlar derle
 
 $(BIN)/.installed: requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -86,6 +86,12 @@ browser:
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	  else echo "$(if $(TR),chromium yok: tarayıcı testleri atlanacak,no chromium: the browser tests will be skipped)"; fi; }
+
+# Screenshots in docs/screenshots/ (console, widget on desktop and phone, the portal's privacy and
+# canned-response pages) taken by the day suite (portal/tests/test_bir_gun_e2e.py) on the embedded
+# default; a plain test run writes them to its tmp dir only.
+ekran-goruntuleri: install browser derle
+	BIR_GUN_EKRAN_KAYDET=1 $(BIN)/pytest portal/tests/test_bir_gun_e2e.py -k gomulu
 
 # The suite runs on the machine's PostgreSQL and Redis when they answer (as CI does), on SQLite and
 # in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used

@@ -51,8 +51,11 @@ def ws_ping() -> tuple[int, int]:
 
 
 class CanliSunucu:
-    def __init__(self, *, tmp: Path, ek_ortam: dict | None = None):
-        db_url = worker_veritabani_url()
+    """`veritabani_url`: another database than the test database (the embedded default's own SQLite
+    file, with `REDIS_URL=""` in `ek_ortam`: `make run`'s topology)."""
+
+    def __init__(self, *, tmp: Path, ek_ortam: dict | None = None, veritabani_url: str | None = None):
+        db_url = veritabani_url or worker_veritabani_url()
         if db_url is None:
             pytest.skip("Canlı sunucu testleri paylaşılabilir bir PostgreSQL veritabanı ister (DATABASE_URL).")
         self.soket = socket.socket()
