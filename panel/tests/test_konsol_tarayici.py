@@ -648,3 +648,24 @@ def test_soket_istemcisi_sozlesmeye_gore(ortam):
     page.evaluate("window.__soketler[1].it('hazir', {musteri_idleri: []})")
     page.locator(".mod", has_text="Canlı").wait_for()
     assert page.get_by_role("log").get_by_text("Kopukken gelen").count() == 1
+
+
+# The first bubble's words lie inside the bubble and the bubble keeps its height.
+ILK_BALON_SAGLAM = """li => { const m = li.querySelector(".metin").getBoundingClientRect(), b = li.getBoundingClientRect();
+  return m.height > 0 && m.top >= b.top - 1 && m.bottom <= b.bottom + 1; }"""
+
+
+def test_dolu_sohbette_ilk_mesaj_sikismaz_kaydirilir(ortam):
+    """Issue 39 (found by the day suite): in a log fuller than its pane the bubbles shrank instead of
+    the log scrolling, and the first message showed its sender line with its words clipped."""
+    w, oturum = sohbet_baslat(ortam.a, "z-uzun", mesaj="İlk soru: kargom nerede?")
+    k = ortam.konsol(ortam.ben)
+    k.satir(oturum["id"]).get_by_role("button", name=re.compile("Kabul et")).click()
+    log = k.page.get_by_role("log")
+    log.get_by_text("İlk soru: kargom nerede?").wait_for()
+    for i in range(20):
+        ok(w.post("/api/v1/widget/chat/message", {"ziyaretci_id": "z-uzun", "oturum_id": oturum["id"],
+                                                  "icerik": f"Ek bilgi {i}"}, format="json"), status=(201,))
+    log.get_by_text("Ek bilgi 19").wait_for()
+    assert log.evaluate("ol => ol.scrollHeight > ol.clientHeight")  # fuller than its pane
+    assert k.page.locator(".mesajlar li.mesaj").first.evaluate(ILK_BALON_SAGLAM)
