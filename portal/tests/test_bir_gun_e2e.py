@@ -293,6 +293,15 @@ def bekle(kosul, sure=SURE_MS / 1000, mesaj=""):
     assert kosul(), mesaj
 
 
+def metinler_dogru(op, mesajlar: list[dict]) -> None:
+    """The open chat shows each message with its own words, visibly."""
+    # inside its bubble (a squeezed bubble clips it), with a height
+    metinler = op.page.locator(".mesajlar li.mesaj .metin").evaluate_all("""els => els.map(e => {
+      const r = e.getBoundingClientRect(), b = e.closest("li").getBoundingClientRect();
+      return [e.innerText, r.height > 0 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1]; })""")
+    assert metinler == [[m["icerik"], True] for m in mesajlar], (metinler, op.page.locator(".mesajlar").inner_html())
+
+
 def gonderenler(mesajlar: list[dict]) -> dict[str, int]:
     sayac: dict[str, int] = {}
     for m in mesajlar:
@@ -381,6 +390,7 @@ def test_bir_gun(sunucu, tarayici, tmp_path):
     assert v5.log.locator(".ek").count() == 2
     ekran(v5.page, tmp_path, "gun-widget-telefon.png")
     ekran(elif_.page, tmp_path, "gun-konsol.png")
+    metinler_dogru(elif_, api.mesajlar(v5.oturum_id))
 
     # 5. John closes one of his chats; Elif hands the refund over to him with a note.
     john.ac(v2.oturum_id)
@@ -464,7 +474,9 @@ def test_bir_gun(sunucu, tarayici, tmp_path):
     v7.page.get_by_role("button", name="Yeni talep").click()
     v7.page.get_by_label("Konu").fill("Fatura adresi")
     v7.page.get_by_label("Açıklama").fill("Fatura adresimi değiştirmek istiyorum.")
-    v7.page.get_by_role("button", name="Talebi gönder").click()
+    with v7.page.expect_response(lambda r: "/api/v1/widget/ticket/create" in r.url) as talep:
+        v7.page.get_by_role("button", name="Talebi gönder").click()
+    assert talep.value.ok, talep.value.text()
     v7.page.get_by_role("log", name="Fatura adresi").get_by_text("Fatura adresimi değiştirmek istiyorum.").wait_for()
     [ticket] = api.get("/operator/tickets")["ticketlar"]
     for op in (elif_, john):
@@ -495,8 +507,10 @@ def test_bir_gun(sunucu, tarayici, tmp_path):
         assert "can you check the courier" not in z.log.inner_text() and "Order 1234" not in z.log.inner_text()
     for op, oturum_id in ((elif_, v5.oturum_id), (john, v3.oturum_id)):
         op.ac(oturum_id)
-        tumu = [m["id"] for m in api.mesajlar(oturum_id)]
+        mesajlar = api.mesajlar(oturum_id)
+        tumu = [m["id"] for m in mesajlar]
         bekle(lambda op=op, t=tumu: op.mesaj_idleri() == t, mesaj=(op.kisi["ad"], op.mesaj_idleri(), tumu))
+        metinler_dogru(op, mesajlar)
 
     # No Turkish on John's screen (the project's own name aside).
     metin = john.page.locator("body").inner_text().replace(veri["musteri"]["firma_adi"], "")
