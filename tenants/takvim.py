@@ -10,7 +10,8 @@ The rules (CONTRACT 15):
   midnight). A day has any number of slots; `[]` or a missing day key is closed all day.
 - `tatiller` are local dates, closed all day (a slot of the day before that runs to `"24:00"` ends
   at the holiday's midnight).
-- Null hours: always open (`vade`/`gecen` are then plain arithmetic; holidays do not apply).
+- Null hours: always open but on the holidays (`acik` needs today not in `tatiller` first); with no
+  holidays `vade`/`gecen` are plain arithmetic, with some they skip the holidays as any closed day.
 - An opening over midnight is written as two slots on consecutive days (`cum ["22:00","24:00"]`,
   `cmt ["00:00","02:00"]`): slots that touch are one continuous opening, so `sonraki_acilis` never
   reports the second half as an opening of its own.
@@ -140,15 +141,19 @@ class Takvim:
         self.bolge = ZoneInfo(self.saat_dilimi)
         if calisma_saatleri_hatasi(calisma_saatleri) is not None:
             calisma_saatleri = None
+        self.tatiller: frozenset[dt.date] = (
+            frozenset(dt.date.fromisoformat(t) for t in tatiller) if tatiller_hatasi(tatiller) is None else frozenset()
+        )
+        if calisma_saatleri is None and self.tatiller:
+            # Null hours with holidays: open every moment of every day but the holidays, which is
+            # a week of whole days (CONTRACT 15: `acik` needs today not in `tatiller` first).
+            calisma_saatleri = {gun: [["00:00", "24:00"]] for gun in GUNLER}
         self.her_zaman_acik = calisma_saatleri is None
         # weekday -> sorted [(start minute, end minute)]
         self._hafta: dict[int, list[tuple[int, int]]] = {
             i: sorted((_dakika(a), _dakika(b)) for a, b in (calisma_saatleri or {}).get(gun, []))
             for i, gun in enumerate(GUNLER)
         }
-        self.tatiller: frozenset[dt.date] = (
-            frozenset(dt.date.fromisoformat(t) for t in tatiller) if tatiller_hatasi(tatiller) is None else frozenset()
-        )
         self._hic_acik_degil = not self.her_zaman_acik and not any(self._hafta.values())
 
     @classmethod

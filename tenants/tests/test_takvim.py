@@ -18,13 +18,25 @@ def yerel(bolge, *args):
 
 
 def test_null_hours_always_open_and_plain_arithmetic():
-    t = Takvim("Europe/Istanbul", None, ["2026-01-01"])
+    t = Takvim("Europe/Istanbul", None, [])
     an = dt.datetime(2026, 1, 1, 3, tzinfo=UTC)
     assert t.acik_mi(an)
     assert t.sonraki_acilis(an) is None
     assert t.acilislar(an) == []
     assert t.vade(an, dt.timedelta(hours=30)) == an + dt.timedelta(hours=30)
     assert t.gecen(an, an + dt.timedelta(days=9)) == dt.timedelta(days=9)
+
+
+def test_null_hours_are_closed_on_a_holiday():
+    # CONTRACT 15: `acik` needs today (local) not in `tatiller` first, whatever the hours.
+    t = Takvim("Europe/Istanbul", None, ["2026-01-01"])
+    tatil = yerel(IST, 2026, 1, 1, 3)
+    assert not t.acik_mi(tatil)
+    assert t.acik_mi(yerel(IST, 2025, 12, 31, 23, 59)) and t.acik_mi(yerel(IST, 2026, 1, 2, 0))
+    assert t.sonraki_acilis(tatil) == yerel(IST, 2026, 1, 2, 0).astimezone(UTC)
+    # Service levels count no time on the holiday either.
+    assert t.vade(tatil, dt.timedelta(hours=1)) == yerel(IST, 2026, 1, 2, 1).astimezone(UTC)
+    assert t.gecen(yerel(IST, 2025, 12, 31, 12), yerel(IST, 2026, 1, 2, 12)) == dt.timedelta(hours=24)
 
 
 def test_half_open_slots_and_several_slots_a_day():

@@ -61,6 +61,16 @@ def test_closed_init_names_the_next_opening_and_the_services_text(musteri):
     assert init(widget_client(musteri))["mesai"] == {"acik": False, "sonraki_acilis": sonraki, "mesaj": MESAI_DISI_METNI}
 
 
+def test_always_open_is_closed_on_a_holiday(musteri):
+    # CONTRACT 15: `acik` needs today not in `tatiller` first; null hours only mean "any moment".
+    yarin = bugun_tatil(musteri)
+    Musteri.objects.filter(pk=musteri.pk).update(calisma_saatleri=None)
+    mesai = init(widget_client(musteri))["mesai"]
+    assert mesai["acik"] is False and mesai["mesaj"] == str(MESAI_DISI_METNI)
+    assert mesai["sonraki_acilis"] is not None
+    assert dt.datetime.fromisoformat(mesai["sonraki_acilis"].replace("Z", "+00:00")) == dt.datetime.fromisoformat(yarin)
+
+
 def test_closed_with_no_opening_within_14_days(musteri):
     musteri.calisma_saatleri, musteri.mesai_disi_mesaji = {}, "Bayramdayız."
     musteri.save()
