@@ -7,6 +7,7 @@ a ticket (privacy erasure, retention, a tenant's deletion) deletes its row too."
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -16,31 +17,33 @@ class AramaKaydi(models.Model):
         CHAT = "chat", "Sohbet"
         TICKET = "ticket", "Ticket"
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    tur = models.CharField("tür", max_length=6, choices=Tur.choices)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    tur = models.CharField(_("tür"), max_length=6, choices=Tur.choices)
     # Exactly one of the two is set, by `tur`; the cascade removes the row with its document.
-    oturum = models.OneToOneField("chat.Oturum", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    ticket = models.OneToOneField("tickets.Ticket", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    oturum = models.OneToOneField("chat.Oturum", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("sohbet"))
+    ticket = models.OneToOneField("tickets.Ticket", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("ticket"))
     # The chat's or ticket's id, whichever it is (the result's `id`).
-    belge_id = models.BigIntegerField("belge")
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
-    baslik = models.CharField("başlık", max_length=200, blank=True, default="")
+    belge_id = models.BigIntegerField(_("belge"))
+    ziyaretci_id = models.CharField(_("ziyaretçi"), max_length=128)
+    baslik = models.CharField(_("başlık"), max_length=200, blank=True, default="")
     # Plain text, for snippets: the header (subject, visitor name, e-mail, id) and the body
     # (messages, replies, notes; one line each).
-    ust_metin = models.TextField(blank=True, default="")
-    govde_metin = models.TextField(blank=True, default="")
+    ust_metin = models.TextField(blank=True, default="", verbose_name=_("üst metin"))
+    govde_metin = models.TextField(blank=True, default="", verbose_name=_("gövde metni"))
     # Folded words, one space apart, with a space at each end (` sifre faturami `): what matches.
-    katli_ust = models.TextField(blank=True, default=" ")
-    katli_govde = models.TextField(blank=True, default=" ")
+    katli_ust = models.TextField(blank=True, default=" ", verbose_name=_("katlanmış üst metin"))
+    katli_govde = models.TextField(blank=True, default=" ", verbose_name=_("katlanmış gövde metni"))
     # PostgreSQL only: the folded words as a tsvector, header weight A, body weight B.
-    vektor = SearchVectorField(null=True, editable=False)
-    zaman = models.DateTimeField("son etkinlik", default=timezone.now)
+    vektor = SearchVectorField(null=True, editable=False, verbose_name=_("vektör"))
+    zaman = models.DateTimeField(_("son etkinlik"), default=timezone.now)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "arama kaydı"
-        verbose_name_plural = "arama kayıtları"
+        verbose_name = _("arama kaydı")
+        verbose_name_plural = _("arama kayıtları")
         indexes = [
             models.Index(fields=["musteri", "ziyaretci_id"], name="arama_ziyaretci_idx"),
             models.Index(fields=["musteri", "tur", "-zaman"], name="arama_musteri_idx"),
@@ -62,16 +65,16 @@ class AramaZiyaretci(models.Model):
     2.4): searched with each of the visitor's chats and tickets. Kept here, from the event
     `ziyaretci_profili_kaydedildi`, so the index needs nothing of the `context` app."""
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
-    ad = models.CharField("ad", max_length=201, blank=True, default="")
-    email = models.CharField("e-posta", max_length=254, blank=True, default="")
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    ziyaretci_id = models.CharField(_("ziyaretçi"), max_length=128)
+    ad = models.CharField(_("ad"), max_length=201, blank=True, default="")
+    email = models.CharField(_("e-posta"), max_length=254, blank=True, default="")
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "aranan ziyaretçi"
-        verbose_name_plural = "aranan ziyaretçiler"
+        verbose_name = _("aranan ziyaretçi")
+        verbose_name_plural = _("aranan ziyaretçiler")
         constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="arama_ziyaretci_tekil")]
 
     def __str__(self) -> str:
@@ -89,21 +92,21 @@ class AramaBekleyen(models.Model):
         TICKET = "ticket", "Ticket"
         ZIYARETCI = "ziyaretci", "Ziyaretçi"  # ceviri: yok (never shown: the model is not in the admin)
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    tur = models.CharField("tür", max_length=9, choices=Tur.choices)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    tur = models.CharField(_("tür"), max_length=9, choices=Tur.choices)
     # The chat or ticket (`chat`, `ticket`); for `ziyaretci`, what customer-info said (a newer
     # profile of the same visitor comes later in id order and wins).
-    belge_id = models.BigIntegerField("belge", null=True, blank=True)
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128, blank=True, default="")
-    ad = models.CharField("ad", max_length=201, blank=True, default="")
-    email = models.CharField("e-posta", max_length=254, blank=True, default="")
-    olusturma = models.DateTimeField(default=timezone.now)
+    belge_id = models.BigIntegerField(_("belge"), null=True, blank=True)
+    ziyaretci_id = models.CharField(_("ziyaretçi"), max_length=128, blank=True, default="")
+    ad = models.CharField(_("ad"), max_length=201, blank=True, default="")
+    email = models.CharField(_("e-posta"), max_length=254, blank=True, default="")
+    olusturma = models.DateTimeField(default=timezone.now, verbose_name=_("oluşturulma"))
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "bekleyen dizinleme"
-        verbose_name_plural = "bekleyen dizinlemeler"
+        verbose_name = _("bekleyen dizinleme")
+        verbose_name_plural = _("bekleyen dizinlemeler")
 
     def __str__(self) -> str:
         return f"{self.tur} {self.belge_id or self.ziyaretci_id}"

@@ -30,48 +30,50 @@ class Oturum(models.Model):
 
     ACIK_DURUMLAR = (Durum.BEKLIYOR, Durum.AKTIF)
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="oturumlar", db_index=True)
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128)
-    ziyaretci_adi = models.CharField("ziyaretçi adı", max_length=100, blank=True, default="")
-    email = models.EmailField("e-posta", max_length=254, blank=True, default="")
-    kanal = models.CharField("kanal", max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="oturumlar", db_index=True,
+        verbose_name=_("proje"))
+    ziyaretci_id = models.CharField(_("ziyaretçi"), max_length=128)
+    ziyaretci_adi = models.CharField(_("ziyaretçi adı"), max_length=100, blank=True, default="")
+    email = models.EmailField(_("e-posta"), max_length=254, blank=True, default="")
+    kanal = models.CharField(_("kanal"), max_length=10, choices=Kanal.choices, default=Kanal.WIDGET)
     # The chat's language, fixed when it starts (the widget's: supportdesk.core.dil.widget_dili):
     # its `sistem` messages and the visitor's mails (transcript) are written in it (CONTRACT 19).
-    dil = models.CharField("dil", max_length=8, default="tr", db_default="tr")
-    durum = models.CharField("durum", max_length=10, choices=Durum.choices, default=Durum.BEKLIYOR)
+    dil = models.CharField(_("dil"), max_length=8, default="tr", db_default="tr")
+    durum = models.CharField(_("durum"), max_length=10, choices=Durum.choices, default=Durum.BEKLIYOR)
     operator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="oturumlar"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="oturumlar",
+        verbose_name=_("operatör")
     )
-    baslangic = models.DateTimeField("başlangıç", default=timezone.now)
-    kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
+    baslangic = models.DateTimeField(_("başlangıç"), default=timezone.now)
+    kabul_zamani = models.DateTimeField(_("kabul"), null=True, blank=True)
     # The first operator message that is not a note (CONTRACT 17: accepting is no response), for
     # the chat's first-response target (`chat_ilk_yanit_sn`, tickets.sla) and the reports.
-    ilk_yanit_zamani = models.DateTimeField("ilk yanıt", null=True, blank=True)
-    bitis_zamani = models.DateTimeField("bitiş", null=True, blank=True)
-    kapatan = models.CharField("kapatan", max_length=10, choices=Kapatan.choices, null=True, blank=True)
-    puan = models.PositiveSmallIntegerField("puan", null=True, blank=True)
-    puan_yorumu = models.TextField("puan yorumu", blank=True, default="")
-    puan_zamani = models.DateTimeField("puan zamanı", null=True, blank=True)
+    ilk_yanit_zamani = models.DateTimeField(_("ilk yanıt"), null=True, blank=True)
+    bitis_zamani = models.DateTimeField(_("bitiş"), null=True, blank=True)
+    kapatan = models.CharField(_("kapatan"), max_length=10, choices=Kapatan.choices, null=True, blank=True)
+    puan = models.PositiveSmallIntegerField(_("puan"), null=True, blank=True)
+    puan_yorumu = models.TextField(_("puan yorumu"), blank=True, default="")
+    puan_zamani = models.DateTimeField(_("puan zamanı"), null=True, blank=True)
     # Denormalised so that the queue list needs no per-row subquery.
-    son_mesaj = models.CharField("son mesaj", max_length=ONIZLEME_MAX, null=True, blank=True)
-    okunmamis = models.PositiveIntegerField("okunmamış (operatör)", default=0)
+    son_mesaj = models.CharField(_("son mesaj"), max_length=ONIZLEME_MAX, null=True, blank=True)
+    okunmamis = models.PositiveIntegerField(_("okunmamış (operatör)"), default=0)
     # When the visitor was offered to leave a ticket instead of waiting on (issue 13: nobody
     # online for its tenant's bekleme_zaman_asimi_dk); set once, by the periodic `chat.zaman_asimlari`.
-    ticket_onerildi = models.DateTimeField("ticket önerildi", null=True, blank=True)
+    ticket_onerildi = models.DateTimeField(_("ticket önerildi"), null=True, blank=True)
     # The last message the visitor has read (its widget socket's `okundu`, issue 24): kept so that
     # the console's read marks survive a reload. Only moves forward; a message id of this chat.
-    ziyaretci_son_okunan = models.BigIntegerField("ziyaretçinin son okuduğu mesaj", null=True, blank=True)
+    ziyaretci_son_okunan = models.BigIntegerField(_("ziyaretçinin son okuduğu mesaj"), null=True, blank=True)
     # The other side's (issue 39): the last message an operator has read (its socket's `okundu`),
     # so the widget's read marks survive a reload too. Only moves forward.
-    operator_son_okunan = models.BigIntegerField("operatörün son okuduğu mesaj", null=True, blank=True)
+    operator_son_okunan = models.BigIntegerField(_("operatörün son okuduğu mesaj"), null=True, blank=True)
     # Labels of the chat's tenant (CONTRACT 16): operators' shapes only, never the widget's.
-    etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="oturumlar", verbose_name="etiketler")
+    etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="oturumlar", verbose_name=_("etiketler"))
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "sohbet"
-        verbose_name_plural = "sohbetler"
+        verbose_name = _("sohbet")
+        verbose_name_plural = _("sohbetler")
         constraints = [
             # One open chat per visitor: a second chat/start (even a racing one) gets the first.
             models.UniqueConstraint(
@@ -104,24 +106,26 @@ class Mesaj(models.Model):
         OPERATOR = "operator", _("Operatör")
         SISTEM = "sistem", _("Sistem")
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
-    oturum = models.ForeignKey(Oturum, on_delete=models.CASCADE, related_name="mesajlar")
-    gonderen = models.CharField("gönderen", max_length=10, choices=Gonderen.choices)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True,
+        verbose_name=_("proje"))
+    oturum = models.ForeignKey(Oturum, on_delete=models.CASCADE, related_name="mesajlar", verbose_name=_("sohbet"))
+    gonderen = models.CharField(_("gönderen"), max_length=10, choices=Gonderen.choices)
     operator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("operatör")
     )
-    icerik = models.TextField("içerik", max_length=MESAJ_MAX)
+    icerik = models.TextField(_("içerik"), max_length=MESAJ_MAX)
     # The visitor's own upload (the dosyalar app owns uploads); a deleted file leaves the message.
-    ek = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    zaman = models.DateTimeField("zaman", default=timezone.now)
+    ek = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("ek"))
+    zaman = models.DateTimeField(_("zaman"), default=timezone.now)
     # An internal note (CONTRACT 16): in the operators' timeline only, never by any path to the visitor.
-    ozel = models.BooleanField("iç not", default=False)
+    ozel = models.BooleanField(_("iç not"), default=False)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "mesaj"
-        verbose_name_plural = "mesajlar"
+        verbose_name = _("mesaj")
+        verbose_name_plural = _("mesajlar")
         # Polling with `sonra` reads (oturum, id > n) in id order: one index range scan.
         indexes = [models.Index(fields=["oturum", "id"], name="mesaj_oturum_idx")]
 
@@ -132,17 +136,18 @@ class Mesaj(models.Model):
 class HazirYanit(models.Model):
     """A canned response of a tenant, picked by its `kisayol` (e.g. `/selam`)."""
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="hazir_yanitlar", db_index=True)
-    kisayol = models.CharField("kısayol", max_length=50)
-    baslik = models.CharField("başlık", max_length=120)
-    icerik = models.TextField("içerik", max_length=MESAJ_MAX)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="hazir_yanitlar", db_index=True,
+        verbose_name=_("proje"))
+    kisayol = models.CharField(_("kısayol"), max_length=50)
+    baslik = models.CharField(_("başlık"), max_length=120)
+    icerik = models.TextField(_("içerik"), max_length=MESAJ_MAX)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "hazır yanıt"
-        verbose_name_plural = "hazır yanıtlar"
+        verbose_name = _("hazır yanıt")
+        verbose_name_plural = _("hazır yanıtlar")
         constraints = [models.UniqueConstraint(fields=["musteri", "kisayol"], name="hazir_yanit_kisayol_tekil")]
 
     def __str__(self):

@@ -2,6 +2,7 @@ import secrets
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 from supportdesk.core.kapsam import KapsamliQuerySet
@@ -18,25 +19,25 @@ class Ziyaretci(models.Model):
     for the operator's lookup (CONTRACT 6) whatever the site sent first.
     """
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    ziyaretci_id = models.CharField("ziyaretçi kimliği", max_length=ZIYARETCI_ID_MAX)
-    email = models.CharField("e-posta", max_length=254, blank=True, default="")
-    ad = models.CharField("ad", max_length=100, blank=True, default="")
-    soyad = models.CharField("soyad", max_length=100, blank=True, default="")
-    paket = models.CharField("paket", max_length=100, blank=True, default="")
-    kontor = models.FloatField("kontör", null=True, blank=True)
-    ekstra = models.JSONField("ekstra", default=dict, blank=True)
-    identity_dogrulandi = models.BooleanField("kimlik doğrulandı", default=False)
-    dogrulama_zamani = models.DateTimeField("doğrulama zamanı", null=True, blank=True)
-    profil_zamani = models.DateTimeField("son müşteri bilgisi", null=True, blank=True)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
-    guncellenme = models.DateTimeField("güncellenme", default=timezone.now)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    ziyaretci_id = models.CharField(_("ziyaretçi kimliği"), max_length=ZIYARETCI_ID_MAX)
+    email = models.CharField(_("e-posta"), max_length=254, blank=True, default="")
+    ad = models.CharField(_("ad"), max_length=100, blank=True, default="")
+    soyad = models.CharField(_("soyad"), max_length=100, blank=True, default="")
+    paket = models.CharField(_("paket"), max_length=100, blank=True, default="")
+    kontor = models.FloatField(_("kontör"), null=True, blank=True)
+    ekstra = models.JSONField(_("ekstra"), default=dict, blank=True)
+    identity_dogrulandi = models.BooleanField(_("kimlik doğrulandı"), default=False)
+    dogrulama_zamani = models.DateTimeField(_("doğrulama zamanı"), null=True, blank=True)
+    profil_zamani = models.DateTimeField(_("son müşteri bilgisi"), null=True, blank=True)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
+    guncellenme = models.DateTimeField(_("güncellenme"), default=timezone.now)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "ziyaretçi"
-        verbose_name_plural = "ziyaretçiler"
+        verbose_name = _("ziyaretçi")
+        verbose_name_plural = _("ziyaretçiler")
         constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="context_ziyaretci_tekil")]
 
     def __str__(self):
@@ -52,9 +53,9 @@ class KayitQuerySet(KapsamliQuerySet):
 
 
 class _ZiyaretciKaydi(models.Model):
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    ziyaretci = models.ForeignKey(Ziyaretci, on_delete=models.CASCADE, related_name="+")
-    zaman = models.DateTimeField("zaman", default=timezone.now)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    ziyaretci = models.ForeignKey(Ziyaretci, on_delete=models.CASCADE, related_name="+", verbose_name=_("ziyaretçi"))
+    zaman = models.DateTimeField(_("zaman"), default=timezone.now)
 
     objects = KayitQuerySet.as_manager()
 
@@ -65,29 +66,29 @@ class _ZiyaretciKaydi(models.Model):
 
 
 class SayfaGoruntuleme(_ZiyaretciKaydi):
-    url = models.CharField("adres", max_length=URL_MAX)
-    baslik = models.CharField("başlık", max_length=500, blank=True, default="")
-    referrer = models.CharField("yönlendiren", max_length=URL_MAX, blank=True, default="")
+    url = models.CharField(_("adres"), max_length=URL_MAX)
+    baslik = models.CharField(_("başlık"), max_length=500, blank=True, default="")
+    referrer = models.CharField(_("yönlendiren"), max_length=URL_MAX, blank=True, default="")
 
     class Meta(_ZiyaretciKaydi.Meta):
-        verbose_name = "sayfa görüntüleme"
-        verbose_name_plural = "sayfa görüntülemeleri"
+        verbose_name = _("sayfa görüntüleme")
+        verbose_name_plural = _("sayfa görüntülemeleri")
 
     def __str__(self):
         return self.url
 
 
 class HataKaydi(_ZiyaretciKaydi):
-    mesaj = models.TextField("mesaj")
-    kaynak = models.CharField("kaynak", max_length=URL_MAX, blank=True, default="")
-    satir = models.PositiveIntegerField("satır", null=True, blank=True)
-    stack = models.TextField("yığın", blank=True, default="")
-    url = models.CharField("adres", max_length=URL_MAX, blank=True, default="")
-    tarayici = models.CharField("tarayıcı", max_length=500, blank=True, default="")
+    mesaj = models.TextField(_("mesaj"))
+    kaynak = models.CharField(_("kaynak"), max_length=URL_MAX, blank=True, default="")
+    satir = models.PositiveIntegerField(_("satır"), null=True, blank=True)
+    stack = models.TextField(_("yığın"), blank=True, default="")
+    url = models.CharField(_("adres"), max_length=URL_MAX, blank=True, default="")
+    tarayici = models.CharField(_("tarayıcı"), max_length=500, blank=True, default="")
 
     class Meta(_ZiyaretciKaydi.Meta):
-        verbose_name = "hata kaydı"
-        verbose_name_plural = "hata kayıtları"
+        verbose_name = _("hata kaydı")
+        verbose_name_plural = _("hata kayıtları")
 
     def __str__(self):
         return self.mesaj[:80]
@@ -100,14 +101,14 @@ def ekran_goruntusu_yolu(instance, filename: str) -> str:
 
 
 class EkranGoruntusu(_ZiyaretciKaydi):
-    gorsel = models.FileField("görsel", upload_to=ekran_goruntusu_yolu, max_length=255)
-    mime_tipi = models.CharField("MIME tipi", max_length=20)
-    boyut = models.PositiveIntegerField("boyut (bayt)")
-    url = models.CharField("adres", max_length=URL_MAX, blank=True, default="")
+    gorsel = models.FileField(_("görsel"), upload_to=ekran_goruntusu_yolu, max_length=255)
+    mime_tipi = models.CharField(_("MIME tipi"), max_length=20)
+    boyut = models.PositiveIntegerField(_("boyut (bayt)"))
+    url = models.CharField(_("adres"), max_length=URL_MAX, blank=True, default="")
 
     class Meta(_ZiyaretciKaydi.Meta):
-        verbose_name = "ekran görüntüsü"
-        verbose_name_plural = "ekran görüntüleri"
+        verbose_name = _("ekran görüntüsü")
+        verbose_name_plural = _("ekran görüntüleri")
 
     def __str__(self):
         return self.gorsel.name
@@ -121,15 +122,15 @@ class ImzaKullanimi(models.Model):
     Kept in the database, not in the cache: the guarantee must not depend on a store that may
     evict, restart empty or be unreachable (see `imza.imza_kullan`)."""
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    amac = models.CharField("amaç", max_length=16)  # the call that used it (init or profil); part of the digest
-    imza = models.CharField("imza", max_length=64)
-    govde_ozeti = models.CharField("gövde özeti", max_length=64)
-    bitis = models.DateTimeField("geçerlilik sonu", db_index=True)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    amac = models.CharField(_("amaç"), max_length=16)  # the call that used it (init or profil); part of the digest
+    imza = models.CharField(_("imza"), max_length=64)
+    govde_ozeti = models.CharField(_("gövde özeti"), max_length=64)
+    bitis = models.DateTimeField(_("geçerlilik sonu"), db_index=True)
 
     class Meta:
-        verbose_name = "kullanılmış imza"
-        verbose_name_plural = "kullanılmış imzalar"
+        verbose_name = _("kullanılmış imza")
+        verbose_name_plural = _("kullanılmış imzalar")
         constraints = [models.UniqueConstraint(fields=["musteri", "imza"], name="imza_kullanimi_tekil_imza")]
 
     def __str__(self):

@@ -1,5 +1,6 @@
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -23,20 +24,20 @@ class DenetimKaydi(models.Model):
     The user is kept as an id and the e-mail it had then (no foreign key): the entry outlives the
     account."""
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+")
-    zaman = models.DateTimeField("zaman", default=timezone.now, db_index=True)
-    kullanici_id = models.BigIntegerField("kullanıcı", null=True, blank=True)
-    email = models.CharField("e-posta", max_length=254, blank=True, default="")
-    ip = models.GenericIPAddressField("IP adresi", null=True, blank=True)
-    eylem = models.CharField("eylem", max_length=32, choices=[(e, e) for e in EYLEMLER])
-    hedef = models.CharField("hedef", max_length=200, blank=True, default="")
-    ayrinti = models.JSONField("ayrıntı", default=dict, blank=True)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", verbose_name=_("proje"))
+    zaman = models.DateTimeField(_("zaman"), default=timezone.now, db_index=True)
+    kullanici_id = models.BigIntegerField(_("kullanıcı"), null=True, blank=True)
+    email = models.CharField(_("e-posta"), max_length=254, blank=True, default="")
+    ip = models.GenericIPAddressField(_("IP adresi"), null=True, blank=True)
+    eylem = models.CharField(_("eylem"), max_length=32, choices=[(e, e) for e in EYLEMLER])
+    hedef = models.CharField(_("hedef"), max_length=200, blank=True, default="")
+    ayrinti = models.JSONField(_("ayrıntı"), default=dict, blank=True)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "denetim kaydı"
-        verbose_name_plural = "denetim kayıtları"
+        verbose_name = _("denetim kaydı")
+        verbose_name_plural = _("denetim kayıtları")
         indexes = [
             models.Index(fields=["musteri", "-id"], name="denetim_musteri_idx"),
             models.Index(fields=["musteri", "eylem", "-id"], name="denetim_eylem_idx"),
@@ -53,5 +54,5 @@ class DenetimKaydiGorunumu(DenetimKaydi):
 
     class Meta:
         proxy = True
-        verbose_name = "denetim kaydı"
-        verbose_name_plural = "denetim kayıtları"
+        verbose_name = _("denetim kaydı")
+        verbose_name_plural = _("denetim kayıtları")

@@ -3,6 +3,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from supportdesk.core.kapsam import KapsamliQuerySet
 
@@ -49,25 +50,26 @@ class Dosya(models.Model):
     An operator's upload (the console) has `yukleyen` set and an empty `ziyaretci_id`, which no
     visitor id can be, and is attachable only by that operator within that tenant."""
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="dosyalar", db_index=True)
-    ziyaretci_id = models.CharField("ziyaretçi", max_length=128, blank=True)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="dosyalar", db_index=True,
+        verbose_name=_("proje"))
+    ziyaretci_id = models.CharField(_("ziyaretçi"), max_length=128, blank=True)
     yukleyen = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        verbose_name="yükleyen operatör",
+        verbose_name=_("yükleyen operatör"),
     )
-    dosya = models.FileField("dosya", upload_to=dosya_yolu, max_length=255)
-    ad = models.CharField("ad", max_length=255)
-    boyut = models.PositiveBigIntegerField("boyut (bayt)")
-    mime_tipi = models.CharField("MIME tipi", max_length=64)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    dosya = models.FileField(_("dosya"), upload_to=dosya_yolu, max_length=255)
+    ad = models.CharField(_("ad"), max_length=255)
+    boyut = models.PositiveBigIntegerField(_("boyut (bayt)"))
+    mime_tipi = models.CharField(_("MIME tipi"), max_length=64)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
 
     objects = DosyaQuerySet.as_manager()
 
     class Meta:
         # The table kept its name when the model moved here from `tickets` (no data migration).
         db_table = "tickets_dosya"
-        verbose_name = "dosya"
-        verbose_name_plural = "dosyalar"
+        verbose_name = _("dosya")
+        verbose_name_plural = _("dosyalar")
         indexes = [models.Index(fields=["musteri", "ziyaretci_id"], name="dosya_ziyaretci_idx")]
 
     def __str__(self) -> str:

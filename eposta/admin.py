@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import EpostaDurdurma, GelenEposta, GidenEposta
 
@@ -11,7 +12,7 @@ class GidenEpostaAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in GidenEposta._meta.fields]
     list_select_related = False
 
-    @admin.display(description="hata")
+    @admin.display(description=_("hata"))
     def hata_ozeti(self, obj):
         return obj.hata[:80]
 

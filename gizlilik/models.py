@@ -1,5 +1,6 @@
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class BekleyenDosyaSilme(models.Model):
@@ -9,12 +10,12 @@ class BekleyenDosyaSilme(models.Model):
     finishes the job. A rollback takes the row back with everything else, so no file of a kept
     row is ever removed. No foreign key: it outlives its tenant."""
 
-    ad = models.CharField("depodaki ad", max_length=255)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
+    ad = models.CharField(_("depodaki ad"), max_length=255)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now, db_index=True)
 
     class Meta:
-        verbose_name = "silinecek dosya"
-        verbose_name_plural = "silinecek dosyalar"
+        verbose_name = _("silinecek dosya")
+        verbose_name_plural = _("silinecek dosyalar")
 
     def __str__(self):
         return self.ad

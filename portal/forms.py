@@ -322,7 +322,7 @@ class GorunumForm(forms.Form):
     karsilama_metni = forms.CharField(
         label=_("Karşılama metni"), max_length=200, required=False,
         widget=forms.TextInput(attrs={"data-gorunum": "karsilama",
-                                     "placeholder": gorunum.WIDGET_METINLERI["hosgeldinAlt"]}))
+                                     "placeholder": gorunum.KARSILAMA_VARSAYILANI}))
     baslatici_konum = forms.ChoiceField(label=_("Başlatıcı konumu"), choices=[("sag", _("Sağ alt")), ("sol", _("Sol alt"))],
                                         widget=forms.RadioSelect(attrs={"data-gorunum": "konum"}))
     logo = forms.FileField(label=_("Logo"), required=False, help_text=_("PNG, JPEG, WebP ya da SVG; en çok 1 MB."),

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class SelfServisProje(models.Model):
@@ -11,13 +12,15 @@ class SelfServisProje(models.Model):
     its project (SET_NULL), so deleting a project never gives the allowance back.
     """
 
-    kullanici = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    musteri = models.OneToOneField("tenants.Musteri", null=True, on_delete=models.SET_NULL, related_name="+")
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    kullanici = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("kullanıcı"))
+    musteri = models.OneToOneField("tenants.Musteri", null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("proje"))
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
 
     class Meta:
-        verbose_name = "self-servis proje"
-        verbose_name_plural = "self-servis projeler"
+        verbose_name = _("self-servis proje")
+        verbose_name_plural = _("self-servis projeler")
         indexes = [models.Index(fields=["kullanici", "olusturulma"], name="selfservis_kullanici_zaman")]
 
     def __str__(self):
@@ -33,18 +36,18 @@ class BekleyenKayit(models.Model):
     token's SHA-256 is kept, as for invitations.
     """
 
-    email = models.EmailField("e-posta", max_length=254, db_index=True)
-    sifre = models.CharField("şifre özeti", max_length=128)
-    firma_adi = models.CharField("proje adı", max_length=120)
-    ad = models.CharField("ad", max_length=150, blank=True, default="")
+    email = models.EmailField(_("e-posta"), max_length=254, db_index=True)
+    sifre = models.CharField(_("şifre özeti"), max_length=128)
+    firma_adi = models.CharField(_("proje adı"), max_length=120)
+    ad = models.CharField(_("ad"), max_length=150, blank=True, default="")
     # The sign-up page's language (CONTRACT 19): the account's `dil` when the link opens it.
-    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="")
-    token_ozeti = models.CharField("token özeti", max_length=64, unique=True)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
+    dil = models.CharField(_("dil"), max_length=8, blank=True, default="", db_default="")
+    token_ozeti = models.CharField(_("token özeti"), max_length=64, unique=True)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now, db_index=True)
 
     class Meta:
-        verbose_name = "bekleyen kayıt"
-        verbose_name_plural = "bekleyen kayıtlar"
+        verbose_name = _("bekleyen kayıt")
+        verbose_name_plural = _("bekleyen kayıtlar")
 
     def __str__(self):
         return f"{self.email} ({self.olusturulma:%Y-%m-%d %H:%M})"

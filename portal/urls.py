@@ -56,6 +56,7 @@ urlpatterns = [
     path("kampanyalar", icerik_views.KampanyaView.as_view(), name="kampanyalar"),
     path("kampanyalar/<int:nesne_id>", icerik_views.KampanyaView.as_view(), name="kampanya"),
     path("gorunum", gorunum_views.GorunumView.as_view(), name="gorunum"),
+    path("gorunum/onizleme", gorunum_views.GorunumOnizlemeView.as_view(), name="gorunum_onizleme"),
     path("yonlendirme", yonlendirme_views.YonlendirmeView.as_view(), name="yonlendirme"),
     path("raporlar", rapor_views.RaporView.as_view(), name="raporlar"),
     path("sla", sla_views.SlaView.as_view(), name="sla"),

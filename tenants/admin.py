@@ -4,6 +4,8 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import services
 from .ayarlar import ALANLAR as AYAR_ALANLARI
@@ -99,19 +101,19 @@ class MusteriAdmin(admin.ModelAdmin):
             qs = qs.annotate(**kullanim_sutunlari())
         return qs
 
-    @admin.display(description="sohbet", ordering="sohbet_sayisi")
+    @admin.display(description=_("sohbet"), ordering="sohbet_sayisi")
     def sohbetler(self, obj):
         return getattr(obj, "sohbet_sayisi", "—")
 
-    @admin.display(description="ticket", ordering="ticket_sayisi")
+    @admin.display(description=_("ticket"), ordering="ticket_sayisi")
     def ticketlar(self, obj):
         return getattr(obj, "ticket_sayisi", "—")
 
-    @admin.display(description="üye", ordering="operator_sayisi")
+    @admin.display(description=_("üye"), ordering="operator_sayisi")
     def operatorler(self, obj):
         return getattr(obj, "operator_sayisi", "—")
 
-    @admin.display(description="depolama", ordering="depolama_bayt")
+    @admin.display(description=_("depolama"), ordering="depolama_bayt")
     def depolama(self, obj):
         bayt = getattr(obj, "depolama_bayt", None)
         return "—" if bayt is None else filesizeformat(bayt)
@@ -128,29 +130,41 @@ class MusteriAdmin(admin.ModelAdmin):
         services.musteri_duzenle(musteri=obj, degisiklikler=degisen, kullanici=request.user)
     actions = ["widget_anahtarini_yenile", "api_secret_yenile", "devre_disi_birak", "etkinlestir"]
 
-    @admin.action(description="Projeyi devre dışı bırak (widget anahtarı hemen çalışmaz)")
+    @admin.action(description=_("Projeyi devre dışı bırak (widget anahtarı hemen çalışmaz)"))
     def devre_disi_birak(self, request, queryset):
         for musteri in queryset:
             services.musteri_aktiflik_ayarla(musteri=musteri, aktif=False)
-        self.message_user(request, f"{queryset.count()} proje devre dışı bırakıldı.", messages.SUCCESS)
+        sayi = queryset.count()
+        metin = ngettext("%(sayi)s proje devre dışı bırakıldı.",
+                         "%(sayi)s proje devre dışı bırakıldı.", sayi)
+        self.message_user(request, metin % {"sayi": sayi}, messages.SUCCESS)
 
-    @admin.action(description="Projeyi yeniden etkinleştir")
+    @admin.action(description=_("Projeyi yeniden etkinleştir"))
     def etkinlestir(self, request, queryset):
         for musteri in queryset:
             services.musteri_aktiflik_ayarla(musteri=musteri, aktif=True)
-        self.message_user(request, f"{queryset.count()} proje etkinleştirildi.", messages.SUCCESS)
+        sayi = queryset.count()
+        metin = ngettext("%(sayi)s proje etkinleştirildi.",
+                         "%(sayi)s proje etkinleştirildi.", sayi)
+        self.message_user(request, metin % {"sayi": sayi}, messages.SUCCESS)
 
-    @admin.action(description="Widget anahtarını yenile")
+    @admin.action(description=_("Widget anahtarını yenile"))
     def widget_anahtarini_yenile(self, request, queryset):
         for musteri in queryset:
             services.musteri_anahtar_yenile(musteri=musteri, hangisi="api_key")
-        self.message_user(request, f"{queryset.count()} projenin widget anahtarı yenilendi.", messages.SUCCESS)
+        sayi = queryset.count()
+        metin = ngettext("%(sayi)s projenin widget anahtarı yenilendi.",
+                         "%(sayi)s projenin widget anahtarı yenilendi.", sayi)
+        self.message_user(request, metin % {"sayi": sayi}, messages.SUCCESS)
 
-    @admin.action(description="API gizli anahtarını yenile")
+    @admin.action(description=_("API gizli anahtarını yenile"))
     def api_secret_yenile(self, request, queryset):
         for musteri in queryset:
             services.musteri_anahtar_yenile(musteri=musteri, hangisi="api_secret")
-        self.message_user(request, f"{queryset.count()} projenin gizli anahtarı yenilendi.", messages.SUCCESS)
+        sayi = queryset.count()
+        metin = ngettext("%(sayi)s projenin gizli anahtarı yenilendi.",
+                         "%(sayi)s projenin gizli anahtarı yenilendi.", sayi)
+        self.message_user(request, metin % {"sayi": sayi}, messages.SUCCESS)
 
 
 @admin.register(Uyelik)

@@ -16,7 +16,6 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
-from supportdesk.core.dil import dilde
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek
 
 from .models import Musteri
@@ -26,25 +25,9 @@ EN_AZ_KONTRAST = 4.5
 KARSILAMA_MAX = 200
 KONUMLAR = ("sag", "sol")
 RENK = re.compile(r"^#[0-9A-Fa-f]{6}$")
-# The widget's own words around the tenant's look (static/widget/widget.js, `M`): the portal's
-# preview shows these, so it shows what the widget shows (issue 24); a test keeps them in step.
-# Turkish here (the source); `widget_metinleri(dil)` gives them in a widget's language (CONTRACT 19).
-WIDGET_METINLERI = {
-    "hosgeldin": gettext_noop("Merhaba! Size nasıl yardımcı olabiliriz?"),
-    "hosgeldinAlt": gettext_noop("Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın."),
-    "cevrimici": gettext_noop("Temsilcilerimiz çevrimiçi"),
-    "baslat": gettext_noop("Sohbeti başlat"),
-    "baslik": gettext_noop("Destek"),
-}
-
-
-def widget_metinleri(dil: str | None = None) -> dict[str, str]:
-    """`WIDGET_METINLERI` in language `dil` (a widget's: `supportdesk.core.dil.widget_dili`), or in
-    the active language when None."""
-    if dil is None:
-        return {k: gettext(v) for k, v in WIDGET_METINLERI.items()}
-    with dilde(dil):
-        return {k: gettext(v) for k, v in WIDGET_METINLERI.items()}
+# The widget's greeting when the tenant sets none (static/widget/widget.js, `M.hosgeldinAlt`; a test
+# keeps them in step): the portal form's placeholder. The preview is the widget itself (issue 39).
+KARSILAMA_VARSAYILANI = gettext_noop("Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın.")
 LOGO_TIPLERI = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
 _SVG_BASI = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]",
                        re.IGNORECASE | re.DOTALL)
@@ -168,3 +151,17 @@ def avatar_harfi(firma_adi: str) -> str:
 def logo_adresi(musteri: Musteri) -> str:
     """The logo's URL (path or absolute, as the storage gives it), or ''."""
     return musteri.logo.url if musteri.logo else musteri.logo_url
+
+
+def widget_gorunumu(musteri: Musteri, request) -> dict:
+    """The look fields of `widget/init`'s answer (CONTRACT 13); the portal's preview gives the
+    widget the same."""
+    logo = logo_adresi(musteri)
+    return {
+        "firma_adi": musteri.firma_adi,
+        # The widget runs on the tenant's site: a stored path must name this service's host.
+        "logo_url": request.build_absolute_uri(logo) if logo.startswith("/") else logo,
+        "renk_primary": musteri.renk_primary,
+        "karsilama_metni": musteri.karsilama_metni,
+        "baslatici_konum": musteri.baslatici_konum,
+    }

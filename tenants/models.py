@@ -51,25 +51,25 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
         MESGUL = "mesgul", _("Meşgul")
         CEVRIMDISI = "cevrimdisi", _("Çevrimdışı")
 
-    email = models.EmailField("e-posta", unique=True)
+    email = models.EmailField(_("e-posta"), unique=True)
     # Display name shown to visitors on an operator's messages (`operator_adi`) and in the
     # "X sohbete katıldı" line; empty means the neutral "Temsilci".
-    ad = models.CharField("görünen ad", max_length=150, blank=True)
+    ad = models.CharField(_("görünen ad"), max_length=150, blank=True)
     # A picture by address (http(s) only): no upload path of its own, so no second set of
     # upload rules beside the dosyalar app's.
-    avatar = models.URLField("avatar adresi", max_length=500, blank=True, default="")
+    avatar = models.URLField(_("avatar adresi"), max_length=500, blank=True, default="")
     # Primary tenant, kept for v1.6 clients (spec 9.3) and in sync with the portal's active tenant.
     musteri = models.ForeignKey(
-        "tenants.Musteri", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name="birincil proje"
+        "tenants.Musteri", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("birincil proje")
     )
-    durum = models.CharField("durum", max_length=12, choices=Durum.choices, default=Durum.CEVRIMDISI, db_index=True)
+    durum = models.CharField(_("durum"), max_length=12, choices=Durum.choices, default=Durum.CEVRIMDISI, db_index=True)
     # The member's language for the portal, the console and mails to it (CONTRACT 19); "" until
     # chosen: pages follow the browser (supportdesk.core.dil), mails the default.
     # The service's languages (settings.LANGUAGES, each named in itself).
-    dil = models.CharField("dil", max_length=8, blank=True, default="", db_default="", choices=settings.LANGUAGES)
-    is_active = models.BooleanField("aktif", default=True)
-    is_staff = models.BooleanField("yönetici paneli", default=False)
-    date_joined = models.DateTimeField("katılma", default=timezone.now)
+    dil = models.CharField(_("dil"), max_length=8, blank=True, default="", db_default="", choices=settings.LANGUAGES)
+    is_active = models.BooleanField(_("aktif"), default=True)
+    is_staff = models.BooleanField(_("yönetici paneli"), default=False)
+    date_joined = models.DateTimeField(_("katılma"), default=timezone.now)
 
     objects = KullaniciManager()
 
@@ -78,8 +78,8 @@ class Kullanici(AbstractBaseUser, PermissionsMixin):
     REQUIRED_FIELDS: list[str] = []
 
     class Meta:
-        verbose_name = "kullanıcı"
-        verbose_name_plural = "kullanıcılar"
+        verbose_name = _("kullanıcı")
+        verbose_name_plural = _("kullanıcılar")
 
     def __str__(self):
         return self.email
@@ -91,28 +91,29 @@ renk_validator = RegexValidator(r"^#[0-9A-Fa-f]{6}$", _("Renk #RRGGBB biçiminde
 class Musteri(models.Model):
     """A tenant ("project"): a customer organisation using the widget."""
 
-    firma_adi = models.CharField("firma adı", max_length=120)
-    logo_url = models.CharField("logo yolu", max_length=500, blank=True, default="")
-    renk_primary = models.CharField("ana renk", max_length=7, default="#2563EB", validators=[renk_validator])
+    firma_adi = models.CharField(_("firma adı"), max_length=120)
+    logo_url = models.CharField(_("logo yolu"), max_length=500, blank=True, default="")
+    renk_primary = models.CharField(_("ana renk"), max_length=7, default="#2563EB", validators=[renk_validator])
     # The widget's look set in the portal (CONTRACT 13); `logo` (an uploaded, checked file) wins
     # over `logo_url` (a path set by commands or the admin).
-    logo = models.FileField("logo", upload_to="logolar/", blank=True, max_length=255)
-    karsilama_metni = models.CharField("karşılama metni", max_length=200, blank=True, default="")
-    baslatici_konum = models.CharField("başlatıcı konumu", max_length=3, default="sag",
+    logo = models.FileField(_("logo"), upload_to="logolar/", blank=True, max_length=255)
+    karsilama_metni = models.CharField(_("karşılama metni"), max_length=200, blank=True, default="")
+    baslatici_konum = models.CharField(_("başlatıcı konumu"), max_length=3, default="sag",
                                        choices=[("sag", _("Sağ alt")), ("sol", _("Sol alt"))])
-    api_key = models.CharField("widget anahtarı", max_length=64, unique=True, default=yeni_api_key)
-    api_secret = models.CharField("API gizli anahtarı", max_length=80, default=yeni_api_secret)
-    izinli_originler = models.JSONField("izinli originler", default=list, blank=True)
-    kimlik_dogrulama_zorunlu = models.BooleanField("imzalı kimlik zorunlu", default=False)
-    trial_bitis = models.DateTimeField("deneme bitişi", null=True, blank=True)
-    aktif = models.BooleanField("aktif", default=True)
+    api_key = models.CharField(_("widget anahtarı"), max_length=64, unique=True, default=yeni_api_key)
+    api_secret = models.CharField(_("API gizli anahtarı"), max_length=80, default=yeni_api_secret)
+    izinli_originler = models.JSONField(_("izinli originler"), default=list, blank=True)
+    kimlik_dogrulama_zorunlu = models.BooleanField(_("imzalı kimlik zorunlu"), default=False)
+    trial_bitis = models.DateTimeField(_("deneme bitişi"), null=True, blank=True)
+    aktif = models.BooleanField(_("aktif"), default=True)
     # Set once the first visitor is bound (CONTRACT 2a): until then no widget call of the tenant
     # needs the per-visitor lookup, so sites that never ask for visitor tokens pay nothing for them.
-    bagli_ziyaretci_var = models.BooleanField("bağlı ziyaretçisi var", default=False, editable=False)
+    bagli_ziyaretci_var = models.BooleanField(_("bağlı ziyaretçisi var"), default=False, editable=False)
     olusturan = models.ForeignKey(
-        Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="olusturdugu_musteriler"
+        Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="olusturdugu_musteriler",
+        verbose_name=_("oluşturan")
     )
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now, db_index=True)
 
     # Routing, working hours and timed rules (CONTRACT 15); validated by the settings API
     # (`/operator/tenants/{id}/ayarlar`, `/portal/yonlendirme`), never trusted when read: a stored
@@ -127,23 +128,23 @@ class Musteri(models.Model):
         EN = "en", "English"
         OTOMATIK = "otomatik", _("Ziyaretçinin tarayıcısına göre")
 
-    saat_dilimi = models.CharField("saat dilimi", max_length=64, default="Europe/Istanbul")
-    atama_modu = models.CharField("atama modu", max_length=12, choices=AtamaModu.choices, default=AtamaModu.MANUEL)
-    calisma_saatleri = models.JSONField("çalışma saatleri", null=True, blank=True, default=None)
+    saat_dilimi = models.CharField(_("saat dilimi"), max_length=64, default="Europe/Istanbul")
+    atama_modu = models.CharField(_("atama modu"), max_length=12, choices=AtamaModu.choices, default=AtamaModu.MANUEL)
+    calisma_saatleri = models.JSONField(_("çalışma saatleri"), null=True, blank=True, default=None)
     # The weekly days kept while `calisma_saatleri` is null ("always open", issue 39.3): the portal
     # shows them again when the switch is turned off. The calendar itself never reads them.
-    kayitli_calisma_saatleri = models.JSONField("kayıtlı çalışma saatleri", null=True, blank=True, default=None)
-    tatiller = models.JSONField("tatiller", default=list, blank=True)
-    mesai_disi_mesaji = models.CharField("mesai dışı mesajı", max_length=500, blank=True, default="")
-    bekleme_zaman_asimi_dk = models.PositiveIntegerField("bekleme zaman aşımı (dk)", default=10)
-    sessiz_kapatma_dk = models.PositiveIntegerField("sessiz kapatma (dk)", null=True, blank=True, default=30)
-    yeniden_atama_dk = models.PositiveIntegerField("yeniden atama (dk)", null=True, blank=True, default=None)
-    saklama_gun = models.PositiveIntegerField("saklama süresi (gün)", null=True, blank=True, default=None)
-    dil = models.CharField("widget dili", max_length=8, choices=Dil.choices, default=Dil.TR)
+    kayitli_calisma_saatleri = models.JSONField(_("kayıtlı çalışma saatleri"), null=True, blank=True, default=None)
+    tatiller = models.JSONField(_("tatiller"), default=list, blank=True)
+    mesai_disi_mesaji = models.CharField(_("mesai dışı mesajı"), max_length=500, blank=True, default="")
+    bekleme_zaman_asimi_dk = models.PositiveIntegerField(_("bekleme zaman aşımı (dk)"), default=10)
+    sessiz_kapatma_dk = models.PositiveIntegerField(_("sessiz kapatma (dk)"), null=True, blank=True, default=30)
+    yeniden_atama_dk = models.PositiveIntegerField(_("yeniden atama (dk)"), null=True, blank=True, default=None)
+    saklama_gun = models.PositiveIntegerField(_("saklama süresi (gün)"), null=True, blank=True, default=None)
+    dil = models.CharField(_("widget dili"), max_length=8, choices=Dil.choices, default=Dil.TR)
 
     class Meta:
-        verbose_name = "proje (müşteri)"
-        verbose_name_plural = "projeler (müşteriler)"
+        verbose_name = _("proje (müşteri)")
+        verbose_name_plural = _("projeler (müşteriler)")
         indexes = [models.Index(fields=["olusturan", "olusturulma"])]
 
     def __str__(self):
@@ -158,25 +159,25 @@ class Uyelik(models.Model):
         YONETICI = "yonetici", _("Yönetici")
         OPERATOR = "operator", _("Operatör")
 
-    kullanici = models.ForeignKey(Kullanici, on_delete=models.CASCADE, related_name="uyelikler")
-    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="uyelikler")
-    rol = models.CharField("rol", max_length=10, choices=Rol.choices, default=Rol.OPERATOR)
-    sira = models.PositiveIntegerField("sıra", default=0)
-    sessize_alindi = models.BooleanField("sessize alındı", default=False)
-    max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
+    kullanici = models.ForeignKey(Kullanici, on_delete=models.CASCADE, related_name="uyelikler", verbose_name=_("kullanıcı"))
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="uyelikler", verbose_name=_("proje"))
+    rol = models.CharField(_("rol"), max_length=10, choices=Rol.choices, default=Rol.OPERATOR)
+    sira = models.PositiveIntegerField(_("sıra"), default=0)
+    sessize_alindi = models.BooleanField(_("sessize alındı"), default=False)
+    max_chat_per_tenant = models.PositiveIntegerField(_("en çok eşzamanlı sohbet"), null=True, blank=True)
     # "New ticket" mails (CONTRACT 14). None: the role's default (on for `sahip`, off otherwise),
     # so a member who never chose follows its role when the role changes.
-    eposta_bildirimi_secimi = models.BooleanField("yeni ticket e-postası", null=True, blank=True)
-    olusturulma = models.DateTimeField(default=timezone.now)
+    eposta_bildirimi_secimi = models.BooleanField(_("yeni ticket e-postası"), null=True, blank=True)
+    olusturulma = models.DateTimeField(default=timezone.now, verbose_name=_("oluşturulma"))
     # Automatic assignment (CONTRACT 15, `sirayla`): when this member last got a chat of the tenant
     # (accept, transfer, automatic, a claiming answer) and a ticket (automatic); null = never, first
     # in line. Written by a conditional UPDATE under the membership's row lock (no signal).
-    son_atama = models.DateTimeField("son sohbet ataması", null=True, blank=True, editable=False)
-    son_ticket_atama = models.DateTimeField("son ticket ataması", null=True, blank=True, editable=False)
+    son_atama = models.DateTimeField(_("son sohbet ataması"), null=True, blank=True, editable=False)
+    son_ticket_atama = models.DateTimeField(_("son ticket ataması"), null=True, blank=True, editable=False)
 
     class Meta:
-        verbose_name = "üyelik"
-        verbose_name_plural = "üyelikler"
+        verbose_name = _("üyelik")
+        verbose_name_plural = _("üyelikler")
         constraints = [models.UniqueConstraint(fields=["kullanici", "musteri"], name="uyelik_tekil")]
         ordering = ["sira", "musteri_id"]
 
@@ -202,12 +203,12 @@ class Uyelik(models.Model):
 class IptalEdilenToken(models.Model):
     """Access tokens revoked by logout, by JWT id, until they would have expired anyway."""
 
-    jti = models.CharField(max_length=64, unique=True)
-    bitis = models.DateTimeField(db_index=True)
+    jti = models.CharField(max_length=64, unique=True, verbose_name=_("token kimliği (jti)"))
+    bitis = models.DateTimeField(db_index=True, verbose_name=_("bitiş"))
 
     class Meta:
-        verbose_name = "iptal edilen token"
-        verbose_name_plural = "iptal edilen tokenlar"
+        verbose_name = _("iptal edilen token")
+        verbose_name_plural = _("iptal edilen tokenlar")
 
     def __str__(self):
         return self.jti
@@ -230,16 +231,16 @@ class ZiyaretciKimligi(models.Model):
         (SERBEST, _("Serbest bırakıldı (bağlı değil)")),
     ]
 
-    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ziyaretci_kimlikleri")
-    ziyaretci_id = models.CharField("ziyaretçi kimliği", max_length=128)
-    nesil = models.PositiveIntegerField("token nesli", default=1)
-    baglanti = models.CharField("bağlanma", max_length=8, choices=BAGLANTILAR, default=IMZALI)
-    olusturulma = models.DateTimeField("bağlanma", default=timezone.now)
-    guncellenme = models.DateTimeField("son değişiklik", auto_now=True)
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ziyaretci_kimlikleri", verbose_name=_("proje"))
+    ziyaretci_id = models.CharField(_("ziyaretçi kimliği"), max_length=128)
+    nesil = models.PositiveIntegerField(_("token nesli"), default=1)
+    baglanti = models.CharField(_("bağlanma"), max_length=8, choices=BAGLANTILAR, default=IMZALI)
+    olusturulma = models.DateTimeField(_("bağlanma"), default=timezone.now)
+    guncellenme = models.DateTimeField(_("son değişiklik"), auto_now=True)
 
     class Meta:
-        verbose_name = "bağlı ziyaretçi"
-        verbose_name_plural = "bağlı ziyaretçiler"
+        verbose_name = _("bağlı ziyaretçi")
+        verbose_name_plural = _("bağlı ziyaretçiler")
         constraints = [models.UniqueConstraint(fields=["musteri", "ziyaretci_id"], name="ziyaretci_kimligi_tekil")]
 
     def __str__(self):
@@ -253,20 +254,23 @@ class Davet(models.Model):
     invitation is made, and a leaked database cannot be used to join a project.
     """
 
-    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="davetler", db_index=True)
-    email = models.EmailField("e-posta")
-    rol = models.CharField("rol", max_length=10, choices=Uyelik.Rol.choices, default=Uyelik.Rol.OPERATOR)
-    max_chat_per_tenant = models.PositiveIntegerField("en çok eşzamanlı sohbet", null=True, blank=True)
-    token_ozeti = models.CharField(max_length=64, unique=True, editable=False)
-    davet_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
-    son_gecerlilik = models.DateTimeField("son geçerlilik")
-    kabul_zamani = models.DateTimeField("kabul", null=True, blank=True)
-    kabul_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="davetler", db_index=True,
+        verbose_name=_("proje"))
+    email = models.EmailField(_("e-posta"))
+    rol = models.CharField(_("rol"), max_length=10, choices=Uyelik.Rol.choices, default=Uyelik.Rol.OPERATOR)
+    max_chat_per_tenant = models.PositiveIntegerField(_("en çok eşzamanlı sohbet"), null=True, blank=True)
+    token_ozeti = models.CharField(max_length=64, unique=True, editable=False, verbose_name=_("token özeti"))
+    davet_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("davet eden"))
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
+    son_gecerlilik = models.DateTimeField(_("son geçerlilik"))
+    kabul_zamani = models.DateTimeField(_("kabul"), null=True, blank=True)
+    kabul_eden = models.ForeignKey(Kullanici, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("kabul eden"))
 
     class Meta:
-        verbose_name = "davet"
-        verbose_name_plural = "davetler"
+        verbose_name = _("davet")
+        verbose_name_plural = _("davetler")
         indexes = [models.Index(fields=["musteri", "kabul_zamani"], name="davet_bekleyen_idx")]
 
     def __str__(self):
@@ -287,17 +291,18 @@ class Etiket(models.Model):
     `anahtar` is the name folded (supportdesk.core.katlama.katla), and the constraint is on it,
     so two racing creates of one name cannot both pass."""
 
-    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="etiketler", db_index=True)
-    ad = models.CharField("ad", max_length=40)
-    anahtar = models.CharField("katlanmış ad", max_length=80, editable=False)
-    renk = models.CharField("renk", max_length=7, default=VARSAYILAN_ETIKET_RENGI, validators=[renk_validator])
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="etiketler", db_index=True,
+        verbose_name=_("proje"))
+    ad = models.CharField(_("ad"), max_length=40)
+    anahtar = models.CharField(_("katlanmış ad"), max_length=80, editable=False)
+    renk = models.CharField(_("renk"), max_length=7, default=VARSAYILAN_ETIKET_RENGI, validators=[renk_validator])
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "etiket"
-        verbose_name_plural = "etiketler"
+        verbose_name = _("etiket")
+        verbose_name_plural = _("etiketler")
         constraints = [models.UniqueConstraint(fields=["musteri", "anahtar"], name="etiket_ad_tekil")]
         ordering = ["anahtar", "id"]
 

@@ -1,5 +1,7 @@
 from django import forms
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.olaylar import OLAYLAR
@@ -14,7 +16,7 @@ class WebhookEndpointForm(forms.ModelForm):
 
     olaylar = forms.MultipleChoiceField(
         choices=[(o, o) for o in OLAYLAR], required=False,
-        widget=forms.CheckboxSelectMultiple, help_text="Hiçbiri seçilmezse bütün olaylar gönderilir.",
+        widget=forms.CheckboxSelectMultiple, help_text=_("Hiçbiri seçilmezse bütün olaylar gönderilir."),
     )
 
     class Meta:
@@ -44,7 +46,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     readonly_fields = ["hata_baslangici", "devre_disi_nedeni", "devre_disi_zamani", "olusturulma", "guncellenme"]
     actions = ["test_olayi_gonder"]
 
-    @admin.display(description="olaylar")
+    @admin.display(description=_("olaylar"))
     def olay_listesi(self, obj):
         return ", ".join(obj.olaylar) or "hepsi"
 
@@ -64,11 +66,14 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     def delete_model(self, request, obj):
         endpointler.webhook_endpoint_sil(endpoint=obj)
 
-    @admin.action(description="Test olayı gönder")
+    @admin.action(description=_("Test olayı gönder"))
     def test_olayi_gonder(self, request, queryset):
         for endpoint in queryset:
             endpointler.webhook_test_olayi_gonder(endpoint=endpoint)
-        self.message_user(request, f"{queryset.count()} uç noktaya test olayı kuyruğa alındı.", messages.SUCCESS)
+        sayi = queryset.count()
+        metin = ngettext("%(sayi)s uç noktaya test olayı kuyruğa alındı.",
+                         "%(sayi)s uç noktaya test olayı kuyruğa alındı.", sayi)
+        self.message_user(request, metin % {"sayi": sayi}, messages.SUCCESS)
 
 
 class TeslimatDenemesiInline(admin.TabularInline):
@@ -93,18 +98,21 @@ class TeslimatAdmin(admin.ModelAdmin):
     readonly_fields = ["musteri", "olay", "endpoint", "durum", "deneme_sayisi", "sonraki_deneme", "kilit_bitis",
                        "kuyruga_alinma", "son_durum_kodu", "son_hata", "olusturulma", "tamamlanma"]
 
-    @admin.display(description="olay", ordering="olay__olay")
+    @admin.display(description=_("olay"), ordering="olay__olay")
     def olay_adi(self, obj):
         return obj.olay.olay
 
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Yeniden gönder")
+    @admin.action(description=_("Yeniden gönder"))
     def yeniden_gonder(self, request, queryset):
         for teslimat in queryset:
             endpointler.teslimat_yeniden_gonder(teslimat=teslimat)
-        self.message_user(request, f"{queryset.count()} teslimat yeniden kuyruğa alındı.", messages.SUCCESS)
+        sayi = queryset.count()
+        metin = ngettext("%(sayi)s teslimat yeniden kuyruğa alındı.",
+                         "%(sayi)s teslimat yeniden kuyruğa alındı.", sayi)
+        self.message_user(request, metin % {"sayi": sayi}, messages.SUCCESS)
 
 
 @admin.register(Olay)

@@ -23,16 +23,17 @@ class Olay(models.Model):
     Tip = models.TextChoices("Tip", [(o.upper(), o) for o in (*OLAYLAR, "webhook_test")])
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="olaylar", db_index=True)
-    olay = models.CharField(max_length=32, choices=Tip.choices, db_index=True)
-    zaman = models.DateTimeField(default=timezone.now, db_index=True)
-    veri = models.JSONField(default=dict)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="olaylar", db_index=True,
+        verbose_name=_("proje"))
+    olay = models.CharField(max_length=32, choices=Tip.choices, db_index=True, verbose_name=_("olay"))
+    zaman = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("zaman"))
+    veri = models.JSONField(default=dict, verbose_name=_("veri"))
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "olay"
-        verbose_name_plural = "olaylar"
+        verbose_name = _("olay")
+        verbose_name_plural = _("olaylar")
         ordering = ["-zaman"]
 
     def __str__(self):
@@ -47,25 +48,25 @@ class WebhookEndpoint(models.Model):
     """A tenant's delivery target (CONTRACT 7). `olaylar` empty means every event."""
 
     musteri = models.ForeignKey(
-        "tenants.Musteri", on_delete=models.CASCADE, related_name="webhook_endpointleri", db_index=True
+        "tenants.Musteri", on_delete=models.CASCADE, related_name="webhook_endpointleri", db_index=True, verbose_name=_("proje")
     )
-    url = models.CharField("adres", max_length=500)
-    gizli_anahtar = models.CharField("imza anahtarı", max_length=128, default=yeni_gizli_anahtar)
-    olaylar = models.JSONField("abone olunan olaylar", default=list, blank=True)
-    aktif = models.BooleanField("aktif", default=True, db_index=True)
+    url = models.CharField(_("adres"), max_length=500)
+    gizli_anahtar = models.CharField(_("imza anahtarı"), max_length=128, default=yeni_gizli_anahtar)
+    olaylar = models.JSONField(_("abone olunan olaylar"), default=list, blank=True)
+    aktif = models.BooleanField(_("aktif"), default=True, db_index=True)
     # Start of the current run of failed attempts; cleared by any success. Drives the
     # "failing for 3 days running -> disabled" rule.
-    hata_baslangici = models.DateTimeField("ardışık hata başlangıcı", null=True, blank=True)
-    devre_disi_nedeni = models.CharField("devre dışı nedeni", max_length=300, blank=True, default="")
-    devre_disi_zamani = models.DateTimeField("devre dışı kalma zamanı", null=True, blank=True)
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now)
-    guncellenme = models.DateTimeField("güncellenme", auto_now=True)
+    hata_baslangici = models.DateTimeField(_("ardışık hata başlangıcı"), null=True, blank=True)
+    devre_disi_nedeni = models.CharField(_("devre dışı nedeni"), max_length=300, blank=True, default="")
+    devre_disi_zamani = models.DateTimeField(_("devre dışı kalma zamanı"), null=True, blank=True)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
+    guncellenme = models.DateTimeField(_("güncellenme"), auto_now=True)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "webhook uç noktası"
-        verbose_name_plural = "webhook uç noktaları"
+        verbose_name = _("webhook uç noktası")
+        verbose_name_plural = _("webhook uç noktaları")
         ordering = ["id"]
 
     def __str__(self):
@@ -84,28 +85,30 @@ class Teslimat(models.Model):
         TESLIM_EDILDI = "teslim_edildi", _("Teslim edildi")
         BASARISIZ = "basarisiz", _("Başarısız")
 
-    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True)
-    olay = models.ForeignKey(Olay, on_delete=models.CASCADE, related_name="teslimatlar")
-    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="teslimatlar")
-    durum = models.CharField("durum", max_length=16, choices=Durum.choices, default=Durum.BEKLIYOR, db_index=True)
-    deneme_sayisi = models.PositiveSmallIntegerField("deneme sayısı", default=0)
-    sonraki_deneme = models.DateTimeField("sonraki deneme", null=True, blank=True, default=timezone.now)
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=True,
+        verbose_name=_("proje"))
+    olay = models.ForeignKey(Olay, on_delete=models.CASCADE, related_name="teslimatlar", verbose_name=_("olay"))
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="teslimatlar",
+        verbose_name=_("uç nokta"))
+    durum = models.CharField(_("durum"), max_length=16, choices=Durum.choices, default=Durum.BEKLIYOR, db_index=True)
+    deneme_sayisi = models.PositiveSmallIntegerField(_("deneme sayısı"), default=0)
+    sonraki_deneme = models.DateTimeField(_("sonraki deneme"), null=True, blank=True, default=timezone.now)
     # Lease of the worker making an attempt: another worker (or the sweep) leaves it alone
     # until it expires, so a killed worker's delivery becomes due again by itself.
-    kilit_bitis = models.DateTimeField(null=True, blank=True)
+    kilit_bitis = models.DateTimeField(null=True, blank=True, verbose_name=_("kilit bitişi"))
     # Last time the sweep queued it: the sweep skips it for a grace period, so a busy worker
     # does not get the same delivery queued again every few seconds.
-    kuyruga_alinma = models.DateTimeField(null=True, blank=True)
-    son_durum_kodu = models.PositiveSmallIntegerField("son durum kodu", null=True, blank=True)
-    son_hata = models.CharField("son hata", max_length=500, blank=True, default="")
-    olusturulma = models.DateTimeField("oluşturulma", default=timezone.now, db_index=True)
-    tamamlanma = models.DateTimeField("tamamlanma", null=True, blank=True)
+    kuyruga_alinma = models.DateTimeField(null=True, blank=True, verbose_name=_("kuyruğa alınma"))
+    son_durum_kodu = models.PositiveSmallIntegerField(_("son durum kodu"), null=True, blank=True)
+    son_hata = models.CharField(_("son hata"), max_length=500, blank=True, default="")
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now, db_index=True)
+    tamamlanma = models.DateTimeField(_("tamamlanma"), null=True, blank=True)
 
     objects = KapsamliQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "teslimat"
-        verbose_name_plural = "teslimatlar"
+        verbose_name = _("teslimat")
+        verbose_name_plural = _("teslimatlar")
         ordering = ["-olusturulma", "-id"]
         constraints = [models.UniqueConstraint(fields=["olay", "endpoint"], name="teslimat_olay_endpoint_tekil")]
         indexes = [models.Index(fields=["durum", "sonraki_deneme"], name="teslimat_vade_idx")]
@@ -117,17 +120,17 @@ class Teslimat(models.Model):
 class TeslimatDenemesi(models.Model):
     """The log line of one HTTP attempt (CONTRACT 7: status code, duration, error)."""
 
-    teslimat = models.ForeignKey(Teslimat, on_delete=models.CASCADE, related_name="denemeler")
-    numara = models.PositiveSmallIntegerField("deneme")
-    zaman = models.DateTimeField("zaman", default=timezone.now)
-    durum_kodu = models.PositiveSmallIntegerField("durum kodu", null=True, blank=True)
-    sure_ms = models.PositiveIntegerField("süre (ms)", default=0)
-    hata = models.CharField("hata", max_length=500, blank=True, default="")
-    basarili = models.BooleanField("başarılı", default=False)
+    teslimat = models.ForeignKey(Teslimat, on_delete=models.CASCADE, related_name="denemeler", verbose_name=_("teslimat"))
+    numara = models.PositiveSmallIntegerField(_("deneme"))
+    zaman = models.DateTimeField(_("zaman"), default=timezone.now)
+    durum_kodu = models.PositiveSmallIntegerField(_("durum kodu"), null=True, blank=True)
+    sure_ms = models.PositiveIntegerField(_("süre (ms)"), default=0)
+    hata = models.CharField(_("hata"), max_length=500, blank=True, default="")
+    basarili = models.BooleanField(_("başarılı"), default=False)
 
     class Meta:
-        verbose_name = "teslimat denemesi"
-        verbose_name_plural = "teslimat denemeleri"
+        verbose_name = _("teslimat denemesi")
+        verbose_name_plural = _("teslimat denemeleri")
         ordering = ["teslimat_id", "zaman", "id"]
 
     def __str__(self):

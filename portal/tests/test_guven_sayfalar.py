@@ -1,13 +1,17 @@
 """Issue 24 ("Trust") through the portal's pages: a new article is published by default and its
-checkbox is not labelled optional; the look page's preview uses the widget's own words."""
+checkbox is not labelled optional; the look page's preview is the widget itself (issue 39)."""
 import html as html_lib
+import json
 import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
 
 from knowledge.services import kb_makale_kaydet
+from portal.forms import GorunumForm
+from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 from tenants import gorunum
 
@@ -65,23 +69,50 @@ def test_no_checkbox_of_the_portal_is_labelled_optional(sahip, url):
         assert "isteğe bağlı" not in _etiket(html, ad), (url, ad)
 
 
-def test_preview_words_are_the_widgets_words():
+def test_the_greeting_placeholder_is_the_widgets_default_greeting():
     kaynak = WIDGET_JS.read_text(encoding="utf-8")
-    for anahtar, metin in gorunum.WIDGET_METINLERI.items():
-        assert re.search(rf'\n    {anahtar}: "{re.escape(metin)}",', kaynak), anahtar
+    assert re.search(rf'\n    hosgeldinAlt: "{re.escape(gorunum.KARSILAMA_VARSAYILANI)}",', kaynak)
+    assert f'placeholder="{gorunum.KARSILAMA_VARSAYILANI}"' in html_lib.unescape(str(GorunumForm()["karsilama_metni"]))
 
 
-def test_look_preview_uses_the_widgets_words(sahip, musteri):
-    musteri.firma_adi, musteri.karsilama_metni = "ılgın Kırtasiye", ""
+def _onizleme_verisi(html: str) -> dict:
+    [veri] = re.findall(r'<script id="sd-onizleme" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(veri)
+
+
+def test_look_page_frames_the_real_widget_in_its_preview_mode(sahip, musteri):
+    """Issue 39: the preview is widget.js itself, framed from this origin only; the look page
+    stays unframeable."""
+    musteri.firma_adi, musteri.karsilama_metni, musteri.renk_primary = "ılgın Kırtasiye", "Merhaba dünya", "#166534"
+    musteri.mesai_disi_mesaji = "Pazartesi 09:00'da açığız."
     musteri.save()
-    html = _sayfa(sahip, "/portal/gorunum")
-    kutu = html[html.index('data-test="gorunum-onizleme"'):]
-    kutu = kutu[:kutu.index("</section>")]
-    m = gorunum.WIDGET_METINLERI
-    assert _sinif(kutu, "wg-hosgeldin") == m["hosgeldin"]
-    assert _sinif(kutu, "wg-karsilama") == m["hosgeldinAlt"]
-    assert f'data-varsayilan="{m["hosgeldinAlt"]}"' in kutu
-    assert _sinif(kutu, "wg-dugme") == m["baslat"]
-    assert _sinif(kutu, "wg-firma") == "ılgın Kırtasiye"
-    assert re.search(r'class="wg-logo" data-harf="I">I</span>', kutu)  # "ılgın" in Turkish upper case
-    assert not re.search("[\U0001F300-\U0001FAFF]", kutu)  # no emoji: they need a font the machine may lack
+    sayfa = sahip.get("/portal/gorunum")
+    assert sayfa["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in sayfa["Content-Security-Policy"]
+    [kaynak] = re.findall(r'<iframe[^>]*data-test="gorunum-onizleme"[^>]*src="([^"]+)"', sayfa.content.decode())
+    assert kaynak == "/portal/gorunum/onizleme"
+    assert "wg-" not in sayfa.content.decode()  # no hand-drawn imitation left
+
+    onizleme = sahip.get(kaynak)
+    assert onizleme.status_code == 200, onizleme.content.decode()[:2000]
+    assert onizleme["X-Frame-Options"] == "SAMEORIGIN"
+    assert "frame-ancestors 'self'" in onizleme["Content-Security-Policy"]
+    assert "script-src 'self';" in onizleme["Content-Security-Policy"]
+    html = onizleme.content.decode()
+    assert re.search(r'<script src="/static/widget/widget\.js" data-onizleme="sd-onizleme" defer></script>', html)
+    veri = _onizleme_verisi(html)
+    assert {k: veri[k] for k in ("firma_adi", "karsilama_metni", "renk_primary", "baslatici_konum", "logo_url", "dil")} == {
+        "firma_adi": "ılgın Kırtasiye", "karsilama_metni": "Merhaba dünya", "renk_primary": "#166534",
+        "baslatici_konum": "sag", "logo_url": "", "dil": "tr"}
+    durumlar = veri["durumlar"]
+    assert durumlar["acik"] == {"mesai": {"acik": True, "sonraki_acilis": None, "mesaj": ""}, "cevrimici_operator": True}
+    assert durumlar["mesai_disi"]["mesai"]["acik"] is False
+    assert durumlar["mesai_disi"]["mesai"]["mesaj"] == "Pazartesi 09:00'da açığız."
+    assert durumlar["kimse_yok"]["cevrimici_operator"] is False
+
+
+def test_look_preview_is_the_active_projects_and_needs_a_member(sahip, musteri):
+    baska = MusteriFactory(firma_adi="Başka Proje")
+    veri = _onizleme_verisi(_sayfa(sahip, "/portal/gorunum/onizleme"))
+    assert veri["firma_adi"] == musteri.firma_adi != baska.firma_adi
+    anonim = Client().get("/portal/gorunum/onizleme")
+    assert anonim.status_code == 302 and "/portal/giris" in anonim["Location"]

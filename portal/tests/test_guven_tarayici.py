@@ -1,13 +1,18 @@
 """Issue 24 ("Trust") in headless Chromium. The widget: the logo alone in the avatar, full screen
 on a phone in either corner, a chat ends only after the visitor confirms it in the widget. The
-portal: the look page's preview shows what the widget shows; the menu fits at 1366, 1280 and on
-a phone."""
+portal: the look page's preview is the widget itself (issue 39) and shows what the embedded one
+shows; the menu fits at 1366, 1280 and on a phone."""
+import os
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from playwright.sync_api import expect
 
+from chat.models import Oturum
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap, ulasilabilir_yap
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
@@ -15,6 +20,7 @@ from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 from .test_widget_e2e import _png
 
 pytestmark = TARAYICI_ISARETLERI
+EKRAN_DIZINI = Path(django_settings.BASE_DIR) / "docs" / "screenshots"  # PORTAL_EKRAN_KAYDET=1 writes there
 
 
 @pytest.fixture(scope="module")
@@ -56,10 +62,14 @@ def site(live_server):
 
         @staticmethod
         def kur(**alanlar):
-            durum["musteri"] = MusteriFactory(firma_adi="Anadolu Yazılım", renk_primary="#2563EB", **alanlar)
+            durum["musteri"] = MusteriFactory(**{"firma_adi": "Anadolu Yazılım", "renk_primary": "#2563EB", **alanlar})
             # Someone online: the widget shows the tenant's greeting, not the closed text (CONTRACT 15).
             ulasilabilir_yap(operator_yap(durum["musteri"]))
             return durum["musteri"]
+
+        @staticmethod
+        def musteri_sec(musteri):
+            durum["musteri"] = musteri
 
     yield Site()
     server.shutdown()
@@ -155,9 +165,9 @@ def test_ending_a_chat_asks_first_in_the_widget(tarayici, site, tmp_path):
 
 
 # --- the portal ------------------------------------------------------------------------------
-def _portal(tarayici, live_server, musteri, genislik=1280, yukseklik=800):
+def _portal(tarayici, live_server, musteri, genislik=1280, yukseklik=800, locale="tr-TR"):
     user = operator_yap(musteri, rol="sahip")
-    context = tarayici.new_context(viewport={"width": genislik, "height": yukseklik}, locale="tr-TR")
+    context = tarayici.new_context(viewport={"width": genislik, "height": yukseklik}, locale=locale)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(f"{live_server.url}/portal/giris")
@@ -168,54 +178,144 @@ def _portal(tarayici, live_server, musteri, genislik=1280, yukseklik=800):
     return context, page
 
 
+# What a visitor reads and sees in the opened widget: the same selectors in the embedded widget and
+# in the portal's preview (the real widget in a frame, issue 39).
+GORUNEN = {"firma": "#sd-baslik", "durum": ".u p", "sekmeler": "[role=tab]", "baslik": ".hg h3", "karsilama": ".hg p.kr",
+           "etiketler": ".hg ~ form label", "dugme": ".hg ~ form .d", "harf": ".lg", "kapali_notu": ".ic > .bl:visible"}
+RENKLI = {"ust": ".u", "baslatici": ".l", "dugme": ".hg ~ form .d"}
+
+
+def _gorunen(kok):
+    """`kok`: a page (the embedded widget) or the preview's frame."""
+    w = kok.locator("supportdesk-widget")
+    w.locator(".hg h3").wait_for()
+    expect(w.locator(".lg")).not_to_have_text("?")
+    metinler = {ad: " | ".join(w.locator(secici).all_inner_texts()) for ad, secici in GORUNEN.items()}
+    renkler = {ad: w.locator(secici).evaluate("e => getComputedStyle(e).backgroundColor") for ad, secici in RENKLI.items()}
+    return {**metinler, **renkler}
+
+
 def _onizleme(page):
-    kutu = page.locator("[data-test=gorunum-onizleme]")
-    secim = {"firma": ".wg-firma", "baslik": ".wg-hosgeldin", "karsilama": ".wg-karsilama", "dugme": ".wg-dugme",
-             "harf": ".wg-logo"}
-    return {ad: kutu.locator(secici).inner_text() for ad, secici in secim.items()}
+    return page.frame_locator("[data-test=gorunum-onizleme]")
 
 
-def _widget(page):
-    w = "supportdesk-widget"
-    page.locator(f"{w} .hg h3").wait_for()
-    page.wait_for_function("() => document.querySelector('supportdesk-widget').shadowRoot.querySelector('.lg')"
-                           ".textContent !== '?'")
-    secim = {"firma": "#sd-baslik", "baslik": ".hg h3", "karsilama": ".hg p", "dugme": "form .d", "harf": ".lg"}
-    return {ad: page.locator(f"{w} {secici}").inner_text() for ad, secici in secim.items()}
+def _ekran(page, tmp_path, ad):
+    page.screenshot(path=str(tmp_path / ad), full_page=True)
+    if os.environ.get("PORTAL_EKRAN_KAYDET") == "1":
+        EKRAN_DIZINI.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(EKRAN_DIZINI / ad), full_page=True)
 
 
 @pytest.mark.parametrize("karsilama", ["", "Kargo sorularınız için buradayız"])
 def test_look_preview_shows_what_the_widget_shows(tarayici, site, live_server, tmp_path, karsilama):
-    musteri = site.kur(karsilama_metni=karsilama)
+    musteri = site.kur(karsilama_metni=karsilama, renk_primary="#166534")
     musteri.firma_adi = "ılık Çay Evi"  # the avatar's letter is upper-cased the Turkish way, as in the widget
     musteri.save()
     context, page = _portal(tarayici, live_server, musteri)
+    istekler = []
+    page.on("request", lambda r: istekler.append(r.url) if "/api/v1/" in r.url or "/ws/" in r.url else None)
     page.goto(f"{live_server.url}/portal/gorunum")
-    onizleme = _onizleme(page)
+    onizleme = _gorunen(_onizleme(page))
     page.screenshot(path=str(tmp_path / "onizleme.png"))
+    # The widget itself, opened, without a word to the visitor API (no visitor, no socket).
+    assert _onizleme(page).locator("supportdesk-widget #sd-panel").is_visible()
+    assert page.evaluate("document.activeElement.tagName") != "IFRAME"  # opening took no focus from the page
     context.close()
+    assert istekler == []
 
     context, page, _, _ = _ac(tarayici, site.url)
-    widget = _widget(page)
+    widget = _gorunen(page)
     page.screenshot(path=str(tmp_path / "widget.png"))
     context.close()
     assert onizleme == widget
     assert widget["harf"] == "I"
+    assert widget["sekmeler"] == "Sohbet | Talepler | Yardım"
+    assert widget["ust"] == widget["baslatici"] == "rgb(22, 101, 52)"
 
 
-def test_preview_follows_the_greeting_as_typed_and_falls_back_like_the_widget(tarayici, site, live_server):
+def test_preview_follows_the_form_as_typed_and_falls_back_like_the_widget(tarayici, site, live_server, tmp_path):
     musteri = site.kur(karsilama_metni="Eski karşılama")
     context, page = _portal(tarayici, live_server, musteri)
     page.goto(f"{live_server.url}/portal/gorunum")
+    w = _onizleme(page).locator("supportdesk-widget")
+    expect(w.locator(".hg p.kr")).to_have_text("Eski karşılama")
     page.fill("#id_karsilama_metni", "Yeni karşılama")
-    assert _onizleme(page)["karsilama"] == "Yeni karşılama"
+    expect(w.locator(".hg p.kr")).to_have_text("Yeni karşılama")
+    page.locator("#id_renk_primary").evaluate(
+        "(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", "#9d174d")
+    expect(w.locator(".u")).to_have_css("background-color", "rgb(157, 23, 77)")
+    expect(w.locator(".l")).to_have_css("background-color", "rgb(157, 23, 77)")
+    page.check("input[name=baslatici_konum][value=sol]")
+    expect(w.locator(".k")).to_have_class(re.compile(r"\bsol\b"))
+    cerceve_x = page.locator("[data-test=gorunum-onizleme]").bounding_box()["x"]
+    assert w.locator(".l").bounding_box()["x"] - cerceve_x < 100  # the launcher in the bottom left of the frame
+    (tmp_path / "logo.png").write_bytes(_png(64, 64))
+    page.set_input_files("#id_logo", str(tmp_path / "logo.png"))
+    expect(w.locator(".lg img")).to_have_attribute("src", re.compile("^blob:"))
     page.fill("#id_karsilama_metni", "   ")
-    bos = _onizleme(page)["karsilama"]
+    expect(w.locator(".hg p.kr")).not_to_have_text("Yeni karşılama")
+    bos = w.locator(".hg p.kr").inner_text()
+    musteri.refresh_from_db()
+    assert (musteri.karsilama_metni, musteri.renk_primary, musteri.baslatici_konum) == ("Eski karşılama", "#2563EB", "sag")
     context.close()
     musteri.karsilama_metni = ""
     musteri.save()
     context, page, _, _ = _ac(tarayici, site.url)
-    assert bos == _widget(page)["karsilama"]
+    assert bos == _gorunen(page)["karsilama"] == "Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın."
+    context.close()
+
+
+def test_preview_shows_the_closed_states_as_the_widget_does(tarayici, site, live_server, tmp_path):
+    musteri = site.kur(mesai_disi_mesaji="Hafta içi 09:00-18:00 arası buradayız.")
+    context, page = _portal(tarayici, live_server, musteri)
+    page.goto(f"{live_server.url}/portal/gorunum")
+    w = _onizleme(page).locator("supportdesk-widget")
+    expect(w.locator(".u p")).to_have_text("Temsilcilerimiz çevrimiçi")
+    page.get_by_label("Mesai dışı").check()
+    expect(w.locator(".hg p.kr")).to_have_text("Hafta içi 09:00-18:00 arası buradayız.")
+    expect(w.locator(".u p")).to_have_text("Şu an çevrimdışıyız")
+    expect(w.get_by_role("button", name="Destek talebi oluştur")).to_be_visible()
+    page.get_by_label("Çevrimiçi kimse yok").check()
+    expect(w.locator(".hg p.kr")).to_have_text("Şu an çevrimiçi temsilcimiz yok.")
+    kapali = _gorunen(_onizleme(page))
+    # A start in the preview sends nothing: the widget says it is a preview. (The widget is fixed in
+    # its frame: the frame is brought into the page's view first.)
+    page.locator("[data-test=gorunum-onizleme]").evaluate("e => e.scrollIntoView({block: 'end'})")
+    w.locator("textarea[name=mesaj]").fill("Merhaba")
+    w.get_by_role("button", name="Sohbeti başlat").click()
+    expect(w.get_by_role("alert")).to_have_text("Bu bir önizleme: gönderilen bir şey yok.")
+    page.get_by_label("Açık", exact=True).check()
+    expect(w.locator(".hg p.kr")).to_have_text("Bir mesaj yazın, ekibimiz en kısa sürede yanıtlasın.")
+    context.close()
+    assert not Oturum.objects.filter(musteri=musteri).exists()
+
+    # The embedded widget of a tenant with nobody online says the same.
+    bos = MusteriFactory(firma_adi=musteri.firma_adi, renk_primary=musteri.renk_primary)
+    site.musteri_sec(bos)
+    context, page, _, _ = _ac(tarayici, site.url)
+    assert _gorunen(page) == kapali
+    context.close()
+
+
+@pytest.mark.parametrize(("dil", "genislik", "yukseklik", "ad"), [
+    ("tr", 1280, 1000, "portal-gorunum-onizleme.png"), ("tr", 390, 844, "portal-gorunum-onizleme-telefon.png"),
+    ("en", 1280, 1000, "portal-gorunum-onizleme-en.png"), ("en", 390, 844, "portal-gorunum-onizleme-en-telefon.png")])
+def test_preview_on_desktop_and_phone_in_both_languages(tarayici, live_server, tmp_path, dil, genislik, yukseklik, ad):
+    musteri = MusteriFactory(firma_adi="Anadolu Yazılım", renk_primary="#166534", dil="otomatik",
+                             karsilama_metni="Kargo sorularınız için buradayız" if dil == "tr" else "Ask us about shipping")
+    context, page = _portal(tarayici, live_server, musteri, genislik, yukseklik, locale="en-GB" if dil == "en" else "tr-TR")
+    page.goto(f"{live_server.url}/portal/gorunum")
+    w = _onizleme(page).locator("supportdesk-widget")
+    sekmeler = ["Chat", "Requests", "Help"] if dil == "en" else ["Sohbet", "Talepler", "Yardım"]
+    expect(w.get_by_role("tab")).to_have_text(sekmeler)
+    panel = w.locator("#sd-panel").bounding_box()
+    cerceve = page.locator("[data-test=gorunum-onizleme]").bounding_box()
+    if genislik < 480:
+        assert panel["width"] == pytest.approx(cerceve["width"] - 2, abs=2)  # the phone layout: the whole frame
+    else:
+        assert panel["width"] == pytest.approx(384, abs=1)  # the desktop panel
+    assert page.evaluate("document.documentElement.scrollWidth") <= genislik
+    _ekran(page, tmp_path, ad)
     context.close()
 
 

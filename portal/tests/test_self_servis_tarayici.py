@@ -3,6 +3,7 @@ portal reaches the widget, and an article's script never runs in the preview or 
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap, ulasilabilir_yap
@@ -45,9 +46,9 @@ def test_widget_takes_the_colour_logo_and_greeting_set_in_the_portal(sayfa, live
     page.set_input_files("#id_logo", str(tmp_path / "logo.png"))
     page.check("input[name=baslatici_konum][value=sol]")
     # Live preview follows the form before anything is saved.
-    onizleme = page.locator("[data-test=gorunum-onizleme]")
-    assert onizleme.locator(".wg-karsilama").inner_text() == "Kargo sorularınız için buradayız"
-    assert "rgb(22, 101, 52)" in onizleme.locator(".wg-baslatici").evaluate("e => getComputedStyle(e).backgroundColor")
+    onizleme = page.frame_locator("[data-test=gorunum-onizleme]").locator("supportdesk-widget")
+    expect(onizleme.locator(".hg p.kr")).to_have_text("Kargo sorularınız için buradayız")
+    expect(onizleme.locator(".l")).to_have_css("background-color", "rgb(22, 101, 52)")
     page.get_by_role("button", name="Kaydet").click()
     page.get_by_text("Görünüm kaydedildi").wait_for()
 

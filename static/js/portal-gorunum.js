@@ -1,27 +1,43 @@
-// Live preview of the widget's look while the form is edited (nothing is saved until "Kaydet").
+// The look page's preview is the widget itself (issue 39), in a frame of this origin
+// (/portal/gorunum/onizleme): the form's current, unsaved values and the state chosen to preview
+// are posted to it on every change; nothing is saved until "Kaydet".
 (function () {
-  var kutu = document.getElementById("wg-onizleme");
-  if (!kutu) return;
-  var karsilama = kutu.querySelector(".wg-karsilama");
-  var logo = kutu.querySelector(".wg-logo");
-  var kayitli = null;
-  document.addEventListener("input", function (e) {
-    var ad = e.target.getAttribute("data-gorunum");
-    if (ad === "renk" && /^#[0-9a-f]{6}$/i.test(e.target.value)) kutu.style.setProperty("--renk", e.target.value);
-    if (ad === "karsilama") karsilama.textContent = e.target.value.trim() || karsilama.getAttribute("data-varsayilan");
+  var cerceve = document.getElementById("gorunum-onizleme");
+  if (!cerceve) return;
+  var yeniLogo = null;
+  function alan(secici) { return document.querySelector(secici); }
+  function gorunum() {
+    var g = {};
+    var renk = alan("[data-gorunum=renk]");
+    if (renk && /^#[0-9a-f]{6}$/i.test(renk.value)) g.renk_primary = renk.value;
+    var karsilama = alan("[data-gorunum=karsilama]");
+    if (karsilama) g.karsilama_metni = karsilama.value;
+    var konum = alan("[data-gorunum=konum]:checked");
+    if (konum) g.baslatici_konum = konum.value;
+    var kaldir = alan("[name=logo_kaldir]");
+    // A chosen file is shown before it is uploaded; without one the saved logo stays (the frame has it).
+    if (yeniLogo) g.logo_url = yeniLogo;
+    else if (kaldir && kaldir.checked) g.logo_url = "";
+    return g;
+  }
+  function gonder() {
+    var durum = alan("[name=onizleme_durumu]:checked");
+    if (!cerceve.contentWindow) return;
+    cerceve.contentWindow.postMessage({ tip: "supportdesk-onizleme", gorunum: gorunum(), durum: durum ? durum.value : "acik" },
+      location.origin);
+  }
+  window.addEventListener("message", function (e) {
+    // The widget in the frame says it is ready: it gets the form as it is now (typed before it loaded).
+    if (e.source === cerceve.contentWindow && e.origin === location.origin && e.data && e.data.tip === "supportdesk-onizleme-hazir") gonder();
   });
+  document.addEventListener("input", gonder);
   document.addEventListener("change", function (e) {
-    var ad = e.target.getAttribute("data-gorunum");
-    if (ad === "konum") kutu.classList.toggle("sol", e.target.value === "sol");
-    if (ad === "logo" && e.target.files && e.target.files[0]) {
-      var img = document.createElement("img");
-      img.alt = "";
-      img.src = URL.createObjectURL(e.target.files[0]);
-      logo.replaceChildren(img);  // the image alone, as the widget shows it
+    var girdi = e.target;
+    if (girdi.getAttribute("data-gorunum") === "logo") {
+      if (yeniLogo) URL.revokeObjectURL(yeniLogo);
+      yeniLogo = girdi.files && girdi.files[0] ? URL.createObjectURL(girdi.files[0]) : null;
     }
-    if (e.target.name === "logo_kaldir") {
-      if (e.target.checked) { kayitli = logo.querySelector("img"); logo.replaceChildren(logo.getAttribute("data-harf")); }
-      else if (kayitli) logo.replaceChildren(kayitli);
-    }
+    gonder();
   });
+  gonder();
 })();

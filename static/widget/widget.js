@@ -3,6 +3,8 @@
  * Optional: data-ziyaretci-id (the site's own visitor id), data-api-url (default: this
  * script's origin + /api/v1); data-timestamp, data-signature, data-email (the site's server
  * signs the visitor, spec 5.3, so that a second device gets its token). Public API: window.SupportDesk.identify({...}), open(), close().
+ * data-onizleme="ID": the portal's look preview (issue 39): the tenant's look and the states to show
+ * come from the JSON element ID and from the portal page (postMessage); nothing is sent or stored.
  */
 (() => {
   "use strict";
@@ -13,6 +15,7 @@
   const betik = D.currentScript || D.querySelector("script[data-api-key]");
   if (!betik) return;
   const ayar = betik.dataset;
+  const ONIZLEME = ayar.onizleme !== undefined;
   const API_KEY = (ayar.apiKey || "").trim();
   const API = (ayar.apiUrl || new URL(betik.src, location.href).origin + "/api/v1").replace(/\/+$/, "");
   const KOK = new URL(API, location.href).origin;
@@ -114,6 +117,7 @@
     oneriDugme: "Destek talebine dönüştür",
     oneriAciklama: "Sohbetiniz ve e-posta adresiniz talebe eklenir; düzenleyip gönderebilirsiniz.",
     vazgec: "Vazgeç",
+    onizleme: "Bu bir önizleme: gönderilen bir şey yok.",
   };
   const EN = {
     ac: "Open support window",
@@ -205,6 +209,7 @@
     oneriDugme: "Turn into a support request",
     oneriAciklama: "Your chat and email address are added to the request; you can edit it before sending.",
     vazgec: "Cancel",
+    onizleme: "This is a preview: nothing is sent.",
   };
   const SOZLUKLER = { tr: M, en: EN };
   // Before `widget/init` answers: the tenant's language last seen in this browser, else the
@@ -222,7 +227,8 @@
   }
 
   // --- storage and the visitor id --------------------------------------------------------
-  const depo = {
+  const bellek = new Map(); // the preview keeps nothing in the member's browser
+  const depo = ONIZLEME ? { al: (k) => bellek.get(k) ?? null, yaz: (k, v) => { bellek.set(k, v); } } : {
     al(k) { try { return W.localStorage.getItem(k); } catch (e) { return null; } },
     yaz(k, v) { try { W.localStorage.setItem(k, v); } catch (e) { /* private mode: memory only */ } },
   };
@@ -288,6 +294,7 @@
 
   async function api(yontem, yol, govde, sorgu) {
     if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", t("kullanilamaz"));
+    if (ONIZLEME) return onizlemeYaniti(yontem, yol);
     let url = API + yol;
     const basliklar = { "X-API-Key": API_KEY, Accept: "application/json" };
     if (token) basliklar["X-Ziyaretci-Token"] = token;
@@ -866,7 +873,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   }
 
   // --- open / close / tabs ---------------------------------------------------------------------
-  function ac() {
+  // `odakla` false: the portal's preview opens without taking the focus from the page around it.
+  function ac(odakla = true) {
     S.acik = true;
     kok.classList.add("a");
     panel.hidden = false;
@@ -877,7 +885,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     sekmeSec(S.sekme, false);
     if (S.sekme === "sohbet") okundu();
     const ilk = S.durdu ? panel.querySelector("button") : odakYeri();
-    (ilk || sekmeler[S.sekme]).focus();
+    if (odakla !== false) (ilk || sekmeler[S.sekme]).focus();
     if (S.oturum) pollPlanla(0);
   }
   // Where opening puts the focus (issue 39): an open chat's composer; else the first empty field of
@@ -1809,6 +1817,61 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     if (p) p.textContent = karsilamaMetni();
     kok.classList.toggle("sol", d.baslatici_konum === "sol");
   }
+  // The whole look of `widget/init`'s answer (colour, name, logo, greeting, corner); the preview
+  // applies it again on every change typed in the portal.
+  function gorunumKur(d) {
+    if (/^#[0-9a-f]{6}$/i.test(d.renk_primary || "")) {
+      const r = d.renk_primary;
+      const [x, y, z] = [1, 3, 5].map((i) => parseInt(r.slice(i, i + 2), 16) / 255);
+      kok.style.setProperty("--r", r);
+      kok.style.setProperty("--ry", 0.2126 * x + 0.7152 * y + 0.0722 * z > 0.6 ? "#0f172a" : "#fff");
+    }
+    firmaAdi.textContent = d.firma_adi || t("baslik");
+    gorunumUygula(d);
+    panel.setAttribute("aria-label", `${d.firma_adi || ""} ${t("baslik")}`.trim());
+    // The preview also shows a logo chosen but not yet uploaded (the portal page's blob: address).
+    const logoUrl = guvenliUrl(d.logo_url) || (ONIZLEME && /^blob:/.test(d.logo_url || "") ? d.logo_url : null);
+    const harf = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase(dil);
+    logo.textContent = harf;
+    if (logoUrl) {
+      const img = h("img", { src: logoUrl, alt: "" });
+      img.onerror = () => { logo.textContent = harf; };
+      bosalt(logo, img);
+    }
+  }
+
+  // --- the portal's look preview (issue 39) ---------------------------------------------------
+  // The real widget, opened, in an iframe of `/portal/gorunum`: the tenant's look and the states to
+  // show (open, outside hours, nobody online) come in the page (`data-onizleme` names the JSON
+  // element); the portal form's unsaved values come by postMessage from the page around it, of
+  // this origin only. Nothing goes to the visitor API: reads answer empty, writes are refused.
+  const ONIZLEME_OKUMALARI = { "/widget/ticket/list": { ticketlar: [] }, "/widget/kb/categories": { kategoriler: [] },
+    "/widget/kb/search": { makaleler: [] } };
+  function onizlemeYaniti(yontem, yol) {
+    if (yontem === "GET" && ONIZLEME_OKUMALARI[yol]) return Promise.resolve({ ...ONIZLEME_OKUMALARI[yol] });
+    return Promise.reject(new ApiHatasi(409, "ONIZLEME", t("onizleme")));
+  }
+  function onizlemeBasla() {
+    let temel = {};
+    try { temel = JSON.parse(D.getElementById(ayar.onizleme).textContent); } catch (e) { /* the defaults */ }
+    const durumlar = temel.durumlar || {};
+    dilKur(temel.dil);
+    S.hazir = true;
+    const uygula = (d, durum) => {
+      const hal = durumlar[durum] || durumlar.acik || {};
+      gorunumKur(d);
+      mesaiAyarla(hal.mesai);
+      cevrimiciAyarla(hal.cevrimici_operator !== false);
+    };
+    uygula(temel, "acik");
+    ac(false);
+    W.addEventListener("message", (e) => {
+      const m = e.data;
+      if (e.source !== W.parent || e.origin !== location.origin || !m || m.tip !== "supportdesk-onizleme") return;
+      uygula({ ...temel, ...(m.gorunum || {}) }, m.durum);
+    });
+    if (W.parent !== W) W.parent.postMessage({ tip: "supportdesk-onizleme-hazir" }, location.origin);
+  }
 
   // --- language (CONTRACT 19) -------------------------------------------------------------------
   // widget/init names the widget's language (`data.dil`). It is kept for the next page load, and
@@ -1889,23 +1952,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     dilKur(d.dil);
     S.hazir = true;
     canliBaglan(); // canli
-    if (/^#[0-9a-f]{6}$/i.test(d.renk_primary || "")) {
-      const r = d.renk_primary;
-      const [x, y, z] = [1, 3, 5].map((i) => parseInt(r.slice(i, i + 2), 16) / 255);
-      kok.style.setProperty("--r", r);
-      kok.style.setProperty("--ry", 0.2126 * x + 0.7152 * y + 0.0722 * z > 0.6 ? "#0f172a" : "#fff");
-    }
-    firmaAdi.textContent = d.firma_adi || t("baslik");
-    gorunumUygula(d);
-    panel.setAttribute("aria-label", `${d.firma_adi || ""} ${t("baslik")}`.trim());
-    const logoUrl = guvenliUrl(d.logo_url);
-    const harf = (d.firma_adi || "?").trim().charAt(0).toLocaleUpperCase(dil);
-    logo.textContent = harf;
-    if (logoUrl) {
-      const img = h("img", { src: logoUrl, alt: "" });
-      img.onerror = () => { logo.textContent = harf; };
-      bosalt(logo, img);
-    }
+    gorunumKur(d);
     mesaiAyarla(d.mesai);
     cevrimiciAyarla(d.cevrimici_operator === undefined ? true : d.cevrimici_operator);
     // The start form is already drawn; a chat the visitor started while init was on its way
@@ -1922,5 +1969,6 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   S.profil = hatirlananProfil();
   sohbetBaslangici();
   W.SupportDesk = { surum: "1.0.0", identify, open: ac, close: kapat, get ziyaretciId() { return ziyaretciId; } };
-  basla();
+  if (ONIZLEME) onizlemeBasla();
+  else basla();
 })();

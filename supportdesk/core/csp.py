@@ -8,10 +8,11 @@ by the pages' scripts through CSSOM (`element.style.setProperty`), which the pol
 from django.conf import settings
 
 
-def sayfa_csp(*, connect_src: str = "'self'") -> str:
+def sayfa_csp(*, connect_src: str = "'self'", frame_ancestors: str = "'none'") -> str:
+    """`frame_ancestors`: "'self'" only for a page the service frames itself (the portal's widget preview)."""
     return (f"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; "
             f"connect-src {connect_src}; object-src 'none'; base-uri 'none'; form-action 'self'; "
-            "frame-ancestors 'none'")
+            f"frame-ancestors {frame_ancestors}")
 
 
 class YonetimVeBelgeCSP:

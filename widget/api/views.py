@@ -24,7 +24,7 @@ from supportdesk.core.responses import basarili
 from tenants.api import serializers as s
 from tenants.api.temel import WidgetAPIView
 from tenants.ayarlar import mesai_verisi
-from tenants.gorunum import KONUMLAR, logo_adresi
+from tenants.gorunum import KONUMLAR, widget_gorunumu
 from tenants.on_okuma import OnOkumaIhtiyaci
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
 from tickets.api.serializers import TicketDetaySerializer
@@ -34,11 +34,6 @@ from .. import services
 
 # A chat closed this recently comes back after a reload (transcript and rating), issue 13.
 SON_OTURUM_SURESI = timedelta(hours=24)
-
-
-def _mutlak(request, url: str) -> str:
-    # The widget runs on the tenant's site: a stored path must name this service's host.
-    return request.build_absolute_uri(url) if url.startswith("/") else url
 
 
 def _ziyaretci_durumu(*, musteri, ziyaretci_id: str) -> dict:
@@ -101,11 +96,7 @@ class WidgetInitView(WidgetAPIView):
             ziyaretci_erisimi_dogrula(musteri=musteri, ziyaretci_id=ziyaretci_id, token=self.ziyaretci_token)
         return basarili({
             "musteri_id": musteri.id,
-            "firma_adi": musteri.firma_adi,
-            "logo_url": _mutlak(request, logo_adresi(musteri)),
-            "renk_primary": musteri.renk_primary,
-            "karsilama_metni": musteri.karsilama_metni,
-            "baslatici_konum": musteri.baslatici_konum,
+            **widget_gorunumu(musteri, request),
             "ziyaretci_id": ziyaretci_id,
             **veri,
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
