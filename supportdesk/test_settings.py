@@ -1,7 +1,8 @@
 """Settings for the test suite: the real ones, with development defaults. DATABASE_URL and
 REDIS_URL come from the environment; where they are not set, the machine's PostgreSQL and Redis
 are used when they answer, as CI does, and SQLite and in-memory stand-ins only where they do not
-(supportdesk.testing.altyapi; the run's summary says which)."""
+(supportdesk.testing.altyapi; the run's summary says which). Parallel workers (pytest-xdist) each get
+a Redis database of their own there, and with it their own channel-layer prefix (settings.py)."""
 import os
 
 from .testing.altyapi import ortami_hazirla
@@ -28,10 +29,3 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # the tests' cache.clear() empties the Redis database that would hold redbeat's lock.
 if os.environ.get("BEAT_DOSYADA") == "true":
     CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
-
-# Parallel test processes (pytest-xdist) share one Redis but each has its own database, so the same
-# tenant ids: their live servers' socket groups (`op.m.1`) would hear each other's events. The
-# worker's name is added to the channel prefix (the live server runs these settings with the same
-# variable, so it agrees; the database number stays in it).
-if os.environ.get("PYTEST_XDIST_WORKER") and "prefix" in CHANNEL_LAYERS["default"].get("CONFIG", {}):  # noqa: F405
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] += os.environ["PYTEST_XDIST_WORKER"]  # noqa: F405

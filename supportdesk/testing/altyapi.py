@@ -6,16 +6,27 @@ DATABASE_URL to a `sqlite:///` address for SQLite); otherwise the machine's Post
 (127.0.0.1:5432, user postgres, database `supportdesk`, created if missing) and Redis
 (127.0.0.1:6379, database 0) are used when they answer, as CI does (.ci/run), and SQLite and
 in-memory stand-ins only where they do not. `ozet()` is the line the run prints in its summary.
+
+Parallel runs (`make test` runs `pytest -n 2`, pytest-xdist): every test empties its Redis database
+(conftest.py's `cache.clear()` is a FLUSHDB), so each worker process has a database of its own: worker
+`gwK` uses the chosen database number plus K (`redis://…/4` gives gw0 4, gw1 5). The numbers from 12
+up stay out of it: 12, 13 and 14 are the fixed databases of the background-work test, the beat test
+and the CI runtime stage (ISCI_SINIRI); a base too high for the worker count is refused with that
+reason. PostgreSQL needs nothing here: pytest-django gives each worker its own test database
+(`test_<name>_gwK`). The worker's servers and Celery workers inherit the environment, with
+ISCI_ISARETI naming the worker whose database REDIS_URL already is, so they never add K twice.
 """
 import os
 import socket
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 HOST = "127.0.0.1"
 PG_PORT = 5432
 REDIS_PORT = 6379
 VARSAYILAN_VERITABANI = "supportdesk"
 SURE = 1.0  # seconds per probe: a closed port answers at once, a filtered one costs at most this
+ISCI_SINIRI = 12  # the first fixed Redis database of single tests (12 background work, 13 beat, 14 CI runtime)
+ISCI_ISARETI = "SUPPORTDESK_TEST_REDIS_ISCISI"  # REDIS_URL is already this xdist worker's own database
 
 
 def postgres_hazir_mi(host: str = HOST, port: int = PG_PORT, veritabani: str = VARSAYILAN_VERITABANI,
@@ -67,9 +78,32 @@ def ortami_hazirla(ortam=None, *, pg_port: int = PG_PORT, redis_port: int = REDI
         kaynak["redis"] = "bulundu"
     else:
         kaynak["redis"] = "yok"
+    isci = ortam.get("PYTEST_XDIST_WORKER", "")
+    if isci and ortam.get("REDIS_URL") and ortam.get(ISCI_ISARETI) != isci:
+        ortam["REDIS_URL"] = isci_redis_url(ortam["REDIS_URL"], isci)
+        ortam[ISCI_ISARETI] = isci
     secim = {"veritabani": ortam.get("DATABASE_URL", ""), "redis": ortam.get("REDIS_URL", ""), "kaynak": kaynak}
     ortam["SUPPORTDESK_TEST_ALTYAPI"] = f"{kaynak['veritabani']},{kaynak['redis']}"
     return secim
+
+
+def isci_redis_url(redis_url: str, isci: str) -> str:
+    """The Redis address of xdist worker `isci` (`gw3`): the database number plus the worker's index,
+    kept below ISCI_SINIRI."""
+    parca = urlsplit(redis_url)
+    sorgu = parse_qs(parca.query)
+    taban = int(sorgu["db"][0] if "db" in sorgu else (parca.path.strip("/") or "0"))
+    sira = int(isci.removeprefix("gw"))
+    numara = taban + sira
+    if numara >= ISCI_SINIRI:
+        raise RuntimeError(
+            f"REDIS_URL veritabanı {taban} + test işçisi {isci} = {numara}: {ISCI_SINIRI} ve sonrası tek testlerin "
+            f"sabit veritabanları (12 arka plan, 13 beat, 14 CI runtime); daha küçük bir veritabanı ya da daha az "
+            f"işçi (-n) seçin.")
+    if "db" in sorgu:
+        sorgu["db"] = [str(numara)]
+        return urlunsplit(parca._replace(query=urlencode(sorgu, doseq=True)))
+    return urlunsplit(parca._replace(path=f"/{numara}"))
 
 
 def ozet(databases: dict, redis_url: str, ortam=None) -> str:
