@@ -107,7 +107,7 @@ def test_bir_olay_yerel_soketlere_bir_kez_kodlanir(surec_ici_sunucu):
     Rest(sunucu, token=giris(sunucu, op2)).post("operator/status", {"durum": "mesgul"}, 200)
     for s in soketler:
         s.bekle("operator_durumu", kosul=lambda d: d["operator_id"] == op2.pk and d["durum"] == "mesgul")
-    time.sleep(0.5)
+    time.sleep(0.5)  # a window for what must not happen: a second copy of the event reaching a socket
     for s in soketler:
         assert not [c for c in s.sessiz(0.05) if c["tip"] == "operator_durumu" and c["data"]["durum"] == "mesgul"]
     for s in [*soketler, ziyaretci]:

@@ -77,11 +77,12 @@ def test_hazir_yanit_degiskenleri_emoji_ve_yapistirilan_ekran_goruntusu(ortam):
     yazi = page.locator("#yazi")
     yazi.fill("/sel")
     page.get_by_role("listbox", name="Hazır yanıtlar").get_by_role("option").first.wait_for()
-    yazi.press("Enter")
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/doldur")) as doldurma:
+        yazi.press("Enter")
     # The operator's display name as visitors see it: never its e-mail ("Temsilci" without a name).
     beklenen = "Merhaba Ayşe Yılmaz, ben Temsilci (Anadolu Yazılım). {bilinmeyen} kalır."
     assert yazi.input_value() == beklenen
-    page.wait_for_timeout(500)  # the server's filling (.../doldur) agrees
+    assert doldurma.value.json()["data"]["icerik"] == beklenen  # the server's filling (.../doldur) agrees
     assert yazi.input_value() == beklenen
 
     # The emoji picker puts its emoji at the caret.

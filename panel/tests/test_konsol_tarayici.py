@@ -209,7 +209,7 @@ def test_sessizdeki_proje_bildirim_ve_ses_vermez_ama_gorunur(ortam):
     page.get_by_role("button", name="Boğaziçi Market: sesi aç").wait_for()
     _, sessiz = sohbet_baslat(ortam.b, "z-sessiz")
     k.satir(sessiz["id"]).wait_for()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # a window for what must not happen: a notification or a sound for the muted project
     assert k.bildirimler() == [] and page.evaluate("window.__sesler") == 0
     _, sesli = sohbet_baslat(ortam.a, "z-sesli", ad="Mehmet")
     k.satir(sesli["id"]).wait_for()
@@ -223,14 +223,17 @@ def test_sessizdeki_proje_bildirim_ve_ses_vermez_ama_gorunur(ortam):
 def _sekmeyi_surukle(page, kaynak_id, hedef_id, *, durum):
     """Drags tab `kaynak_id` onto `hedef_id` until the console sends the new order. A drag onto a
     tab that the login's reads are just drawing again sends nothing (flaked under load with a fixed
-    wait); a drag is repeated only while no order has been sent, so it never undoes a sent one."""
-    gelenler = []
-    page.on("response", lambda r: gelenler.append(r.status) if r.url.endswith("/api/v1/operator/tenants/sira") else None)
+    wait), so the drags start once the console's reads are done; one is repeated only while no
+    order has been sent (the request, not its answer: a slow answer is waited for, never dragged
+    over), so it never undoes a sent one."""
+    gonderilen = []
+    page.on("request", lambda r: gonderilen.append(r) if r.url.endswith("/api/v1/operator/tenants/sira") else None)
+    page.wait_for_load_state("networkidle")
     for _ in range(6):
         page.locator(f'.sekme-kap[data-id="{kaynak_id}"]').drag_to(page.locator(f'.sekme-kap[data-id="{hedef_id}"]'))
         for _ in range(30):
-            if gelenler:
-                assert gelenler == [durum], gelenler
+            if gonderilen:
+                assert len(gonderilen) == 1 and gonderilen[0].response().status == durum, gonderilen
                 return
             page.wait_for_timeout(100)
     raise AssertionError("the tab order was never sent")
@@ -605,7 +608,7 @@ def test_soket_istemcisi_sozlesmeye_gore(ortam):
     # Live: polling stops, so only frames bring news.
     op = _bearer(ortam.ben)
     _, oturum = sohbet_baslat(ortam.a, "z-soket")
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1500)  # a window for what must not happen: a poll drawing the row (live: polling has stopped)
     assert k.satir(oturum["id"]).count() == 0
     [veri] = ok(op.get("/api/v1/operator/chats"))["oturumlar"]
     page.evaluate("o => window.__soketler[0].it('chat_yeni', {oturum: o})", veri)

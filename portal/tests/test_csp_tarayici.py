@@ -81,11 +81,18 @@ def test_portal_sayfalari_csp_ile_calisir(sayfa, live_server):
     page.goto(f"{url}/portal/projelerim")
     nokta = page.locator(".proje-secici .proje-nokta").first
     assert nokta.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(37, 99, 235)"
+    # The user menu's e-mail is drawn as typed, never in the menu headers' upper case.
+    eposta = page.locator(".menu-baslik.eposta")
+    assert eposta.count() == 1 and "sahip@demo.local" in eposta.text_content()
+    assert eposta.evaluate("e => getComputedStyle(e).textTransform") == "none"
     # Destructive buttons still ask first (dismissed: nothing is removed).
     page.goto(f"{url}/portal/widget")
     sorular = []
     page.on("dialog", lambda d: (sorular.append(d.message), d.dismiss()))
     page.locator("button[data-onay]").first.click()
-    page.wait_for_timeout(300)
+    for _ in range(100):  # the question comes (and is dismissed) by the click's handler
+        if sorular:
+            break
+        page.wait_for_timeout(50)
     assert sorular and page.url == f"{url}/portal/widget"
     assert page.evaluate("window.__ihlaller") == [] and page.hatalar == []

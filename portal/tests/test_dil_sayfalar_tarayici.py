@@ -42,7 +42,10 @@ def _onay_sorusu(page) -> str:
 
     page.once("dialog", reddet)
     page.locator("form:has(input[value=anahtar_yenile]) button").click()
-    page.wait_for_timeout(200)
+    for _ in range(100):  # until the question has come (and been dismissed)
+        if sorular:
+            break
+        page.wait_for_timeout(50)
     return sorular[0] if sorular else ""
 
 

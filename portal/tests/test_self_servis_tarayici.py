@@ -98,6 +98,6 @@ def test_article_script_never_runs_in_the_preview_or_the_widget(sayfa, live_serv
     sonuc.click()
     makale = page.get_by_role("article")
     makale.get_by_text("Ödeme", exact=True).wait_for()
-    page.wait_for_timeout(300)  # give an onerror handler the time it would need
+    page.wait_for_timeout(300)  # a window for what must not happen: an onerror handler running
     assert makale.locator("script").count() == 0
     assert page.evaluate("window.__xss") is None

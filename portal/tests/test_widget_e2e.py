@@ -187,7 +187,8 @@ def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_al
     page.goto(url)
     launcher = page.get_by_role("button", name=re.compile("Destek penceresini aç"))
     launcher.wait_for()
-    page.wait_for_timeout(300)
+    # Photographed once drawn: its fonts loaded and no transition still running.
+    page.wait_for_function("document.fonts.status === 'loaded' && document.getAnimations().every(a => a.playState !== 'running')")
     sayfa.ekran("widget-kapali.png")
 
     sohbet_baslat(page)
@@ -381,7 +382,7 @@ def test_yardim_merkezi_arar_makale_acar_ve_kampanya_bir_kez_gosterilir(sayfa, d
     page.reload()
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).wait_for()
     sayfa.istek_bekle("widget/campaigns", 2)
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # a window for what must not happen: a third call, or a campaign shown
     assert len(sayfa.istekler("widget/campaigns")) == 2
     assert page.get_by_role("complementary").count() == 0
 
@@ -415,7 +416,7 @@ def test_operator_mesajindaki_html_metin_olarak_gorunur(sayfa, demo):
     kotu = "<img src=x onerror=alert(1)>"
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message", {"icerik": kotu}, format="json"))
     page.get_by_role("log").get_by_text(kotu, exact=True).wait_for()
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # a window for what must not happen: an <img> inserted and its onerror firing
     assert page.get_by_role("log").locator("img").count() == 0
     assert not sayfa.dialoglar
 
@@ -431,10 +432,10 @@ def test_izinsiz_origin_sakin_hata_gosterir_ve_baska_cagri_yapmaz(sayfa, demo):
     uyari = page.get_by_role("alert")
     uyari.get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
     assert page.get_by_role("tab").count() == 0 or not page.get_by_role("tab").first.is_visible()
-    page.wait_for_timeout(2500)
+    page.wait_for_timeout(2500)  # a window for what must not happen: a retry or another call after the refusal
     page.keyboard.press("Escape")
     launcher.click()
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # a window for what must not happen: reopening making a call
     assert [u.split("/api/v1/")[1] for _, u in sayfa.api_istekleri] == ["widget/init"]
     assert not sayfa.hatalar
 
@@ -459,8 +460,7 @@ def test_ziyaretci_kimligi_kalici_rastgele_ve_siteden_verilebilir(sayfa, demo, b
     page.goto(site)
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).wait_for()
     page.wait_for_function("window.SupportDesk && window.SupportDesk.ziyaretciId === 'uye-42'")
-    page.wait_for_timeout(500)
-    assert any("widget/init" in u for u in sayfa.istekler("widget/init"))
+    sayfa.istek_bekle("widget/init", 1)
 
 
 def test_sayfa_bilgisi_spa_gezintisi_ve_hata_kaydi_sinirli(sayfa, demo):
@@ -592,7 +592,7 @@ def test_baska_origin_izinsizse_sakin_hata_ve_hic_baska_cagri_yok(sayfa, demo, b
         catch (e) { return 'reddedildi'; }
     }""")
     assert sonuc == "reddedildi"
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(1200)  # a window for what must not happen: a call (error report, identify) after the refusal
     assert [u.split("/api/v1/")[1] for _, u in sayfa.api_istekleri] == ["widget/init"]
     assert not sayfa.dialoglar
 
@@ -774,7 +774,7 @@ def test_gec_gelen_init_yazilani_ve_baslayan_sohbeti_silmez(sayfa, demo):
     sohbet_baslat(page, mesaj="Init gelmeden başladım.")
     with page.expect_request(lambda r: "/api/v1/widget/campaigns" in r.url):
         route.fulfill(response=yanit)
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # a window for what must not happen: the late init's answer putting the form back
     assert page.get_by_role("log").get_by_text("Init gelmeden başladım.").is_visible()
     assert page.get_by_role("button", name="Sohbeti başlat").count() == 0
 
@@ -789,6 +789,6 @@ def test_gecersiz_anahtar_sakin_hata_ve_tek_cagri(sayfa, demo, baska_site):
     assert yanit.value.status == 401
     page.get_by_role("button", name=re.compile("^Destek penceresini")).click()
     page.get_by_role("alert").get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # a window for what must not happen: another call after the 401
     assert [u.split("/api/v1/")[1] for _, u in sayfa.api_istekleri] == ["widget/init"]
     assert not sayfa.hatalar

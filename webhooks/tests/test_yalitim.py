@@ -79,7 +79,11 @@ def test_a_hanging_endpoint_with_100_events_leaves_other_tenants_flowing(celery_
             webhook_endpoint_olustur(musteri=m, url=webhook_alici.adres(f"/m{m.id}"))
         for i in range(100):
             yayinla("yeni_ticket", musteri_id=asili_musteri.id, veri={"sira": i})
-        time.sleep(1.0)  # the worker has taken the hanging endpoint's deliveries and is attempting
+        # The worker has taken the hanging endpoint's deliveries and is attempting: its first request came.
+        bitis = time.monotonic() + 20
+        while not asili.istekler and time.monotonic() < bitis:
+            time.sleep(0.05)
+        assert asili.istekler, "asılı uç noktaya hiç istek gelmedi"
         for tur in range(10):
             for m in digerleri:
                 yayinla("yeni_ticket", musteri_id=m.id, veri={"sira": tur})
