@@ -18,7 +18,10 @@ def _metin(html: str) -> str:
     return re.sub(r"<[^>]+>", " ", html)
 
 
-def test_demo_verisi_sahibi_operator_diye_anmaz():
+def test_demo_verisi_sahibi_operator_diye_anmaz(monkeypatch):
+    for ad in ("LC_ALL", "LANGUAGE"):
+        monkeypatch.delenv(ad, raising=False)
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")  # the summary in Turkish (issue 39.9: the shell's language)
     out = StringIO()
     call_command("demo_verisi", stdout=out)
     satirlar = out.getvalue().splitlines()
