@@ -1,7 +1,8 @@
 """Automatic assignment and re-routing of chats (CONTRACT 15), for tenants whose `atama_modu` is
 `sirayla` or `en_az_yuklu`; `manuel` tenants are never touched here.
 
-- A new chat is assigned in its start's transaction (`yeni_sohbeti_ata`, chat.dinleyiciler).
+- A new chat is assigned in its start's transaction (`yeni_sohbeti_ata`, called by
+  `chat.services.chat_baslat` when the tenant is open at the start's instant).
 - When a place frees (a close, a transfer, a member coming online, its cap rising, unmuting) the
   tenant's oldest waiting chats are assigned (`kuyrugu_doldur`), after that change's commit.
 - An operator no longer reachable hands its `aktif` chats back to routing (`operator_erisilemez`).
@@ -9,8 +10,9 @@
   given to another eligible member (`yeniden_atamalari_isle`, the periodic `chat.atama_taramasi`,
   which also catches anything the after-commit hooks missed: a killed process, a lost event).
 
-Each assignment is an accept by that operator (`services._kabul_kaydet`: `aktif`, `operator_id`,
-the `sistem` line, the events, `chat_atandi`).
+Each assignment is an accept by that operator (`adimlar.kabul_kaydet`: `aktif`, `operator_id`,
+the `sistem` line, the events, `chat_atandi`); a chat nobody else can take goes back to the queue
+by `adimlar.siraya_al`, as a transfer to the queue does.
 
 Race safety (PostgreSQL, every process agrees through row locks): one lock order everywhere,
 tenant row (`FOR NO KEY UPDATE`: no FK check of an inserted chat or message waits on it) ->
@@ -25,7 +27,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -36,14 +38,14 @@ from tenants.atama import OTOMATIK_MODLAR, uygun_uyelikler
 from tenants.models import Kullanici, Musteri, Uyelik
 from tenants.takvim import Takvim
 
-from . import selectors, services
+from . import adimlar, selectors
 from .models import Mesaj, Oturum
 
 logger = logging.getLogger("supportdesk.atama")
 
 ADAY_SINIRI = 5  # candidates tried per assignment (the first one almost always takes it)
 
-# Written in the chat's language (`services.sistem_metni`): these run in periodic tasks and
+# Written in the chat's language (`adimlar.sistem_metni`): these run in periodic tasks and
 # presence hooks, with no visitor's request behind them (CONTRACT 19).
 SISTEM_METINLERI = {
     # presence lost the operator (its sockets and calls stopped) ...
@@ -67,18 +69,10 @@ def _yuk():
     ), 0)
 
 
-def _musteri_kilitle(musteri_id: int, *, yeni_oturum_id: int | None = None) -> Musteri | None:
+def _musteri_kilitle(musteri_id: int) -> Musteri | None:
     """The tenant's row, locked, when it routes automatically (a `manuel` tenant: None, nothing
-    locked). Only the fields routing reads (its calendar among them: `_acik_mi`).
-
-    `yeni_oturum_id`: a chat in its start's transaction. The start decided once, at its request's
-    instant, whether the tenant is open (`chat_baslat`'s `simdi`, CONTRACT 15 wave 4), and a chat
-    started while closed carries its ticket offer from its INSERT: such a chat is not routed (None,
-    nothing locked), by that decision rather than a second reading of the calendar a moment later.
-    In the same statement, so an automatic start costs no query more."""
+    locked). Only the fields routing reads (its calendar among them: `_acik_mi`)."""
     qs = Musteri.objects.select_for_update(no_key=True).filter(pk=musteri_id, atama_modu__in=OTOMATIK_MODLAR)
-    if yeni_oturum_id is not None:
-        qs = qs.exclude(Exists(Oturum.objects.filter(pk=yeni_oturum_id, ticket_onerildi__isnull=False)))
     return qs.only("id", "atama_modu", "yeniden_atama_dk", "saat_dilimi", "calisma_saatleri", "tatiller").first()
 
 
@@ -113,17 +107,21 @@ def _aday_kilitle(musteri: Musteri, *, haric: tuple[int, ...] = (), ulasilabilir
 # --- a new chat ------------------------------------------------------------------------------
 def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int) -> bool:
     """In the start's transaction: give the new waiting chat to the best eligible member. One
-    statement (finding nothing, locking nothing) for a `manuel` tenant. True when assigned."""
-    musteri = _musteri_kilitle(musteri_id, yeni_oturum_id=oturum_id)
+    statement (finding nothing, locking nothing) for a `manuel` tenant. True when assigned.
+
+    The start decided once, at its request's instant, whether the tenant is open (`chat_baslat`'s
+    `simdi`, CONTRACT 15 wave 4) and calls this only when it was: no second reading of the
+    calendar a moment later."""
+    musteri = _musteri_kilitle(musteri_id)
     if musteri is None:
-        return False  # a `manuel` tenant, or one closed at the start's instant: it waits
+        return False  # a `manuel` tenant: it waits
     uyelik = _aday_kilitle(musteri)
     if uyelik is None:
         return False  # it waits; the next place that frees takes the oldest waiting chat
     # The row is this transaction's own (just inserted): the accept's conditional UPDATE needs no read.
     oturum = Oturum(pk=oturum_id, musteri_id=musteri_id)
-    services._kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
-                           neden=services.ATAMA_OTOMATIK, limit=False, sira_degisti=False)
+    adimlar.kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
+                           neden=adimlar.ATAMA_OTOMATIK, limit=False, sira_degisti=False)
     return True
 
 
@@ -142,8 +140,8 @@ def _bir_bekleyeni_ata(musteri_id: int, ulasilabilir) -> bool:
         oturum = bekleyenler.order_by("baslangic", "id").select_for_update(skip_locked=True).first()
         if oturum is None:
             return False
-        services._kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
-                               neden=services.ATAMA_OTOMATIK, limit=False)
+        adimlar.kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
+                               neden=adimlar.ATAMA_OTOMATIK, limit=False)
         return True
 
 
@@ -194,21 +192,18 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
                   .filter(pk=oturum_id, durum=Oturum.Durum.AKTIF, operator_id=eski_operator_id).first())
         if oturum is None or not kosul(oturum):
             return False
-        simdi = timezone.now()
         if uyelik is None:
-            oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
-            icerik = services.sistem_metni(oturum, sirada_metni)
-        else:
-            oturum.operator_id, oturum.kabul_zamani = uyelik.kullanici_id, simdi
-            oturum.okunmamis = max(oturum.okunmamis, 1)  # it reaches its new operator unread (CONTRACT 3a)
-            icerik = services.sistem_metni(oturum, metin, ad=services.gorunen_ad(uyelik.kullanici))
+            adimlar.siraya_al(oturum, metin=sirada_metni, neden=adimlar.ATAMA_YENIDEN)
+            return True
+        simdi = timezone.now()
+        oturum.operator_id, oturum.kabul_zamani = uyelik.kullanici_id, simdi
+        oturum.okunmamis = max(oturum.okunmamis, 1)  # it reaches its new operator unread (CONTRACT 3a)
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
-        services._mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=icerik)
+        adimlar.mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                           icerik=adimlar.sistem_metni(oturum, metin, ad=adimlar.gorunen_ad(uyelik.kullanici)))
         # The sockets' side is a transfer's (`chat_guncellendi` to the tenant and the visitor).
-        yayinla("chat_aktarildi", musteri_id=musteri_id,
-                         veri={"oturum_id": oturum.pk, "sira_degisti": uyelik is None})
-        services.atandi_yayinla(oturum, neden=services.ATAMA_YENIDEN,
-                                uyelik_id=None if uyelik is None else uyelik.pk, an=simdi)
+        yayinla("chat_aktarildi", musteri_id=musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": False})
+        adimlar.atandi_yayinla(oturum, neden=adimlar.ATAMA_YENIDEN, uyelik_id=uyelik.pk, an=simdi)
         return True
 
 
@@ -241,7 +236,7 @@ def operator_erisilemez(kullanici_id: int, *, baglanti_koptu: bool = False) -> i
 def _son_yazan(oturum_id=None):
     """The chat's last message that asks or answers (no `sistem` line, no internal note); of the
     outer query's chat unless `oturum_id` is given."""
-    return Mesaj.objects.filter(oturum_id=OuterRef("pk") if oturum_id is None else oturum_id, ozel=False).exclude(
+    return Mesaj.objects.gorunur().filter(oturum_id=OuterRef("pk") if oturum_id is None else oturum_id).exclude(
         gonderen=Mesaj.Gonderen.SISTEM).order_by("-id")
 
 

@@ -61,15 +61,10 @@ def kullanici_silindi(olay: YayinlananOlay) -> None:
 
 
 # --- routing (CONTRACT 15, chat.atama): automatic assignment follows every change that may free
-# a place or bring a member. The new chat is assigned in its start's transaction; the rest after
-# the commit that made the place (each assignment in a transaction of its own), and the periodic
-# `chat.atama_taramasi` catches what a lost hook missed.
-@dinle("yeni_chat", islem_icinde=True)
-def yeni_sohbet_atamasi(olay: YayinlananOlay) -> None:
-    if olay.veri.get("oturum_id") is not None and olay.musteri_id is not None:
-        atama.yeni_sohbeti_ata(oturum_id=olay.veri["oturum_id"], musteri_id=olay.musteri_id)
-
-
+# a place or bring a member, after the commit that made the place (each assignment in a
+# transaction of its own), and the periodic `chat.atama_taramasi` catches what a lost hook missed.
+# A new chat is not routed here: its start assigns it in its own transaction, by a direct call
+# (`chat.services.chat_baslat` -> `atama.yeni_sohbeti_ata`, issue 40).
 @dinle("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")
 def yer_acildi(olay: YayinlananOlay) -> None:
     # A chat closed or handed on (its operator has room again, or it waits again), a member's cap
@@ -96,9 +91,3 @@ def atama_modu_degisti(olay: YayinlananOlay) -> None:
     if veri["ham"] or veri["silindi"] or (veri["alanlar"] is not None and "atama_modu" not in veri["alanlar"]):
         return
     atama.kuyrugu_doldur(olay.musteri_id)
-
-
-@dinle("chat_operator_mesaji", islem_icinde=True)
-def ilk_yanit(olay: YayinlananOlay) -> None:
-    # The chat's first response (CONTRACT 17): kept on the chat in the message's transaction.
-    services.ilk_yanit_kaydet(mesaj_id=olay.veri["mesaj_id"])

@@ -98,6 +98,14 @@ class Oturum(models.Model):
         return self.durum in self.ACIK_DURUMLAR
 
 
+class MesajQuerySet(KapsamliQuerySet):
+    def gorunur(self) -> "MesajQuerySet":
+        """What the visitor may see (CONTRACT 16): every message but the operators' internal notes
+        (`ozel`). Every read made for a visitor, or of what was said to one (transcripts, mail,
+        exports, the first response, re-routing), starts here: the rule is written once."""
+        return self.filter(ozel=False)
+
+
 class Mesaj(models.Model):
     """A chat message; `icerik` is plain text and is never rendered as HTML."""
 
@@ -121,7 +129,7 @@ class Mesaj(models.Model):
     # An internal note (CONTRACT 16): in the operators' timeline only, never by any path to the visitor.
     ozel = models.BooleanField(_("iç not"), default=False)
 
-    objects = KapsamliQuerySet.as_manager()
+    objects = MesajQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("mesaj")

@@ -23,7 +23,7 @@ def _aralik(musteri_id: int, bas: datetime, son: datetime):
 
 def _ilk_yanit():
     """When the first operator message of the chat was written (start → first answer)."""
-    ilk = (Mesaj.objects.filter(oturum=OuterRef("pk"), gonderen=Mesaj.Gonderen.OPERATOR, ozel=False)
+    ilk = (Mesaj.objects.gorunur().filter(oturum=OuterRef("pk"), gonderen=Mesaj.Gonderen.OPERATOR)
            .order_by("zaman", "id").values("zaman")[:1])
     return Subquery(ilk)
 

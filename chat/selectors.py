@@ -90,7 +90,7 @@ def _ziyaretci_oturumu(musteri_id, ziyaretci_id, oturum_id, ulasilabilir, sonra=
     )
     if sonra is not None:
         # A visitor's poll: internal notes (CONTRACT 16) are not "new messages" for it.
-        qs = qs.annotate(_yeni_mesaj=Exists(Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__gt=sonra, ozel=False)))
+        qs = qs.annotate(_yeni_mesaj=Exists(Mesaj.objects.gorunur().filter(oturum_id=OuterRef("pk"), id__gt=sonra)))
         if connection.vendor == "postgresql":
             # For the poll's snapshot (chat.yoklama): the members online by their stored status,
             # so a later poll can tell "anyone online" from the presence sets alone.
@@ -311,7 +311,7 @@ def ticket_onerilecek_idler(*, simdi, adet: int = 500) -> list[int]:
 def _son_mesaj_zamani():
     # The newest message by the `(oturum, id)` index.
     # Notes (CONTRACT 16) are not conversation: they keep no chat from being silent.
-    return Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk"), ozel=False).order_by("-id").values("zaman")[:1])
+    return Subquery(Mesaj.objects.gorunur().filter(oturum_id=OuterRef("pk")).order_by("-id").values("zaman")[:1])
 
 
 def sessiz_aktif_idler(*, simdi, adet: int = 500) -> list[int]:
@@ -326,7 +326,7 @@ def sessiz_aktif_idler(*, simdi, adet: int = 500) -> list[int]:
 
 
 def sessiz_mi(*, oturum: Oturum, sinir) -> bool:
-    son = Mesaj.objects.filter(oturum_id=oturum.pk, ozel=False).order_by("-id").values_list("zaman", flat=True).first()
+    son = Mesaj.objects.gorunur().filter(oturum_id=oturum.pk).order_by("-id").values_list("zaman", flat=True).first()
     return (oturum.kabul_zamani is None or oturum.kabul_zamani < sinir) and (son is None or son < sinir)
 
 
@@ -342,7 +342,7 @@ def _ticket_taslagi(oturum: Oturum) -> dict:
     satirlar = []
     ad = oturum.ziyaretci_adi or _("Ziyaretçi")
     # The draft is shown to the visitor: never an internal note (CONTRACT 16).
-    for m in Mesaj.objects.filter(oturum_id=oturum.pk, ozel=False).annotate(_operator_adi=F("operator__ad")).order_by("id"):
+    for m in Mesaj.objects.gorunur().filter(oturum_id=oturum.pk).annotate(_operator_adi=F("operator__ad")).order_by("id"):
         if m.gonderen == Mesaj.Gonderen.SISTEM:
             continue
         kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or _("Temsilci"))
@@ -384,14 +384,14 @@ def onceki_mesaj_idleri(*, mesaj: Mesaj) -> tuple[int | None, int | None]:
     is written under the chat's row lock, so a chat's message ids are in commit order. One query,
     two backward steps on `mesaj_oturum_idx`."""
     onceki = Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk).order_by("-id").values("id")[:1]
-    gorunur = Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk, ozel=False).order_by("-id").values("id")[:1]
+    gorunur = Mesaj.objects.gorunur().filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk).order_by("-id").values("id")[:1]
     satir = (Oturum.objects.filter(pk=mesaj.oturum_id)
              .annotate(_onceki=Subquery(onceki), _gorunur=Subquery(gorunur)).values_list("_onceki", "_gorunur").first())
     return satir or (None, None)
 
 
 _MESAJ_SAYFASI = DerlenmisSorgu(
-    lambda oturum_id, sonra, adet: Mesaj.objects.filter(oturum_id=oturum_id, id__gt=sonra, ozel=False)
+    lambda oturum_id, sonra, adet: Mesaj.objects.gorunur().filter(oturum_id=oturum_id, id__gt=sonra)
     .annotate(_operator_adi=F("operator__ad"), _operator_avatar=F("operator__avatar")).order_by("id")[:adet],
     parametreler={"oturum_id": int, "sonra": int},
 )

@@ -14,53 +14,50 @@ from datetime import timedelta
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q, Subquery
-from django.db.models.functions import Greatest
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
-from supportdesk.core.dil import dil_kodu, dilde, widget_dili
-from supportdesk.core.exceptions import Bulunamadi, ChatLimitiDolu, DurumCakismasi, GecersizIstek
+from supportdesk.core.dil import dil_kodu, widget_dili
+from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
-from tenants.atama import atandi_isaretle, otomatik_mi
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
 from tenants.selectors import uye_idleri_dogrula
 
-from . import selectors, sorgular
-from .models import MESAJ_MAX, ONIZLEME_MAX, HazirYanit, Mesaj, Oturum
+from . import atama, selectors, sorgular
+from .adimlar import (
+    ATAMA_AKTARMA,
+    ATAMA_KABUL,
+    ATAMA_YENIDEN,
+    BASKASI_KABUL_ETTI,
+    SISTEM_METINLERI,
+    atandi_yayinla,
+    gorunen_ad,
+    kabul_kaydet,
+    limit_kontrol,
+    mesaj_ekle,
+    mesaj_yayinla,
+    okunmamis_ifadesi,
+    onizleme,
+    siraya_al,
+    sistem_metni,
+    yeniden_oku,
+)
+from .models import MESAJ_MAX, HazirYanit, Mesaj, Oturum
 
 AD_MAX = 100
 YORUM_MAX = 1000
 KISAYOL_MAX = 50
 BASLIK_MAX = 120
 
-TEMSILCI = gettext_lazy("Temsilci")  # an operator without a display name, as visitors see it
-
 # CONTRACT 15: the closed text's place in the `sistem` line of a chat started inside hours with
 # nobody reachable (tenants.ayarlar.MESAI_DISI_METNI is for outside hours), before TICKET_TEKLIFI.
 ULASILAMAZ_METNI = gettext_lazy("Şu an çevrimiçi temsilcimiz yok.")
-
-# The `sistem` lines, written in the chat's language when made (`sistem_metni`, CONTRACT 19).
-SISTEM_METINLERI = {
-    "katildi": gettext_lazy("{ad} sohbete katıldı."),
-    "aktarildi": gettext_lazy("Sohbet başka bir temsilciye aktarıldı."),  # to a member without a display name
-    "aktarildi_adli": gettext_lazy("Sohbet {ad} adlı temsilciye aktarıldı."),
-    "siraya_alindi": gettext_lazy("Sohbet yeniden sıraya alındı; ilk uygun temsilci size yanıt verecek."),
-    Oturum.Kapatan.ZIYARETCI: gettext_lazy("Sohbet ziyaretçi tarafından sonlandırıldı."),
-    Oturum.Kapatan.OPERATOR: gettext_lazy("Sohbet temsilci tarafından sonlandırıldı."),
-    Oturum.Kapatan.SISTEM: gettext_lazy("Sohbet sistem tarafından sonlandırıldı."),
-    "ticket_onerisi": gettext_lazy("Şu an çevrimiçi temsilcimiz yok. Beklemek yerine bu sohbeti destek talebine "
-                                   "dönüştürebilirsiniz; size e-postayla döneriz."),
-    "ticketa_donustu": gettext_lazy("Sohbet #{ticket_id} numaralı destek talebine dönüştürüldü."),
-    "sessiz": gettext_lazy("Uzun süredir mesaj yazılmadığı için sohbet kapatıldı. Yeniden yazarak yeni bir sohbet "
-                           "başlatabilirsiniz."),
-}
-
 
 def sohbet_dili(musteri, dil: str | None = None) -> str:
     """A new chat's (or ticket's) language (CONTRACT 19): `dil` when supported (the widget's,
@@ -68,16 +65,6 @@ def sohbet_dili(musteri, dil: str | None = None) -> str:
     `tr` or `en` (API starts by the tenant's server, e-mail; `widget_dili` without a request),
     else the default."""
     return dil_kodu(dil) or widget_dili(musteri)
-
-
-def sistem_metni(oturum: Oturum, metin, **degerler) -> str:
-    """A `sistem` line's text (one of the lazy texts above, or a callable making it) in the chat's
-    own language, whatever language is active (a request's, or none in a periodic task): a plain
-    `str` to store, so a later change of the tenant's `dil` rewrites nothing. Values (a lazy
-    `TEMSILCI`) are made in that language too."""
-    with dilde(oturum.dil):
-        metin = str(metin() if callable(metin) else metin)
-        return metin.format(**{k: str(v) for k, v in degerler.items()}) if degerler else metin
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -120,11 +107,6 @@ def _email_dogrula(email) -> str:
     return email
 
 
-def _onizleme(icerik: str) -> str:
-    tek_satir = " ".join(icerik.split())
-    return tek_satir if len(tek_satir) <= ONIZLEME_MAX else tek_satir[: ONIZLEME_MAX - 1] + "…"
-
-
 # --- internal steps (caller holds the chat row lock) ---------------------------------------
 def _kilitli(oturum_id: int) -> Oturum:
     return Oturum.objects.select_for_update().get(pk=oturum_id)
@@ -137,34 +119,6 @@ def _ziyaretci_kilitli(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
     if oturum is None:
         raise Bulunamadi()
     return oturum
-
-
-def _okunmamis(gonderen: str):
-    if gonderen == Mesaj.Gonderen.ZIYARETCI:
-        return F("okunmamis") + 1
-    if gonderen == Mesaj.Gonderen.OPERATOR:
-        return 0  # answering means the operator has read the chat
-    return F("okunmamis")
-
-
-def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, mesaj_olayi: bool = True) -> Mesaj:
-    mesaj = Mesaj.objects.create(
-        musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
-    )
-    # The preview (`son_mesaj`) is what someone wrote: a `sistem` line ("X joined", a transfer) would
-    # hide the visitor's question in the queue (issue 39), so it leaves the preview as it was.
-    onizleme = {} if gonderen == Mesaj.Gonderen.SISTEM else {"son_mesaj": _onizleme(icerik)}
-    Oturum.objects.filter(pk=oturum.pk).update(**onizleme, okunmamis=_okunmamis(gonderen))
-    if mesaj_olayi:
-        _mesaj_yayinla(mesaj)
-    return mesaj
-
-
-def _mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
-    # `oturum`: the chat's id, tenant, visitor, state and operator as the write left them, when the
-    # writer knows them (the fan-out then reads nothing); only those fields are set.
-    veri = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
-    yayinla("mesaj", musteri_id=mesaj.musteri_id, veri=veri)
 
 
 def _kapandi_yayinla(oturum: Oturum, *, sira_degisti: bool) -> None:
@@ -182,7 +136,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
     simdi = timezone.now()
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
     oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+    mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=sistem_metni(oturum, metin or SISTEM_METINLERI[kapatan]))
     yayinla("chat_kapandi", musteri_id=oturum.musteri_id, veri={
         "oturum_id": oturum.id,
@@ -195,15 +149,10 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
     return oturum
 
 
-def _yeniden_oku(oturum: Oturum) -> Oturum:
-    oturum.refresh_from_db()
-    return oturum
-
-
 # --- widget side ---------------------------------------------------------------------------
 def chat_baslat(
     *, musteri, ziyaretci_id: str, ad=None, email=None, mesaj=None, kanal: str = Oturum.Kanal.WIDGET,
-    dil: str | None = None, simdi=None,
+    dil: str | None = None, simdi=None, acik: bool | None = None,
 ) -> tuple[Oturum, bool]:
     """Start a chat, or return the visitor's open one (CONTRACT 3). Returns (chat, created).
 
@@ -213,7 +162,11 @@ def chat_baslat(
     `simdi`: the request's instant. Whether the tenant is open is decided once, at it (CONTRACT 15,
     wave 4), and that one decision feeds routing and the answer (the view words `data.mesai` at
     the same instant): a chat started while closed is created with its ticket offer already made,
-    and routing never assigns such a chat at its start (`chat.atama.yeni_sohbeti_ata`).
+    and routing never assigns such a chat at its start (`chat.atama.yeni_sohbeti_ata`). `acik`:
+    that decision when the caller made it already at `simdi` (the view, for `data.mesai`).
+
+    The steps run in order in one transaction, as explicit calls: create, route, offer a ticket
+    when nobody can answer; events only tell the outside (outbox, sockets, search, caches).
 
     A first message given with an already open chat is added to that chat, so nothing the
     visitor typed is lost. `yeni_chat` is emitted for a new chat only.
@@ -227,7 +180,8 @@ def chat_baslat(
                                  % {"degerler": ", ".join(Oturum.Kanal.values)}})
 
     simdi = simdi or timezone.now()
-    acik = takvim(musteri).acik_mi(simdi)
+    if acik is None:
+        acik = takvim(musteri).acik_mi(simdi)
     with transaction.atomic():
         mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
         if mevcut is None:
@@ -246,22 +200,24 @@ def chat_baslat(
             if mesaj:
                 oturum = _kilitli(mevcut.pk)
                 if oturum.acik:
-                    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
-                mevcut = _yeniden_oku(oturum)
+                    mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
+                mevcut = yeniden_oku(oturum)
             return mevcut, False
         ilk = None
         if mesaj:
-            ilk = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, mesaj_olayi=False)
-            oturum = _yeniden_oku(oturum)
-        # The operators hear of the chat (its `chat_yeni` frame) before its first message.
+            ilk = mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, mesaj_olayi=False)
+            oturum = yeniden_oku(oturum)
+        # The operators hear of the chat (its `chat_yeni` frame) before its assignment and first message.
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
             "etiketler": [],  # CONTRACT 16: a new chat has no labels yet
         })
-        if otomatik_mi(musteri.atama_modu):
-            oturum = _yeniden_oku(oturum)  # its listener (chat.atama) may have assigned it: answer as it is
+        # Routing (CONTRACT 15), by the one "open now" decision above: a chat started while closed
+        # waits for someone to take it by hand or for the tenant to open.
+        if acik and atama.yeni_sohbeti_ata(oturum_id=oturum.id, musteri_id=musteri.id):
+            oturum = yeniden_oku(oturum)  # assigned: answer as it is now
         if ilk is not None:
-            _mesaj_yayinla(ilk)
+            mesaj_yayinla(ilk)
         oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri, acik=acik, simdi=simdi)
     return oturum, True
 
@@ -290,8 +246,8 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri, acik: bool, simdi) ->
     oturum.save(update_fields=["ticket_onerildi"])
     # In the chat's language (CONTRACT 19), as every `sistem` line.
     icerik = sistem_metni(oturum, lambda: f"{ilk_cumle()} {TICKET_TEKLIFI}")
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=icerik)
-    return _yeniden_oku(oturum)
+    mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=icerik)
+    return yeniden_oku(oturum)
 
 
 def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik, ek_id=None) -> Mesaj:
@@ -310,7 +266,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
         mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
         yazildi = sorgular.ziyaretci_mesaji_yaz(
-            mesaj=mesaj, ziyaretci_id=ziyaretci_id, onizleme=_onizleme(icerik), durumlar=Oturum.ACIK_DURUMLAR
+            mesaj=mesaj, ziyaretci_id=ziyaretci_id, onizleme=onizleme(icerik), durumlar=Oturum.ACIK_DURUMLAR
         )
         if yazildi:
             # Who follows the chat, as the statement left it: the fan-out needs no read of its own.
@@ -324,7 +280,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             yazildi = (
                 Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
                 .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
-                .update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(Mesaj.Gonderen.ZIYARETCI))
+                .update(son_mesaj=onizleme(icerik), okunmamis=okunmamis_ifadesi(Mesaj.Gonderen.ZIYARETCI))
             )
             mesaj = Mesaj.objects.create(
                 musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
@@ -333,7 +289,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
         if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         raise Bulunamadi()
-    _mesaj_yayinla(mesaj, oturum=yonlendirme)
+    mesaj_yayinla(mesaj, oturum=yonlendirme)
     return mesaj
 
 
@@ -369,7 +325,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
             "etiketler": etiket_adlari(oturum),
         })
-        return _yeniden_oku(oturum)
+        return yeniden_oku(oturum)
 
 
 # --- time-outs (issue 13, per tenant since issue 26): the periodic `chat.zaman_asimlari` -----
@@ -403,7 +359,7 @@ def _ticket_oner(*, oturum_id: int, simdi) -> int:
             return 0
         oturum.ticket_onerildi = timezone.now()
         oturum.save(update_fields=["ticket_onerildi"])
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+        mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                     icerik=sistem_metni(oturum, SISTEM_METINLERI["ticket_onerisi"]))
         return 1
 
@@ -434,7 +390,7 @@ def chat_ticketa_donustu(*, oturum: Oturum, ticket_id: int) -> Oturum:
     """Close the locked chat by `sistem`, naming its ticket (`chat_kapandi` as for any close)."""
     _kapat(oturum=oturum, kapatan=Oturum.Kapatan.SISTEM,
            metin=lambda: str(SISTEM_METINLERI["ticketa_donustu"]).format(ticket_id=ticket_id))
-    return _yeniden_oku(oturum)
+    return yeniden_oku(oturum)
 
 
 # --- operator side -------------------------------------------------------------------------
@@ -452,14 +408,6 @@ def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
     )
 
 
-def _limit_kontrol(uyelik: Uyelik) -> None:
-    if uyelik.max_chat_per_tenant is None:
-        return
-    if selectors.aktif_chat_sayisi(kullanici_id=uyelik.kullanici_id, musteri_id=uyelik.musteri_id) >= uyelik.max_chat_per_tenant:
-        raise ChatLimitiDolu()
-
-
-BASKASI_KABUL_ETTI = gettext_lazy("Sohbet başka bir temsilci tarafından kabul edildi.")
 MESLEKTASIN_SOHBETI = gettext_lazy("Bu sohbet bir meslektaşınızda; yalnızca not yazabilirsiniz. "
                                    "Araya yalnızca yöneticiler ve proje sahipleri girebilir.")
 
@@ -488,59 +436,8 @@ def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
             if oturum.durum == Oturum.Durum.AKTIF and oturum.operator_id != kullanici.id:
                 raise DurumCakismasi(str(BASKASI_KABUL_ETTI))
             raise DurumCakismasi(_("Sohbet sırada beklemiyor; kabul edilemez."))
-        _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
-        return _yeniden_oku(oturum)
-
-
-def _kabul_kaydet(*, oturum: Oturum, kullanici, uyelik: Uyelik, neden: str = "kabul", limit: bool = True,
-                  sira_degisti: bool = True) -> Oturum:
-    """The accept's write, shared by an accept, an operator's answer to a waiting chat
-    (CONTRACT 3a) and an automatic assignment (CONTRACT 15, `neden` "otomatik", chat.atama): the
-    cap, the move, its one `sistem` line and its events. The caller holds the membership lock
-    (`_uyelik_kilitle`) and saw the chat waiting; the conditional UPDATE makes exactly one of two
-    racing claims win (the other gets 409 and writes nothing). `limit=False`: the caller has
-    counted already under the same lock. A chat handed to an operator by the service (not its own
-    accept) reaches its console unread, as a transfer does (CONTRACT 3a). `sira_degisti=False`: a
-    chat assigned in its own start's transaction was never in anyone's queue."""
-    if limit:
-        _limit_kontrol(uyelik)
-    simdi = timezone.now()
-    alanlar = {"durum": Oturum.Durum.AKTIF, "operator": kullanici, "kabul_zamani": simdi}
-    if neden != ATAMA_KABUL:
-        alanlar["okunmamis"] = Greatest(F("okunmamis"), 1)
-    degisen = Oturum.objects.filter(pk=oturum.pk, durum=Oturum.Durum.BEKLIYOR).update(**alanlar)
-    if degisen != 1:
-        raise DurumCakismasi(str(BASKASI_KABUL_ETTI))
-    oturum = _yeniden_oku(oturum)
-    _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
-                icerik=sistem_metni(oturum, SISTEM_METINLERI["katildi"], ad=gorunen_ad(kullanici)))
-    # The chat left the queue (an UPDATE: no signal, so this is also the poll's renewal).
-    yayinla("chat_kabul_edildi", musteri_id=oturum.musteri_id,
-            veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
-    atandi_yayinla(oturum, neden=neden, uyelik_id=uyelik.pk, an=simdi)
-    return oturum
-
-
-# `chat_atandi`'s `neden` (CONTRACT 15).
-ATAMA_KABUL, ATAMA_AKTARMA, ATAMA_OTOMATIK, ATAMA_YENIDEN = "kabul", "aktarma", "otomatik", "yeniden"
-
-
-def atandi_yayinla(oturum: Oturum, *, neden: str, uyelik_id: int | None = None, an=None) -> None:
-    """A chat's operator changed (to `oturum.operator_id`, None: back to the queue): the webhook
-    `chat_atandi`, and the new operator (its membership `uyelik_id`, locked by the caller) goes to
-    the back of its tenant's `sirayla` line."""
-    if uyelik_id is not None:
-        atandi_isaretle(uyelik_id=uyelik_id, an=an or timezone.now())
-    yayinla("chat_atandi", musteri_id=oturum.musteri_id, veri={
-        "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id, "operator_id": oturum.operator_id, "neden": neden,
-        "etiketler": etiket_adlari(oturum),  # CONTRACT 16: a chat event carries its label names
-    })
-
-
-def gorunen_ad(kullanici):
-    """What a visitor sees of an operator: its display name, never its e-mail; without one the
-    lazy `TEMSILCI` (made in whichever language evaluates it: `sistem_metni` uses the chat's)."""
-    return (kullanici.ad or "").strip() or TEMSILCI
+        kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik)
+        return yeniden_oku(oturum)
 
 
 def operator_gorunen_adi(kullanici) -> str:
@@ -562,23 +459,20 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
             raise DurumCakismasi(_("Yalnızca aktif bir sohbet aktarılabilir."))
         _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         if hedef is None:
-            oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
-            metin = SISTEM_METINLERI["siraya_alindi"]
-        else:
-            if hedef.kullanici_id == oturum.operator_id:
-                raise DurumCakismasi(_("Sohbet zaten bu operatörde."))
-            _limit_kontrol(hedef)
-            oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
-            # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
-            oturum.okunmamis = max(oturum.okunmamis, 1)
-            metin = _aktarildi_metni(oturum, hedef)
+            siraya_al(oturum, metin=SISTEM_METINLERI["siraya_alindi"], neden=ATAMA_AKTARMA)
+            return yeniden_oku(oturum)
+        if hedef.kullanici_id == oturum.operator_id:
+            raise DurumCakismasi(_("Sohbet zaten bu operatörde."))
+        limit_kontrol(hedef)
+        oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
+        # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
+        oturum.okunmamis = max(oturum.okunmamis, 1)
         oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=sistem_metni(oturum, metin))
-        yayinla("chat_aktarildi", musteri_id=oturum.musteri_id,
-                veri={"oturum_id": oturum.pk, "sira_degisti": hedef is None})
-        atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=None if hedef is None else hedef.pk,
-                       an=oturum.kabul_zamani)
-        return _yeniden_oku(oturum)
+        mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+                   icerik=sistem_metni(oturum, _aktarildi_metni(oturum, hedef)))
+        yayinla("chat_aktarildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": False})
+        atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=hedef.pk, an=oturum.kabul_zamani)
+        return yeniden_oku(oturum)
 
 
 def _aktarildi_metni(oturum: Oturum, hedef: Uyelik):
@@ -596,7 +490,7 @@ def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> O
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
         if oturum.acik:
             _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
-        return _yeniden_oku(_kapat(oturum=oturum, kapatan=Oturum.Kapatan.OPERATOR))
+        return yeniden_oku(_kapat(oturum=oturum, kapatan=Oturum.Kapatan.OPERATOR))
 
 
 def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None) -> Mesaj:
@@ -626,22 +520,22 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         if not oturum.acik:
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         if oturum.durum == Oturum.Durum.BEKLIYOR:
-            oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
+            oturum = kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
             raise DurumCakismasi(str(BASKASI_KABUL_ETTI))  # an answer to a waiting visitor lost the claim
         else:
             _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
-        mesaj = _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
+        mesaj = mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR, icerik=icerik, operator=kullanici, ek=ek)
+        ilk_yanit_kaydet(mesaj)
         yayinla("chat_operator_mesaji", musteri_id=mesaj.musteri_id, veri={"mesaj_id": mesaj.id})
         return mesaj
 
 
-def ilk_yanit_kaydet(*, mesaj_id: int) -> None:
-    """The chat's first operator message that is not a note (CONTRACT 17: accepting is no
-    response), kept once on the chat: one UPDATE, a no-op after the first."""
-    mesaj = Mesaj.objects.filter(pk=mesaj_id, ozel=False, gonderen=Mesaj.Gonderen.OPERATOR)
-    Oturum.objects.filter(pk=Subquery(mesaj.values("oturum_id")), ilk_yanit_zamani__isnull=True).update(
-        ilk_yanit_zamani=Subquery(mesaj.values("zaman")))
+def ilk_yanit_kaydet(mesaj: Mesaj) -> None:
+    """The chat's first response (CONTRACT 17: accepting is no response, a note is none): the
+    operator message `mesaj`'s time, kept once on the chat in the message's transaction: one
+    UPDATE, a no-op after the first."""
+    Oturum.objects.filter(pk=mesaj.oturum_id, ilk_yanit_zamani__isnull=True).update(ilk_yanit_zamani=mesaj.zaman)
 
 
 def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None,
@@ -662,7 +556,7 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
         _kilitli(oturum.pk)
         mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
                                      operator=kullanici, icerik=icerik, ek=ek, ozel=True)
-        _mesaj_yayinla(mesaj, oturum=oturum)
+        mesaj_yayinla(mesaj, oturum=oturum)
         if anilanlar:
             yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
                 "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,
@@ -841,9 +735,5 @@ def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
     oturumlar = list(Oturum.objects.kapsamda([musteri_id]).select_for_update()
                      .filter(operator_id=operator_id, durum=Oturum.Durum.AKTIF).order_by("id"))
     for oturum in oturumlar:
-        oturum.durum, oturum.operator, oturum.kabul_zamani = Oturum.Durum.BEKLIYOR, None, None
-        oturum.save(update_fields=["durum", "operator", "kabul_zamani"])
-        _mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
-                    icerik=sistem_metni(oturum, SISTEM_METINLERI["siraya_alindi"]))
-        atandi_yayinla(oturum, neden=ATAMA_YENIDEN)
+        siraya_al(oturum, metin=SISTEM_METINLERI["siraya_alindi"], neden=ATAMA_YENIDEN)
     return len(oturumlar)

@@ -205,7 +205,7 @@ def ticket_alindi_gonder(*, ticket_id: int) -> GidenEposta | None:
 
 def ticket_yaniti_gonder(*, yanit_id: int) -> GidenEposta | None:
     yanit = (TicketYanit.objects.select_related("ticket__musteri", "operator").prefetch_related("ekler")
-             .filter(pk=yanit_id, gonderen=TicketYanit.Gonderen.OPERATOR, ozel=False).first())
+             .gorunur().filter(pk=yanit_id, gonderen=TicketYanit.Gonderen.OPERATOR).first())
     if yanit is None or not yanit.ticket.email:
         return None
     ticket = yanit.ticket
@@ -230,7 +230,7 @@ def ticket_cozuldu_gonder(*, ticket_id: int) -> GidenEposta | None:
     ticket = _ticket_bul(ticket_id)
     if ticket is None or not ticket.email:
         return None
-    son = ticket.yanitlar.filter(gonderen=TicketYanit.Gonderen.OPERATOR, ozel=False).order_by("-zaman", "-id").first()
+    son = ticket.yanitlar.gorunur().filter(gonderen=TicketYanit.Gonderen.OPERATOR).order_by("-zaman", "-id").first()
     if son is not None and son.zaman == ticket.guncellenme:
         return None  # solved by a reply (`durum` with the reply): that reply's mail says so, one mail not two
     konu = baglantisiz(ticket.konu)
@@ -253,7 +253,7 @@ def yeni_ticket_ekibe_gonder(*, ticket_id: int) -> list[GidenEposta]:
     uyeler = (Uyelik.objects.filter(Uyelik.eposta_bildirimi_acik(), musteri_id=ticket.musteri_id,
                                     kullanici__is_active=True)
               .select_related("kullanici").order_by("id"))
-    ilk = ticket.yanitlar.filter(ozel=False).order_by("zaman", "id").first()
+    ilk = ticket.yanitlar.gorunur().order_by("zaman", "id").first()
     konu = baglantisiz(ticket.konu)
     kim = baglantisiz(ticket.ad or ticket.ziyaretci_id)
 
@@ -387,7 +387,7 @@ def _dokum_icerigi(oturum: Oturum) -> Icerik:
              Mesaj.Gonderen.OPERATOR: _("Temsilci"), Mesaj.Gonderen.SISTEM: _("Sistem")}
     satirlar = []
     # The visitor's transcript: never an internal note (CONTRACT 16).
-    for mesaj in Mesaj.objects.filter(oturum=oturum, ozel=False).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
+    for mesaj in Mesaj.objects.gorunur().filter(oturum=oturum).select_related("ek").order_by("id")[:DOKUM_SATIR_MAX]:
         metin = mesaj.icerik
         if mesaj.ek_id and mesaj.ek:
             metin += " " + _("[Ek: %(ad)s]") % {"ad": mesaj.ek.ad}
@@ -419,8 +419,8 @@ def ziyaretci_orada_mi(oturum) -> bool:
 def cevrimdisi_yanit_gonder(*, mesaj_id: int) -> GidenEposta | None:
     """An operator answered in a chat the visitor has left (`ziyaretci_orada_mi`): tell the
     visitor, at most once per chat per 10 minutes."""
-    mesaj = Mesaj.objects.select_related("oturum__musteri").filter(
-        pk=mesaj_id, gonderen=Mesaj.Gonderen.OPERATOR, ozel=False).first()
+    mesaj = Mesaj.objects.gorunur().select_related("oturum__musteri").filter(
+        pk=mesaj_id, gonderen=Mesaj.Gonderen.OPERATOR).first()
     if mesaj is None or not mesaj.oturum.email:
         return None
     oturum = mesaj.oturum

@@ -141,7 +141,7 @@ def ziyaretci_verisi(*, musteri: Musteri, ziyaretci_id: str) -> tuple[dict, list
     oturumlar, puanlar = [], []
     mesajlar_by_oturum: dict[int, list] = {}
     oturum_listesi = list(Oturum.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id).order_by("id"))
-    for mesaj in (Mesaj.objects.filter(oturum__in=[o.id for o in oturum_listesi], ozel=False)
+    for mesaj in (Mesaj.objects.gorunur().filter(oturum__in=[o.id for o in oturum_listesi])
                   .select_related("ek").order_by("oturum_id", "id")):
         mesajlar_by_oturum.setdefault(mesaj.oturum_id, []).append(
             {"id": mesaj.id, "gonderen": mesaj.gonderen, "icerik": mesaj.icerik, "zaman": _zaman(mesaj.zaman),
@@ -158,7 +158,7 @@ def ziyaretci_verisi(*, musteri: Musteri, ziyaretci_id: str) -> tuple[dict, list
     ticketlar = []
     ticket_listesi = list(Ticket.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id).order_by("id"))
     yanitlar_by_ticket: dict[int, list] = {}
-    for yanit in (TicketYanit.objects.filter(ticket__in=[t.id for t in ticket_listesi], ozel=False)
+    for yanit in (TicketYanit.objects.gorunur().filter(ticket__in=[t.id for t in ticket_listesi])
                   .prefetch_related("ekler").order_by("ticket_id", "zaman", "id")):
         yanitlar_by_ticket.setdefault(yanit.ticket_id, []).append(
             {"id": yanit.id, "gonderen": yanit.gonderen, "icerik": yanit.icerik, "zaman": _zaman(yanit.zaman),

@@ -10,6 +10,11 @@ class TicketYanitQuerySet(KapsamliQuerySet):
     musteri_alani = "ticket__musteri"
     ziyaretci_alani = "ticket__ziyaretci_id"
 
+    def gorunur(self) -> "TicketYanitQuerySet":
+        """What the visitor may see (CONTRACT 16): every reply but the operators' internal notes
+        (`ozel`); every visitor-facing read of replies starts here (`Mesaj.objects.gorunur()`'s twin)."""
+        return self.filter(ozel=False)
+
 
 class Ticket(models.Model):
     class Durum(models.TextChoices):

@@ -13,7 +13,7 @@ def _yanitlar_prefetch(*, notlar: bool) -> Prefetch:
     # A visitor's reads never hold an internal note (CONTRACT 16); operators' hold all.
     # The replying operator is joined (its name and avatar in every reply's shape): no query per reply.
     qs = TicketYanit.objects.order_by("zaman", "id").select_related("operator").prefetch_related("ekler")
-    return Prefetch("yanitlar", queryset=qs if notlar else qs.filter(ozel=False))
+    return Prefetch("yanitlar", queryset=qs if notlar else qs.gorunur())
 
 
 def ziyaretci_ticket_list(*, musteri, ziyaretci_id: str) -> QuerySet[Ticket]:

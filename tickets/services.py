@@ -137,7 +137,10 @@ def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanla
             setattr(kilitli, alan, alanlar[alan])
         if degisen:
             kilitli.guncellenme = timezone.now()
-            kilitli.save(update_fields=[*degisen, "guncellenme"])
+            # CONTRACT 17: a new priority moves the running clocks to its targets, in this write.
+            sla_alanlari = sla.ALANLAR if "oncelik" in degisen and sla.oncelik_izle(
+                kilitli, sla.baglam(kilitli.musteri, simdi=kilitli.guncellenme)) else []
+            kilitli.save(update_fields=[*degisen, "guncellenme", *sla_alanlari])
             yayinla("ticket_duzenlendi", musteri_id=kilitli.musteri_id, veri={
                 "ticket_id": kilitli.id, "musteri_id": kilitli.musteri_id, "alanlar": degisen,
                 "operator_id": kilitli.operator_id, "oncelik": kilitli.oncelik, "kullanici_id": kullanici.pk, "ip": ip,

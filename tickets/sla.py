@@ -390,13 +390,13 @@ def politika_degisti(t: Ticket, b: Baglam) -> None:
     _ozetle(t, b)
 
 
-def oncelik_izle(t: Ticket) -> None:
-    """After a change of `t` (locked, saved, in its transaction): when its priority is not the
-    one its clocks were set for, move them (`oncelik_degisti`) and save."""
+def oncelik_izle(t: Ticket, b: Baglam) -> bool:
+    """`t` (locked, in its transaction, before its save) got a new priority: when its clocks were
+    set for another one, move them (`oncelik_degisti`). True when the caller is to save `ALANLAR`
+    with the priority (one UPDATE: `tickets.services.ticket_duzenle`)."""
     if not t.sla_oncelik or t.sla_oncelik == t.oncelik:
-        return
-    if oncelik_degisti(t, baglam(t.musteri)):
-        t.save(update_fields=ALANLAR)
+        return False
+    return oncelik_degisti(t, b)
 
 
 # --- the `sla` object ---------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from tenants.api.serializers import EtiketKisaSerializer
 from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_kisa_verisi
 
+from ..adimlar import TEMSILCI
 from ..models import Mesaj, Oturum
-from ..services import TEMSILCI, operator_gorunen_adi
+from ..services import operator_gorunen_adi
 
 
 # --- output --------------------------------------------------------------------------------

@@ -72,15 +72,15 @@ def _widget_oturum(oturum: Oturum) -> dict:
     )
 
 
-def _widget_oturum_yaniti(oturum: Oturum, musteri, request, *, simdi=None, **ek) -> dict:
+def _widget_oturum_yaniti(oturum: Oturum, musteri, request, *, mesai: dict | None = None, **ek) -> dict:
     veri = _widget_oturum(oturum)
     # `sira_no` and `cevrimici_operator` are repeated next to `oturum` for clients that read
     # them at the top level. `mesai` (CONTRACT 15) comes last: the idle poll's snapshot is stored
     # without it and gets it appended when served (`_mesai_ekle`), as it depends on the time.
-    # `simdi`: the instant the request's service decided "open now" at (the start), so the
-    # answer says what routing did.
+    # `mesai`: the request's one "open now" decision when its service acted on it (the start), so
+    # the answer says what routing did; else read now.
     return {"oturum": veri, "sira_no": veri["sira_no"], "cevrimici_operator": veri["cevrimici_operator"], **ek,
-            "mesai": s.widget_mesai_verisi(musteri, request, simdi=simdi)}
+            "mesai": mesai if mesai is not None else s.widget_mesai_verisi(musteri, request)}
 
 
 def _mesai_ekle(govde: bytes, musteri, request) -> bytes:
@@ -113,15 +113,19 @@ class WidgetChatBaslatView(WidgetAPIView):
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.ChatBaslatSerializer, request.data)
-        simdi = timezone.now()  # CONTRACT 15 (wave 4): one "open now" decision for routing and the answer
+        # CONTRACT 15 (wave 4): "open now" is decided once, at one instant, for routing, the ticket
+        # offer and the answer's `data.mesai`.
+        simdi = timezone.now()
+        mesai = s.widget_mesai_verisi(self.musteri, request, simdi=simdi)
         oturum, yeni = services.chat_baslat(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ad=veri.get("ad"), email=veri.get("email"),
             mesaj=veri.get("mesaj"), kanal=veri["kanal"],
             # CONTRACT 19: a visitor's chat speaks the widget's language; a start by the tenant's
             # own server (`kanal: api`) the tenant's (`sohbet_dili`).
             dil=widget_dili(self.musteri, request) if veri["kanal"] == Oturum.Kanal.WIDGET else None, simdi=simdi,
+            acik=mesai["acik"],
         )
-        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request, simdi=simdi), status=201 if yeni else 200)
+        return basarili(_widget_oturum_yaniti(oturum, self.musteri, request, mesai=mesai), status=201 if yeni else 200)
 
 
 class WidgetChatMesajView(WidgetAPIView):

@@ -11,11 +11,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from canli.varlik_tarama import erisilemeyenleri_cevrimdisi_yap
-from chat import tasks
+from chat import adimlar, services, tasks
 from chat.models import Mesaj, Oturum
 from portal.tests.yardimci import giris_yapmis
 from supportdesk.core import varlik
 from supportdesk.testing.factories import MusteriFactory
+from tenants import ekip
 from tenants.models import Uyelik
 from tickets.models import Ticket
 from webhooks.endpointler import webhook_endpoint_olustur
@@ -355,3 +356,32 @@ def test_bad_inputs_change_nothing(musteri):
     yabanci, _ = cevrimici_operator(diger)
     assert baslat(widget, "z2")["operator_id"] != yabanci.id
     assert APIClient().post(START, {"ziyaretci_id": "z3"}, format="json").status_code in (401, 403)
+
+
+
+def test_every_way_back_to_the_queue_is_the_one_step(musteri, monkeypatch):
+    # Issue 40: a transfer to nobody, re-routing that finds nobody else and a member's removal put a
+    # chat back in the queue by one function (`chat.adimlar.siraya_al`): the same state, one `sistem`
+    # line and the same events (`chat_aktarildi` for the consoles, `chat_atandi` with no operator).
+    cagrilar = []
+    asil = adimlar.siraya_al
+    for modul in (adimlar, services):  # chat.services holds it by name
+        monkeypatch.setattr(modul, "siraya_al", lambda oturum, **kw: cagrilar.append(kw["neden"]) or asil(oturum, **kw))
+    mod(musteri, "sirayla")
+    widget = widget_client(musteri)
+    a, ac = cevrimici_operator(musteri)
+    o1, o2, o3 = (baslat(widget, f"z{i}") for i in range(3))
+    assert atananlar(o1["id"], o2["id"], o3["id"]) == [a.id] * 3
+    ok(ac.post(op_url(o1["id"], "transfer"), {"operator_id": None}, format="json"))  # to nobody...
+    assert cagrilar == ["aktarma"] and atananlar(o1["id"]) == [a.id]  # ...and routed to a again at once
+    durum(ac, "cevrimdisi")  # nobody else: its three chats wait again
+    assert cagrilar == ["aktarma", "yeniden", "yeniden", "yeniden"]
+    durum(ac, "cevrimici")  # takes the three back, oldest first
+    assert atananlar(o1["id"], o2["id"], o3["id"]) == [a.id] * 3
+    ekip.uyelik_cikar(uyelik=Uyelik.objects.get(kullanici=a, musteri=musteri))  # it leaves the project
+    assert cagrilar == ["aktarma", *["yeniden"] * 6]
+    for o in (o1, o2, o3):
+        assert (oturum(o["id"]).durum, oturum(o["id"]).operator_id) == ("bekliyor", None)
+        son = Mesaj.objects.filter(oturum_id=o["id"]).latest("id")
+        assert son.gonderen == "sistem" and "yeniden sıraya alındı" in son.icerik
+    assert [v["operator_id"] for v in atandi_olaylari(musteri)].count(None) == 7

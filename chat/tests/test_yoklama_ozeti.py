@@ -284,9 +284,9 @@ def test_committed_writes_renew_after_their_commit(musteri):
 _MODELLER = {"Oturum", "Mesaj", "Kullanici", "Uyelik"}
 _TOPLU = {"update", "bulk_create", "bulk_update"}
 _BILINENLER = {
-    ("chat/services.py", "_mesaj_ekle", "Oturum"): "the Mesaj created just before renews the chat (mesaj_kaydedildi)",
+    ("chat/adimlar.py", "mesaj_ekle", "Oturum"): "the Mesaj created just before renews the chat (mesaj_kaydedildi)",
     ("chat/services.py", "chat_ziyaretci_mesaj_gonder", "Oturum"): "the Mesaj created after it (SQLite path)",
-    ("chat/services.py", "_kabul_kaydet", "Oturum"): "the chat_kabul_edildi event at its end",
+    ("chat/adimlar.py", "kabul_kaydet", "Oturum"): "the chat_kabul_edildi event at its end",
     ("chat/services.py", "chat_okundu", "Oturum"): "the chat_okundu event right after it",
     ("chat/services.py", "chat_ziyaretci_okudu", "Oturum"): "its field is in no poll answer (operator's messages only)",
     ("chat/services.py", "chat_operator_okudu", "Oturum"): "the chat_okundu event right after it",

@@ -61,8 +61,6 @@ DURUMLAR = [
     ("chat_operator_mesaji", "eposta.dinleyiciler.chat_operator_mesaji",
      [("eposta.services", "cevrimdisi_yanit_gonder")], False),
     ("sla_ihlal", "eposta.dinleyiciler.sla_ihlal", [("eposta.services", "sla_ihlal_ekibe_gonder")], False),
-    ("chat_operator_mesaji", "chat.dinleyiciler.ilk_yanit", [("chat.services", "ilk_yanit_kaydet")], True),
-    ("ticket_guncellendi", "tickets.dinleyiciler.oncelik_degisti", [("tickets.sla", "oncelik_izle")], True),
     ("bahsedilme", "eposta.dinleyiciler.bahsedilme", [("eposta.services", "bahsedilme_gonder")], False),
     *[(ad, "canli.yayin.dagit", [("canli.yayin", "gruba_gonder")], False) for ad in SOKET_OLAYLARI],
     *[(ad, "canli.dinleyiciler.uyelik_degisti", [("canli.yayin", "uyelik_degisti_bildir")], False)
@@ -82,7 +80,6 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
-    ("yeni_chat", "chat.dinleyiciler.yeni_sohbet_atamasi", [("chat.atama", "yeni_sohbeti_ata")], True),
     *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
       for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
     # A member who left: its active chats back to the queue, in the removing transaction (issue 38).

@@ -225,9 +225,9 @@ def test_a_priority_change_moves_the_due_times(widget, musteri, operator_client,
     t = ac(widget)
     geri_al(t["id"], 10)
     tk = Ticket.objects.get(pk=t["id"])
-    # Whoever changes the priority announces the change (`ticket_guncellendi`): the status view here.
-    Ticket.objects.filter(pk=t["id"]).update(oncelik="acil")
-    sla = ok(operator_client.put(f"{OP}/ticket/{t['id']}/status", {"durum": "acik"}, format="json"))["ticket"]["sla"]
+    # The priority's one writer (`ticket_duzenle`: this PATCH, the admin's form) moves the clocks in
+    # the same write (issue 40: a direct call, no listener and no second UPDATE).
+    sla = ok(operator_client.patch(f"{OP}/ticket/{t['id']}", {"oncelik": "acil"}, format="json"))["ticket"]["sla"]
     assert sla["ilk_yanit"]["hedef"] == (tk.olusturulma + timedelta(minutes=15)).isoformat()
     assert sla["cozum"]["hedef"] == (tk.olusturulma + timedelta(minutes=120)).isoformat()
     okunan = op_ticket(operator_client, t["id"])["sla"]

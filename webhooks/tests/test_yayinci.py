@@ -46,8 +46,8 @@ def test_webhooks_outbox_uygulama_acilirken_kaydolur():
     out = subprocess.run([sys.executable, "-c", betik], cwd=settings.BASE_DIR, env=env, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    # The outbox first; then the start's routing (chat.dinleyiciler, issue 26).
-    assert out.stdout.strip() == "['webhooks.outbox.olay_yaz', 'chat.dinleyiciler.yeni_sohbet_atamasi']"
+    # The outbox alone: the start's routing is a direct call of its action (issue 40), not a listener.
+    assert out.stdout.strip() == "['webhooks.outbox.olay_yaz']"
     assert all(olaylar.dinleyiciler(ad)[0][0] == olay_yaz for ad in olaylar.OLAYLAR)
 
 
