@@ -9,6 +9,7 @@ the webhooks outbox, the sockets, mail and the poll snapshots react in their lis
 (`*/dinleyiciler.py`).
 """
 import re
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -163,7 +164,7 @@ def _mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek
 def _mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
     # `oturum`: the chat's id, tenant, visitor, state and operator as the write left them, when the
     # writer knows them (the fan-out then reads nothing); only those fields are set.
-    veri = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
+    veri: dict[str, object] = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
     yayinla("mesaj", musteri_id=mesaj.musteri_id, veri=veri)
 
 
@@ -280,10 +281,10 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri, acik: bool, simdi) ->
     if oturum.durum != Oturum.Durum.BEKLIYOR:
         return oturum  # automatic assignment found someone: nothing to offer
     if acik:
-        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)
-        if oturum._cevrimici_operator:
+        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)  # type: ignore[attr-defined]
+        if oturum._cevrimici_operator:  # type: ignore[attr-defined]
             return oturum
-        ilk_cumle = lambda: ULASILAMAZ_METNI  # noqa: E731
+        ilk_cumle: Callable[[], object] = lambda: ULASILAMAZ_METNI  # noqa: E731
     else:
         ilk_cumle = lambda: kapali_metni(musteri)  # noqa: E731  (the tenant's own text stays as written)
     oturum.ticket_onerildi = simdi
@@ -306,6 +307,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
     yonlendirme = None
+    yazildi: tuple[str, int | None] | int | None
     if connection.vendor == "postgresql":
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
         mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
@@ -326,9 +328,10 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
                 .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
                 .update(son_mesaj=_onizleme(icerik), okunmamis=_okunmamis(Mesaj.Gonderen.ZIYARETCI))
             )
-            mesaj = Mesaj.objects.create(
-                musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
-            ) if yazildi else None
+            if yazildi:
+                mesaj = Mesaj.objects.create(
+                    musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
+                )
     if not yazildi:
         if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
@@ -626,6 +629,7 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         if not oturum.acik:
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         if oturum.durum == Oturum.Durum.BEKLIYOR:
+            assert uyelik is not None  # a waiting chat is only reached through the membership's lock above
             oturum = _kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
             raise DurumCakismasi(str(BASKASI_KABUL_ETTI))  # an answer to a waiting visitor lost the claim
@@ -809,7 +813,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
     if kisayol_kullanimda(musteri_id=musteri.id, kisayol=temiz["kisayol"], haric_pk=hazir_yanit.pk):
         raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)})
     yeni = hazir_yanit.pk is None
-    degerler = {alan: [getattr(hazir_yanit, alan), deger] for alan, deger in temiz.items()
+    degerler: dict[str, list | None] = {alan: [getattr(hazir_yanit, alan), deger] for alan, deger in temiz.items()
                 if not yeni and getattr(hazir_yanit, alan) != deger}
     if "icerik" in degerler:
         degerler["icerik"] = None  # named, not copied into the log

@@ -385,7 +385,7 @@ def saklama_uygula(*, simdi=None, musteri_id: int | None = None) -> dict:
     if musteri_id is not None:
         musteriler = musteriler.filter(pk=musteri_id)
     for musteri in musteriler:
-        sinir = simdi - timedelta(days=musteri.saklama_gun)
+        sinir = simdi - timedelta(days=musteri.saklama_gun or 0)
         while (silinen := _saklama_partisi(musteri, sinir)) is not None:
             for k in SILINEN_ANAHTARLARI:
                 toplam[k] += silinen.get(k, 0)

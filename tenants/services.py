@@ -23,7 +23,7 @@ TRIAL_GUN = 14
 
 
 @transaction.atomic
-def kullanici_olustur(*, email: str, sifre: str, ad: str = "") -> Kullanici:
+def kullanici_olustur(*, email: str, sifre: str | None, ad: str = "") -> Kullanici:
     return Kullanici.objects.create_user(email=email, password=sifre, ad=ad)
 
 
@@ -337,7 +337,7 @@ def musteri_duzenle_hatalari(degisiklikler: dict) -> dict[str, str]:
         try:
             renk_dogrula(degisiklikler["renk_primary"])
         except GecersizIstek as exc:
-            hatalar.update(exc.alanlar)
+            hatalar.update(exc.alanlar or {})
     originler = degisiklikler.get("izinli_originler")
     if originler is not None:
         if not isinstance(originler, list) or not all(isinstance(o, str) for o in originler):
