@@ -168,13 +168,6 @@ def _mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
     yayinla("mesaj", musteri_id=mesaj.musteri_id, veri=veri)
 
 
-def _kapandi_yayinla(oturum: Oturum, *, sira_degisti: bool) -> None:
-    # The sockets' side of a close (`chat_kapandi` carries the webhook's fields only).
-    # `sira_degisti`: the chat left the queue, so the places (`sira_no`) of the chats waiting
-    # behind it changed too (CONTRACT 11: the widget hears of every change).
-    yayinla("chat_guncellendi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
-
-
 def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
     # `metin`: a lazy text (or a callable making one), written in the chat's language.
     if not oturum.acik:
@@ -191,8 +184,10 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
         "etiketler": etiket_adlari(oturum),
+        # In the process only (not in the webhook's body): the chat left the queue, so the places
+        # (`sira_no`) of the chats waiting behind it changed too (CONTRACT 11: the widget hears).
+        "sira_degisti": bekliyordu,
     })
-    _kapandi_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
 
 
@@ -670,7 +665,7 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
         if anilanlar:
             yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
                 "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,
-                "kullanici_idleri": anilanlar, "yazan_id": kullanici.pk,
+                "kullanici_idleri": anilanlar, "aktor_id": kullanici.pk,
             })
     return mesaj
 
@@ -685,7 +680,7 @@ def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, e
         oturum.etiketler.set(yeni)
         yayinla("etiketler_ayarlandi", musteri_id=oturum.musteri_id, veri={
             "tur": "oturum", "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id,
-            "etiketler": sorted(e.ad for e in yeni), "kullanici_id": kullanici.pk, "ip": ip,
+            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk, "ip": ip,
         })
     return oturum
 

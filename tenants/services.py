@@ -315,7 +315,7 @@ def musteri_ayarlari_guncelle(*, musteri: Musteri, kullanici: Kullanici | None, 
         setattr(musteri, alan, degisiklikler[alan])
     musteri.save(update_fields=degisen)
     yayinla("ayar_degisti", musteri_id=musteri.pk, veri={
-        "musteri_id": musteri.pk, "kullanici_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen,
+        "musteri_id": musteri.pk, "aktor_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen,
         "degerler": degerler})
     return degisen
 
