@@ -17,8 +17,9 @@ listeners of `uyelik_silindi`:
   The sockets and mail are here.
 
 Every listener gets the same `YayinlananOlay`; its `id` is the event's identity everywhere (the
-webhook's `X-Webhook-Id`, the socket frame's de-duplication). `veri` may hold model objects as the
-service committed them: only the webhook events' `veri` leaves the process (as the outbox row).
+webhook's `X-Webhook-Id`, the socket frame's de-duplication). `veri` is the event's declared type
+(`VERI_TIPLERI`, below) and may hold model objects as the service committed them: only a webhook
+event's body leaves the process (the outbox row, without its in-process keys: `webhook_govdesi`).
 Zulip's `send_event_on_commit` and Chatwoot's dispatcher with `app/listeners/*.rb` are the shape.
 """
 import logging
