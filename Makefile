@@ -165,6 +165,7 @@ derle: install $(ENV_FILE)
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # pip-tools lives in a throw-away virtualenv of its own (it is no dependency of the service).
 PIP_TOOLS := tmp/pip-tools

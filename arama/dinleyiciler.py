@@ -25,7 +25,7 @@ def sohbet(olay: YayinlananOlay) -> None:
         services.bekleyen_ekle(musteri_id=olay.musteri_id, tur="chat", belge_id=olay.veri["oturum_id"])
 
 
-@dinle("ticket_yeni", "ticket_guncellendi")
+@dinle("yeni_ticket", "ticket_guncellendi")
 def ticket(olay: YayinlananOlay) -> None:
     # A ticket created, replied to (reply or note), or changed.
     if not kosucu.gorev_gonder(tasks.ticket_dizinle, olay.veri["ticket"].pk, yerel=settings.ARAMA_YEREL_ISCI):

@@ -14,6 +14,7 @@ from datetime import datetime
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection
 from django.db.models import Case, ExpressionWrapper, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models.expressions import Combinable
 from django.db.models.functions import Cast, Least, Length, Replace
 from django.db.models.lookups import GreaterThan
 from django.utils.translation import gettext as _
@@ -65,7 +66,7 @@ class _SabitSorgu(SearchQuery):
         super().__init__(ifade, config="simple", search_type="raw")
         self.ifade = ifade
 
-    def as_sql(self, compiler, connection, **extra):
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]
         ifade = self.ifade
         if not _GUVENLI.fullmatch(ifade):
             raise ValueError(ifade)
@@ -87,7 +88,9 @@ def _postgresql(qs, kokler: list[str]) -> QuerySet[AramaKaydi]:
 
 def _sqlite(qs, kokler: list[str]) -> QuerySet[AramaKaydi]:
     """The same rows as on PostgreSQL: ` kök` in the folded words (a word starting with the stem)."""
-    kosul, ust_puani, govde_puani = Q(), Value(0), Value(0)
+    kosul = Q()
+    ust_puani: Combinable = Value(0)
+    govde_puani: Combinable = Value(0)
     for kok in kokler:
         parca = " " + kok
         kosul &= Q(katli_ust__contains=parca) | Q(katli_govde__contains=parca)
@@ -124,4 +127,4 @@ def arama_sayfasi(*, musteri_idleri: list[int], q: str, tur: str | None, cursor:
         return rows, None
     rows = rows[:limit]
     son = rows[-1]
-    return rows, imlec_yap([son.skor, son.zaman, son.id])
+    return rows, imlec_yap([son.skor, son.zaman, son.id])  # type: ignore[attr-defined]  # annotated

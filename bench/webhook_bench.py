@@ -133,7 +133,11 @@ def main():
                     for n, (musteri_id, sira) in enumerate(isler[k::a.yayinci]):
                         if hiz:
                             time.sleep(max(0.0, basla + (n * a.yayinci + k) / hiz - time.monotonic()))
-                        olay_yayinla("chat_kapandi", musteri_id=musteri_id, veri={"sira": sira})
+                        # The close's declared body (supportdesk.core.olaylar.ChatKapandi) plus the
+                        # bench's own `sira`; the chat does not exist, so the sockets send nothing.
+                        olay_yayinla("chat_kapandi", musteri_id=musteri_id, veri={
+                            "oturum_id": 0, "musteri_id": musteri_id, "kapatan": "sistem", "sure_saniye": 0,
+                            "etiketler": [], "sira_degisti": False, "sira": sira})
                 finally:
                     connection.close()
             t = time.time()

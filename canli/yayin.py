@@ -95,9 +95,15 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
     return sonuc
 
 
+# The frame's `tip` of an event whose frame is named otherwise (CONTRACT 11's names are outward).
+CERCEVE_TIPLERI = {"yeni_ticket": "ticket_yeni", "ticket_guncellendi": "ticket_guncellendi",
+                   "sla_uyari": "sla_uyari", "sla_ihlal": "sla_ihlal"}
+
+
 def _ticket(olay: YayinlananOlay) -> list[Gonderim]:
     ticket = olay.veri["ticket"]
-    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), olay.olay, {"ticket": OperatorTicketSerializer(ticket).data})]
+    sonuc = [(gruplar.operator_musteri(ticket.musteri_id), CERCEVE_TIPLERI[olay.olay],
+              {"ticket": OperatorTicketSerializer(ticket).data})]
     # `yalniz_operator`: a change the visitor has nothing of (a note, labels: CONTRACT 16).
     if olay.olay == "ticket_guncellendi" and not olay.veri.get("yalniz_operator"):
         sonuc += _ziyaretci_ticketi(ticket)
@@ -147,7 +153,7 @@ def _sla(olay: YayinlananOlay) -> list[Gonderim]:
         return []
     grup = (gruplar.operator_kullanici(ticket.operator_id) if ticket.operator_id
             else gruplar.operator_musteri(ticket.musteri_id))
-    return [(grup, olay.olay, {"ticket": OperatorTicketSerializer(ticket).data})]
+    return [(grup, CERCEVE_TIPLERI[olay.olay], {"ticket": OperatorTicketSerializer(ticket).data})]
 
 
 def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
@@ -164,15 +170,16 @@ def _hazir_yanitlar_degisti(olay: YayinlananOlay) -> list[Gonderim]:
 
 
 # Event -> its frames. A chat started is `chat_yeni`; accepted or claimed, transferred, rated or
-# closed (`chat_guncellendi`, the sockets' side of `chat_kapandi`) is `chat_guncellendi`.
+# closed (`chat_kapandi`, the webhook event itself) is `chat_guncellendi`; a ticket created
+# (`yeni_ticket`) is `ticket_yeni`.
 _CEVIRICILER = {
     "yeni_chat": _chat_yeni,
     "chat_kabul_edildi": _chat_guncellendi,
     "chat_aktarildi": _chat_guncellendi,
     "memnuniyet_puan": _chat_guncellendi,
-    "chat_guncellendi": _chat_guncellendi,
+    "chat_kapandi": _chat_guncellendi,
     "mesaj": _mesaj,
-    "ticket_yeni": _ticket,
+    "yeni_ticket": _ticket,
     "ticket_guncellendi": _ticket,
     "sla_uyari": _sla,
     "sla_ihlal": _sla,

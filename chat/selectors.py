@@ -1,6 +1,7 @@
 """Reads of the chat app, always scoped in the query: to the visitor (widget) or to the
 operator's tenants (`musteri_idleri`), starting from the models' `ziyaretcinin` / `kapsamda`."""
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
@@ -133,7 +134,7 @@ def ziyaretci_oturum_get(*, musteri, ziyaretci_id: str, oturum_id, kuyruk_bilgis
             satirlar = _ZIYARETCI_OTURUMU(**degerler)
         oturum = satirlar[0] if satirlar else None
     else:
-        qs = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
+        qs: QuerySet[Oturum] = Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
         if kuyruk_bilgisi:
             qs = _kuyruk_bilgisi(qs, None)
         oturum = qs.filter(pk=oturum_id).first()
@@ -369,7 +370,7 @@ def mesaj_sayfasi(*, oturum: Oturum, sonra: int = 0, adet: int, notlar: bool = F
     `notlar` (the operators' read): a visitor's page never holds one."""
     if sonra >= ID_MAX:
         return []  # no id is larger (and SQLite cannot even bind such a number)
-    if getattr(oturum, "_yeni_mesaj_esigi", None) == sonra and not oturum._yeni_mesaj:
+    if getattr(oturum, "_yeni_mesaj_esigi", None) == sonra and not getattr(oturum, "_yeni_mesaj", False):
         return []  # the chat's own statement found none (ziyaretci_oturum_get)
     mesajlar = (_MESAJ_SAYFASI_NOTLU if notlar else _MESAJ_SAYFASI)(oturum_id=oturum.pk, sonra=sonra, adet=adet)
     prefetch_related_objects(mesajlar, "ek")  # no query when no message has an attachment
@@ -421,7 +422,7 @@ def bugun_baslangici(tz=None) -> datetime:
     return simdi.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def dashboard_verisi(*, musteri_idleri: list[int], bolgeler: dict | None = None) -> dict[int, dict]:
+def dashboard_verisi(*, musteri_idleri: list[int], bolgeler: dict | None = None) -> dict[str, Any]:
     """Per tenant: waiting, active, closed today, rating average (30 days), operators online.
 
     Three grouped queries whatever the data size; "today" is the local day of each tenant's zone

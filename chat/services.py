@@ -9,6 +9,7 @@ the webhooks outbox, the sockets, mail and the poll snapshots react in their lis
 (`*/dinleyiciler.py`).
 """
 import re
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -121,13 +122,6 @@ def _ziyaretci_kilitli(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
     return oturum
 
 
-def _kapandi_yayinla(oturum: Oturum, *, sira_degisti: bool) -> None:
-    # The sockets' side of a close (`chat_kapandi` carries the webhook's fields only).
-    # `sira_degisti`: the chat left the queue, so the places (`sira_no`) of the chats waiting
-    # behind it changed too (CONTRACT 11: the widget hears of every change).
-    yayinla("chat_guncellendi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": sira_degisti})
-
-
 def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
     # `metin`: a lazy text (or a callable making one), written in the chat's language.
     if not oturum.acik:
@@ -144,8 +138,10 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
         "etiketler": etiket_adlari(oturum),
+        # In the process only (not in the webhook's body): the chat left the queue, so the places
+        # (`sira_no`) of the chats waiting behind it changed too (CONTRACT 11: the widget hears).
+        "sira_degisti": bekliyordu,
     })
-    _kapandi_yayinla(oturum, sira_degisti=bekliyordu)
     return oturum
 
 
@@ -236,10 +232,10 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri, acik: bool, simdi) ->
     if oturum.durum != Oturum.Durum.BEKLIYOR:
         return oturum  # automatic assignment found someone: nothing to offer
     if acik:
-        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)
-        if oturum._cevrimici_operator:
+        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)  # type: ignore[attr-defined]
+        if oturum._cevrimici_operator:  # type: ignore[attr-defined]
             return oturum
-        ilk_cumle = lambda: ULASILAMAZ_METNI  # noqa: E731
+        ilk_cumle: Callable[[], object] = lambda: ULASILAMAZ_METNI  # noqa: E731
     else:
         ilk_cumle = lambda: kapali_metni(musteri)  # noqa: E731  (the tenant's own text stays as written)
     oturum.ticket_onerildi = simdi
@@ -262,6 +258,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
     yonlendirme = None
+    yazildi: tuple[str, int | None] | int | None
     if connection.vendor == "postgresql":
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
         mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
@@ -282,9 +279,10 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
                 .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
                 .update(son_mesaj=onizleme(icerik), okunmamis=okunmamis_ifadesi(Mesaj.Gonderen.ZIYARETCI))
             )
-            mesaj = Mesaj.objects.create(
-                musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
-            ) if yazildi else None
+            if yazildi:
+                mesaj = Mesaj.objects.create(
+                    musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
+                )
     if not yazildi:
         if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
@@ -520,6 +518,7 @@ def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_i
         if not oturum.acik:
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         if oturum.durum == Oturum.Durum.BEKLIYOR:
+            assert uyelik is not None  # a waiting chat is only reached through the membership's lock above
             oturum = kabul_kaydet(oturum=oturum, kullanici=kullanici, uyelik=uyelik, neden=ATAMA_KABUL)
         elif uyelik is not None and oturum.operator_id != kullanici.id:
             raise DurumCakismasi(str(BASKASI_KABUL_ETTI))  # an answer to a waiting visitor lost the claim
@@ -560,7 +559,7 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
         if anilanlar:
             yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
                 "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,
-                "kullanici_idleri": anilanlar, "yazan_id": kullanici.pk,
+                "kullanici_idleri": anilanlar, "aktor_id": kullanici.pk,
             })
     return mesaj
 
@@ -575,7 +574,7 @@ def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, e
         oturum.etiketler.set(yeni)
         yayinla("etiketler_ayarlandi", musteri_id=oturum.musteri_id, veri={
             "tur": "oturum", "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id,
-            "etiketler": sorted(e.ad for e in yeni), "kullanici_id": kullanici.pk, "ip": ip,
+            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk, "ip": ip,
         })
     return oturum
 
@@ -703,7 +702,7 @@ def hazir_yanit_kaydet(*, musteri, kisayol, baslik, icerik, hazir_yanit: HazirYa
     if kisayol_kullanimda(musteri_id=musteri.id, kisayol=temiz["kisayol"], haric_pk=hazir_yanit.pk):
         raise GecersizIstek(alanlar={"kisayol": str(KISAYOL_VAR_MESAJI)})
     yeni = hazir_yanit.pk is None
-    degerler = {alan: [getattr(hazir_yanit, alan), deger] for alan, deger in temiz.items()
+    degerler: dict[str, list | None] = {alan: [getattr(hazir_yanit, alan), deger] for alan, deger in temiz.items()
                 if not yeni and getattr(hazir_yanit, alan) != deger}
     if "icerik" in degerler:
         degerler["icerik"] = None  # named, not copied into the log

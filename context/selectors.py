@@ -50,7 +50,7 @@ def _yalniz_sohbet_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: st
     The operator opening that chat gets an empty context with the name and e-mail the visitor
     gave, not a 404. Unsaved rows: nothing is written by a read.
     """
-    kosul = {"ziyaretci_id": ziyaretci_id, "musteri_id__in": musteri_idleri}
+    kosul: dict[str, object] = {"ziyaretci_id": ziyaretci_id, "musteri_id__in": musteri_idleri}
     if musteri_id is not None:
         kosul["musteri_id"] = musteri_id
     bilinen = _ziyaretcinin_verdigi(kosul)

@@ -81,7 +81,7 @@ def ziyaretci_profil_kaydet(
         raise ImzaGerekli()
 
     ziyaretci = _ziyaretci_kilitle(musteri=musteri, ziyaretci_id=ziyaretci_id)
-    simdi = timezone.now()
+    an = timezone.now()
     for alan, deger in profil.items():
         if alan == "ekstra":
             deger = deger or {}
@@ -89,8 +89,8 @@ def ziyaretci_profil_kaydet(
             deger = deger or ""
         setattr(ziyaretci, alan, deger)
     ziyaretci.identity_dogrulandi = dogrulandi
-    ziyaretci.dogrulama_zamani = simdi if dogrulandi else None
-    ziyaretci.profil_zamani = ziyaretci.guncellenme = simdi
+    ziyaretci.dogrulama_zamani = an if dogrulandi else None
+    ziyaretci.profil_zamani = ziyaretci.guncellenme = an
     ziyaretci.save()
     if {"ad", "soyad", "email"} & set(profil):
         # The operators' search finds the visitor by these (CONTRACT 16: visitor name and e-mail).

@@ -1,8 +1,8 @@
 """Writing the audit log: the one way in (`kaydet`) and what each recorded event becomes.
 
-Who did it: `veri["kullanici_id"]` when the publisher says (the membership events' `kullanici_id`
-is the member, not the actor), else the request's user (`supportdesk.core.eylemci`); the address
-is `veri["ip"]` or the request's. Outside a request both are None (the system).
+Who did it: `veri["aktor_id"]` when the publisher says (an event's `kullanici_id` is always its
+subject, e.g. the membership events' member; a login's user is both), else the request's user
+(`supportdesk.core.eylemci`); the address is `veri["ip"]` or the request's. Outside a request both are None (the system).
 
 Several recorded actions are published under older names and mapped here: `musteri_degisti` with
 appearance fields → `gorunum_degisti`, with `izinli_originler` → `origin_degisti`, with a key →
@@ -43,7 +43,7 @@ def kaydet(*, musteri_id: int | None, eylem: str, hedef: str = "", ayrinti: dict
 
 
 def _yapan(olay: YayinlananOlay) -> dict:
-    return {"kullanici_id": olay.veri.get("kullanici_id"), "ip": olay.veri.get("ip")}
+    return {"kullanici_id": olay.veri.get("aktor_id"), "ip": olay.veri.get("ip")}
 
 
 def giris(olay: YayinlananOlay) -> None:

@@ -4,6 +4,7 @@ Any feature that takes a file from a visitor (widget, and later operator console
 attachments) stores it through `dosya_yukle` and attaches the returned `Dosya` by reference."""
 import logging
 from datetime import timedelta
+from functools import partial
 
 from django.core.files import File
 from django.db import transaction
@@ -69,7 +70,7 @@ def sahipsiz_dosyalari_temizle(*, gun: int = 7) -> int:
             adi = dosya.dosya.name
             dosya.delete()
             # The stored bytes go only after the row is gone for good.
-            transaction.on_commit(lambda adi=adi, depo=dosya.dosya.storage: depo.delete(adi))
+            transaction.on_commit(partial(dosya.dosya.storage.delete, adi))
         silinen += 1
     logger.info("Sahipsiz %s dosya silindi.", silinen)
     return silinen

@@ -39,6 +39,6 @@ def bahsedilme(olay: YayinlananOlay) -> None:
     # A note mentioned members: those with e-mail alerts on get a mail (CONTRACT 16).
     veri = olay.veri
     services.bahsedilme_gonder(
-        musteri_id=veri["musteri_id"], kullanici_idleri=veri["kullanici_idleri"], yazan_id=veri.get("yazan_id"),
+        musteri_id=veri["musteri_id"], kullanici_idleri=veri["kullanici_idleri"], yazan_id=veri["aktor_id"],
         icerik=(veri.get("mesaj") or veri.get("yanit")).icerik,
         oturum_id=veri.get("oturum_id"), ticket_id=veri.get("ticket_id"))

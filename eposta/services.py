@@ -90,7 +90,7 @@ def _eposta_yaz(
             basliklar.update({"In-Reply-To": onceki[-1], "References": " ".join(onceki)})
         basliklar["Reply-To"] = tokenlar.ticket_yanit_adresi(ticket.id)
     durdur_url = None
-    if durdurma_kapsami:
+    if durdurma_kapsami and musteri is not None:
         durdur_url = _durdur_url(musteri_id=musteri.id, kapsam=durdurma_kapsami)
         basliklar.update({
             "List-Unsubscribe": f"<{durdur_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -318,7 +318,9 @@ def bahsedilme_gonder(*, musteri_id: int, kullanici_idleri: list[int], yazan_id:
         return []
     uyeler = (Uyelik.objects.filter(Uyelik.eposta_bildirimi_acik(), musteri_id=musteri_id,
                                     kullanici_id__in=kullanici_idleri, kullanici__is_active=True)
-              .exclude(kullanici_id=yazan_id).select_related("kullanici").order_by("id"))
+              .select_related("kullanici").order_by("id"))
+    if yazan_id is not None:
+        uyeler = uyeler.exclude(kullanici_id=yazan_id)
     yazan = Kullanici.objects.filter(pk=yazan_id).first() if yazan_id else None
 
     def icerik_yap() -> Icerik:

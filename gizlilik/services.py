@@ -211,7 +211,7 @@ def ziyaretci_disa_aktar(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: i
                 logger.warning("Dışa aktarmada dosya okunamadı: %s", ad)
     arsiv.seek(0)
     yayinla("ziyaretci_disa_aktarildi", musteri_id=musteri.id,
-            veri={"ziyaretci_id": ziyaretci_id, "kullanici_id": kullanici_id,
+            veri={"ziyaretci_id": ziyaretci_id, "aktor_id": kullanici_id,
                   "oturum": len(veri["oturumlar"]), "ticket": len(veri["ticketlar"]), "dosya": len(dosyalar)})
     return arsiv
 
@@ -331,7 +331,7 @@ def _ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | N
         silinen["baglam"] = baglam
         ziyaretci_kimligini_sil(musteri=musteri, ziyaretci_id=ziyaretci_id)
         yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={
-            "ziyaretci_id": ziyaretci_id, "kullanici_id": kullanici_id, "oturum_idleri": oturum_idleri,
+            "ziyaretci_id": ziyaretci_id, "aktor_id": kullanici_id, "oturum_idleri": oturum_idleri,
             "ticket_idleri": ticket_idleri, "silinen": dict(silinen)})
     return {k: silinen[k] for k in SILINEN_ANAHTARLARI}
 
@@ -385,7 +385,7 @@ def saklama_uygula(*, simdi=None, musteri_id: int | None = None) -> dict:
     if musteri_id is not None:
         musteriler = musteriler.filter(pk=musteri_id)
     for musteri in musteriler:
-        sinir = simdi - timedelta(days=musteri.saklama_gun)
+        sinir = simdi - timedelta(days=musteri.saklama_gun or 0)
         while (silinen := _saklama_partisi(musteri, sinir)) is not None:
             for k in SILINEN_ANAHTARLARI:
                 toplam[k] += silinen.get(k, 0)

@@ -54,7 +54,7 @@ def kampanya_bul(*, musteri, baslik: str) -> Kampanya | None:
 
 def kb_makale_get(*, musteri, slug: str) -> KbMakale:
     """A published article of the tenant; the same 404 for missing, unpublished and foreign."""
-    if len(slug) > KbMakale._meta.get_field("slug").max_length or not slug.isprintable():
+    if len(slug) > (KbMakale._meta.get_field("slug").max_length or 0) or not slug.isprintable():
         # No article has such a slug; and a NUL in the path must not reach PostgreSQL, which refuses it.
         raise Bulunamadi()
     try:
@@ -166,7 +166,7 @@ def _basit_vurgu(duz: str, kokler: list[str], genislik: int = 200) -> str:
     desen = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in kokler) + r")\w*")
     ilk = desen.search(katli)
     bas = 0 if ilk is None else max(0, ilk.start() - 60)
-    if bas:
+    if bas and ilk is not None:
         bosluk = duz.find(" ", bas)
         bas = bosluk + 1 if 0 <= bosluk < ilk.start() else bas
     son = min(len(duz), bas + genislik)

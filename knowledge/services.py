@@ -139,8 +139,8 @@ def kampanya_kaydet(
     icerik = _zorunlu_metin("icerik", icerik or "", 5000, bos_olabilir=True)
     buton_metni = _zorunlu_metin("buton_metni", buton_metni or "", 60, bos_olabilir=True)
     gorsel_url, buton_url = _url("gorsel_url", gorsel_url), _url("buton_url", buton_url)
-    for alan, deger in (("baslangic", baslangic), ("bitis", bitis)):
-        if not isinstance(deger, datetime) or timezone.is_naive(deger):
+    for alan, zaman in (("baslangic", baslangic), ("bitis", bitis)):
+        if not isinstance(zaman, datetime) or timezone.is_naive(zaman):
             raise GecersizIstek(alanlar={alan: _("Saat dilimli bir tarih-saat olmalı.")})
     if bitis <= baslangic:
         raise GecersizIstek(alanlar={"bitis": _("Bitiş başlangıçtan sonra olmalı.")})

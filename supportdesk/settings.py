@@ -25,6 +25,9 @@ env = environ.Env()
 environ.Env.read_env(os.environ.get("DJANGO_ENV_FILE", BASE_DIR / ".env"), overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
+# `yayinla` checks each event's `veri` against its declared type (supportdesk.core.olaylar): on in
+# development and in the tests, off in production (one check per event on the hot paths).
+OLAY_VERISI_DENETLE = env.bool("OLAY_VERISI_DENETLE", default=DEBUG)
 if DEBUG:
     SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-" + "x" * 32)
 else:

@@ -20,6 +20,8 @@ os.environ.setdefault("KOSUCU_ZAMANLAYICI", "false")
 # The login lockout (django-axes) is off unless a test turns it on (settings.AXES_ENABLED = True):
 # many tests fail logins on purpose, and each would count towards the next one's lockout.
 os.environ.setdefault("GIRIS_KILIDI", "false")
+# Every published event is checked against its declared payload type (supportdesk.core.olaylar).
+os.environ.setdefault("OLAY_VERISI_DENETLE", "true")
 
 from .settings import *  # noqa: E402,F403
 

@@ -119,7 +119,7 @@ def _kaydet(etiket: Etiket) -> None:
 def _olay(ad: str, etiket: Etiket, *, kullanici_id, ip, **ek) -> None:
     yayinla(ad, musteri_id=etiket.musteri_id, veri={
         "etiket_id": etiket.id, "musteri_id": etiket.musteri_id, "ad": etiket.ad, "renk": etiket.renk,
-        "kullanici_id": kullanici_id, "ip": ip, **ek,
+        "aktor_id": kullanici_id, "ip": ip, **ek,
     })
 
 

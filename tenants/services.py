@@ -23,7 +23,7 @@ TRIAL_GUN = 14
 
 
 @transaction.atomic
-def kullanici_olustur(*, email: str, sifre: str, ad: str = "") -> Kullanici:
+def kullanici_olustur(*, email: str, sifre: str | None, ad: str = "") -> Kullanici:
     return Kullanici.objects.create_user(email=email, password=sifre, ad=ad)
 
 
@@ -315,7 +315,7 @@ def musteri_ayarlari_guncelle(*, musteri: Musteri, kullanici: Kullanici | None, 
         setattr(musteri, alan, degisiklikler[alan])
     musteri.save(update_fields=degisen)
     yayinla("ayar_degisti", musteri_id=musteri.pk, veri={
-        "musteri_id": musteri.pk, "kullanici_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen,
+        "musteri_id": musteri.pk, "aktor_id": kullanici.pk if kullanici else None, "ip": ip, "alanlar": degisen,
         "degerler": degerler})
     return degisen
 
@@ -337,7 +337,7 @@ def musteri_duzenle_hatalari(degisiklikler: dict) -> dict[str, str]:
         try:
             renk_dogrula(degisiklikler["renk_primary"])
         except GecersizIstek as exc:
-            hatalar.update(exc.alanlar)
+            hatalar.update(exc.alanlar or {})
     originler = degisiklikler.get("izinli_originler")
     if originler is not None:
         if not isinstance(originler, list) or not all(isinstance(o, str) for o in originler):

@@ -45,8 +45,8 @@ def ticket_olustur(
         yayinla("yeni_ticket", musteri_id=musteri.id, veri={
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
             "konu": konu, "oncelik": oncelik, "etiketler": [],  # CONTRACT 16: a new ticket has no labels yet
+            "ticket": ticket,  # in the process only (the sockets' `ticket_yeni`, search): not in the body
         })
-        _ticket_yayinla(ticket, olay="ticket_yeni")
     return ticket
 
 
@@ -109,7 +109,7 @@ def ticket_not_yaz(*, ticket: Ticket, operator, icerik: str, ek_idleri: list[int
         if anilanlar:
             yayinla("bahsedilme", musteri_id=kilitli.musteri_id, veri={
                 "yanit": yanit, "musteri_id": kilitli.musteri_id, "ticket_id": kilitli.id,
-                "kullanici_idleri": anilanlar, "yazan_id": operator.pk,
+                "kullanici_idleri": anilanlar, "aktor_id": operator.pk,
             })
     _tazele(ticket, kilitli)
     return yanit
@@ -141,10 +141,6 @@ def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanla
             sla_alanlari = sla.ALANLAR if "oncelik" in degisen and sla.oncelik_izle(
                 kilitli, sla.baglam(kilitli.musteri, simdi=kilitli.guncellenme)) else []
             kilitli.save(update_fields=[*degisen, "guncellenme", *sla_alanlari])
-            yayinla("ticket_duzenlendi", musteri_id=kilitli.musteri_id, veri={
-                "ticket_id": kilitli.id, "musteri_id": kilitli.musteri_id, "alanlar": degisen,
-                "operator_id": kilitli.operator_id, "oncelik": kilitli.oncelik, "kullanici_id": kullanici.pk, "ip": ip,
-            })
             _ticket_yayinla(kilitli)
     return kilitli
 
@@ -158,7 +154,7 @@ def ticket_etiketleri_ayarla(*, ticket: Ticket, kullanici, etiket_idleri: list[i
         kilitli.etiketler.set(yeni)
         yayinla("etiketler_ayarlandi", musteri_id=kilitli.musteri_id, veri={
             "tur": "ticket", "ticket_id": kilitli.id, "musteri_id": kilitli.musteri_id,
-            "etiketler": sorted(e.ad for e in yeni), "kullanici_id": kullanici.pk, "ip": ip,
+            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk, "ip": ip,
         })
         yayinla("ticket_guncellendi", musteri_id=kilitli.musteri_id, veri={"ticket": kilitli, "yalniz_operator": True})
     return kilitli
@@ -218,9 +214,9 @@ def _tazele(ticket: Ticket, kilitli: Ticket) -> None:
 
 
 
-def _ticket_yayinla(ticket: Ticket, *, olay: str = "ticket_guncellendi") -> None:
+def _ticket_yayinla(ticket: Ticket) -> None:
     # The socket event (CONTRACT 11) carries the ticket as committed; sent after commit.
-    yayinla(olay, musteri_id=ticket.musteri_id, veri={"ticket": ticket})
+    yayinla("ticket_guncellendi", musteri_id=ticket.musteri_id, veri={"ticket": ticket})
 
 
 def _acik_ticket_yuku():

@@ -143,7 +143,7 @@ def politika_kaydet(*, musteri_id: int, degisen: dict, kullanici_id: int | None,
         elif uyari_degisti:
             _uyarilari_kaydir(musteri_id, p.uyari_dk)
         yayinla("sla_degisti", musteri_id=musteri_id,
-                veri={"musteri_id": musteri_id, "kullanici_id": kullanici_id, "ip": ip,
+                veri={"musteri_id": musteri_id, "aktor_id": kullanici_id, "ip": ip,
                       "alanlar": sorted(degisen), "degerler": politika_farki(onceki, veri)})
     return p
 

@@ -7,7 +7,7 @@ beat sweep queues whatever the broker missed.
 """
 from django.db import transaction
 
-from supportdesk.core.olaylar import YayinlananOlay
+from supportdesk.core.olaylar import YayinlananOlay, webhook_govdesi
 
 from . import kuyruk
 from .models import Olay, Teslimat, WebhookEndpoint
@@ -16,7 +16,7 @@ from .models import Olay, Teslimat, WebhookEndpoint
 def olay_yaz(olay: YayinlananOlay) -> Olay:
     """Write `olay` and its deliveries (2 queries, 3 when the tenant has a subscribed endpoint)."""
     kayit = Olay.objects.create(id=olay.id, musteri_id=olay.musteri_id, olay=olay.olay, zaman=olay.zaman,
-                                veri=olay.veri)
+                                veri=webhook_govdesi(olay))
     teslimatlari_olustur(kayit, WebhookEndpoint.objects.kapsamda([olay.musteri_id]).filter(aktif=True))
     return kayit
 

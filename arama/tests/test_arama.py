@@ -258,7 +258,8 @@ def test_deleting_chats_and_tickets_removes_them(musteri, client):
 def test_erasure_event_forgets_the_visitor(musteri, client):
     _chat(musteri, "z-1", "fatura")
     kalan = _chat(musteri, "z-2", "fatura")
-    yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={"ziyaretci_id": "z-1", "kullanici_id": None})
+    yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={"ziyaretci_id": "z-1", "aktor_id": None, "oturum_idleri": [],
+                                                                "ticket_idleri": [], "silinen": {}})
     assert _idler(_ara(client, q="fatura")) == [("chat", kalan)]
 
 
@@ -305,5 +306,6 @@ def test_visitor_name_and_email_from_customer_info_are_found(musteri, client):
         _ok(widget.post("/api/v1/context/customer-info", {"ziyaretci_id": "z-1", "soyad": "Yılmaz"}, format="json"))
     assert _ara(client, q="ozturk")["sonuclar"] == []
     assert len(_ara(client, q="yilmaz")["sonuclar"]) == 2
-    yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={"ziyaretci_id": "z-1", "kullanici_id": None})
+    yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={"ziyaretci_id": "z-1", "aktor_id": None, "oturum_idleri": [],
+                                                                "ticket_idleri": [], "silinen": {}})
     assert not AramaZiyaretci.objects.exists() and not AramaKaydi.objects.exists()

@@ -56,7 +56,8 @@ def test_webhook_forms_need_the_token(musteri, webhook_alici):
     from webhooks.models import Teslimat
 
     endpoint = webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres())
-    yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1})
+    yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1, "musteri_id": musteri.id, "ziyaretci_adi": "",
+                                                      "kanal": "widget", "etiketler": []})
     teslimat = Teslimat.objects.get()
     t = giris_yapmis(operator_yap(musteri, rol="sahip"))
     for islem in ("guncelle", "test", "devre_disi", "gizli_yenile", "sil"):

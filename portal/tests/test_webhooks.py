@@ -111,7 +111,7 @@ def test_send_test_event_and_see_each_attempt_in_the_log(sahip, musteri, webhook
 def test_log_shows_domain_events_too(sahip, musteri):
     webhook_endpoint_olustur(musteri=musteri, url="http://127.0.0.1:9/kapali")
     yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1, "musteri_id": musteri.id,
-                                                                 "ziyaretci_adi": "Ali", "kanal": "widget"})
+                                                                 "ziyaretci_adi": "Ali", "kanal": "widget", "etiketler": []})
     html = sahip.get(LISTE).content.decode()
     assert "yeni_chat" in html and "Bekliyor" in html
 
@@ -126,7 +126,9 @@ def test_auto_disabled_endpoint_tells_the_owner_why(sahip, musteri):
 
 def test_another_projects_endpoints_and_deliveries_are_404_and_left_out(sahip, musteri, diger_musteri):
     yabanci = webhook_endpoint_olustur(musteri=diger_musteri, url="https://yabanci.example.com/h")
-    yayinla("yeni_ticket", musteri_id=diger_musteri.id, veri={"ticket_id": 1})
+    yayinla("yeni_ticket", musteri_id=diger_musteri.id, veri={
+        "ticket_id": 1, "musteri_id": diger_musteri.id, "ziyaretci_id": "z-1", "konu": "Yardım", "oncelik": "normal",
+        "etiketler": [], "ticket": None})
     teslimat = Teslimat.objects.get(endpoint=yabanci)
     res = sahip.get(LISTE)
     assert "yabanci.example.com" not in res.content.decode()
@@ -161,7 +163,8 @@ def test_operator_member_sees_the_page_read_only(musteri):
 def test_log_pages_with_a_cursor(sahip, musteri):
     endpoint = webhook_endpoint_olustur(musteri=musteri, url="http://127.0.0.1:9/kapali")
     for i in range(55):
-        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": i})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": i, "musteri_id": musteri.id, "ziyaretci_adi": "",
+                                                          "kanal": "widget", "etiketler": []})
     res = sahip.get(LISTE)
     assert len(res.context["teslimatlar"]) == 50 and res.context["sonraki"]
     res = sahip.get(LISTE, {"cursor": res.context["sonraki"]})
@@ -175,7 +178,8 @@ def test_webhooks_page_query_count_is_flat(sahip, musteri, sayi, django_assert_m
     for i in range(sayi):
         webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres(f"/h{i}"))
     if sayi:
-        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1})
+        yayinla("yeni_chat", musteri_id=musteri.id, veri={"oturum_id": 1, "musteri_id": musteri.id, "ziyaretci_adi": "",
+                                                          "kanal": "widget", "etiketler": []})
         teslimatlari_simdi_gonder(musteri=musteri)
     MusteriFactory()
     sahip.get(LISTE)

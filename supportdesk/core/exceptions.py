@@ -31,7 +31,8 @@ class ApiHatasi(drf_exc.APIException):
     kod = "GECERSIZ_ISTEK"
     mesaj = mesajlar.GECERSIZ_ISTEK
 
-    def __init__(self, mesaj: str | None = None, *, alanlar: dict | None = None, headers: dict | None = None):
+    def __init__(self, mesaj: "str | Promise | None" = None, *, alanlar: dict | None = None,
+                 headers: dict | None = None):
         # Worded now, in the language of the request that raises it (CONTRACT 19): whoever reads
         # `mesaj` or `alanlar` (the envelope, a portal page) gets plain text.
         self.mesaj = metin(mesaj or self.mesaj)
@@ -105,7 +106,7 @@ class DesteklenmeyenIcerikTipi(ApiHatasi):
 class LimitAsildi(ApiHatasi):
     status_code, kod, mesaj = 429, "LIMIT_ASILDI", mesajlar.LIMIT_ASILDI
 
-    def __init__(self, mesaj: str | None = None, *, retry_after: int | None = None):
+    def __init__(self, mesaj: "str | Promise | None" = None, *, retry_after: float | None = None):
         headers = {"Retry-After": str(max(1, int(retry_after)))} if retry_after is not None else None
         super().__init__(mesaj, headers=headers)
 

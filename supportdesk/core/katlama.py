@@ -7,6 +7,7 @@ non-Turkish locale lowers to `i` and `i̇`). On SQLite, whose lower() knows ASCI
 side is this module's own Python function, registered on every new connection (`kaydet`).
 """
 import unicodedata
+from typing import overload
 
 from django.db.backends.signals import connection_created
 from django.db.models import CharField, TextField, Transform, Value
@@ -17,6 +18,10 @@ TABLO = str.maketrans(TURKCE, ASCII)
 _SQLITE_ADI = "sd_katla"
 
 
+@overload
+def katla(metin: str) -> str: ...
+@overload
+def katla(metin: None) -> None: ...
 def katla(metin: str | None) -> str | None:
     if metin is None:
         return None

@@ -20,31 +20,59 @@ from tenants.models import Kullanici, Musteri
 from tickets.models import Ticket
 from webhooks.models import Olay
 
-SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_guncellendi", "mesaj",
-                  "ticket_yeni", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "sla_uyari",
+SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_kapandi", "mesaj",
+                  "yeni_ticket", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "sla_uyari",
                   "sla_ihlal", "etiketler_ayarlandi", "bahsedilme")
-# What each event carries: enough for every listener of it.
+# What each event carries: exactly its declared type (olaylar.VERI_TIPLERI; `yayinla` checks it in
+# the tests), which is enough for every listener of it.
+_SLA = {"ticket_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
+        "operator_id": None, "etiketler": []}
+_ETIKET = {"etiket_id": 1, "musteri_id": 1, "ad": "vip", "renk": "#123456", "aktor_id": 1, "ip": None}
+_UYELIK = {"kullanici_id": 1, "rol": "yonetici", "onceki_rol": "operator", "max_chat_per_tenant": None}
+_MAKALE = {"makale_id": 1, "baslik": "SSS"}
 VERILER = {
-    **{ad: {"ticket_id": 1} for ad in olaylar.TUM_OLAYLAR},
-    "ticket_operator_yaniti": {"yanit_id": 1},
+    "yeni_chat": {"oturum_id": 1, "musteri_id": 1, "ziyaretci_adi": "Ayşe", "kanal": "widget", "etiketler": []},
+    "yeni_ticket": {"ticket_id": 1, "musteri_id": 1, "ziyaretci_id": "z-1", "konu": "Yardım", "oncelik": "normal",
+                    "etiketler": [], "ticket": Ticket(pk=1, musteri_id=1, ziyaretci_id="z-1")},
+    "chat_kapandi": {"oturum_id": 1, "musteri_id": 1, "kapatan": "operator", "sure_saniye": 5, "etiketler": [],
+                     "sira_degisti": False},
+    "ticket_cozuldu": {"ticket_id": 1, "musteri_id": 1, "operator_id": None, "etiketler": []},
+    "memnuniyet_puan": {"oturum_id": 1, "musteri_id": 1, "puan": 5, "yorum": None, "etiketler": []},
+    "operator_cevrimdisi": {"operator_id": 1, "musteri_id": 1, "email": "op@ornek.com"},
+    "chat_atandi": {"oturum_id": 1, "musteri_id": 1, "operator_id": 1, "neden": "kabul", "etiketler": []},
+    "sla_uyari": _SLA, "sla_ihlal": _SLA,
+    **{ad: {"oturum_id": 1, "sira_degisti": True} for ad in ("chat_kabul_edildi", "chat_aktarildi")},
+    **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "mesaj_kaydedildi", "chat_okundu")},
+    "mesaj": {"mesaj": type("Mesaj", (), {"icerik": "merhaba"})()},
     "chat_operator_mesaji": {"mesaj_id": 1},
-    "ticket_guncellendi": {"ticket": Ticket(pk=1)},
-    **{ad: {"ticket_id": 1, "hedef": "ilk_yanit"} for ad in ("sla_uyari", "sla_ihlal")},
-    "bahsedilme": {"musteri_id": 1, "kullanici_idleri": [1], "yazan_id": 1, "ticket_id": 1,
+    "hazir_yanitlar_degisti": {"musteri_id": 1, "islem": "silindi", "hazir_yanit_id": 1, "kisayol": "/selam"},
+    "bahsedilme": {"musteri_id": 1, "kullanici_idleri": [1], "aktor_id": 1, "ticket_id": 1,
                    "yanit": type("Yanit", (), {"icerik": "not"})()},
-    "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi"},
-    "yeni_chat": {"oturum_id": 1, "musteri_id": 1},
-    **{ad: {"kullanici_id": 1} for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", "kullanici_silindi")},
-    **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "chat_kabul_edildi", "mesaj_kaydedildi", "chat_okundu")},
+    "ticket_guncellendi": {"ticket": Ticket(pk=1)},
+    "ticket_operator_yaniti": {"yanit_id": 1},
+    "sla_degisti": {"musteri_id": 1, "aktor_id": 1, "ip": None, "alanlar": ["aktif"]},
+    "ayar_degisti": {"musteri_id": 1, "aktor_id": 1, "ip": None, "alanlar": ["dil"], "degerler": {"dil": ["tr", "en"]}},
+    "etiket_olusturuldu": _ETIKET, "etiket_silindi": _ETIKET,
+    "etiket_degisti": {**_ETIKET, "eski_ad": "eski", "alanlar": ["ad"]},
+    "etiketler_ayarlandi": {"tur": "ticket", "ticket_id": 1, "musteri_id": 1, "etiketler": ["vip"], "aktor_id": 1,
+                            "ip": None},
+    "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi", "neden": "kendisi"},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
-    **{ad: {"ticket": Ticket(pk=1)} for ad in ("ticket_yeni", "ticket_guncellendi")},
-    "ziyaretci_silindi": {"ziyaretci_id": "z-1", "kullanici_id": None, "oturum_idleri": [], "ticket_idleri": []},
-    "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
-    "uyelik_guncellendi": {"kullanici_id": 1, "rol": "yonetici", "onceki_rol": "operator"},
-    "giris": {"kullanici_id": 1}, "giris_basarisiz": {"kullanici_id": 1}, "giris_kilitlendi": {"kullanici_id": 1},
-    "musteri_siliniyor": {"musteri": Musteri(pk=1)},
+    "kullanici_silindi": {"kullanici_id": 1},
+    "uyelik_eklendi": _UYELIK, "uyelik_guncellendi": _UYELIK,
+    "uyelik_silindi": {"kullanici_id": 1, "kademeli": False},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
                         "silindi": False, "ham": False},
+    "musteri_siliniyor": {"musteri": Musteri(pk=1)},
+    "giris": {"kullanici_id": 1, "kanal": "api"},
+    "giris_basarisiz": {"kullanici_id": 1, "email": "op@ornek.com", "kanal": "api"},
+    "giris_kilitlendi": {"kullanici_id": 1, "email": "op@ornek.com", "kanal": "api", "ip": "127.0.0.1"},
+    "ziyaretci_profili_kaydedildi": {"ziyaretci_id": "z-1", "ad": "Ayşe Öztürk", "email": "ayse@ornek.com"},
+    "webhook_degisti": {"endpoint_id": 1, "islem": "silindi", "url": "https://ornek.com/h", "aktif": True},
+    "makale_yayinlandi": _MAKALE, "makale_silindi": _MAKALE,
+    "ziyaretci_disa_aktarildi": {"ziyaretci_id": "z-1", "aktor_id": None, "oturum": 0, "ticket": 0, "dosya": 0},
+    "ziyaretci_silindi": {"ziyaretci_id": "z-1", "aktor_id": None, "oturum_idleri": [], "ticket_idleri": [],
+                          "silinen": {}},
 }
 
 
@@ -90,7 +118,7 @@ DURUMLAR = [
     *[(ad, "arama.dinleyiciler.sohbet", [("supportdesk.core.kosucu", "gorev_gonder")], False)
       for ad in ("oturum_kaydedildi", "mesaj_kaydedildi")],
     *[(ad, "arama.dinleyiciler.ticket", [("supportdesk.core.kosucu", "gorev_gonder")], False)
-      for ad in ("ticket_yeni", "ticket_guncellendi")],
+      for ad in ("yeni_ticket", "ticket_guncellendi")],
     ("ziyaretci_silindi", "arama.dinleyiciler.ziyaretci_silindi", [("arama.services", "unut")], True),
     ("ziyaretci_profili_kaydedildi", "arama.dinleyiciler.ziyaretci_profili",
      [("supportdesk.core.kosucu", "gorev_gonder")], False),
@@ -182,10 +210,48 @@ def test_a_failing_after_commit_listener_is_logged_and_the_next_one_still_runs(m
 
     monkeypatch.setitem(olaylar._commit_sonrasi, "ticket_cozuldu", [bozuk, *olaylar._commit_sonrasi["ticket_cozuldu"]])
     with transaction.atomic():
-        olay = yayinla("ticket_cozuldu", musteri_id=musteri.id, veri={"ticket_id": 1})
+        olay = yayinla("ticket_cozuldu", musteri_id=musteri.id, veri=dict(VERILER["ticket_cozuldu"]))
     assert cagrilar == ["eposta.services.ticket_cozuldu_gonder"]
     assert Olay.objects.filter(pk=olay.id).exists()
     assert "commit sonrası işlenemedi" in caplog.text
+
+
+def test_every_event_has_its_payload_type_and_its_case_here():
+    assert olaylar.VERI_TIPLERI.keys() == olaylar.TUM_OLAYLAR == VERILER.keys()
+    for ad, veri in VERILER.items():
+        olaylar.veri_denetle(ad, veri)
+
+
+@pytest.mark.parametrize("ad", sorted(olaylar.TUM_OLAYLAR))
+def test_a_payload_missing_a_key_or_with_an_unknown_one_fails_loudly(ad, settings):
+    settings.OLAY_VERISI_DENETLE = True
+    zorunlu = olaylar.VERI_TIPLERI[ad].__required_keys__
+    eksik = dict(VERILER[ad])
+    del eksik[sorted(zorunlu)[0]]
+    with pytest.raises(TypeError, match="eksik"):
+        yayinla(ad, musteri_id=1, veri=eksik)
+    with pytest.raises(TypeError, match="fazla"):
+        yayinla(ad, musteri_id=1, veri={**VERILER[ad], "kullanici_idd": 1})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_webhook_body_is_the_contract_s_without_the_in_process_keys(musteri):
+    for ad in ("yeni_ticket", "chat_kapandi"):
+        olay = yayinla(ad, musteri_id=musteri.id, veri=dict(VERILER[ad]))
+        govde = Olay.objects.get(pk=olay.id).veri
+        assert set(govde) == {"ticket_id", "musteri_id", "ziyaretci_id", "konu", "oncelik", "etiketler"} \
+            if ad == "yeni_ticket" else {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler"}
+
+
+def test_the_architecture_diagram_is_the_registry():
+    # docs/architecture.md, "How an event flows": the block between the markers is
+    # olaylar.diyagram(); on a difference, paste the expected text printed below.
+    metin = (Path(settings.BASE_DIR) / "docs" / "architecture.md").read_text(encoding="utf-8")
+    bas, son = "<!-- olaylar.diyagram() -->\n```\n", "```\n<!-- /olaylar.diyagram() -->"
+    assert metin.count(bas) == 1 and metin.count(son) == 1
+    belgede = metin.split(bas, 1)[1].split(son, 1)[0]
+    beklenen = olaylar.diyagram()
+    assert belgede == beklenen, "docs/architecture.md'deki olay tablosu kayıttan farklı; beklenen:\n" + beklenen
 
 
 def test_an_unknown_event_or_listener_name_is_a_programming_error():

@@ -83,7 +83,8 @@ def test_every_family_is_there_with_the_data_of_now(olcum, musteri, widget, djan
     assert res.status_code == 201, res.content
     webhook_endpoint_olustur(musteri=musteri, url="https://alici.example.com/hook")
     with transaction.atomic():
-        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"oturum_id": 1})
+        yayinla("chat_kapandi", musteri_id=musteri.id, veri={"oturum_id": 1, "musteri_id": musteri.id, "kapatan": "sistem",
+                                                             "sure_saniye": 0, "etiketler": [], "sira_degisti": False})
     bekleyen_teslimat = Teslimat.objects.filter(durum="bekliyor").count()
     assert bekleyen_teslimat >= 1
     sahipsiz_dosyalari_temizle.apply()  # run here, as a worker would: a Celery task outcome

@@ -135,7 +135,7 @@ def test_olaylar_kullanici_ve_ip_tasir(ortam):
         olaylar.dinlemeyi_birak(kaydet)
     assert [g[0] for g in gelen] == ["etiket_olusturuldu", "etiket_degisti", "etiket_silindi"]
     for _, veri in gelen:
-        assert veri["kullanici_id"] == ortam.sahip[0].id and veri["ip"] == "127.0.0.1"
+        assert veri["aktor_id"] == ortam.sahip[0].id and veri["ip"] == "127.0.0.1"
         assert veri["etiket_id"] == e["id"] and veri["musteri_id"] == ortam.m.id
     assert [g[1]["ad"] for g in gelen] == ["A", "B", "B"] and gelen[1][1]["eski_ad"] == "A"
 

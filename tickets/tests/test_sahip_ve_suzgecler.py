@@ -70,21 +70,24 @@ def test_kapali_ticket_409(ortam):
     hata(_patch(ortam, t["id"], {"oncelik": "acil"}), 409, "DURUM_CAKISMASI")
 
 
-def test_olay_kullanici_ve_ip_tasir_webhook_degildir(ortam):
+def test_degisiklik_ticket_guncellendi_olayidir_webhook_degildir(ortam):
+    # Issue 40: no dead event. A change of owner or priority is stated once, as the ticket's
+    # `ticket_guncellendi` (the consoles' frame); the audit log does not record it and no webhook
+    # sees it.
     from supportdesk.core import olaylar
 
+    t = ac(ortam.widget)
     gelen = []
-    olaylar.dinle("ticket_duzenlendi", islem_icinde=True)(gelen.append)
+    olaylar.dinle("ticket_guncellendi", islem_icinde=True)(gelen.append)
     try:
-        t = ac(ortam.widget)
         ok(_patch(ortam, t["id"], {"oncelik": "yuksek"}))
         ok(_patch(ortam, t["id"], {"oncelik": "yuksek"}))  # no change: no event
     finally:
         olaylar.dinlemeyi_birak(gelen.append)
     [olay] = gelen
-    assert olay.veri == {"ticket_id": t["id"], "musteri_id": ortam.m.id, "alanlar": ["oncelik"], "operator_id": None,
-                         "oncelik": "yuksek", "kullanici_id": ortam.ben.id, "ip": "127.0.0.1"}
-    assert not Olay.objects.filter(olay="ticket_duzenlendi").exists()
+    assert olay.veri["ticket"].pk == t["id"] and olay.veri["ticket"].oncelik == "yuksek"
+    assert "ticket_duzenlendi" not in olaylar.TUM_OLAYLAR
+    assert set(Olay.objects.values_list("olay", flat=True)) == {"yeni_ticket"}
 
 
 def _idler(o, **params):

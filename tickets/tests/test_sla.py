@@ -131,7 +131,7 @@ def test_a_change_is_announced_as_sla_degisti(musteri, sahip, sahip_client):
     finally:
         dinlemeyi_birak(dinleyici)
     assert len(gelen) == 1 and gelen[0].musteri_id == musteri.id
-    assert gelen[0].veri == {"musteri_id": musteri.id, "kullanici_id": sahip.id, "ip": "127.0.0.1",
+    assert gelen[0].veri == {"musteri_id": musteri.id, "aktor_id": sahip.id, "ip": "127.0.0.1",
                              "alanlar": ["aktif", "uyari_dk"], "degerler": {"aktif": [False, True], "uyari_dk": [15, 9]}}
 
 

@@ -111,7 +111,8 @@ def test_broker_erisilemezken_yazilan_olay_supurme_gorevine_teslim(celery_worker
         "from django.db import transaction\n"
         "from supportdesk.core.olaylar import yayinla\n"
         "with transaction.atomic():\n"
-        f"    o = yayinla('memnuniyet_puan', musteri_id={musteri.id}, veri={{'puan': 5}})\n"
+        f"    o = yayinla('memnuniyet_puan', musteri_id={musteri.id}, veri={{'oturum_id': 1, 'musteri_id': {musteri.id},"
+        " 'puan': 5, 'yorum': None, 'etiketler': []})\n"
         "print('OLAY', o.id)\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "supportdesk.test_settings", "DATABASE_URL": worker_veritabani_url(),
