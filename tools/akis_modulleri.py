@@ -80,7 +80,7 @@ def test_a_private_note_with_a_mention(musteri):
     oturum = baslat(widget_client(musteri), "z1", mesaj="Merhaba")
     ok(client.post(op_url(oturum["id"], "message"), {"icerik": "bak", "ozel": True}, format="json"), 201)  # warm-up
     moduller, gecis = olc(lambda: ok(client.post(op_url(oturum["id"], "message"), {
-        "icerik": "Şuna bakar mısın?", "ozel": True, "bahsedilenler": [anilan.id]}, format="json"), 201))
+        "icerik": "Şuna bakar mısın?", "ozel": True, "bahsedilenler": [anilan.id]}, format="json"), 201))  # ceviri: yok
     _yaz("private note with a mention", moduller, gecis)
 
 
@@ -107,6 +107,6 @@ def test_a_chat_started_outside_hours(musteri):
     bugun_tatil(musteri)
     ulasilabilir_yap(operator_yap(musteri))
     w = widget_client(musteri)
-    baslat(w, "z0", mesaj="Isınma")  # warm-up
+    baslat(w, "z0", mesaj="Isınma")  # warm-up; ceviri: yok
     moduller, gecis = olc(lambda: baslat(w, "z1", mesaj="Merhaba"))
     _yaz("chat started outside hours", moduller, gecis)
