@@ -4,6 +4,7 @@ import json
 
 import pytest
 import requests
+from websockets.exceptions import ConnectionClosed
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
@@ -328,9 +329,14 @@ def test_widget_soketi_reddedilenler(ortam, canli_sunucu):
 
     sel = widget_soketi(canli_sunucu, ortam.musteri_a, "z")
     for _ in range(30):  # 3x CANLI_MAKS_CERCEVE_SANIYE, sent at once (frames needing no query)
-        sel.gonder("ping")
-    gelen, kod = sel.kapanis()
-    assert kod == 4429
+        try:
+            sel.gonder("ping")
+        except ConnectionClosed as e:  # the server may close before the client has sent them all
+            assert e.rcvd is not None and e.rcvd.code == 4429
+            break
+    else:
+        gelen, kod = sel.kapanis()
+        assert kod == 4429
 
 
 def test_ziyaretci_basina_soket_siniri(ortam, canli_sunucu):
