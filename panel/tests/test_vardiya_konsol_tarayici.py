@@ -4,6 +4,8 @@ chat's own tenant, toasts clear of the composer, a transfer with a note rings on
 a lost connection, the profile's live state, search closed by one Esc, snippets without Markdown."""
 import re
 
+from playwright.sync_api import expect
+
 from dosyalar.models import Dosya
 from supportdesk.testing.factories import TEST_SIFRE
 from supportdesk.testing.fixtures import widget_client
@@ -53,8 +55,13 @@ def test_bir_birakma_bir_dosya_kac_sohbet_acilmis_olursa_olsun(ortam):  # noqa: 
     for _, o in (sohbetler[0], sohbetler[1]):
         page.locator(f'#aktifler .satir[data-id="{o["id"]}"] .satir-ac').click()
         page.locator(f'#aktifler .satir[data-id="{o["id"]}"] .satir-ac[aria-current="true"]').wait_for()
+    # An opening ends by focusing the composer once its messages are read: wait for that, or a
+    # late focus takes the shortcut below as typing.
+    expect(page.locator("#yazi")).to_be_focused()
     page.keyboard.press("Escape")
+    expect(page.locator("#yazi")).not_to_be_focused()
     page.keyboard.press("v")
+    page.locator('[data-gorunum="talep"][aria-pressed="true"]').wait_for()
     page.locator(f'#talepler .satir[data-id="{t["id"]}"] .satir-ac').click()
     page.get_by_text("Faturam nerede?").wait_for()
     page.keyboard.press("c")
