@@ -41,6 +41,13 @@ def uye_ayrildi(olay: YayinlananOlay) -> None:
         services.operator_sohbetlerini_birak(musteri_id=olay.musteri_id, operator_id=olay.veri["kullanici_id"])
 
 
+@dinle("kullanici_siliniyor", islem_icinde=True)
+def kullanici_siliniyor(olay: YayinlananOlay) -> None:
+    # A deleted user answers no chat: its active chats go back to the queue before the delete sets
+    # their operator to null (else they stay `aktif` with nobody), in every tenant it served.
+    services.silinen_operatorun_sohbetlerini_birak(operator_id=olay.veri["kullanici_id"])
+
+
 @dinle("operator_durumu", islem_icinde=True)
 def operator_durumu(olay: YayinlananOlay) -> None:
     kullanici = Kullanici(pk=olay.veri["operator_id"])

@@ -728,6 +728,14 @@ def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
 
 
 @transaction.atomic
+def silinen_operatorun_sohbetlerini_birak(*, operator_id: int) -> int:
+    """A user is being deleted: its active chats in every tenant go back to the queue, as when it
+    leaves each project."""
+    musteri_idleri = sorted(set(Oturum.objects.filter(operator_id=operator_id, durum=Oturum.Durum.AKTIF)
+                                .values_list("musteri_id", flat=True)))
+    return sum(operator_sohbetlerini_birak(musteri_id=m, operator_id=operator_id) for m in musteri_idleri)
+
+
 def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
     """A member left the project (CONTRACT 13, team page): their active chats there go back to
     the queue, each with the same system note a transfer to the queue writes."""

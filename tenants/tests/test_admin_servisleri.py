@@ -157,3 +157,24 @@ def test_a_membership_deleted_in_the_admin_hands_its_active_chats_back(musteri, 
     assert yanit.status_code == 302, yanit.content.decode()[:3000]
     assert not Oturum.objects.filter(musteri_id=musteri.id).exists()
     assert not Mesaj.objects.filter(oturum__musteri_id=musteri.id).exists()
+
+
+def test_a_user_deleted_in_the_admin_hands_its_active_chats_back_in_every_project(musteri, yonetici):
+    # Deleting the user sets its chats' operator to null; before this, they stayed `aktif` with
+    # nobody to answer them. Now each goes back to its project's queue with the transfer's line.
+    from supportdesk.testing.factories import MusteriFactory
+
+    diger = MusteriFactory()
+    uye = operator_yap(musteri, diger)
+    burada, orada = _aktif_sohbet(musteri, uye), _aktif_sohbet(diger, uye, ziyaretci_id="z8")
+    kapali = _aktif_sohbet(musteri, uye, ziyaretci_id="z7")
+    Oturum.objects.filter(pk=kapali.pk).update(durum=Oturum.Durum.KAPANDI)
+    yanit = yonetici.post(f"/admin/tenants/kullanici/{uye.pk}/delete/", {"post": "yes"})
+    assert yanit.status_code == 302, yanit.content.decode()[:3000]
+    for oturum in (burada, orada):
+        oturum.refresh_from_db()
+        assert (oturum.durum, oturum.operator_id) == (Oturum.Durum.BEKLIYOR, None)
+        assert Mesaj.objects.filter(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM).count() == 1
+    kapali.refresh_from_db()  # a closed chat keeps its state, only its operator goes
+    assert (kapali.durum, kapali.operator_id) == (Oturum.Durum.KAPANDI, None)
+    assert not Mesaj.objects.filter(oturum=kapali).exists()
