@@ -68,6 +68,14 @@ class Oturum(models.Model):
     operator_son_okunan = models.BigIntegerField(_("operatörün son okuduğu mesaj"), null=True, blank=True)
     # Labels of the chat's tenant (CONTRACT 16): operators' shapes only, never the widget's.
     etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="oturumlar", verbose_name=_("etiketler"))
+    # The team the chat belongs to (CONTRACT 22): routing runs among its members; null = the
+    # whole tenant. Deleting the team sets it back to null.
+    ekip = models.ForeignKey("tenants.Ekip", null=True, blank=True, on_delete=models.SET_NULL, related_name="oturumlar",
+        verbose_name=_("ekip"))
+    # Snooze (CONTRACT 24): until `ertelendi_kadar`, or until the visitor writes when
+    # `ertelendi_ziyaretci` is set (then `ertelendi_kadar` is null). Both empty: not snoozed.
+    ertelendi_kadar = models.DateTimeField(_("şu zamana dek ertelendi"), null=True, blank=True)
+    ertelendi_ziyaretci = models.BooleanField(_("ziyaretçi yazana dek ertelendi"), default=False)
 
     objects = KapsamliQuerySet.as_manager()
 

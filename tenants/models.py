@@ -308,3 +308,33 @@ class Etiket(models.Model):
 
     def __str__(self):
         return self.ad
+
+
+class Ekip(models.Model):
+    """A team of a tenant (CONTRACT 22): some of its members, with routing of its own.
+
+    A member may be in several teams; the members are memberships, so leaving the tenant leaves
+    its teams too. `ad` is unique per tenant ignoring Turkish casing (`anahtar`, as for labels).
+    `atama_modu` null: the tenant's mode. Chats and tickets point at a team (`ekip`, null = the
+    whole tenant); deleting a team sets theirs to null."""
+
+    musteri = models.ForeignKey(Musteri, on_delete=models.CASCADE, related_name="ekipler", db_index=True,
+        verbose_name=_("proje"))
+    ad = models.CharField(_("ad"), max_length=60)
+    anahtar = models.CharField(_("katlanmış ad"), max_length=120, editable=False)
+    uyelikler = models.ManyToManyField(Uyelik, blank=True, related_name="ekipler", verbose_name=_("üyeler"))
+    atama_modu = models.CharField(_("atama modu"), max_length=12, choices=Musteri.AtamaModu.choices, null=True,
+        blank=True, default=None)
+    widgetta_secilir = models.BooleanField(_("widget'ta seçilir"), default=False)
+    olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
+
+    objects = KapsamliQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("ekip")
+        verbose_name_plural = _("ekipler")
+        constraints = [models.UniqueConstraint(fields=["musteri", "anahtar"], name="ekip_ad_tekil")]
+        ordering = ["anahtar", "id"]
+
+    def __str__(self):
+        return self.ad

@@ -54,6 +54,16 @@ class Ticket(models.Model):
     )
     # Labels of the ticket's tenant (CONTRACT 16): operators' shapes only, never the widget's.
     etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="ticketlar", verbose_name=_("etiketler"))
+    # The team the ticket belongs to (CONTRACT 22); null = the whole tenant.
+    ekip = models.ForeignKey("tenants.Ekip", null=True, blank=True, on_delete=models.SET_NULL, related_name="ticketlar",
+        verbose_name=_("ekip"))
+    # Snooze (CONTRACT 24), as on chats.
+    ertelendi_kadar = models.DateTimeField(_("şu zamana dek ertelendi"), null=True, blank=True)
+    ertelendi_ziyaretci = models.BooleanField(_("ziyaretçi yazana dek ertelendi"), default=False)
+    # The chat an operator turned into this ticket (CONTRACT 24: `ticket.oturum_id`, and the chat's
+    # `ticket_id` is this relation read backwards). One ticket per chat.
+    oturum = models.OneToOneField("chat.Oturum", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="ticket", verbose_name=_("kaynak sohbet"))
     olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
     guncellenme = models.DateTimeField(_("güncellenme"), default=timezone.now)
 
