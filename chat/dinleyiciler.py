@@ -8,7 +8,7 @@ from tenants.models import Kullanici
 from tenants.selectors import kullanici_musteri_idleri
 from tenants.services import DURUM_ERISILEMEZ
 
-from . import atama, services, yoklama
+from . import atama, yoklama
 
 # Kullanici fields a poll's answer depends on (who counts as online); a login's `last_login` or a
 # profile edit changes none of them.
@@ -29,23 +29,6 @@ def sohbet(olay: YayinlananOlay) -> None:
 @dinle("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi", islem_icinde=True)
 def uyelik(olay: YayinlananOlay) -> None:
     yoklama.degisti(musteri_idleri=[olay.musteri_id])
-
-
-@dinle("uyelik_silindi", islem_icinde=True)
-def uye_ayrildi(olay: YayinlananOlay) -> None:
-    # A member who left a project answers none of its chats (CONTRACT 13): its active chats there
-    # go back to the queue in the removing transaction, whoever removed it (the portal's team
-    # page, the Django admin, a command). tenants cannot call up into chat, so it says so by this
-    # event. A membership that goes with its tenant or its user has nothing to hand on.
-    if not olay.veri.get("kademeli"):
-        services.operator_sohbetlerini_birak(musteri_id=olay.musteri_id, operator_id=olay.veri["kullanici_id"])
-
-
-@dinle("kullanici_siliniyor", islem_icinde=True)
-def kullanici_siliniyor(olay: YayinlananOlay) -> None:
-    # A deleted user answers no chat: its active chats go back to the queue before the delete sets
-    # their operator to null (else they stay `aktif` with nobody), in every tenant it served.
-    services.silinen_operatorun_sohbetlerini_birak(operator_id=olay.veri["kullanici_id"])
 
 
 @dinle("operator_durumu", islem_icinde=True)

@@ -1,4 +1,11 @@
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
+
+from chat import uyeler
+from tenants import admin as tenants_admin
+from tenants import ekip
+from tenants.models import Kullanici, Musteri, Uyelik
 
 from .models import SelfServisProje
 
@@ -10,3 +17,62 @@ class SelfServisProjeAdmin(admin.ModelAdmin):
     search_fields = ("kullanici__email", "musteri__firma_adi")
     date_hierarchy = "olusturulma"
     raw_id_fields = ("kullanici", "musteri")
+
+
+# --- memberships and users: the admin's deletes go through chat's actions (issue 40) ----------
+# `tenants/admin.py` registers these pages, but `tenants` cannot call up into `chat`, where a
+# member's chats are handed back when it goes. The portal, above both, re-registers them with the
+# deletes routed through `chat.uyeler` (the same actions as the portal's team page).
+class _UyelikFormSet(BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        for form in self.deleted_forms:
+            uyelik = form.instance
+            if uyelik.pk and uyelik.rol == Uyelik.Rol.SAHIP and ekip.son_sahip_mi(uyelik):
+                raise ValidationError(ekip.SON_SAHIP_MESAJI)
+
+    def delete_existing(self, obj, commit=True):
+        if commit:
+            uyeler.uyeyi_cikar(uyelik=obj)
+
+
+class UyelikInline(tenants_admin.UyelikInline):
+    formset = _UyelikFormSet
+
+
+admin.site.unregister(Kullanici)
+admin.site.unregister(Musteri)
+admin.site.unregister(Uyelik)
+
+
+@admin.register(Kullanici)
+class KullaniciAdmin(tenants_admin.KullaniciAdmin):
+    inlines = [UyelikInline]
+
+    def delete_model(self, request, obj):
+        uyeler.kullaniciyi_sil(kullanici=obj)
+
+    def delete_queryset(self, request, queryset):
+        for kullanici in queryset:
+            uyeler.kullaniciyi_sil(kullanici=kullanici)
+
+
+@admin.register(Musteri)
+class MusteriAdmin(tenants_admin.MusteriAdmin):
+    inlines = [UyelikInline]
+
+
+@admin.register(Uyelik)
+class UyelikAdmin(tenants_admin.UyelikAdmin):
+    def has_delete_permission(self, request, obj=None):
+        # The last owner stays (CONTRACT 13); the admin says so by offering no delete for it.
+        if obj is not None and obj.rol == Uyelik.Rol.SAHIP and ekip.son_sahip_mi(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_model(self, request, obj):
+        uyeler.uyeyi_cikar(uyelik=obj)
+
+    def delete_queryset(self, request, queryset):
+        for uyelik in queryset:
+            uyeler.uyeyi_cikar(uyelik=uyelik)

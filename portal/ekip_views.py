@@ -12,6 +12,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views import View
 
+from chat import uyeler
 from eposta.services import davet_eposta_gonder
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, Yetkisiz
 from tenants import ekip
@@ -75,8 +76,8 @@ class UyeView(PortalView):
         islem = request.POST.get("islem")
         try:
             if islem == "cikar":
-                # The member's active chats go back to the queue with it (chat.dinleyiciler.uye_ayrildi).
-                ekip.uyelik_cikar(uyelik=uyelik, yapan=self.uyelik)
+                # The member's active chats go back to the queue with it, in the same transaction.
+                uyeler.uyeyi_cikar(uyelik=uyelik, yapan=self.uyelik)
                 messages.success(request, _("%(email)s projeden çıkarıldı.") % {"email": uyelik.kullanici.email})
             elif islem == "guncelle":
                 form = forms.UyeForm(request.POST)

@@ -181,6 +181,11 @@ def uyelik_guncelle(*, uyelik: Uyelik, rol: str, max_chat_per_tenant: int | None
     return guncel
 
 
+def son_sahip_mi(uyelik: Uyelik) -> bool:
+    """Whether this is its project's only owner (who cannot be removed or demoted, CONTRACT 13)."""
+    return not Uyelik.objects.filter(musteri_id=uyelik.musteri_id, rol=Uyelik.Rol.SAHIP).exclude(pk=uyelik.pk).exists()
+
+
 @transaction.atomic
 def uyelik_cikar(*, uyelik: Uyelik, yapan: Uyelik | None = None) -> None:
     """Remove a member from the project; their chats and tickets stay with the project."""

@@ -76,12 +76,6 @@ def _kullanici(sender, instance: Kullanici, update_fields=None, **kwargs) -> Non
         "kullanici": instance, "alanlar": None if update_fields is None else frozenset(update_fields)})
 
 
-def _kullanici_siliniyor(sender, instance: Kullanici, **kwargs) -> None:
-    # Before the cascade sets its chats' operator to null, inside the deleting transaction: its
-    # active chats still name it, so chat can hand them back to the queue.
-    yayinla("kullanici_siliniyor", musteri_id=None, veri={"kullanici_id": instance.pk})
-
-
 def _kullanici_silindi(sender, instance: Kullanici, **kwargs) -> None:
     yayinla("kullanici_silindi", musteri_id=None, veri={"kullanici_id": instance.pk})
 
@@ -142,5 +136,4 @@ def bagla() -> None:
     post_save.connect(_uyelik, sender=Uyelik, dispatch_uid="tenants_uyelik")
     post_delete.connect(_uyelik_silindi, sender=Uyelik, dispatch_uid="tenants_uyelik_sil")
     post_save.connect(_kullanici, sender=Kullanici, dispatch_uid="tenants_kullanici")
-    pre_delete.connect(_kullanici_siliniyor, sender=Kullanici, dispatch_uid="tenants_kullanici_siliniyor")
     post_delete.connect(_kullanici_silindi, sender=Kullanici, dispatch_uid="tenants_kullanici_sil")

@@ -11,12 +11,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from canli.varlik_tarama import erisilemeyenleri_cevrimdisi_yap
-from chat import adimlar, services, tasks
+from chat import adimlar, services, tasks, uyeler
 from chat.models import Mesaj, Oturum
 from portal.tests.yardimci import giris_yapmis
 from supportdesk.core import varlik
 from supportdesk.testing.factories import MusteriFactory
-from tenants import ekip
 from tenants.models import Uyelik
 from tickets.models import Ticket
 from webhooks.endpointler import webhook_endpoint_olustur
@@ -378,7 +377,7 @@ def test_every_way_back_to_the_queue_is_the_one_step(musteri, monkeypatch):
     assert cagrilar == ["aktarma", "yeniden", "yeniden", "yeniden"]
     durum(ac, "cevrimici")  # takes the three back, oldest first
     assert atananlar(o1["id"], o2["id"], o3["id"]) == [a.id] * 3
-    ekip.uyelik_cikar(uyelik=Uyelik.objects.get(kullanici=a, musteri=musteri))  # it leaves the project
+    uyeler.uyeyi_cikar(uyelik=Uyelik.objects.get(kullanici=a, musteri=musteri))  # it leaves the project
     assert cagrilar == ["aktarma", *["yeniden"] * 6]
     for o in (o1, o2, o3):
         assert (oturum(o["id"]).durum, oturum(o["id"]).operator_id) == ("bekliyor", None)

@@ -324,7 +324,6 @@ ALAN_OLAYLARI = (
     # tenants, operators, memberships (tenants)
     "operator_durumu",  # an operator's status changed
     "kullanici_degisti",  # a user row was saved, by any path
-    "kullanici_siliniyor",  # a user is being deleted: before the cascade, in its transaction
     "kullanici_silindi",  # a user was deleted
     "uyelik_eklendi",  # a membership was created
     "uyelik_guncellendi",  # a membership's order, role, cap or muting changed
@@ -375,7 +374,6 @@ VERI_TIPLERI: dict[str, type] = {
     "etiketler_ayarlandi": EtiketlerAyarlandi,
     "operator_durumu": OperatorDurumu,
     "kullanici_degisti": KullaniciDegisti,
-    "kullanici_siliniyor": KullaniciOlayi,
     "kullanici_silindi": KullaniciOlayi,
     "uyelik_eklendi": UyelikOlayi,
     "uyelik_guncellendi": UyelikOlayi,

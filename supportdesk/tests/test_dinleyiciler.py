@@ -58,7 +58,7 @@ VERILER = {
                             "ip": None},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi", "neden": "kendisi"},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
-    "kullanici_silindi": {"kullanici_id": 1}, "kullanici_siliniyor": {"kullanici_id": 1},
+    "kullanici_silindi": {"kullanici_id": 1},
     "uyelik_eklendi": _UYELIK, "uyelik_guncellendi": _UYELIK,
     "uyelik_silindi": {"kullanici_id": 1, "kademeli": False},
     "musteri_degisti": {"api_keyler": ("yeni", "eski"), "aktif": False, "olusturuldu": False, "alanlar": None,
@@ -108,12 +108,8 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
-    ("kullanici_siliniyor", "chat.dinleyiciler.kullanici_siliniyor",
-     [("chat.services", "silinen_operatorun_sohbetlerini_birak")], True),
     *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
       for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
-    # A member who left: its active chats back to the queue, in the removing transaction (issue 38).
-    ("uyelik_silindi", "chat.dinleyiciler.uye_ayrildi", [("chat.services", "operator_sohbetlerini_birak")], True),
     ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
      [("chat.atama", "operator_erisilemez")], False),
     ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),

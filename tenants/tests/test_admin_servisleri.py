@@ -13,6 +13,7 @@ from chat.models import Mesaj, Oturum
 from denetim.models import DenetimKaydi
 from supportdesk.testing.factories import KullaniciFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap
+from tenants.models import Uyelik
 from tickets.models import Ticket
 from tickets.services import ticket_olustur
 from tickets.sla import politika_kaydet
@@ -178,3 +179,20 @@ def test_a_user_deleted_in_the_admin_hands_its_active_chats_back_in_every_projec
     kapali.refresh_from_db()  # a closed chat keeps its state, only its operator goes
     assert (kapali.durum, kapali.operator_id) == (Oturum.Durum.KAPANDI, None)
     assert not Mesaj.objects.filter(oturum=kapali).exists()
+
+
+def test_the_admin_keeps_a_projects_last_owner(musteri, yonetici):
+    # CONTRACT 13: the last owner cannot be removed; the admin offers no delete for it, and a
+    # ticked inline row is refused with the portal's sentence (it used to delete it silently).
+    Uyelik.objects.filter(musteri=musteri, rol=Uyelik.Rol.SAHIP).update(rol=Uyelik.Rol.YONETICI)
+    sahip = operator_yap(musteri).uyelikler.get(musteri=musteri)
+    Uyelik.objects.filter(pk=sahip.pk).update(rol=Uyelik.Rol.SAHIP)
+    sahip.refresh_from_db()
+    assert yonetici.post(f"/admin/tenants/uyelik/{sahip.pk}/delete/", {"post": "yes"}).status_code == 403
+    sayfa = f"/admin/tenants/musteri/{musteri.id}/change/"
+    veri = form_verisi(yonetici.get(sayfa))
+    satir = next(a for a, d in veri.items() if a.endswith("-id") and d == str(sahip.pk))
+    veri[satir.replace("-id", "-DELETE")] = "on"
+    yanit = yonetici.post(sayfa, veri)
+    assert yanit.status_code == 200 and "son sahip" in yanit.content.decode()
+    assert Uyelik.objects.filter(pk=sahip.pk).exists()
