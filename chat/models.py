@@ -75,7 +75,7 @@ class Oturum(models.Model):
     # Snooze (CONTRACT 24): until `ertelendi_kadar`, or until the visitor writes when
     # `ertelendi_ziyaretci` is set (then `ertelendi_kadar` is null). Both empty: not snoozed.
     ertelendi_kadar = models.DateTimeField(_("şu zamana dek ertelendi"), null=True, blank=True)
-    ertelendi_ziyaretci = models.BooleanField(_("ziyaretçi yazana dek ertelendi"), default=False)
+    ertelendi_ziyaretci = models.BooleanField(_("ziyaretçi yazana dek ertelendi"), default=False, db_default=False)
 
     objects = KapsamliQuerySet.as_manager()
 

@@ -59,7 +59,7 @@ class Ticket(models.Model):
         verbose_name=_("ekip"))
     # Snooze (CONTRACT 24), as on chats.
     ertelendi_kadar = models.DateTimeField(_("şu zamana dek ertelendi"), null=True, blank=True)
-    ertelendi_ziyaretci = models.BooleanField(_("ziyaretçi yazana dek ertelendi"), default=False)
+    ertelendi_ziyaretci = models.BooleanField(_("ziyaretçi yazana dek ertelendi"), default=False, db_default=False)
     # The chat an operator turned into this ticket (CONTRACT 24: `ticket.oturum_id`, and the chat's
     # `ticket_id` is this relation read backwards). One ticket per chat.
     oturum = models.OneToOneField("chat.Oturum", null=True, blank=True, on_delete=models.SET_NULL,

@@ -25,6 +25,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='oturum',
             name='ertelendi_ziyaretci',
-            field=models.BooleanField(default=False, verbose_name='ziyaretçi yazana dek ertelendi'),
+            field=models.BooleanField(db_default=False, default=False, verbose_name='ziyaretçi yazana dek ertelendi'),
         ),
     ]

@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='ticket',
             name='ertelendi_ziyaretci',
-            field=models.BooleanField(default=False, verbose_name='ziyaretçi yazana dek ertelendi'),
+            field=models.BooleanField(db_default=False, default=False, verbose_name='ziyaretçi yazana dek ertelendi'),
         ),
         migrations.AddField(
             model_name='ticket',
