@@ -157,6 +157,14 @@ def kuyrugu_doldur(musteri_id: int, *, en_cok: int | None = None) -> int:
     return n
 
 
+def commit_sonrasi_doldur(musteri_id: int) -> None:
+    """A change that may have made room (a chat closed or handed on, a member gone) asks for the
+    tenant's queue to drain after its commit: each assignment then runs in a transaction of its
+    own, after the change is visible, and a rollback asks for nothing. The change's action calls
+    this itself (issue 40), as one of its steps."""
+    transaction.on_commit(lambda: kuyrugu_doldur(musteri_id))
+
+
 def kuyruklari_doldur(musteri_idleri) -> int:
     """Several tenants' queues, one chat of each in turn (an operator of three tenants gets work
     from all three, not the first tenant's whole queue first)."""
@@ -192,6 +200,7 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
                   .filter(pk=oturum_id, durum=Oturum.Durum.AKTIF, operator_id=eski_operator_id).first())
         if oturum is None or not kosul(oturum):
             return False
+        commit_sonrasi_doldur(musteri_id)
         if uyelik is None:
             adimlar.siraya_al(oturum, metin=sirada_metni, neden=adimlar.ATAMA_YENIDEN)
             return True

@@ -55,10 +55,10 @@ def kullanici_silindi(olay: YayinlananOlay) -> None:
 # transaction of its own), and the periodic `chat.atama_taramasi` catches what a lost hook missed.
 # A new chat is not routed here: its start assigns it in its own transaction, by a direct call
 # (`chat.services.chat_baslat` -> `atama.yeni_sohbeti_ata`, issue 40).
-@dinle("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")
+@dinle("uyelik_guncellendi")
 def yer_acildi(olay: YayinlananOlay) -> None:
-    # A chat closed or handed on (its operator has room again, or it waits again), a member's cap
-    # or muting changed, or a member left.
+    # A member's cap or muting changed (tenants cannot call up into routing). A chat closed or
+    # handed on and a member gone ask for this in their own actions (`atama.commit_sonrasi_doldur`).
     atama.kuyrugu_doldur(olay.musteri_id)
 
 

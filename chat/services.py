@@ -142,6 +142,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
         # (`sira_no`) of the chats waiting behind it changed too (CONTRACT 11: the widget hears).
         "sira_degisti": bekliyordu,
     })
+    atama.commit_sonrasi_doldur(oturum.musteri_id)  # its operator has room again
     return oturum
 
 
@@ -456,6 +457,7 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
         if oturum.durum != Oturum.Durum.AKTIF:
             raise DurumCakismasi(_("Yalnızca aktif bir sohbet aktarılabilir."))
         _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
+        atama.commit_sonrasi_doldur(oturum.musteri_id)  # it waits again, or its operator has room
         if hedef is None:
             siraya_al(oturum, metin=SISTEM_METINLERI["siraya_alindi"], neden=ATAMA_AKTARMA)
             return yeniden_oku(oturum)
@@ -743,4 +745,5 @@ def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
                      .filter(operator_id=operator_id, durum=Oturum.Durum.AKTIF).order_by("id"))
     for oturum in oturumlar:
         siraya_al(oturum, metin=SISTEM_METINLERI["siraya_alindi"], neden=ATAMA_YENIDEN)
+    atama.commit_sonrasi_doldur(musteri_id)  # they wait again; someone else may take them
     return len(oturumlar)

@@ -108,8 +108,7 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
-    *[(ad, "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False)
-      for ad in ("chat_kapandi", "chat_aktarildi", "uyelik_guncellendi", "uyelik_silindi")],
+    ("uyelik_guncellendi", "chat.dinleyiciler.yer_acildi", [("chat.atama", "kuyrugu_doldur")], False),
     ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
      [("chat.atama", "operator_erisilemez")], False),
     ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),
