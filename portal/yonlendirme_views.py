@@ -165,6 +165,14 @@ def acilis_onizlemesi(musteri: Musteri, adet: int = 5) -> list[dict]:
     return sonuc
 
 
+def _yakin_tatiller(t, simdi, gun: int = 28) -> list[str]:
+    """The holidays of the next `gun` days, as local dates in the member's language: what closes an
+    always-open tenant (CONTRACT 15), shown under "Her zaman açık"."""
+    bugun = simdi.astimezone(t.bolge).date()
+    return [f"{KISA_GUNLER[d.weekday()]} {dateformat.format(d, pgettext('tarih biçimi', 'j M'))}"
+            for d in sorted(t.tatiller) if 0 <= (d - bugun).days < gun]
+
+
 class YonlendirmeView(PortalView):
     yonetim_gerekli = True
 
@@ -179,6 +187,7 @@ class YonlendirmeView(PortalView):
             atama_modlari=Musteri.AtamaModu.choices, diller=Musteri.Dil.choices,
             acik=t.acik_mi(simdi), yerel_saat=_an(simdi.astimezone(t.bolge)), saat_dilimi=t.saat_dilimi,
             acilislar=acilis_onizlemesi(m), varsayilan_metin=self._varsayilan_metin(), alan_adlari=list(ALANLAR),
+            yakin_tatiller=_yakin_tatiller(t, simdi),
         )
 
     def _varsayilan_metin(self) -> str:

@@ -115,3 +115,16 @@ def test_the_preview_is_in_the_tenants_zone(musteri, sahip):
     gun = simdi.date() if simdi.time() < dt.time(9) else simdi.date() + dt.timedelta(days=1)
     assert f"{gun:%d.%m.%Y} 09:00 – 10:00" in html
     assert "(Pacific/Auckland)" in html
+
+
+def test_always_open_names_the_coming_holidays_that_close_it(musteri, sahip):
+    # CONTRACT 15: a holiday closes an always-open tenant too; the preview said only "Her zaman açık."
+    bugun = timezone.now().astimezone(ZoneInfo("Europe/Istanbul")).date()
+    yakin, uzak = bugun + dt.timedelta(days=3), bugun + dt.timedelta(days=60)
+    Musteri.objects.filter(pk=musteri.pk).update(calisma_saatleri=None, tatiller=[yakin.isoformat(), uzak.isoformat()])
+    html = sahip.get(URL).content.decode()
+    assert "Her zaman açık; şu tatillerde bütün gün kapalı:" in html
+    satir = html.split('data-test="her-zaman-acik"')[1].split("</p>")[0].split("kapalı:")[1]
+    assert f" {yakin.day} " in satir and "," not in satir  # the near one only, not the one in 60 days
+    Musteri.objects.filter(pk=musteri.pk).update(tatiller=[uzak.isoformat()])  # none in the next 4 weeks
+    assert "Her zaman açık." in sahip.get(URL).content.decode()
