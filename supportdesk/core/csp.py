@@ -25,9 +25,19 @@ class YonetimVeBelgeCSP:
         self.get_response = get_response
         self.onekler = ("/" + settings.ADMIN_URL.lstrip("/"), settings.API_ONEKI + "docs/")
         self.politika = sayfa_csp()
+        self.redoc = settings.API_ONEKI + "redoc/"
 
     def __call__(self, request):
         yanit = self.get_response(request)
         if request.path.startswith(self.onekler):
             yanit.headers.setdefault("Content-Security-Policy", self.politika)
+        elif request.path.startswith(self.redoc):
+            yanit.headers.setdefault("Content-Security-Policy", REDOC_CSP)
         return yanit
+
+
+# The ReDoc page (`/api/v1/redoc/`): scripts of this origin only, as every page (its init is a
+# static file, templates/drf_spectacular/redoc.html). ReDoc writes its styles as <style> elements
+# at run time (styled-components) and searches in a worker it makes from a blob: those two are
+# allowed here and nowhere else. Styles cannot run code; the page shows only the schema.
+REDOC_CSP = sayfa_csp().replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") + "; worker-src blob:"
