@@ -27,15 +27,15 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Min, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from supportdesk.core import varlik
 from supportdesk.core.olaylar import yayinla
-from tenants.atama import OTOMATIK_MODLAR, uygun_uyelikler
-from tenants.models import Kullanici, Musteri, Uyelik
+from tenants.atama import etkin_mod, otomatik_kayit_q, otomatik_mi, otomatik_musteri_q, uygun_uyelikler
+from tenants.models import Ekip, Kullanici, Musteri, Uyelik
 from tenants.takvim import Takvim
 
 from . import adimlar, selectors
@@ -70,9 +70,10 @@ def _yuk():
 
 
 def _musteri_kilitle(musteri_id: int) -> Musteri | None:
-    """The tenant's row, locked, when it routes automatically (a `manuel` tenant: None, nothing
-    locked). Only the fields routing reads (its calendar among them: `_acik_mi`)."""
-    qs = Musteri.objects.select_for_update(no_key=True).filter(pk=musteri_id, atama_modu__in=OTOMATIK_MODLAR)
+    """The tenant's row, locked, when it routes automatically, itself or in one of its teams
+    (CONTRACT 22; a `manuel` tenant without such a team: None, nothing locked). Only the fields
+    routing reads (its calendar among them: `_acik_mi`)."""
+    qs = Musteri.objects.select_for_update(no_key=True).filter(otomatik_musteri_q(), pk=musteri_id)
     return qs.only("id", "atama_modu", "yeniden_atama_dk", "saat_dilimi", "calisma_saatleri", "tatiller").first()
 
 
@@ -90,11 +91,13 @@ def _yer_var(uyelik: Uyelik) -> bool:
             < uyelik.max_chat_per_tenant)
 
 
-def _aday_kilitle(musteri: Musteri, *, haric: tuple[int, ...] = (), ulasilabilir=None) -> Uyelik | None:
+def _aday_kilitle(musteri: Musteri, *, mod: str | None = None, ekip_id: int | None = None,
+                  haric: tuple[int, ...] = (), ulasilabilir=None) -> Uyelik | None:
     """The best eligible member, its membership locked and its cap counted again under the lock
-    (an accept of its own may have committed since the candidates were read)."""
-    adaylar = list(uygun_uyelikler(musteri_id=musteri.pk, atama_modu=musteri.atama_modu, yuk=_yuk(),
-                                   sinirli=True, haric=haric, ulasilabilir=ulasilabilir)
+    (an accept of its own may have committed since the candidates were read). `ekip_id`: among
+    that team's members only, in `mod` (the team's mode, else the tenant's; CONTRACT 22)."""
+    adaylar = list(uygun_uyelikler(musteri_id=musteri.pk, atama_modu=mod or musteri.atama_modu, yuk=_yuk(),
+                                   sinirli=True, haric=haric, ulasilabilir=ulasilabilir, ekip_id=ekip_id)
                    .values_list("pk", flat=True)[:ADAY_SINIRI])
     for pk in adaylar:
         uyelik = (Uyelik.objects.select_for_update(of=("self",)).select_related("kullanici")
@@ -105,17 +108,20 @@ def _aday_kilitle(musteri: Musteri, *, haric: tuple[int, ...] = (), ulasilabilir
 
 
 # --- a new chat ------------------------------------------------------------------------------
-def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int) -> bool:
+def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int, ekip_id: int | None = None) -> bool:
     """In the start's transaction: give the new waiting chat to the best eligible member. One
     statement (finding nothing, locking nothing) for a `manuel` tenant. True when assigned.
 
     The start decided once, at its request's instant, whether the tenant is open (`chat_baslat`'s
     `simdi`, CONTRACT 15 wave 4) and calls this only when it was: no second reading of the
-    calendar a moment later."""
+    calendar a moment later. `ekip_id`: the chat's team (CONTRACT 22): its members only, in its mode."""
     musteri = _musteri_kilitle(musteri_id)
     if musteri is None:
         return False  # a `manuel` tenant: it waits
-    uyelik = _aday_kilitle(musteri)
+    mod = etkin_mod(musteri_modu=musteri.atama_modu, ekip_id=ekip_id)
+    if not otomatik_mi(mod):
+        return False  # a `manuel` team (or a team-less chat of a `manuel` tenant): it waits
+    uyelik = _aday_kilitle(musteri, mod=mod, ekip_id=ekip_id)
     if uyelik is None:
         return False  # it waits; the next place that frees takes the oldest waiting chat
     # The row is this transaction's own (just inserted): the accept's conditional UPDATE needs no read.
@@ -132,17 +138,30 @@ def _bir_bekleyeni_ata(musteri_id: int, ulasilabilir) -> bool:
         if musteri is None or not _acik_mi(musteri):
             return False
         bekleyenler = Oturum.objects.filter(musteri_id=musteri_id, durum=Oturum.Durum.BEKLIYOR)
-        if not bekleyenler.exists():
+        # CONTRACT 22: each team's chats (and the team-less ones) form a queue of their own, routed
+        # among the team's members in the team's mode. The queue whose oldest chat waited longest
+        # goes first; a queue nobody of its team can take now is passed over, not waited for.
+        gruplar = list(bekleyenler.order_by().values("ekip_id").annotate(_ilk=Min("baslangic"), _ilk_id=Min("id"))
+                       .order_by("_ilk", "_ilk_id").values_list("ekip_id", flat=True))
+        if not gruplar:
             return False
-        uyelik = _aday_kilitle(musteri, ulasilabilir=ulasilabilir)
-        if uyelik is None:
-            return False
-        oturum = bekleyenler.order_by("baslangic", "id").select_for_update(skip_locked=True).first()
-        if oturum is None:
-            return False
-        adimlar.kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
-                               neden=adimlar.ATAMA_OTOMATIK, limit=False)
-        return True
+        ekip_modlari = (dict(Ekip.objects.filter(musteri_id=musteri_id, pk__in=[g for g in gruplar if g])
+                             .values_list("id", "atama_modu")) if any(gruplar) else {})
+        for ekip_id in gruplar:
+            mod = (ekip_modlari.get(ekip_id) if ekip_id else None) or musteri.atama_modu
+            if not otomatik_mi(mod):
+                continue
+            uyelik = _aday_kilitle(musteri, mod=mod, ekip_id=ekip_id, ulasilabilir=ulasilabilir)
+            if uyelik is None:
+                continue
+            oturum = (bekleyenler.filter(ekip_id=ekip_id).order_by("baslangic", "id")
+                      .select_for_update(skip_locked=True).first())
+            if oturum is None:
+                continue
+            adimlar.kabul_kaydet(oturum=oturum, kullanici=uyelik.kullanici, uyelik=uyelik,
+                                 neden=adimlar.ATAMA_OTOMATIK, limit=False)
+            return True
+        return False
 
 
 def kuyrugu_doldur(musteri_id: int, *, en_cok: int | None = None) -> int:
@@ -177,7 +196,7 @@ def kuyruklari_doldur(musteri_idleri) -> int:
 
 def operator_uygun_oldu(kullanici_id: int) -> int:
     """An operator came online (or `mesgul` -> `cevrimici`): its automatic tenants' queues drain."""
-    idler = (Uyelik.objects.filter(kullanici_id=kullanici_id, musteri__atama_modu__in=OTOMATIK_MODLAR)
+    idler = (Uyelik.objects.filter(otomatik_musteri_q("musteri__"), kullanici_id=kullanici_id)
              .order_by("sira", "musteri_id").values_list("musteri_id", flat=True))
     return kuyruklari_doldur(list(idler))
 
@@ -192,12 +211,19 @@ def _yonlendir(*, oturum_id: int, musteri_id: int, eski_operator_id: int, kosul,
         musteri = _musteri_kilitle(musteri_id)
         if musteri is None:
             return False
+        # CONTRACT 22: inside the chat's team, in its mode (checked again under the chat's lock).
+        ekip_id = Oturum.objects.filter(pk=oturum_id).values_list("ekip_id", flat=True).first()
+        mod = etkin_mod(musteri_modu=musteri.atama_modu, ekip_id=ekip_id)
+        if not otomatik_mi(mod):
+            return False
         # Closed: nobody else is given the chat (it goes back to the queue, or stays where it is).
-        uyelik = _aday_kilitle(musteri, haric=(eski_operator_id,)) if _acik_mi(musteri) else None
+        uyelik = (_aday_kilitle(musteri, mod=mod, ekip_id=ekip_id, haric=(eski_operator_id,))
+                  if _acik_mi(musteri) else None)
         if uyelik is None and not siraya_alinabilir:
             return False
         oturum = (Oturum.objects.select_for_update()
-                  .filter(pk=oturum_id, durum=Oturum.Durum.AKTIF, operator_id=eski_operator_id).first())
+                  .filter(pk=oturum_id, durum=Oturum.Durum.AKTIF, operator_id=eski_operator_id, ekip_id=ekip_id)
+                  .first())
         if oturum is None or not kosul(oturum):
             return False
         commit_sonrasi_doldur(musteri_id)
@@ -230,8 +256,7 @@ def operator_erisilemez(kullanici_id: int, *, baglanti_koptu: bool = False) -> i
     (the visitor reads "bağlantısı koptu"); else it went offline itself (its own words)."""
     aktarildi, sirada = (("erisilemez_aktarildi", "erisilemez_sirada") if baglanti_koptu
                          else ("cevrimdisi_aktarildi", "cevrimdisi_sirada"))
-    oturumlar = list(Oturum.objects.filter(operator_id=kullanici_id, durum=Oturum.Durum.AKTIF,
-                                           musteri__atama_modu__in=OTOMATIK_MODLAR)
+    oturumlar = list(Oturum.objects.filter(otomatik_kayit_q(), operator_id=kullanici_id, durum=Oturum.Durum.AKTIF)
                      .order_by("baslangic", "id").values_list("id", "musteri_id"))
     tasinan = 0
     for oturum_id, musteri_id in oturumlar:
@@ -265,7 +290,7 @@ def yeniden_atamalari_isle(*, simdi=None) -> int:
     later) goes to another eligible member. When nobody else is eligible it stays (re-checked on
     the next run). Idempotent and safe in two processes: each chat is checked again under locks."""
     simdi = simdi or timezone.now()
-    adaylar = (Oturum.objects.filter(durum=Oturum.Durum.AKTIF, musteri__atama_modu__in=OTOMATIK_MODLAR,
+    adaylar = (Oturum.objects.filter(otomatik_kayit_q(), durum=Oturum.Durum.AKTIF,
                                      musteri__yeniden_atama_dk__isnull=False, operator__isnull=False)
                .annotate(_son_gonderen=Subquery(_son_yazan().values("gonderen")[:1]),
                          _son_zaman=Subquery(_son_yazan().values("zaman")[:1]))
@@ -292,7 +317,7 @@ def atama_taramasi(*, simdi=None) -> dict[str, int]:
     `yeniden_atama_dk`, chats still held by operators that are no longer online, and the waiting
     chats of automatic tenants that someone could take now (what an after-commit hook missed)."""
     birakilan = 0
-    erisilemeyenler = (Oturum.objects.filter(durum=Oturum.Durum.AKTIF, musteri__atama_modu__in=OTOMATIK_MODLAR)
+    erisilemeyenler = (Oturum.objects.filter(otomatik_kayit_q(), durum=Oturum.Durum.AKTIF)
                        .exclude(operator__durum__in=(Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL),
                                 operator__is_active=True)
                        .exclude(operator__isnull=True)
@@ -300,7 +325,7 @@ def atama_taramasi(*, simdi=None) -> dict[str, int]:
     for kullanici_id in list(erisilemeyenler):
         birakilan += operator_erisilemez(kullanici_id)
     yeniden = yeniden_atamalari_isle(simdi=simdi)
-    musteriler = (Oturum.objects.filter(durum=Oturum.Durum.BEKLIYOR, musteri__atama_modu__in=OTOMATIK_MODLAR)
+    musteriler = (Oturum.objects.filter(otomatik_kayit_q(), durum=Oturum.Durum.BEKLIYOR)
                   .values_list("musteri_id", flat=True).distinct())
     atanan = kuyruklari_doldur(sorted(musteriler))
     return {"erisilemez": birakilan, "yeniden": yeniden, "atanan": atanan}

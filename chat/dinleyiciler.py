@@ -62,6 +62,14 @@ def yer_acildi(olay: YayinlananOlay) -> None:
     atama.kuyrugu_doldur(olay.musteri_id)
 
 
+@dinle("ekip_degisti")
+def ekip_degisti(olay: YayinlananOlay) -> None:
+    # A team's mode or members changed, or it went (its chats are team-less now): someone may be
+    # eligible for waiting chats now (CONTRACT 22).
+    if olay.veri["islem"] != "olusturuldu":
+        atama.kuyrugu_doldur(olay.musteri_id)
+
+
 @dinle("operator_durumu")
 def operator_durumu_atamasi(olay: YayinlananOlay) -> None:
     # `cevrimici` (from `cevrimdisi` or `mesgul`): it can take chats; `cevrimdisi`: its chats go

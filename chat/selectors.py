@@ -270,18 +270,27 @@ def sira_no(*, oturum: Oturum) -> int | None:
     return len(onde.values_list("id", flat=True)[: SIRA_NO_SINIRI - 1]) + 1
 
 
-def cevrimici_operator_var(*, musteri_id: int, oturum: Oturum | None = None) -> bool:
+def cevrimici_operator_var(*, musteri_id: int, oturum: Oturum | None = None, ekip_id: int | None = None) -> bool:
+    """Someone of the tenant reachable (CONTRACT 15); `ekip_id`: someone of that team (CONTRACT 22:
+    a team with nobody reachable is "nobody reachable" for its chats)."""
     if oturum is not None and hasattr(oturum, "_cevrimici_operator"):
         return oturum._cevrimici_operator
     ulasilabilir = varlik.ulasilabilir_idler()
+    if ekip_id is not None:
+        return cevrimici_operatorler(ulasilabilir).filter(
+            uyelikler__musteri_id=musteri_id, uyelikler__ekipler__id=ekip_id).exists()
     if ulasilabilir is None:
         return _cevrimici_uye(musteri_id, None).exists()
     return bool(_CEVRIMICI_UYE(musteri_id=musteri_id, ulasilabilir=sorted(ulasilabilir)))
 
 
 def _cevrimici_uye_var():
-    return Exists(Kullanici.objects.filter(
-        uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR, is_active=True))
+    """Someone of the chat's tenant online, or of its team when it has one (CONTRACT 22)."""
+    return (Q(ekip__isnull=True) & Exists(Kullanici.objects.filter(
+        uyelikler__musteri_id=OuterRef("musteri_id"), durum__in=CEVRIMICI_DURUMLAR, is_active=True))) | (
+        Q(ekip__isnull=False) & Exists(Kullanici.objects.filter(
+            uyelikler__musteri_id=OuterRef("musteri_id"), uyelikler__ekipler__id=OuterRef("ekip_id"),
+            durum__in=CEVRIMICI_DURUMLAR, is_active=True)))
 
 
 def _dakika_ayari(alan: str, alt: int, ust: int, varsayilan: int, *, bos_olur: bool):

@@ -26,6 +26,7 @@ from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIste
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
+from tenants.ekipler import ekip_coz
 from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
 from tenants.selectors import uye_idleri_dogrula
@@ -149,7 +150,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
 # --- widget side ---------------------------------------------------------------------------
 def chat_baslat(
     *, musteri, ziyaretci_id: str, ad=None, email=None, mesaj=None, kanal: str = Oturum.Kanal.WIDGET,
-    dil: str | None = None, simdi=None, acik: bool | None = None,
+    dil: str | None = None, simdi=None, acik: bool | None = None, ekip_id: int | None = None,
 ) -> tuple[Oturum, bool]:
     """Start a chat, or return the visitor's open one (CONTRACT 3). Returns (chat, created).
 
@@ -161,6 +162,10 @@ def chat_baslat(
     the same instant): a chat started while closed is created with its ticket offer already made,
     and routing never assigns such a chat at its start (`chat.atama.yeni_sohbeti_ata`). `acik`:
     that decision when the caller made it already at `simdi` (the view, for `data.mesai`).
+
+    `ekip_id`: the team the visitor chose (CONTRACT 22; the view checked it is one the widget
+    offers): the new chat is routed among its members, and nobody of it reachable means the ticket
+    offer at once. An open chat returned instead keeps its team.
 
     The steps run in order in one transaction, as explicit calls: create, route, offer a ticket
     when nobody can answer; events only tell the outside (outbox, sockets, search, caches).
@@ -187,7 +192,7 @@ def chat_baslat(
                 with transaction.atomic():
                     oturum = Oturum.objects.create(
                         musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal,
-                        dil=sohbet_dili(musteri, dil), ticket_onerildi=None if acik else simdi,
+                        dil=sohbet_dili(musteri, dil), ticket_onerildi=None if acik else simdi, ekip_id=ekip_id,
                     )
             except IntegrityError:
                 mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
@@ -211,7 +216,7 @@ def chat_baslat(
         })
         # Routing (CONTRACT 15), by the one "open now" decision above: a chat started while closed
         # waits for someone to take it by hand or for the tenant to open.
-        if acik and atama.yeni_sohbeti_ata(oturum_id=oturum.id, musteri_id=musteri.id):
+        if acik and atama.yeni_sohbeti_ata(oturum_id=oturum.id, musteri_id=musteri.id, ekip_id=oturum.ekip_id):
             oturum = yeniden_oku(oturum)  # assigned: answer as it is now
         if ilk is not None:
             mesaj_yayinla(ilk)
@@ -233,7 +238,9 @@ def _mesai_disiysa_ticket_oner(*, oturum: Oturum, musteri, acik: bool, simdi) ->
     if oturum.durum != Oturum.Durum.BEKLIYOR:
         return oturum  # automatic assignment found someone: nothing to offer
     if acik:
-        oturum._cevrimici_operator = selectors.cevrimici_operator_var(musteri_id=musteri.id)  # type: ignore[attr-defined]
+        # CONTRACT 22: a chat of a team is answered by its team only.
+        oturum._cevrimici_operator = selectors.cevrimici_operator_var(  # type: ignore[attr-defined]
+            musteri_id=musteri.id, ekip_id=oturum.ekip_id)
         if oturum._cevrimici_operator:  # type: ignore[attr-defined]
             return oturum
         ilk_cumle: Callable[[], object] = lambda: ULASILAMAZ_METNI  # noqa: E731
@@ -354,7 +361,8 @@ def _ticket_oner(*, oturum_id: int, simdi) -> int:
         if oturum is None or oturum.durum != Oturum.Durum.BEKLIYOR or oturum.ticket_onerildi is not None:
             return 0
         sinir = simdi - timedelta(minutes=ayar_degeri(oturum.musteri, "bekleme_zaman_asimi_dk"))
-        if oturum.baslangic >= sinir or selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id):
+        if oturum.baslangic >= sinir or selectors.cevrimici_operator_var(musteri_id=oturum.musteri_id,
+                                                                         ekip_id=oturum.ekip_id):
             return 0
         oturum.ticket_onerildi = timezone.now()
         oturum.save(update_fields=["ticket_onerildi"])
@@ -472,6 +480,40 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
                    icerik=sistem_metni(oturum, _aktarildi_metni(oturum, hedef)))
         yayinla("chat_aktarildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": False})
         atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=hedef.pk, an=oturum.kabul_zamani)
+        return yeniden_oku(oturum)
+
+
+EKIBE_AKTARILDI = gettext_lazy("Sohbet {ad} ekibine aktarıldı; ekipten ilk uygun temsilci size yanıt verecek.")
+
+
+def chat_ekibe_aktar(*, oturum_id: int, ekip_id: int | None, aktor=None) -> Oturum:
+    """Give a chat to a team (CONTRACT 22), or to the whole tenant (None): the chat's `ekip` is set
+    and it goes back to routing as a transfer to nobody does (`siraya_al`: `bekliyor`, its `sistem`
+    line naming the team, `chat_aktarildi`, `chat_atandi` with `operator_id` null); after the commit
+    the queue drains (`chat.dinleyiciler.yer_acildi`), which assigns it inside the team when the
+    team's mode (else the tenant's) is automatic. A waiting chat just changes queue (and is routed
+    the same way); a closed chat only changes its team.
+
+    The team must be of the chat's tenant (else 400 with `alanlar.ekip_id`). The caller's
+    membership is the views' to check (the rules and bulk changes call this as the service);
+    `aktor`, when given, is held to CONTRACT 3a as a transfer is (a plain operator moving a
+    colleague's active chat: 409)."""
+    with transaction.atomic():
+        oturum = Oturum.objects.select_for_update().filter(pk=id_coz(oturum_id)).first()
+        if oturum is None:
+            raise Bulunamadi()
+        ekip = ekip_coz(musteri_id=oturum.musteri_id, ekip_id=ekip_id)
+        if aktor is not None and oturum.acik:
+            _araya_girebilir_mi(oturum=oturum, kullanici=aktor)
+        oturum.ekip = ekip
+        oturum.save(update_fields=["ekip"])
+        if oturum.durum == Oturum.Durum.AKTIF:
+            metin = (SISTEM_METINLERI["siraya_alindi"] if ekip is None
+                     else (lambda: str(EKIBE_AKTARILDI).format(ad=ekip.ad)))
+            siraya_al(oturum, metin=metin, neden=ATAMA_AKTARMA)
+        elif oturum.durum == Oturum.Durum.BEKLIYOR:
+            # Another queue: the consoles get the chat again and routing looks at it after the commit.
+            yayinla("chat_aktarildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": True})
         return yeniden_oku(oturum)
 
 

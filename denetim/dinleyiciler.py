@@ -36,6 +36,11 @@ def etiket(olay: YayinlananOlay) -> None:
     kayit.etiket(olay)
 
 
+@dinle("ekip_degisti", islem_icinde=True)
+def ekip(olay: YayinlananOlay) -> None:
+    kayit.ekip(olay)
+
+
 @dinle("webhook_degisti", islem_icinde=True)
 def webhook(olay: YayinlananOlay) -> None:
     kayit.webhook(olay)

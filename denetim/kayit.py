@@ -127,6 +127,13 @@ def etiket(olay: YayinlananOlay) -> None:
     kaydet(musteri_id=olay.musteri_id, eylem=olay.olay, hedef=f"etiket:{etiket_id}", ayrinti={"ad": ad}, **_yapan(olay))
 
 
+def ekip(olay: YayinlananOlay) -> None:
+    """A team created, changed or deleted (CONTRACT 22): one `ekip_degisti` entry naming what."""
+    veri = olay.veri
+    kaydet(musteri_id=olay.musteri_id, eylem="ekip_degisti", hedef=f"ekip:{veri.get('ekip_id')}",
+           ayrinti={k: veri[k] for k in ("islem", "ad", "alanlar") if k in veri}, **_yapan(olay))
+
+
 def webhook(olay: YayinlananOlay) -> None:
     veri = olay.veri
     kaydet(musteri_id=olay.musteri_id, eylem="webhook_degisti", hedef=f"webhook:{veri.get('endpoint_id')}",

@@ -36,6 +36,7 @@ EYLEM_ADLARI = {
     "hazir_yanit_degisti": gettext_lazy("Hazır yanıt değişti"),
     "hazir_yanit_silindi": gettext_lazy("Hazır yanıt silindi"),
     "hazir_yanitlar_yuklendi": gettext_lazy("Hazır yanıtlar içe aktarıldı"),
+    "ekip_degisti": gettext_lazy("Ekip"),
 }
 
 # Field names as the pages call them (settings, SLA, appearance, webhooks, canned responses).
@@ -243,6 +244,10 @@ def kayit_metni(kayit) -> str:
     if e in ("etiket_olusturuldu", "etiket_degisti", "etiket_silindi"):
         metin = {"etiket_olusturuldu": _("“%(ad)s” etiketini ekledi."), "etiket_degisti": _("“%(ad)s” etiketini değiştirdi."),
                  "etiket_silindi": _("“%(ad)s” etiketini sildi.")}[e]
+        return metin % {"ad": a.get("ad") or hedef}
+    if e == "ekip_degisti":
+        metin = {"olusturuldu": _("“%(ad)s” ekibini ekledi."), "silindi": _("“%(ad)s” ekibini sildi.")}.get(
+            a.get("islem"), _("“%(ad)s” ekibini değiştirdi."))
         return metin % {"ad": a.get("ad") or hedef}
     if e == "ziyaretci_disa_aktarildi":
         return _("%(ziyaretci)s ziyaretçisinin verisini dışa aktardı (%(sayilar)s).") % {

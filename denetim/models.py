@@ -13,6 +13,8 @@ EYLEMLER = (
     # issue 39.7: a member's chat cap, and the canned responses
     "uye_limit_degisti", "hazir_yanit_olusturuldu", "hazir_yanit_degisti", "hazir_yanit_silindi",
     "hazir_yanitlar_yuklendi",
+    # CONTRACT 22: teams
+    "ekip_degisti",
 )
 
 

@@ -11,7 +11,8 @@ from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
-from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, otomatik_mi, uygun_uyelikler
+from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, etkin_mod, otomatik_mi, uygun_uyelikler
+from tenants.ekipler import ekip_coz
 from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Musteri
 from tenants.selectors import uye_idleri_dogrula
@@ -23,24 +24,26 @@ from .models import Ticket, TicketYanit
 def ticket_olustur(
     *, musteri, ziyaretci_id: str, konu: str, mesaj: str, ad: str = "", email: str = "",
     oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None, kanal: str = Ticket.Kanal.WIDGET,
-    dil: str | None = None,
+    dil: str | None = None, ekip_id: int | None = None,
 ) -> Ticket:
     """`dil`: the ticket's language for good (CONTRACT 19: its visitor mails are written in it): the
     widget's (the view decides it from the request) or the chat's it is made of; when not given
-    (e-mail, a server), the tenant's `dil` if `tr` or `en`, else the default."""
+    (e-mail, a server), the tenant's `dil` if `tr` or `en`, else the default. `ekip_id`: the team the
+    visitor chose (CONTRACT 22; the view checked it): the owner is chosen among its members."""
     ekler = dosya_list_by_ids(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_idleri=ek_idleri or [])
     simdi = timezone.now()
     with transaction.atomic():
         ticket = Ticket(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu, ad=ad, email=email, oncelik=oncelik,
             kanal=kanal, olusturulma=simdi, guncellenme=simdi, dil=dil_kodu(dil) or widget_dili(musteri),
+            ekip_id=ekip_id,
         )
         sla.olusturuldu(ticket, sla.baglam(musteri, simdi=simdi))
         ticket.save(force_insert=True)
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
             yanit.ekler.set(ekler)
-        if otomatik_mi(musteri.atama_modu):
+        if ekip_id is not None or otomatik_mi(musteri.atama_modu):
             _otomatik_ata(ticket)
         yayinla("yeni_ticket", musteri_id=musteri.id, veri={
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
@@ -145,6 +148,27 @@ def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanla
     return kilitli
 
 
+def ticket_ekibe_ata(*, ticket: Ticket, ekip_id: int | None, aktor=None) -> Ticket:
+    """Give a ticket to a team (CONTRACT 22), or to the whole tenant (None): "back to that team's
+    routing". The team must be of the ticket's tenant (else 400 with `alanlar.ekip_id`); a closed
+    ticket is terminal (409). When the team actually changes, the owner is chosen again as for a
+    new ticket: among the team's members in the team's mode (else the tenant's), or none in
+    `manuel`. The same team again changes nothing. The caller's membership is the views' to check;
+    `aktor` is who did it (None: the service, a rule)."""
+    ekip = ekip_coz(musteri_id=ticket.musteri_id, ekip_id=ekip_id)
+    with transaction.atomic():
+        kilitli = _kilitle(ticket)
+        yeni_id = ekip.pk if ekip is not None else None
+        if kilitli.ekip_id != yeni_id:
+            kilitli.ekip_id, kilitli.operator_id = yeni_id, None
+            kilitli.guncellenme = timezone.now()
+            kilitli.save(update_fields=["ekip", "operator", "guncellenme"])
+            _otomatik_ata(kilitli)
+            _ticket_yayinla(kilitli)
+    ticket.ekip_id, ticket.operator_id, ticket.guncellenme = kilitli.ekip_id, kilitli.operator_id, kilitli.guncellenme
+    return kilitli
+
+
 def ticket_etiketleri_ayarla(*, ticket: Ticket, kullanici, etiket_idleri: list[int], ip: str | None = None) -> Ticket:
     """Set the whole list of a ticket's labels (CONTRACT 16): its own tenant's only (404 else), in
     any state, without moving `guncellenme`; the operators' consoles get the ticket again."""
@@ -234,10 +258,12 @@ def _otomatik_ata(ticket: Ticket) -> None:
     no cap. Under the tenant's row lock (the order of chat.atama), so racing creations follow the
     `sirayla` line exactly. Nobody eligible: the ticket stays without an owner."""
     musteri = Musteri.objects.select_for_update(no_key=True).only("id", "atama_modu").get(pk=ticket.musteri_id)
-    if not otomatik_mi(musteri.atama_modu):
+    # CONTRACT 22: a ticket of a team goes to one of its members, in the team's mode (else the tenant's).
+    mod = etkin_mod(musteri_modu=musteri.atama_modu, ekip_id=ticket.ekip_id)
+    if not otomatik_mi(mod):
         return
-    uyelik = uygun_uyelikler(musteri_id=musteri.pk, atama_modu=musteri.atama_modu, yuk=_acik_ticket_yuku(),
-                             sinirli=False, son_alan=SON_TICKET_ATAMA).first()
+    uyelik = uygun_uyelikler(musteri_id=musteri.pk, atama_modu=mod, yuk=_acik_ticket_yuku(),
+                             sinirli=False, son_alan=SON_TICKET_ATAMA, ekip_id=ticket.ekip_id).first()
     if uyelik is None:
         return
     ticket.operator_id = uyelik.kullanici_id

@@ -27,7 +27,8 @@ def _zaman(value):
 def oturum_verisi(oturum: Oturum) -> dict:
     """A chat as operators see it: with its labels (CONTRACT 16; lists prefetch them, no query per
     row). The widget's shape (`widget_oturum_verisi`) never carries them."""
-    return {**_oturum_ortak(oturum), "etiketler": [etiket_kisa_verisi(e) for e in oturum.etiketler.all()]}
+    return {**_oturum_ortak(oturum), "etiketler": [etiket_kisa_verisi(e) for e in oturum.etiketler.all()],
+            "ekip_id": oturum.ekip_id}  # CONTRACT 22: operators' shape only
 
 
 def _oturum_ortak(oturum: Oturum) -> dict:
@@ -138,6 +139,7 @@ class _OturumOrtakSerializer(serializers.Serializer):
 
 class OturumSerializer(_OturumOrtakSerializer):
     etiketler = EtiketKisaSerializer(many=True, help_text=gettext_lazy("Sohbetin etiketleri (yalnızca operatörlere)."))
+    ekip_id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Sohbetin ekibi; null: tüm proje."))
 
 
 class WidgetOturumSerializer(_OturumOrtakSerializer):

@@ -184,6 +184,16 @@ class EtiketOlayi(TypedDict):
     alanlar: NotRequired[list[str]]  # etiket_degisti
 
 
+class EkipDegisti(TypedDict):
+    ekip_id: int
+    musteri_id: int
+    ad: str
+    islem: str  # olusturuldu | degisti | silindi
+    alanlar: list[str]  # degisti: which of ad, uyeler, atama_modu, widgetta_secilir
+    aktor_id: int | None
+    ip: str | None
+
+
 class EtiketlerAyarlandi(TypedDict):
     tur: str  # oturum | ticket
     musteri_id: int
@@ -321,6 +331,8 @@ ALAN_OLAYLARI = (
     "etiket_degisti",  # renamed or recoloured
     "etiket_silindi",
     "etiketler_ayarlandi",  # a chat's or ticket's labels were set
+    # teams (tenants; CONTRACT 22)
+    "ekip_degisti",  # a team was created, changed or deleted
     # tenants, operators, memberships (tenants)
     "operator_durumu",  # an operator's status changed
     "kullanici_degisti",  # a user row was saved, by any path
@@ -372,6 +384,7 @@ VERI_TIPLERI: dict[str, type] = {
     "etiket_degisti": EtiketOlayi,
     "etiket_silindi": EtiketOlayi,
     "etiketler_ayarlandi": EtiketlerAyarlandi,
+    "ekip_degisti": EkipDegisti,
     "operator_durumu": OperatorDurumu,
     "kullanici_degisti": KullaniciDegisti,
     "kullanici_silindi": KullaniciOlayi,

@@ -54,6 +54,8 @@ VERILER = {
     "ayar_degisti": {"musteri_id": 1, "aktor_id": 1, "ip": None, "alanlar": ["dil"], "degerler": {"dil": ["tr", "en"]}},
     "etiket_olusturuldu": _ETIKET, "etiket_silindi": _ETIKET,
     "etiket_degisti": {**_ETIKET, "eski_ad": "eski", "alanlar": ["ad"]},
+    "ekip_degisti": {"ekip_id": 1, "musteri_id": 1, "ad": "Satış", "islem": "degisti", "alanlar": ["uyeler"],
+                     "aktor_id": 1, "ip": None},
     "etiketler_ayarlandi": {"tur": "ticket", "ticket_id": 1, "musteri_id": 1, "etiketler": ["vip"], "aktor_id": 1,
                             "ip": None},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi", "neden": "kendisi"},
@@ -112,6 +114,7 @@ DURUMLAR = [
     ("operator_durumu", "chat.dinleyiciler.operator_durumu_atamasi",
      [("chat.atama", "operator_erisilemez")], False),
     ("musteri_degisti", "chat.dinleyiciler.atama_modu_degisti", [("chat.atama", "kuyrugu_doldur")], False),
+    ("ekip_degisti", "chat.dinleyiciler.ekip_degisti", [("chat.atama", "kuyrugu_doldur")], False),
     *[(ad, "arama.dinleyiciler.sohbet", [("supportdesk.core.kosucu", "gorev_gonder")], False)
       for ad in ("oturum_kaydedildi", "mesaj_kaydedildi")],
     *[(ad, "arama.dinleyiciler.ticket", [("supportdesk.core.kosucu", "gorev_gonder")], False)
@@ -129,6 +132,7 @@ DURUMLAR = [
         ("uyelik_silindi", "uyelik", "uyelik"),
         ("etiket_olusturuldu", "etiket", "etiket"), ("etiket_degisti", "etiket", "etiket"),
         ("etiket_silindi", "etiket", "etiket"), ("webhook_degisti", "webhook", "webhook"),
+        ("ekip_degisti", "ekip", "ekip"),
         ("makale_yayinlandi", "makale", "makale"), ("makale_silindi", "makale", "makale"),
         ("hazir_yanitlar_degisti", "hazir_yanit", "hazir_yanit"),
         ("ziyaretci_disa_aktarildi", "ziyaretci", "ziyaretci"), ("ziyaretci_silindi", "ziyaretci", "ziyaretci"),

@@ -108,6 +108,7 @@ class OperatorTicketSerializer(TicketSerializer):
                                                                                    "null."))
     operator_adi = serializers.SerializerMethodField()
     etiketler = serializers.SerializerMethodField()
+    ekip_id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Talebin ekibi; null: tüm proje."))
 
     def get_operator_adi(self, ticket) -> str | None:
         return operator_adi(ticket.operator) if ticket.operator_id else None
