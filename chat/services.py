@@ -490,7 +490,7 @@ def chat_ekibe_aktar(*, oturum_id: int, ekip_id: int | None, aktor=None) -> Otur
     """Give a chat to a team (CONTRACT 22), or to the whole tenant (None): the chat's `ekip` is set
     and it goes back to routing as a transfer to nobody does (`siraya_al`: `bekliyor`, its `sistem`
     line naming the team, `chat_aktarildi`, `chat_atandi` with `operator_id` null); after the commit
-    the queue drains (`chat.dinleyiciler.yer_acildi`), which assigns it inside the team when the
+    the queue drains (`atama.commit_sonrasi_doldur`), which assigns it inside the team when the
     team's mode (else the tenant's) is automatic. A waiting chat just changes queue (and is routed
     the same way); a closed chat only changes its team.
 
@@ -507,6 +507,8 @@ def chat_ekibe_aktar(*, oturum_id: int, ekip_id: int | None, aktor=None) -> Otur
             _araya_girebilir_mi(oturum=oturum, kullanici=aktor)
         oturum.ekip = ekip
         oturum.save(update_fields=["ekip"])
+        if oturum.acik:
+            atama.commit_sonrasi_doldur(oturum.musteri_id)  # routed inside the team after the commit
         if oturum.durum == Oturum.Durum.AKTIF:
             metin = (SISTEM_METINLERI["siraya_alindi"] if ekip is None
                      else (lambda: str(EKIBE_AKTARILDI).format(ad=ekip.ad)))

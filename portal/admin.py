@@ -1,6 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.shortcuts import redirect
+from django.urls import reverse
 
 from chat import uyeler
 from tenants import admin as tenants_admin
@@ -64,11 +66,14 @@ class MusteriAdmin(tenants_admin.MusteriAdmin):
 
 @admin.register(Uyelik)
 class UyelikAdmin(tenants_admin.UyelikAdmin):
-    def has_delete_permission(self, request, obj=None):
-        # The last owner stays (CONTRACT 13); the admin says so by offering no delete for it.
-        if obj is not None and obj.rol == Uyelik.Rol.SAHIP and ekip.son_sahip_mi(obj):
-            return False
-        return super().has_delete_permission(request, obj)
+    def delete_view(self, request, object_id, extra_context=None):
+        # The last owner stays (CONTRACT 13): its delete page says so and leaves it. (Not through
+        # has_delete_permission: the tenant's own delete checks it for every membership it takes.)
+        uyelik = self.get_object(request, object_id)
+        if uyelik is not None and uyelik.rol == Uyelik.Rol.SAHIP and ekip.son_sahip_mi(uyelik):
+            self.message_user(request, ekip.SON_SAHIP_MESAJI, messages.ERROR)
+            return redirect(reverse("admin:tenants_uyelik_change", args=[uyelik.pk]))
+        return super().delete_view(request, object_id, extra_context)
 
     def delete_model(self, request, obj):
         uyeler.uyeyi_cikar(uyelik=obj)
