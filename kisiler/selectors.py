@@ -4,6 +4,7 @@ A page of contacts costs a fixed number of queries whatever its size: the contac
 ids, one aggregate of chats and one of tickets grouped by visitor, and the tenants' declarations."""
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
@@ -49,7 +50,7 @@ def nitelik_list(*, musteri_id: int) -> list[NitelikTanimi]:
 
 
 def nitelik_verisi(t: NitelikTanimi) -> dict:
-    veri = {"anahtar": t.anahtar, "ad": t.ad, "tur": t.tur}
+    veri: dict = {"anahtar": t.anahtar, "ad": t.ad, "tur": t.tur}
     if t.tur == NitelikTanimi.Tur.SECIM:
         veri["secenekler"] = list(t.secenekler)
     return veri
@@ -57,8 +58,8 @@ def nitelik_verisi(t: NitelikTanimi) -> dict:
 
 @dataclass
 class _Ozet:
-    ilk: object = None
-    son: object = None
+    ilk: datetime | None = None
+    son: datetime | None = None
     oturum: int = 0
     ticket: int = 0
 
