@@ -30,7 +30,7 @@ PARCA = 500  # contacts read per round of queries while exporting
 SATIR_MAX = 5000  # rows of one import
 DOSYA_MAX = 2 * 1024 * 1024
 EVET = {"evet", "true", "1", "yes", "e"}
-HAYIR = {"hayir", "hayır", "false", "0", "no", "h"}
+HAYIR = {"hayir", "hayır", "false", "0", "no", "h"}  # ceviri: yok
 
 
 def disa_aktar(*, musteri_id: int, hedef) -> None:
