@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
 
 from .models import AD_MAX, SIRKET_MAX, TELEFON_MAX, Kisi, KisiZiyaretci, NitelikTanimi
@@ -250,8 +250,8 @@ def kisi_birlestir(*, kisi: Kisi, kaynak: Kisi, kullanici_id: int | None = None,
     with transaction.atomic():
         # Both rows locked in id order, so two merges of the same pair cannot deadlock.
         kilitli = {k.pk: k for k in Kisi.objects.select_for_update().filter(pk__in=[kisi.pk, kaynak.pk]).order_by("id")}
-        if len(kilitli) != 2:
-            raise GecersizIstek(alanlar={"kisi_id": _("Kişi artık yok.")})
+        if len(kilitli) != 2:  # a merge that committed first took one of them
+            raise Bulunamadi(_("Kişi bulunamadı."))
         kisi, kaynak = kilitli[kisi.pk], kilitli[kaynak.pk]
         kaynak_id = kaynak.pk
         tasinan = _birlestir(hedef=kisi, kaynak=kaynak)
