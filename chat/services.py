@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
+from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
@@ -205,6 +206,8 @@ def chat_baslat(
                     mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
                 mevcut = yeniden_oku(oturum)
             return mevcut, False
+        # The visitor's contact (CONTRACT 25): made by its first chat, one indexed read afterwards.
+        kisi_ziyaretci_bagla(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, ad=ad, email=email)
         ilk = None
         if mesaj:
             ilk = mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj, mesaj_olayi=False)

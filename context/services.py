@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from kisiler.services import kisi_kimlik_bagla
 from supportdesk.core.exceptions import DesteklenmeyenDosya, DosyaCokBuyuk, GecersizIstek, ImzaGerekli
 from supportdesk.core.olaylar import yayinla
 from tenants.models import Musteri
@@ -92,6 +93,10 @@ def ziyaretci_profil_kaydet(
     ziyaretci.dogrulama_zamani = an if dogrulandi else None
     ziyaretci.profil_zamani = ziyaretci.guncellenme = an
     ziyaretci.save()
+    if dogrulandi:
+        # A signed identity makes the visitor's contact and joins the one with its e-mail (CONTRACT 25).
+        kisi_kimlik_bagla(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, email=ziyaretci.email,
+                          ad=" ".join(p for p in (ziyaretci.ad, ziyaretci.soyad) if p))
     if {"ad", "soyad", "email"} & set(profil):
         # The operators' search finds the visitor by these (CONTRACT 16: visitor name and e-mail).
         yayinla("ziyaretci_profili_kaydedildi", musteri_id=musteri.id, veri={

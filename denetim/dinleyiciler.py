@@ -59,3 +59,8 @@ def ziyaretci(olay: YayinlananOlay) -> None:
 @dinle("hazir_yanitlar_degisti", islem_icinde=True)
 def hazir_yanit(olay: YayinlananOlay) -> None:
     kayit.hazir_yanit(olay)
+
+
+@dinle("kisi_birlesti", islem_icinde=True)
+def kisi(olay: YayinlananOlay) -> None:
+    kayit.kisi(olay)

@@ -174,3 +174,12 @@ def hazir_yanit(olay: YayinlananOlay) -> None:
     if veri.get("degerler"):
         ayrinti["degerler"] = veri["degerler"]
     kaydet(musteri_id=olay.musteri_id, eylem=eylem, hedef=f"hazir_yanit:{veri.get('hazir_yanit_id')}", ayrinti=ayrinti)
+
+
+def kisi(olay: YayinlananOlay) -> None:
+    """Two contacts merged (CONTRACT 25): the one that stays is the target; the gone one's id and
+    the visitor ids that moved are the detail."""
+    veri = olay.veri
+    kaydet(musteri_id=olay.musteri_id, eylem="kisi_birlesti", hedef=f"kisi:{veri.get('kisi_id')}",
+           ayrinti={"birlesen_kisi_id": veri.get("birlesen_kisi_id"), "ziyaretci_idleri": veri.get("ziyaretci_idleri", [])},
+           **_yapan(olay))

@@ -37,6 +37,7 @@ EYLEM_ADLARI = {
     "hazir_yanit_silindi": gettext_lazy("Hazır yanıt silindi"),
     "hazir_yanitlar_yuklendi": gettext_lazy("Hazır yanıtlar içe aktarıldı"),
     "ekip_degisti": gettext_lazy("Ekip"),
+    "kisi_birlesti": gettext_lazy("Kişiler birleştirildi"),
 }
 
 # Field names as the pages call them (settings, SLA, appearance, webhooks, canned responses).
@@ -267,5 +268,9 @@ def kayit_metni(kayit) -> str:
         return _("%(kisayol)s hazır yanıtını sildi.") % {"kisayol": a.get("kisayol") or hedef}
     if e == "hazir_yanitlar_yuklendi":
         return _("%(sayi)s hazır yanıtı içe aktardı.") % {"sayi": a.get("sayi", 0)}
+    if e == "kisi_birlesti":
+        return _("#%(kaynak)s kişisini %(hedef)s kişisine kattı (%(ziyaretciler)s).") % {
+            "kaynak": a.get("birlesen_kisi_id"), "hedef": hedef,
+            "ziyaretciler": ", ".join(a.get("ziyaretci_idleri") or []) or BOS}
     ek = _ek(a)
     return f"{eylem_adi(e)}: {ek}." if ek else f"{eylem_adi(e)}."

@@ -15,6 +15,8 @@ EYLEMLER = (
     "hazir_yanitlar_yuklendi",
     # CONTRACT 22: teams
     "ekip_degisti",
+    # CONTRACT 25: contacts
+    "kisi_birlesti",
 )
 
 

@@ -22,6 +22,7 @@ from chat.models import Mesaj, Oturum
 from context.models import EkranGoruntusu, HataKaydi, SayfaGoruntuleme, Ziyaretci
 from dosyalar.models import Dosya
 from eposta.models import EpostaDurdurma, GelenEposta, GidenEposta
+from kisiler.services import kisi_ziyaretci_sil
 from supportdesk.core.olaylar import yayinla
 from supportdesk.core.yinele import kilitlenmede_yinele
 from tenants.models import Musteri
@@ -330,6 +331,8 @@ def _ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | N
         silinen["dosya"] += len(ekran_adlari)
         silinen["baglam"] = baglam
         ziyaretci_kimligini_sil(musteri=musteri, ziyaretci_id=ziyaretci_id)
+        # CONTRACT 25: the id leaves its contact, which goes too when it has no other id.
+        kisi_ziyaretci_sil(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id)
         yayinla("ziyaretci_silindi", musteri_id=musteri.id, veri={
             "ziyaretci_id": ziyaretci_id, "aktor_id": kullanici_id, "oturum_idleri": oturum_idleri,
             "ticket_idleri": ticket_idleri, "silinen": dict(silinen)})

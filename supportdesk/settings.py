@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "canli",
     "denetim",
     "gizlilik",
+    "kisiler",
 ]
 
 MIDDLEWARE = [

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
+from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
@@ -43,6 +44,8 @@ def ticket_olustur(
         yanit = TicketYanit.objects.create(ticket=ticket, gonderen=TicketYanit.Gonderen.ZIYARETCI, icerik=mesaj, zaman=simdi)
         if ekler:
             yanit.ekler.set(ekler)
+        # The visitor's contact (CONTRACT 25): made by its first ticket, one indexed read afterwards.
+        kisi_ziyaretci_bagla(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, ad=ad, email=email)
         if ekip_id is not None or otomatik_mi(musteri.atama_modu):
             _otomatik_ata(ticket)
         yayinla("yeni_ticket", musteri_id=musteri.id, veri={

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from context.imza import imza_dogrula, imza_kullan
+from kisiler.services import kisi_kimlik_bagla
 from supportdesk.core.exceptions import GecersizIstek
 from tenants.models import Musteri
 from tenants.ziyaretci import (
@@ -41,6 +42,8 @@ def ziyaretci_token_iste(
                      timestamp=timestamp, signature=signature, simdi=simdi)
         imza_kullan(musteri=musteri, amac="init", signature=signature, timestamp=timestamp,
                     govde=_imzali_init_govdesi(govde or {}, ziyaretci_id=ziyaretci_id, email=email, timestamp=timestamp))
+        # A signed identity makes the visitor's contact and joins the one with its e-mail (CONTRACT 25).
+        kisi_kimlik_bagla(musteri_id=musteri.id, ziyaretci_id=ziyaretci_id, email=email or "")
         return ziyaretci_token_ver(musteri=musteri, ziyaretci_id=ziyaretci_id, imzali=True)
     if token and ziyaretci_token_gecerli_mi(musteri=musteri, ziyaretci_id=ziyaretci_id, token=token):
         return token

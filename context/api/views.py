@@ -10,6 +10,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from chat.api.serializers import OturumSerializer, oturum_verisi
+from kisiler.api.serializers import KisiSerializer
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.fields import ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX, gecerli_id_mi, govde_siniri
@@ -187,7 +188,8 @@ class OperatorZiyaretciProfilView(OperatorAPIView):
         summary=gettext_lazy("Ziyaretçi profili: özet, en yeni 20 sohbet ve 20 ticket (operatör biçimleri; CONTRACT 16)"),
         parameters=[OpenApiParameter("musteri_id", int, description="Ziyaretçi birden çok projenizde varsa zorunlu.")],
         responses={200: inline_serializer("ZiyaretciProfili", {
-            "ziyaretci": ZiyaretciOzetSerializer(), "oturumlar": OturumSerializer(many=True),
+            "ziyaretci": ZiyaretciOzetSerializer(), "kisi": KisiSerializer(allow_null=True),
+            "oturumlar": OturumSerializer(many=True),
             "ticketlar": OperatorTicketSerializer(many=True)}),
             400: OpenApiResponse(description="GECERSIZ_ISTEK (birden çok proje: musteri_id gerekli)"),
             404: OpenApiResponse(description="BULUNAMADI")},
@@ -197,12 +199,14 @@ class OperatorZiyaretciProfilView(OperatorAPIView):
             raise Bulunamadi()
         profil = ziyaretci_profili_get(musteri_idleri=self.musteri_idleri, ziyaretci_id=ziyaretci_id,
                                        musteri_id=musteri_id_parametresi(request.query_params))
-        z = profil.ziyaretci
+        z, kisi = profil.ziyaretci, profil.kisi
         ozet = {"ziyaretci_id": z.ziyaretci_id, "musteri_id": z.musteri_id,
-                "ad": " ".join(p for p in (z.ad, z.soyad) if p).strip(), "email": z.email,
+                "ad": (kisi and kisi["ad"]) or " ".join(p for p in (z.ad, z.soyad) if p).strip(),
+                "email": (kisi and kisi["email"]) or z.email,
                 "identity_dogrulandi": z.identity_dogrulandi, **profil.ozet}
         return basarili({
             "ziyaretci": ZiyaretciOzetSerializer(ozet).data,
+            "kisi": KisiSerializer(kisi).data if kisi else None,
             "oturumlar": [oturum_verisi(o) for o in profil.oturumlar],
             "ticketlar": OperatorTicketSerializer(profil.ticketlar, many=True).data,
         })

@@ -216,6 +216,13 @@ const tr = {
   slaGecikti: "{hedef}: {sure} gecikti",
   slaDurdu: "{hedef}: durdu",
   slaIhlal: "{hedef}: ihlal",
+  // Contacts (CONTRACT 25): the contact in the profile pane (kisi.js).
+  kisi: "Kişi",
+  telefon: "Telefon",
+  sirket: "Şirket",
+  kisiKimlikleri: "Ziyaretçi kimlikleri",
+  kisiDuzenle: "Kişiyi düzenle",
+  hayir: "Hayır",
 };
 
 const en = {
@@ -423,6 +430,12 @@ const en = {
   slaGecikti: "{hedef}: {sure} overdue",
   slaDurdu: "{hedef}: paused",
   slaIhlal: "{hedef}: breached",
+  kisi: "Contact",
+  telefon: "Phone",
+  sirket: "Company",
+  kisiKimlikleri: "Visitor ids",
+  kisiDuzenle: "Edit contact",
+  hayir: "No",
 };
 
 const SOZLUK = { tr, en };

@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { ikon } from "./ikonlar.js";
+import { kisiCiz } from "./kisi.js";
 import { M, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 
 const zamanYaz = (iso) => (iso ? tarihSaat(iso, { dateStyle: "short", timeStyle: "short" }) : M.yok);
@@ -27,16 +28,24 @@ export function profilCiz(veri, { simdiki, sohbetAc, talepAc }) {
   };
   const oturumlar = veri.oturumlar || [];
   const ticketlar = veri.ticketlar || [];
+  const ad = alan(M.ad, z.ad);
+  const eposta = alan(M.eposta, z.email);
+  // CONTRACT 25: the name and e-mail are the contact's; an edit there shows here at once.
+  const kisiDegisti = (k) => {
+    ad.querySelector("dd").textContent = k.ad || M.yok;
+    eposta.querySelector("dd").textContent = k.email || M.yok;
+  };
   return h("section", { class: "profil", "aria-label": M.profil, "data-test": "profil" },
     h("h2", { text: M.profil }),
     h("dl", { class: "alanlar" },
-      alan(M.ad, z.ad), alan(M.eposta, z.email),
+      ad, eposta,
       alan(M.ilkGorulme, zamanYaz(z.ilk_gorulme)), alan(M.sonGorulme, zamanYaz(z.son_gorulme)),
       alan(M.ortalamaPuan, z.ortalama_puan === null || z.ortalama_puan === undefined ? null : sayiYaz(Number(z.ortalama_puan), { minimumFractionDigits: 1, maximumFractionDigits: 1 })),
       alan(M.gecmisSayilari, soz("sohbetTalepSayisi", { sohbetler: sayiyla("sohbetSayisi", z.oturum_sayisi ?? oturumlar.length),
         talepler: sayiyla("talepSayisi", z.ticket_sayisi ?? ticketlar.length) }))),
     h("p", { class: "dogrulama", dataset: { dogrulandi: z.identity_dogrulandi ? "1" : "0" } },
       z.identity_dogrulandi ? [ikon("onay", 14), ` ${M.dogrulandi}`] : M.dogrulanmadi),
+    kisiCiz(veri.kisi, { degisti: kisiDegisti }),
     h("h3", { text: M.gecmisSohbetler }),
     oturumlar.length ? h("ul", { class: "kayitlar gecmis", id: "profil-sohbetler" }, oturumlar.map((o) => {
       const li = oge("chat", o.id, sohbetBasligi(o), sohbetAlti(o), sohbetAc);

@@ -295,6 +295,14 @@ class ZiyaretciSilindi(TypedDict):
     silinen: dict[str, int]
 
 
+class KisiBirlesti(TypedDict):
+    kisi_id: int  # the contact that stays
+    birlesen_kisi_id: int  # the contact merged into it, now gone
+    ziyaretci_idleri: list[str]  # the visitor ids that moved
+    aktor_id: int | None
+    ip: str | None
+
+
 # CONTRACT 7: the webhook events ("Emitted by"); endpoints subscribe to these names, and each is
 # written to the outbox in its transaction (webhooks/dinleyiciler.py). Outward names: never rename.
 OLAYLAR = (
@@ -355,6 +363,8 @@ ALAN_OLAYLARI = (
     # privacy (gizlilik)
     "ziyaretci_disa_aktarildi",  # a visitor's data was exported
     "ziyaretci_silindi",  # a visitor's data was erased
+    # contacts (kisiler; CONTRACT 25)
+    "kisi_birlesti",  # a contact was merged into another
 )
 TUM_OLAYLAR = frozenset(OLAYLAR + ALAN_OLAYLARI)
 
@@ -403,6 +413,7 @@ VERI_TIPLERI: dict[str, type] = {
     "makale_silindi": MakaleOlayi,
     "ziyaretci_disa_aktarildi": ZiyaretciDisaAktarildi,
     "ziyaretci_silindi": ZiyaretciSilindi,
+    "kisi_birlesti": KisiBirlesti,
 }
 if VERI_TIPLERI.keys() != TUM_OLAYLAR:
     raise ImportError(f"Veri tipi eksik ya da fazla: {VERI_TIPLERI.keys() ^ TUM_OLAYLAR}")

@@ -75,6 +75,7 @@ VERILER = {
     "ziyaretci_disa_aktarildi": {"ziyaretci_id": "z-1", "aktor_id": None, "oturum": 0, "ticket": 0, "dosya": 0},
     "ziyaretci_silindi": {"ziyaretci_id": "z-1", "aktor_id": None, "oturum_idleri": [], "ticket_idleri": [],
                           "silinen": {}},
+    "kisi_birlesti": {"kisi_id": 1, "birlesen_kisi_id": 2, "ziyaretci_idleri": ["z-2"], "aktor_id": None, "ip": None},
 }
 
 
@@ -136,6 +137,7 @@ DURUMLAR = [
         ("makale_yayinlandi", "makale", "makale"), ("makale_silindi", "makale", "makale"),
         ("hazir_yanitlar_degisti", "hazir_yanit", "hazir_yanit"),
         ("ziyaretci_disa_aktarildi", "ziyaretci", "ziyaretci"), ("ziyaretci_silindi", "ziyaretci", "ziyaretci"),
+        ("kisi_birlesti", "kisi", "kisi"),
     )],
     # privacy: a deleted tenant's files (CONTRACT 18)
     ("musteri_siliniyor", "gizlilik.dinleyiciler.musteri_siliniyor",

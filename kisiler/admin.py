@@ -1,0 +1,39 @@
+from django.contrib import admin
+
+from .models import Kisi, KisiZiyaretci, NitelikTanimi
+
+
+class _SaltOkunur(admin.ModelAdmin):
+    """Contacts change through their services (typed attributes checked, merges audited;
+    HOUSE-STYLE 28): the admin only shows them."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class KisiZiyaretciInline(admin.TabularInline):
+    model = KisiZiyaretci
+    fields = ["ziyaretci_id", "olusturulma"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Kisi)
+class KisiAdmin(_SaltOkunur):
+    list_display = ["id", "musteri", "ad", "email", "telefon", "sirket", "olusturulma"]
+    search_fields = ["ad", "email", "sirket", "ziyaretciler__ziyaretci_id"]
+    list_select_related = ["musteri"]
+    inlines = [KisiZiyaretciInline]
+
+
+@admin.register(NitelikTanimi)
+class NitelikTanimiAdmin(_SaltOkunur):
+    list_display = ["musteri", "anahtar", "ad", "tur", "sira"]
+    list_select_related = ["musteri"]
