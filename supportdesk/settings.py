@@ -91,6 +91,9 @@ MIDDLEWARE = [
     # The middlewares of pages (sessions, users, messages) run for everything but /api/v1/, whose
     # views authenticate themselves per request and keep no session.
     "supportdesk.core.middleware.SayfaAraKatmanlari",
+    # After the pages' users are known: a signed-in caller's write keeps its reads on the primary
+    # for a few seconds (CONTRACT 26; only with DATABASE_REPLICA_URL).
+    "supportdesk.core.replika.YazanOkusunMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "portal.middleware.PortalCSP",
     "supportdesk.core.csp.YonetimVeBelgeCSP",
@@ -162,6 +165,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL;"
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A read replica (CONTRACT 26; supportdesk/core/replika.py): reports, search, exports, the audit
+# list and the context reads go there (views marked `@replikadan`), everything else to the primary.
+# A caller that wrote within REPLIKA_YAZ_OKU_SANIYE seconds reads from the primary; a replica more
+# than REPLIKA_AZAMI_GECIKME seconds behind, or not answering (checked every REPLIKA_DENETIM_ARALIGI
+# seconds per process, REPLIKA_BAGLANTI_SURESI seconds to connect), is left for the primary.
+DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
+REPLIKA_YAZ_OKU_SANIYE = env.float("REPLIKA_YAZ_OKU_SANIYE", default=5)
+REPLIKA_AZAMI_GECIKME = env.float("REPLIKA_AZAMI_GECIKME", default=10)
+REPLIKA_DENETIM_ARALIGI = env.float("REPLIKA_DENETIM_ARALIGI", default=5)
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **env.db_url_config(DATABASE_REPLICA_URL),
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": True,
+        # The test runner makes no database of its own for it: the primary's test database.
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASES["replica"].setdefault("OPTIONS", {}).update(
+        connect_timeout=env.int("REPLIKA_BAGLANTI_SURESI", default=2),
+        **{k: v for k, v in DATABASES["default"].get("OPTIONS", {}).items()
+           if k in ("server_side_binding", "prepare_threshold")},
+    )
+DATABASE_ROUTERS = ["supportdesk.core.replika.ReplikaYonlendirici"]
 AUTH_USER_MODEL = "tenants.Kullanici"
 # Lockout (CONTRACT 18 wave 4, django-axes): AXES_FAILURE_LIMIT failed logins of one pair of account
 # *and* address (each within AXES_COOLOFF_TIME of the one before) lock that pair for AXES_COOLOFF_TIME,
