@@ -267,25 +267,45 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = STORAGES["staticfiles"]["BACKEND"].startswith("django.")
 # Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise like static files.
 WHITENOISE_ROOT = BASE_DIR / "static" / "kok"
-# Uploads (dosyalar.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
-# (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
-AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
-if AWS_STORAGE_BUCKET_NAME:
+# Files on S3-compatible storage (CONTRACT 26, django-storages): uploads, context screenshots, logos
+# and what exports read go to the bucket S3_BUCKET when set, otherwise to MEDIA_ROOT; backups go to
+# S3_BACKUP_BUCKET when set (supportdesk.core.yedek). Private buckets: URLs are signed and expire.
+# The S3_* names are the documented ones; django-storages' AWS_* names (the older ones here) are
+# still read where an S3_* one is not set. Without S3_ACCESS_KEY_ID boto3 finds its credentials
+# itself (AWS_ACCESS_KEY_ID in the environment, an instance role).
+def _s3(ad: str, eski: str | None = None, varsayilan=None):
+    return env(f"S3_{ad}", default=None) or (env(eski, default=None) if eski else None) or varsayilan
+
+
+S3_BUCKET = _s3("BUCKET", "AWS_STORAGE_BUCKET_NAME", "")
+S3_BACKUP_BUCKET = _s3("BACKUP_BUCKET", None, "")
+S3_AYARLARI = {
+    "endpoint_url": _s3("ENDPOINT_URL", "AWS_S3_ENDPOINT_URL"),
+    "region_name": _s3("REGION", "AWS_S3_REGION_NAME"),
+    # "path" for servers that have no per-bucket host names (MinIO, a loopback test server)
+    "addressing_style": _s3("ADDRESSING_STYLE", "AWS_S3_ADDRESSING_STYLE"),
+    "access_key": _s3("ACCESS_KEY_ID"),
+    "secret_key": _s3("SECRET_ACCESS_KEY"),
+    "querystring_auth": env.bool("S3_QUERYSTRING_AUTH", default=env.bool("AWS_QUERYSTRING_AUTH", default=True)),
+    "querystring_expire": int(_s3("QUERYSTRING_EXPIRE", "AWS_QUERYSTRING_EXPIRE", 3600)),
+    "file_overwrite": False,
+    "default_acl": None,
+}
+S3_AYARLARI = {k: v for k, v in S3_AYARLARI.items() if v is not None}
+AWS_STORAGE_BUCKET_NAME = S3_BUCKET  # the name older code and docs read
+if S3_BUCKET:
     STORAGES["default"] = {
         # django-storages' S3Storage, non-images stored and signed as attachments.
         "BACKEND": "supportdesk.core.s3.KullaniciDosyalari",
-        "OPTIONS": {
-            "bucket_name": AWS_STORAGE_BUCKET_NAME,
-            "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),
-            "region_name": env("AWS_S3_REGION_NAME", default=None),
-            "custom_domain": env("AWS_S3_CUSTOM_DOMAIN", default=None),
-            "querystring_auth": env.bool("AWS_QUERYSTRING_AUTH", default=True),
-            "querystring_expire": env.int("AWS_QUERYSTRING_EXPIRE", default=3600),
-            "file_overwrite": False,
-            "default_acl": None,
-        },
+        "OPTIONS": {**S3_AYARLARI, "bucket_name": S3_BUCKET,
+                    "custom_domain": _s3("CUSTOM_DOMAIN", "AWS_S3_CUSTOM_DOMAIN")},
     }
-    # Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY from the environment (boto3 reads them).
+if S3_BACKUP_BUCKET:
+    # Backups hold every password hash and chat: never a public URL, never signed for anyone.
+    STORAGES["yedekler"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {**S3_AYARLARI, "bucket_name": S3_BACKUP_BUCKET, "querystring_auth": True},
+    }
 # Uploads over this size go to a temporary file, never into memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=8 * 1024 * 1024)
