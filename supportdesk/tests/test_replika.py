@@ -124,3 +124,19 @@ def test_replika_durunca_istekler_dogru_ve_200(proje, sunucu_baslat, replikali_k
             assert res.status_code == 200, res.text
     finally:
         replikali_kume.replika_baslat()
+
+
+@pytest.mark.django_db
+def test_replika_yokken_her_sey_birincilde_ve_isaret_konmaz(settings, operator_client, operator, musteri):
+    # Without DATABASE_REPLICA_URL (every other test): the router names the primary, the marked
+    # views run as they are, and a write sets no marker (the middleware is not installed).
+    from django.core.cache import cache
+
+    assert "replica" not in settings.DATABASES
+    assert replika.ReplikaYonlendirici().db_for_read(None) == "default"
+    assert not replika.replikadan_okunabilir(None)
+    res = operator_client.post(f"/api/v1/operator/tenants/{musteri.id}/etiketler", {"ad": "x"}, format="json")
+    assert res.status_code == 201, res.content
+    assert cache.get(replika._isaret_anahtari(operator.pk)) is None
+    res = operator_client.get(f"/api/v1/operator/ara?q=fatura&musteri_id={musteri.id}")
+    assert res.status_code == 200, res.content
