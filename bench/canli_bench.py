@@ -98,6 +98,12 @@ def _rss_kb(pid) -> int:
     return toplam
 
 
+def _redis_bellek() -> int:
+    import redis
+
+    return redis.Redis.from_url(os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")).info("memory")["used_memory"]
+
+
 def _cocuklar(pid):
     try:
         return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -133,6 +139,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     oturum = requests.post(f"{rest_url}/api/v1/widget/chat/start", headers={"X-API-Key": musteri["api_key"]},
                            json={"ziyaretci_id": "bench-z"}, timeout=10).json()["data"]["oturum"]
     rss_once = sum(_rss_kb(p) for p in uv_pids)
+    redis_once = _redis_bellek()
     varis: dict[int, list[float]] = {}
     hazir = asyncio.Event()
     soketler = []
@@ -161,6 +168,7 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
     okuyucular = [asyncio.create_task(oku(ws)) for ws in soketler]
     await asyncio.sleep(2)
     rss_sonra = sum(_rss_kb(p) for p in uv_pids)
+    redis_sonra = _redis_bellek()
     # The open sockets' own cost while nothing happens (pings, token and presence checks), to
     # take off the rounds' CPU time: what remains is the events' fan-out.
     bos_basi, bos_t0 = sum(_cpu_ms(p) for p in uv_pids), time.perf_counter()
@@ -218,6 +226,10 @@ async def _olc(args, rest_url, ws_urls, musteri, token, uv_pids, rest_pid):
         "turlar_son_cerceve_ms": tur_maks,
         "rss_kb_once": rss_once, "rss_kb_sonra": rss_sonra,
         "kb_soket_basina": round((rss_sonra - rss_once) / args.soket, 1),
+        # Redis `used_memory` (INFO memory) before and after opening the sockets (issue 44's sizing):
+        # presence, the channel layer's group memberships; exact only on a Redis of the bench's own
+        "redis_bayt_once": redis_once, "redis_bayt_sonra": redis_sonra,
+        "redis_bayt_soket_basina": round((redis_sonra - redis_once) / args.soket),
         # CPU per event (includes the 0.2 s pauses' idle ticks, pings and presence refreshes: small)
         "soket_cpu_ms_olay_basina": round((cpu_sonra[0] - cpu_once[0]) / args.tur, 1),
         "soket_bosta_cpu_ms_saniye": round(bos_ms_saniye, 1),

@@ -7,6 +7,7 @@ from django.utils import timezone
 from chat import selectors as chat_selectors
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.pagination import sayfala
+from supportdesk.core.replika import replikadan
 from tickets import selectors as ticket_selectors
 
 from . import forms
@@ -20,6 +21,7 @@ def _gun_siniri(gun, ertesi=False):
 
 
 class GecmisView(PortalView):
+    @replikadan
     def get(self, request):
         form = forms.GecmisForm(request.GET or None)
         d = form.cleaned_data if form.is_valid() else {}
@@ -41,6 +43,7 @@ class GecmisView(PortalView):
 
 
 class GecmisSohbetView(PortalView):
+    @replikadan
     def get(self, request, oturum_id: int):
         try:
             oturum = chat_selectors.gecmis_oturum_get(musteri_id=self.musteri.id, oturum_id=oturum_id)
@@ -51,6 +54,7 @@ class GecmisSohbetView(PortalView):
 
 
 class GecmisTicketView(PortalView):
+    @replikadan
     def get(self, request, ticket_id: int):
         try:
             ticket = ticket_selectors.gecmis_ticket_get(musteri_id=self.musteri.id, ticket_id=ticket_id)

@@ -18,6 +18,7 @@ from denetim.selectors import kayit_list
 from gizlilik import services as gizlilik
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.pagination import sayfala
+from supportdesk.core.replika import replikadan
 from supportdesk.core.throttling import istemci_ip
 from tenants import services as ayar_services
 from tenants.ayarlar import ayar_degeri
@@ -36,6 +37,7 @@ class ZiyaretciView(PortalView):
         ticketlar = list(Ticket.objects.filter(musteri=self.musteri, ziyaretci_id=ziyaretci_id).order_by("-id")[:100])
         return oturumlar, ticketlar
 
+    @replikadan
     def get(self, request, ziyaretci_id: str):
         oturumlar, ticketlar = self._satirlar(ziyaretci_id)
         if request.GET.get("disa_aktar"):
@@ -111,6 +113,7 @@ class GizlilikView(PortalView):
         return self.sayfa("portal/gizlilik.html", status=status, form=form, kayitlar=kayitlar, sonraki=sonraki,
                           sorgu=sorgu.urlencode(), saklama_form=saklama_form, saklama_gun=saklama)
 
+    @replikadan
     def get(self, request):
         if not self.uyelik.yonetebilir:
             return yetkisiz(request)

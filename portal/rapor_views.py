@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from chat.raporlar import PUANLAR, ilk_yanit_sla_raporu, sohbet_raporu
+from supportdesk.core.replika import replikadan
 from supportdesk.core.tablo import GuvenliYazici
 from tenants.ayarlar import bolge
 from tickets import sla as ticket_sla
@@ -97,6 +98,7 @@ class RaporView(PortalView):
             return form, form.cleaned_data["bas"], form.cleaned_data["son"]
         return form, None, None
 
+    @replikadan
     def get(self, request):
         form, bas, son = self._aralik(request)
         if bas is None:

@@ -92,6 +92,9 @@ MIDDLEWARE = [
     # The middlewares of pages (sessions, users, messages) run for everything but /api/v1/, whose
     # views authenticate themselves per request and keep no session.
     "supportdesk.core.middleware.SayfaAraKatmanlari",
+    # After the pages' users are known: a signed-in caller's write keeps its reads on the primary
+    # for a few seconds (CONTRACT 26; only with DATABASE_REPLICA_URL).
+    "supportdesk.core.replika.YazanOkusunMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "portal.middleware.PortalCSP",
     "supportdesk.core.csp.YonetimVeBelgeCSP",
@@ -163,6 +166,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL;"
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A read replica (CONTRACT 26; supportdesk/core/replika.py): reports, search, exports, the audit
+# list and the context reads go there (views marked `@replikadan`), everything else to the primary.
+# A caller that wrote within REPLIKA_YAZ_OKU_SANIYE seconds reads from the primary; a replica more
+# than REPLIKA_AZAMI_GECIKME seconds behind, or not answering (checked every REPLIKA_DENETIM_ARALIGI
+# seconds per process, REPLIKA_BAGLANTI_SURESI seconds to connect), is left for the primary.
+DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
+REPLIKA_YAZ_OKU_SANIYE = env.float("REPLIKA_YAZ_OKU_SANIYE", default=5)
+REPLIKA_AZAMI_GECIKME = env.float("REPLIKA_AZAMI_GECIKME", default=10)
+REPLIKA_DENETIM_ARALIGI = env.float("REPLIKA_DENETIM_ARALIGI", default=5)
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **env.db_url_config(DATABASE_REPLICA_URL),
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": True,
+        # The test runner makes no database of its own for it: the primary's test database.
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASES["replica"].setdefault("OPTIONS", {}).update(
+        connect_timeout=env.int("REPLIKA_BAGLANTI_SURESI", default=2),
+        **{k: v for k, v in DATABASES["default"].get("OPTIONS", {}).items()
+           if k in ("server_side_binding", "prepare_threshold")},
+    )
+DATABASE_ROUTERS = ["supportdesk.core.replika.ReplikaYonlendirici"]
 AUTH_USER_MODEL = "tenants.Kullanici"
 # Lockout (CONTRACT 18 wave 4, django-axes): AXES_FAILURE_LIMIT failed logins of one pair of account
 # *and* address (each within AXES_COOLOFF_TIME of the one before) lock that pair for AXES_COOLOFF_TIME,
@@ -242,25 +268,45 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = STORAGES["staticfiles"]["BACKEND"].startswith("django.")
 # Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise like static files.
 WHITENOISE_ROOT = BASE_DIR / "static" / "kok"
-# Uploads (dosyalar.Dosya) go to an S3-compatible bucket when AWS_STORAGE_BUCKET_NAME is set
-# (django-storages); otherwise to MEDIA_ROOT. Private bucket by default: URLs are signed and expire.
-AWS_STORAGE_BUCKET_NAME = env("AWS_STORAGE_BUCKET_NAME", default="")
-if AWS_STORAGE_BUCKET_NAME:
+# Files on S3-compatible storage (CONTRACT 26, django-storages): uploads, context screenshots, logos
+# and what exports read go to the bucket S3_BUCKET when set, otherwise to MEDIA_ROOT; backups go to
+# S3_BACKUP_BUCKET when set (supportdesk.core.yedek). Private buckets: URLs are signed and expire.
+# The S3_* names are the documented ones; django-storages' AWS_* names (the older ones here) are
+# still read where an S3_* one is not set. Without S3_ACCESS_KEY_ID boto3 finds its credentials
+# itself (AWS_ACCESS_KEY_ID in the environment, an instance role).
+def _s3(ad: str, eski: str | None = None, varsayilan=None):
+    return env(f"S3_{ad}", default=None) or (env(eski, default=None) if eski else None) or varsayilan
+
+
+S3_BUCKET = _s3("BUCKET", "AWS_STORAGE_BUCKET_NAME", "")
+S3_BACKUP_BUCKET = _s3("BACKUP_BUCKET", None, "")
+S3_AYARLARI = {
+    "endpoint_url": _s3("ENDPOINT_URL", "AWS_S3_ENDPOINT_URL"),
+    "region_name": _s3("REGION", "AWS_S3_REGION_NAME"),
+    # "path" for servers that have no per-bucket host names (MinIO, a loopback test server)
+    "addressing_style": _s3("ADDRESSING_STYLE", "AWS_S3_ADDRESSING_STYLE"),
+    "access_key": _s3("ACCESS_KEY_ID"),
+    "secret_key": _s3("SECRET_ACCESS_KEY"),
+    "querystring_auth": env.bool("S3_QUERYSTRING_AUTH", default=env.bool("AWS_QUERYSTRING_AUTH", default=True)),
+    "querystring_expire": int(_s3("QUERYSTRING_EXPIRE", "AWS_QUERYSTRING_EXPIRE", 3600)),
+    "file_overwrite": False,
+    "default_acl": None,
+}
+S3_AYARLARI = {k: v for k, v in S3_AYARLARI.items() if v is not None}
+AWS_STORAGE_BUCKET_NAME = S3_BUCKET  # the name older code and docs read
+if S3_BUCKET:
     STORAGES["default"] = {
         # django-storages' S3Storage, non-images stored and signed as attachments.
         "BACKEND": "supportdesk.core.s3.KullaniciDosyalari",
-        "OPTIONS": {
-            "bucket_name": AWS_STORAGE_BUCKET_NAME,
-            "endpoint_url": env("AWS_S3_ENDPOINT_URL", default=None),
-            "region_name": env("AWS_S3_REGION_NAME", default=None),
-            "custom_domain": env("AWS_S3_CUSTOM_DOMAIN", default=None),
-            "querystring_auth": env.bool("AWS_QUERYSTRING_AUTH", default=True),
-            "querystring_expire": env.int("AWS_QUERYSTRING_EXPIRE", default=3600),
-            "file_overwrite": False,
-            "default_acl": None,
-        },
+        "OPTIONS": {**S3_AYARLARI, "bucket_name": S3_BUCKET,
+                    "custom_domain": _s3("CUSTOM_DOMAIN", "AWS_S3_CUSTOM_DOMAIN")},
     }
-    # Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY from the environment (boto3 reads them).
+if S3_BACKUP_BUCKET:
+    # Backups hold every password hash and chat: never a public URL, never signed for anyone.
+    STORAGES["yedekler"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {**S3_AYARLARI, "bucket_name": S3_BACKUP_BUCKET, "querystring_auth": True},
+    }
 # Uploads over this size go to a temporary file, never into memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=8 * 1024 * 1024)

@@ -3,6 +3,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 
 from supportdesk.core.pagination import sayfa_boyutu
+from supportdesk.core.replika import replikadan
 from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 
@@ -22,6 +23,7 @@ class OperatorAramaView(OperatorAPIView):
                    400: OpenApiResponse(description="GECERSIZ_ISTEK"),
                    404: OpenApiResponse(description="BULUNAMADI (musteri_id)")},
     )
+    @replikadan
     def get(self, request):
         ser = s.OperatorAramaFiltreSerializer(data=request.query_params)
         ser.is_valid(raise_exception=True)

@@ -14,6 +14,7 @@ from kisiler.api.serializers import KisiSerializer
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.fields import ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX, gecerli_id_mi, govde_siniri
+from supportdesk.core.replika import replikadan
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, WidgetAPIView
@@ -146,6 +147,7 @@ class OperatorBaglamView(OperatorAPIView):
                    401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_TOKEN"),
                    404: OpenApiResponse(description="BULUNAMADI")},
     )
+    @replikadan
     def get(self, request, ziyaretci_id: str):
         # A visitor id is printable text of at most 128 characters (ziyaretci_id_dogrula): any other
         # path names nobody, and a NUL must not reach PostgreSQL, which refuses it.
@@ -194,6 +196,7 @@ class OperatorZiyaretciProfilView(OperatorAPIView):
             400: OpenApiResponse(description="GECERSIZ_ISTEK (birden çok proje: musteri_id gerekli)"),
             404: OpenApiResponse(description="BULUNAMADI")},
     )
+    @replikadan
     def get(self, request, ziyaretci_id: str):
         if len(ziyaretci_id) > ZIYARETCI_ID_MAX or not ziyaretci_id.isprintable():
             raise Bulunamadi()

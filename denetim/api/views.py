@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from supportdesk.core.exceptions import Yetkisiz
 from supportdesk.core.pagination import sayfala
+from supportdesk.core.replika import replikadan
 from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 from tenants.selectors import uyelik_get
@@ -37,6 +38,7 @@ class DenetimView(OperatorAPIView):
                                                              "sonraki": serializers.CharField(allow_null=True)}),
                    403: OpenApiResponse(description="YETKISIZ"), 404: OpenApiResponse(description="BULUNAMADI")},
     )
+    @replikadan
     def get(self, request, musteri_id: int):
         uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
         if not uyelik.yonetebilir:

@@ -13,6 +13,7 @@ from context.api.views import OperatorZiyaretciProfilView, musteri_id_parametres
 from context.selectors import ziyaretci_get
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, Yetkisiz
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
+from supportdesk.core.replika import replikadan
 from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView
 from tenants.models import Uyelik
@@ -63,6 +64,7 @@ class ZiyaretciDisaAktarView(ZiyaretciGizlilikTemel):
                                                              description="ZIP arşivi: ziyaretci.json ve dosyalar"),
                    **_HATALAR},
     )
+    @replikadan
     def get(self, request, ziyaretci_id: str):
         uyelik = self.yetkili_uyelik(ziyaretci_id)
         arsiv = services.ziyaretci_disa_aktar(musteri=uyelik.musteri, ziyaretci_id=ziyaretci_id,

@@ -45,7 +45,7 @@ def _yuklenen_dosyalar() -> list[Error]:
             "Uploads are stored on this machine's disk (MEDIA_ROOT), and nothing says every process of "
             "the service shares that folder: a file written by one host or container would be missing "
             "on the others.",
-            hint="More than one host: set AWS_STORAGE_BUCKET_NAME (S3-compatible storage). One host "
+            hint="More than one host: set S3_BUCKET (S3-compatible storage). One host "
                  "(compose, make prod) or a shared file system: set MEDIA_PAYLASIMLI=true. " + IPUCU,
             id="supportdesk.E004")]
     if not settings.SERVE_MEDIA:

@@ -5,8 +5,8 @@ one folder with a manifest (`yedek.json`: what, when, sizes and sha256 of each p
 
 Used by `manage.py yedek_al --hedef DIR` and `manage.py yedek_yukle --kaynak DIR`, and by the
 daily beat job `yedek-al` when YEDEK_KLASORU is set (`zamanli_yedek`: a dated folder, the newest
-YEDEK_SAKLA kept). Uploads on S3 (AWS_STORAGE_BUCKET_NAME) are not copied here: the bucket keeps its
-own versions (see the guide).
+YEDEK_SAKLA kept), and copied into S3_BACKUP_BUCKET when that is set. Uploads on S3 (S3_BUCKET) are
+not copied here: the bucket keeps its own versions (see the guide).
 
 What a restore must be able to trust (issue 37): the manifest records the service's version, the
 migrations applied in the dumped database and the PostgreSQL server's version; a restore refuses a
@@ -22,10 +22,13 @@ import re
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.core.files import File
+from django.core.files.storage import storages
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
@@ -164,17 +167,46 @@ def _yedegi_yaz(hedef: Path, pg_dump: str, args: list[str], ortam: dict) -> dict
 
 def zamanli_yedek(*, simdi: datetime | None = None) -> dict | None:
     """The beat job (`yedek-al`): a backup into YEDEK_KLASORU/supportdesk-YYYYMMDD-HHMMSS, then
-    only the newest YEDEK_SAKLA of those folders are kept. Off (None) while YEDEK_KLASORU is empty."""
-    if not settings.YEDEK_KLASORU:
+    only the newest YEDEK_SAKLA of those folders are kept; with S3_BACKUP_BUCKET the same folder is
+    copied into that bucket too (`kovaya_gonder`), and without YEDEK_KLASORU it is made in a
+    temporary folder for that alone (hosts with short-lived disks). Off (None) while neither is set."""
+    if not settings.YEDEK_KLASORU and not settings.S3_BACKUP_BUCKET:
         return None
-    klasor = Path(settings.YEDEK_KLASORU)
     simdi = simdi or datetime.now(UTC)
-    manifest = yedek_al(klasor / f"supportdesk-{simdi:%Y%m%d-%H%M%S}")
+    ad = f"supportdesk-{simdi:%Y%m%d-%H%M%S}"
+    if not settings.YEDEK_KLASORU:
+        with tempfile.TemporaryDirectory(prefix="yedek-") as gecici:
+            manifest = yedek_al(Path(gecici) / ad)
+            kovaya_gonder(Path(gecici) / ad)
+        return manifest
+    klasor = Path(settings.YEDEK_KLASORU)
+    manifest = yedek_al(klasor / ad)
     eskiler = sorted(y for y in klasor.iterdir() if y.is_dir() and ZAMANLI_AD.match(y.name) and (y / MANIFEST).exists())
     for eski in eskiler[:-max(settings.YEDEK_SAKLA, 1)]:
         shutil.rmtree(eski)
         logger.info("Eski yedek silindi: %s", eski)
+    if settings.S3_BACKUP_BUCKET:
+        kovaya_gonder(klasor / ad)
     return manifest
+
+
+def kovaya_gonder(klasor: Path) -> list[str]:
+    """Copies a backup folder into S3_BACKUP_BUCKET under the folder's name, the manifest last (a
+    prefix with a manifest is a whole backup, as a folder is), then keeps the newest YEDEK_SAKLA
+    dated backups there. Returns the object names written. To restore: copy a prefix into an empty
+    folder (`aws s3 cp --recursive`) and run `yedek_yukle` on it."""
+    depo = storages["yedekler"]
+    adlar = []
+    for dosya in sorted(klasor.iterdir(), key=lambda y: y.name == MANIFEST):
+        with open(dosya, "rb") as f:
+            adlar.append(depo.save(f"{klasor.name}/{dosya.name}", File(f)))
+    klasorler, _ = depo.listdir("")
+    tamamlar = sorted(k for k in klasorler if ZAMANLI_AD.match(k) and depo.exists(f"{k}/{MANIFEST}"))
+    for eski in tamamlar[:-max(settings.YEDEK_SAKLA, 1)]:
+        for dosya_adi in depo.listdir(eski)[1]:
+            depo.delete(f"{eski}/{dosya_adi}")
+        logger.info("Kovadaki eski yedek silindi: %s", eski)
+    return adlar
 
 
 def _bos_veritabani() -> bool:
