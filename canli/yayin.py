@@ -122,6 +122,34 @@ def _etiketler_ayarlandi(olay: YayinlananOlay) -> list[Gonderim]:
     return [(gruplar.operator_musteri(oturum.musteri_id), "chat_guncellendi", {"oturum": oturum_verisi(oturum)})]
 
 
+def _erteleme_degisti(olay: YayinlananOlay) -> list[Gonderim]:
+    # CONTRACT 24: every member's views change (the item left them or came back): the chat or
+    # ticket again, as `chat_guncellendi` / `ticket_guncellendi` (operators only; the visitor
+    # sees nothing of a snooze). A wake also tells whom the item is with: `ertelemeden_dondu` to
+    # its operator, or to every member when it has none (it is back in the queue).
+    veri = olay.veri
+    if veri["tur"] == "oturum":
+        oturum = chat_selectors.oturum_yayin_icin(oturum_id=veri["oturum_id"])
+        if oturum is None:
+            return []
+        musteri_id, operator_id = oturum.musteri_id, oturum.operator_id
+        tip, data = "chat_guncellendi", {"oturum": oturum_verisi(oturum)}
+        donen = {"tur": "chat", "oturum": data["oturum"]}
+    else:
+        ticket = ticket_selectors.ticket_yayin_icin(ticket_id=veri["ticket_id"])
+        if ticket is None:
+            return []
+        musteri_id, operator_id = ticket.musteri_id, ticket.operator_id
+        tip, data = "ticket_guncellendi", {"ticket": OperatorTicketSerializer(ticket).data}
+        donen = {"tur": "ticket", "ticket": data["ticket"]}
+    if veri["uyandi"]:
+        grup = gruplar.operator_kullanici(operator_id) if operator_id else gruplar.operator_musteri(musteri_id)
+        # Its own publication (an id of its own): the operator's socket is in both groups, and one
+        # event reaches a socket once (`coklu`), so as one event it would get only the first frame.
+        gruba_gonder(f"{olay.id}:donus", [(grup, "ertelemeden_dondu", donen)])
+    return [(gruplar.operator_musteri(musteri_id), tip, data)]
+
+
 def _bahsedilme(olay: YayinlananOlay) -> list[Gonderim]:
     # Each mentioned member's own sockets (CONTRACT 16): the note and where it is.
     veri = olay.veri
@@ -187,6 +215,7 @@ _CEVIRICILER = {
     "hazir_yanitlar_degisti": _hazir_yanitlar_degisti,
     "etiketler_ayarlandi": _etiketler_ayarlandi,
     "bahsedilme": _bahsedilme,
+    "erteleme_degisti": _erteleme_degisti,
 }
 
 

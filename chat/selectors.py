@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from supportdesk.core import varlik
 from supportdesk.core.derlenmis_sorgu import DerlenmisSorgu
 from supportdesk.core.dil import dilde
+from supportdesk.core.erteleme import ERTELENMIS
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
 from supportdesk.core.katlama import katla
@@ -212,9 +213,38 @@ def oturum_get(*, musteri_idleri: list[int], oturum_id, kilitle: bool = False) -
     return oturum
 
 
+# CONTRACT 24: the chat views, each the open chats of the caller's tenants it holds. A snoozed
+# chat leaves every view but `ertelenen`.
+GORUNUMLER = ("acik", "atanmamis", "benim", "ertelenen")
+
+
+def _gorunum(gorunum: str, *, kullanici, musteri_idleri: list[int]) -> tuple[Q, list[Q]]:
+    """(the view's condition, its index-friendly branches, as `oturum_list` gives them)."""
+    acik = Oturum.ACIK_DURUMLAR
+    if gorunum == "atanmamis":
+        return Q(durum=Oturum.Durum.BEKLIYOR) & ~ERTELENMIS, [Q(musteri_id=m, durum=Oturum.Durum.BEKLIYOR)
+                                                               for m in musteri_idleri]
+    if gorunum == "benim":
+        return Q(durum=Oturum.Durum.AKTIF, operator=kullanici) & ~ERTELENMIS, [
+            Q(operator=kullanici, durum=Oturum.Durum.AKTIF)]
+    dallar = [Q(musteri_id=m, durum=d) for m in musteri_idleri for d in acik]
+    if gorunum == "ertelenen":
+        return Q(durum__in=acik) & ERTELENMIS, dallar
+    return Q(durum__in=acik) & ~ERTELENMIS, dallar
+
+
+def gorunum_sayilari(*, kullanici, musteri_idleri: list[int]) -> dict[str, int]:
+    """How many chats each view holds for the caller (`GET /operator/gorunumler`): one query,
+    counted by condition over the open chats of its tenants."""
+    kosullar = {ad: _gorunum(ad, kullanici=kullanici, musteri_idleri=musteri_idleri)[0] for ad in GORUNUMLER}
+    sayilar = (Oturum.objects.kapsamda(musteri_idleri).filter(durum__in=Oturum.ACIK_DURUMLAR)
+               .aggregate(**{ad: Count("id", filter=kosul) for ad, kosul in kosullar.items()}))
+    return {ad: sayilar[ad] or 0 for ad in GORUNUMLER}
+
+
 def oturum_list(
     *, kullanici, musteri_idleri: list[int], durum: str | None = None, musteri_id: int | None = None,
-    etiket_id: int | None = None, q: str = "",
+    etiket_id: int | None = None, q: str = "", gorunum: str | None = None,
 ) -> tuple[QuerySet[Oturum], list[Q]]:
     """The combined queue over the caller's tenants, as (rows, index-friendly branches).
 
@@ -231,6 +261,11 @@ def oturum_list(
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
     qs = _oturum_suz(Oturum.objects.kapsamda(musteri_idleri), etiket_id=etiket_id, q=q)
+    if gorunum:
+        # A view (CONTRACT 24), combined with the other filters; `durum` narrows it further.
+        kosul, dallar = _gorunum(gorunum, kullanici=kullanici, musteri_idleri=musteri_idleri)
+        qs = qs.filter(kosul)
+        return (qs.filter(durum=durum), dallar) if durum else (qs, dallar)
     if durum:
         return qs.filter(durum=durum), [Q(musteri_id=m, durum=durum) for m in musteri_idleri]
     dallar = [Q(musteri_id=m, durum=Oturum.Durum.BEKLIYOR) for m in musteri_idleri]

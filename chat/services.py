@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
+from supportdesk.core.erteleme import ERTELENMIS, ertelenmis_mi
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.olaylar import yayinla
@@ -61,6 +62,9 @@ BASLIK_MAX = 120
 # CONTRACT 15: the closed text's place in the `sistem` line of a chat started inside hours with
 # nobody reachable (tenants.ayarlar.MESAI_DISI_METNI is for outside hours), before TICKET_TEKLIFI.
 ULASILAMAZ_METNI = gettext_lazy("Şu an çevrimiçi temsilcimiz yok.")
+
+# `erteleme_degisti`'s `neden` (CONTRACT 24): by hand, the visitor wrote, its time came.
+ERTELEME_OPERATOR, ERTELEME_ZIYARETCI, ERTELEME_ZAMAN = "operator", "ziyaretci", "zaman"
 
 def sohbet_dili(musteri, dil: str | None = None) -> str:
     """A new chat's (or ticket's) language (CONTRACT 19): `dil` when supported (the widget's,
@@ -269,28 +273,29 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
     yonlendirme = None
-    yazildi: tuple[str, int | None] | int | None
+    uyandi = False
+    yazildi: tuple[str, int | None, bool] | int | None
     if connection.vendor == "postgresql":
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
         mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
+        # The same statement wakes a snoozed chat (CONTRACT 24) and says whether it did.
         yazildi = sorgular.ziyaretci_mesaji_yaz(
             mesaj=mesaj, ziyaretci_id=ziyaretci_id, onizleme=onizleme(icerik), durumlar=Oturum.ACIK_DURUMLAR
         )
         if yazildi:
             # Who follows the chat, as the statement left it: the fan-out needs no read of its own.
-            durum, operator_id = yazildi
+            durum, operator_id, uyandi = yazildi
             yonlendirme = Oturum(pk=oturum_id, musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, durum=durum,
                                  operator_id=operator_id)
             yayinla("mesaj_kaydedildi", musteri_id=musteri.pk, veri={"oturum_id": oturum_id})  # raw SQL: no signal
     else:
         with transaction.atomic():
             ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
-            yazildi = (
-                Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
-                .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR)
-                .update(son_mesaj=onizleme(icerik), okunmamis=okunmamis_ifadesi(Mesaj.Gonderen.ZIYARETCI))
-            )
+            kapsam = (Oturum.objects.ziyaretcinin(musteri=musteri, ziyaretci_id=ziyaretci_id)
+                      .filter(pk=oturum_id, durum__in=Oturum.ACIK_DURUMLAR))
+            yazildi = kapsam.update(son_mesaj=onizleme(icerik), okunmamis=okunmamis_ifadesi(Mesaj.Gonderen.ZIYARETCI))
             if yazildi:
+                uyandi = bool(kapsam.filter(ERTELENMIS).update(ertelendi_kadar=None, ertelendi_ziyaretci=False))
                 mesaj = Mesaj.objects.create(
                     musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
                 )
@@ -299,6 +304,10 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         raise Bulunamadi()
     mesaj_yayinla(mesaj, oturum=yonlendirme)
+    if uyandi:
+        # Back in the views, to its operator (or the queue): the `ertelemeden_dondu` frame.
+        _erteleme_yayinla(yonlendirme or Oturum.objects.get(pk=oturum_id), uyandi=True, neden=ERTELEME_ZIYARETCI,
+                          aktor_id=None)
     return mesaj
 
 
@@ -626,6 +635,63 @@ def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, e
             "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk, "ip": ip,
         })
     return oturum
+
+
+# --- snooze (CONTRACT 24) -------------------------------------------------------------------
+def _erteleme_yayinla(oturum: Oturum, *, uyandi: bool, neden: str, aktor_id: int | None) -> None:
+    yayinla("erteleme_degisti", musteri_id=oturum.musteri_id, veri={
+        "tur": "oturum", "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id, "operator_id": oturum.operator_id,
+        "uyandi": uyandi, "neden": neden, "aktor_id": aktor_id,
+    })
+
+
+def chat_ertele(*, kullanici, musteri_idleri: list[int], oturum_id, kadar) -> Oturum:
+    """Snooze an open chat until `kadar` (an aware time, checked by `erteleme.kadar_coz`), or until
+    the visitor writes (None). It keeps its state and operator and leaves every view but
+    `ertelenen`. A colleague's active chat is stepping in (CONTRACT 3a): `yonetici`/`sahip` only."""
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        if not oturum.acik:
+            raise DurumCakismasi(_("Kapanmış bir sohbet ertelenemez."))
+        _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
+        oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci = kadar, kadar is None
+        oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+        _erteleme_yayinla(oturum, uyandi=False, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
+    return oturum
+
+
+def chat_uyandir(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
+    """`DELETE .../ertele`: back in the views at once (nothing to do when it is not snoozed)."""
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        if ertelenmis_mi(oturum):
+            _uyandir(oturum, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
+    return oturum
+
+
+def _uyandir(oturum: Oturum, *, neden: str, aktor_id: int | None = None) -> None:
+    # The caller holds the chat's row lock.
+    oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci = None, False
+    oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+    _erteleme_yayinla(oturum, uyandi=True, neden=neden, aktor_id=aktor_id)
+
+
+def ertelenen_sohbetleri_uyandir(*, simdi=None) -> int:
+    """The periodic wake (`chat.ertelenenleri_uyandir`): open chats whose `kadar` has come. Each is
+    re-checked under its row lock, so a wake racing the sweep (the visitor wrote, an operator
+    woke it or snoozed it again) acts once."""
+    simdi = simdi or timezone.now()
+    idler = list(Oturum.objects.filter(ertelendi_kadar__lte=simdi, durum__in=Oturum.ACIK_DURUMLAR)
+                 .order_by("ertelendi_kadar", "id").values_list("id", flat=True)[:1000])
+    uyanan = 0
+    for oturum_id in idler:
+        with transaction.atomic():
+            oturum = Oturum.objects.select_for_update().filter(
+                pk=oturum_id, ertelendi_kadar__lte=simdi, durum__in=Oturum.ACIK_DURUMLAR).first()
+            if oturum is not None:
+                _uyandir(oturum, neden=ERTELEME_ZAMAN)
+                uyanan += 1
+    return uyanan
 
 
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:

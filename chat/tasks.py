@@ -15,3 +15,9 @@ def zaman_asimlari() -> dict:
 def atama_taramasi() -> dict:
     """Beat, every ATAMA_TARAMA_ARALIGI seconds: routing's timed rule (CONTRACT 15)."""
     return atama.atama_taramasi()
+
+
+@shared_task(name="chat.ertelenenleri_uyandir", ignore_result=True)
+def ertelenenleri_uyandir() -> int:
+    """Beat ("ertelenenleri-uyandir"): snoozed chats whose time has come (CONTRACT 24)."""
+    return services.ertelenen_sohbetleri_uyandir()

@@ -523,6 +523,14 @@ CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {
 CELERY_BEAT_SCHEDULE["sohbet-atama-taramasi"] = {
     "task": "chat.atama_taramasi", "schedule": env.float("ATAMA_TARAMA_ARALIGI", default=5), "options": {"expires": 10},
 }
+# Snooze (CONTRACT 24): chats and tickets whose `kadar` has come are back within a minute.
+ERTELEME_TARAMA_ARALIGI = env.float("ERTELEME_TARAMA_ARALIGI", default=20)
+CELERY_BEAT_SCHEDULE["sohbet-ertelenenleri-uyandir"] = {
+    "task": "chat.ertelenenleri_uyandir", "schedule": ERTELEME_TARAMA_ARALIGI, "options": {"expires": 20},
+}
+CELERY_BEAT_SCHEDULE["ticket-ertelenenleri-uyandir"] = {
+    "task": "tickets.ertelenenleri_uyandir", "schedule": ERTELEME_TARAMA_ARALIGI, "options": {"expires": 20},
+}
 
 # --- Webhooks -------------------------------------------------------------------------------
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)

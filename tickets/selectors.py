@@ -1,5 +1,6 @@
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
+from supportdesk.core.erteleme import ERTELENMIS
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.katlama import katla
@@ -39,9 +40,34 @@ def ziyaretci_ticket_yayin_icin(*, ticket: Ticket) -> Ticket | None:
         return None
 
 
+# CONTRACT 24: the ticket views, each the open tickets (`acik`, `beklemede`) of the caller's
+# tenants it holds. A snoozed ticket leaves every view but `ertelenen`.
+GORUNUMLER = ("acik", "atanmamis", "benim", "ertelenen")
+
+
+def _gorunum(gorunum: str, *, kullanici_id: int) -> Q:
+    acik = Q(durum__in=ACIK_DURUMLAR)
+    if gorunum == "ertelenen":
+        return acik & ERTELENMIS
+    acik &= ~ERTELENMIS
+    if gorunum == "atanmamis":
+        return acik & Q(operator__isnull=True)
+    if gorunum == "benim":
+        return acik & Q(operator_id=kullanici_id)
+    return acik
+
+
+def gorunum_sayilari(*, kullanici_id: int, musteri_idleri: list[int]) -> dict[str, int]:
+    """How many tickets each view holds for the caller: one query, counted by condition."""
+    sayilar = Ticket.objects.kapsamda(musteri_idleri).filter(durum__in=ACIK_DURUMLAR).aggregate(
+        **{ad: Count("id", filter=_gorunum(ad, kullanici_id=kullanici_id)) for ad in GORUNUMLER})
+    return {ad: sayilar[ad] or 0 for ad in GORUNUMLER}
+
+
 def operator_ticket_list(
     *, musteri_idleri: list[int], durum: str | None = None, oncelik: str | None = None, musteri_id: int | None = None,
     operator_id: int | None = None, sahipsiz: bool = False, etiket_id: int | None = None, q: str = "",
+    gorunum: str | None = None, kullanici_id: int | None = None,
 ) -> QuerySet[Ticket]:
     """Tickets of the caller's tenants, scoped in the query, with their owner joined and their
     labels to prefetch (`operator_ticketlari_hazirla`). A `musteri_id` filter outside them is a 404,
@@ -52,6 +78,9 @@ def operator_ticket_list(
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
     qs = Ticket.objects.kapsamda(musteri_idleri).select_related("operator")
+    if gorunum:
+        assert kullanici_id is not None  # `benim` is the caller's
+        qs = qs.filter(_gorunum(gorunum, kullanici_id=kullanici_id))
     if durum:
         qs = qs.filter(durum=durum)
     if oncelik:

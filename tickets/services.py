@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from dosyalar.selectors import dosya_list_by_ids, operator_dosya_list_by_ids
 from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
+from supportdesk.core.erteleme import ertelenmis_mi
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, etkin_mod, otomatik_mi, uygun_uyelikler
@@ -69,8 +70,14 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
             sla.durum_degisti(kilitli, b, onceki)
         sla.ziyaretci_yanitladi(kilitli, b)
         kilitli.guncellenme = yanit.zaman
-        kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR])
+        # CONTRACT 24: the visitor's reply wakes a snoozed ticket, in the reply's write.
+        uyandi = ertelenmis_mi(kilitli)
+        kilitli.ertelendi_kadar, kilitli.ertelendi_ziyaretci = None, False
+        kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR,
+                                    *(["ertelendi_kadar", "ertelendi_ziyaretci"] if uyandi else [])])
         _ticket_yayinla(kilitli)
+        if uyandi:
+            _erteleme_yayinla(kilitli, uyandi=True, neden=ERTELEME_ZIYARETCI, aktor_id=None)
     _tazele(ticket, kilitli)
     return yanit
 
@@ -200,6 +207,64 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
 
 
 KAPANMIS_MESAJI = gettext_lazy("Kapanmış bir talep değiştirilemez.")
+
+# `erteleme_degisti`'s `neden` (CONTRACT 24), as for chats.
+ERTELEME_OPERATOR, ERTELEME_ZIYARETCI, ERTELEME_ZAMAN = "operator", "ziyaretci", "zaman"
+
+
+def _erteleme_yayinla(ticket: Ticket, *, uyandi: bool, neden: str, aktor_id: int | None) -> None:
+    yayinla("erteleme_degisti", musteri_id=ticket.musteri_id, veri={
+        "tur": "ticket", "ticket_id": ticket.pk, "musteri_id": ticket.musteri_id, "operator_id": ticket.operator_id,
+        "uyandi": uyandi, "neden": neden, "aktor_id": aktor_id,
+    })
+
+
+def ticket_ertele(*, ticket: Ticket, kullanici, kadar) -> Ticket:
+    """Snooze an open ticket (`acik`, `beklemede`) until `kadar` (checked by
+    `erteleme.kadar_coz`), or until the visitor replies (None). Its state, owner and
+    `guncellenme` stay; it leaves every view but `ertelenen` (CONTRACT 24)."""
+    with transaction.atomic():
+        kilitli = _kilitle(ticket)
+        if kilitli.durum not in (Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE):
+            raise DurumCakismasi(_("Yalnızca açık ya da beklemedeki bir talep ertelenebilir."))
+        kilitli.ertelendi_kadar, kilitli.ertelendi_ziyaretci = kadar, kadar is None
+        kilitli.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+        _erteleme_yayinla(kilitli, uyandi=False, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
+    return kilitli
+
+
+def ticket_uyandir(*, ticket: Ticket, kullanici) -> Ticket:
+    """`DELETE .../ertele`: back in the views at once (nothing to do when it is not snoozed)."""
+    with transaction.atomic():
+        kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
+        if ertelenmis_mi(kilitli):
+            _uyandir(kilitli, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
+    return kilitli
+
+
+def _uyandir(ticket: Ticket, *, neden: str, aktor_id: int | None = None) -> None:
+    # The caller holds the ticket's row lock.
+    ticket.ertelendi_kadar, ticket.ertelendi_ziyaretci = None, False
+    ticket.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+    _erteleme_yayinla(ticket, uyandi=True, neden=neden, aktor_id=aktor_id)
+
+
+def ertelenen_ticketlari_uyandir(*, simdi=None) -> int:
+    """The periodic wake (`tickets.ertelenenleri_uyandir`): open tickets whose `kadar` has come,
+    each re-checked under its row lock (a racing reply or a new snooze wins)."""
+    simdi = simdi or timezone.now()
+    acik = (Ticket.Durum.ACIK, Ticket.Durum.BEKLEMEDE)
+    idler = list(Ticket.objects.filter(ertelendi_kadar__lte=simdi, durum__in=acik)
+                 .order_by("ertelendi_kadar", "id").values_list("id", flat=True)[:1000])
+    uyanan = 0
+    for ticket_id in idler:
+        with transaction.atomic():
+            kilitli = Ticket.objects.select_for_update().filter(
+                pk=ticket_id, ertelendi_kadar__lte=simdi, durum__in=acik).first()
+            if kilitli is not None:
+                _uyandir(kilitli, neden=ERTELEME_ZAMAN)
+                uyanan += 1
+    return uyanan
 
 
 def _kilitle(ticket: Ticket) -> Ticket:

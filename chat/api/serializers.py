@@ -9,6 +9,7 @@ from rest_framework import serializers
 from dosyalar.api.serializers import DosyaSerializer as EkSerializer
 from dosyalar.api.serializers import dosya_verisi
 from supportdesk.core.dil import dilde, widget_dili
+from supportdesk.core.erteleme import ertelendi_verisi
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField, utc_iso
 from tenants.api.serializers import EtiketKisaSerializer
 from tenants.ayarlar import mesai_verisi
@@ -16,6 +17,7 @@ from tenants.etiketler import etiket_kisa_verisi
 
 from ..adimlar import TEMSILCI
 from ..models import Mesaj, Oturum
+from ..selectors import GORUNUMLER
 from ..services import operator_gorunen_adi
 
 
@@ -28,7 +30,8 @@ def oturum_verisi(oturum: Oturum) -> dict:
     """A chat as operators see it: with its labels (CONTRACT 16; lists prefetch them, no query per
     row). The widget's shape (`widget_oturum_verisi`) never carries them."""
     return {**_oturum_ortak(oturum), "etiketler": [etiket_kisa_verisi(e) for e in oturum.etiketler.all()],
-            "ekip_id": oturum.ekip_id}  # CONTRACT 22: operators' shape only
+            "ekip_id": oturum.ekip_id,  # CONTRACT 22: operators' shape only
+            "ertelendi_kadar": ertelendi_verisi(oturum)}
 
 
 def _oturum_ortak(oturum: Oturum) -> dict:
@@ -140,6 +143,9 @@ class _OturumOrtakSerializer(serializers.Serializer):
 class OturumSerializer(_OturumOrtakSerializer):
     etiketler = EtiketKisaSerializer(many=True, help_text=gettext_lazy("Sohbetin etiketleri (yalnızca operatörlere)."))
     ekip_id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Sohbetin ekibi; null: tüm proje."))
+    ertelendi_kadar = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("Erteleme (CONTRACT 24): bu zamana dek, `ziyaretci` (ziyaretçi yazana dek) "
+                                                "ya da null."))
 
 
 class WidgetOturumSerializer(_OturumOrtakSerializer):
@@ -229,6 +235,7 @@ class MesajlarSorguSerializer(serializers.Serializer):
 
 class OturumlarSorguSerializer(serializers.Serializer):
     durum = serializers.ChoiceField(choices=Oturum.Durum.values, required=False)
+    gorunum = serializers.ChoiceField(choices=list(GORUNUMLER), required=False)
     musteri_id = serializers.IntegerField(required=False, min_value=1)
     etiket_id = serializers.IntegerField(required=False, min_value=1)
     q = serializers.CharField(required=False, min_length=1, max_length=200)
@@ -237,3 +244,4 @@ class OturumlarSorguSerializer(serializers.Serializer):
 class HazirYanitSorguSerializer(serializers.Serializer):
     musteri_id = serializers.IntegerField(required=False, min_value=1)
     q = serializers.CharField(required=False, allow_blank=True, max_length=100)
+

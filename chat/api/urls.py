@@ -16,5 +16,6 @@ urlpatterns = [
     path("operator/chat/<int:oturum_id>/close", views.OperatorChatKapatView.as_view(), name="operator-chat-close"),
     path("operator/chat/<int:oturum_id>/etiketler", views.OperatorChatEtiketlerView.as_view(),
          name="operator-chat-etiketler"),
+    path("operator/chat/<int:oturum_id>/ertele", views.OperatorChatErteleView.as_view(), name="operator-chat-ertele"),
     path("operator/canned-responses", views.HazirYanitListView.as_view(), name="operator-canned-responses"),
 ]

@@ -12,6 +12,7 @@ from rest_framework.exceptions import APIException
 
 from supportdesk.core import mesajlar, varlik
 from supportdesk.core.dil import widget_dili
+from supportdesk.core.erteleme import ErteleSerializer, kadar_coz
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
@@ -296,6 +297,9 @@ class OperatorChatListView(OperatorAPIView):
         summary=gettext_lazy("Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz"),
         parameters=[
             OpenApiParameter("durum", str, enum=Oturum.Durum.values),
+            OpenApiParameter("gorunum", str, enum=list(selectors.GORUNUMLER), description=gettext_lazy(
+                "Görünüm (CONTRACT 24): açık, atanmamış (bekleyen), benim, ertelenen. Ertelenen bir sohbet yalnızca "
+                "`ertelenen` görünümündedir. Diğer süzgeçlerle birleşir.")),
             OpenApiParameter("musteri_id", int, description=gettext_lazy("Yalnızca bu proje (sizin değilse 404).")),
             OpenApiParameter("etiket_id", int, description=gettext_lazy("Bu etiketi taşıyanlar (projelerinizin değilse 404).")),
             OpenApiParameter("q", str, description=gettext_lazy("Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
@@ -313,6 +317,7 @@ class OperatorChatListView(OperatorAPIView):
         qs, dallar = selectors.oturum_list(
             kullanici=request.user, musteri_idleri=self.musteri_idleri, durum=sorgu.get("durum"),
             musteri_id=sorgu.get("musteri_id"), etiket_id=sorgu.get("etiket_id"), q=sorgu.get("q", "").strip(),
+            gorunum=sorgu.get("gorunum"),
         )
         # Closed chats read newest first; the live queue oldest waiting first (CONTRACT 3).
         azalan = sorgu.get("durum") == Oturum.Durum.KAPANDI
@@ -414,6 +419,33 @@ class OperatorChatEtiketlerView(OperatorAPIView):
             kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
             etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]), ip=istek_ip(request))
         return basarili({"oturum": s.oturum_verisi(oturum)})
+
+
+class OperatorChatErteleView(OperatorAPIView):
+    @extend_schema(
+        summary=gettext_lazy("Sohbeti ertele (`kadar`: bir zaman, ya da null: ziyaretçi yazana dek)"),
+        request=ErteleSerializer,
+        responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
+    )
+    def post(self, request, oturum_id: int):
+        kadar = kadar_coz(request.data)
+        oturum = services.chat_ertele(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
+                                      kadar=kadar)
+        return basarili({"oturum": _operator_oturumu(oturum)})
+
+    @extend_schema(
+        summary=gettext_lazy("Ertelemeyi kaldır: sohbet hemen görünümlerine döner"),
+        request=None,
+        responses={200: OTURUM_YANITI, **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI")},
+    )
+    def delete(self, request, oturum_id: int):
+        oturum = services.chat_uyandir(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        return basarili({"oturum": _operator_oturumu(oturum)})
+
+
+def _operator_oturumu(oturum: Oturum) -> dict:
+    prefetch_related_objects([oturum], "etiketler")
+    return s.oturum_verisi(oturum)
 
 
 class HazirYanitListView(OperatorAPIView):

@@ -64,4 +64,19 @@ def test_nothing_is_written_outside_the_visitors_open_chat(neden):
 def test_the_statement_is_built_once():
     assert sorgular._ziyaretci_mesaji_sql() is sorgular._ziyaretci_mesaji_sql()
     sql, _ = sorgular._ziyaretci_mesaji_sql()
-    assert sql.startswith("WITH o AS (UPDATE") and connection.vendor == "postgresql"
+    assert sql.startswith("WITH e AS (SELECT") and connection.vendor == "postgresql"
+
+
+@pytest.mark.parametrize(("kadar", "ziyaretci"), [(True, False), (False, True), (False, False)])
+def test_the_message_wakes_a_snoozed_chat_and_says_so(kadar, ziyaretci):
+    # CONTRACT 24: the visitor's message wakes its chat in the same statement.
+    from django.utils import timezone
+
+    musteri = MusteriFactory()
+    oturum = Oturum.objects.create(musteri=musteri, ziyaretci_id="z", durum=Oturum.Durum.AKTIF,
+                                   ertelendi_kadar=timezone.now() + timezone.timedelta(hours=1) if kadar else None,
+                                   ertelendi_ziyaretci=ziyaretci)
+    yazildi, mesaj = yaz(oturum)
+    assert yazildi == ("aktif", None, kadar or ziyaretci) and mesaj.pk
+    oturum.refresh_from_db()
+    assert (oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci, oturum.okunmamis) == (None, False, 1)

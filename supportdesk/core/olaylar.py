@@ -165,6 +165,18 @@ class YanitIdOlayi(TypedDict):
     yanit_id: int
 
 
+class ErtelemeDegisti(TypedDict):
+    """A chat or ticket was snoozed, or woke (CONTRACT 24)."""
+    tur: str  # oturum | ticket
+    musteri_id: int
+    operator_id: int | None  # whom it is with: the `ertelemeden_dondu` frame's addressee; None: the queue
+    uyandi: bool  # False: snoozed (again); True: back in the views
+    neden: str  # operator (snoozed or woken by hand) | ziyaretci (the visitor wrote) | zaman (its `kadar` came)
+    aktor_id: int | None
+    oturum_id: NotRequired[int]
+    ticket_id: NotRequired[int]
+
+
 class AyarDegisti(TypedDict):
     musteri_id: int
     aktor_id: int | None
@@ -341,6 +353,8 @@ ALAN_OLAYLARI = (
     "etiketler_ayarlandi",  # a chat's or ticket's labels were set
     # teams (tenants; CONTRACT 22)
     "ekip_degisti",  # a team was created, changed or deleted
+    # views and snooze (CONTRACT 24)
+    "erteleme_degisti",  # a chat or ticket was snoozed or woke
     # tenants, operators, memberships (tenants)
     "operator_durumu",  # an operator's status changed
     "kullanici_degisti",  # a user row was saved, by any path
@@ -395,6 +409,7 @@ VERI_TIPLERI: dict[str, type] = {
     "etiket_silindi": EtiketOlayi,
     "etiketler_ayarlandi": EtiketlerAyarlandi,
     "ekip_degisti": EkipDegisti,
+    "erteleme_degisti": ErtelemeDegisti,
     "operator_durumu": OperatorDurumu,
     "kullanici_degisti": KullaniciDegisti,
     "kullanici_silindi": KullaniciOlayi,

@@ -22,7 +22,7 @@ from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_kapandi", "mesaj",
                   "yeni_ticket", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "sla_uyari",
-                  "sla_ihlal", "etiketler_ayarlandi", "bahsedilme")
+                  "sla_ihlal", "etiketler_ayarlandi", "bahsedilme", "erteleme_degisti")
 # What each event carries: exactly its declared type (olaylar.VERI_TIPLERI; `yayinla` checks it in
 # the tests), which is enough for every listener of it.
 _SLA = {"ticket_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
@@ -59,6 +59,8 @@ VERILER = {
     "etiketler_ayarlandi": {"tur": "ticket", "ticket_id": 1, "musteri_id": 1, "etiketler": ["vip"], "aktor_id": 1,
                             "ip": None},
     "operator_durumu": {"operator_id": 1, "durum": "cevrimdisi", "neden": "kendisi"},
+    "erteleme_degisti": {"tur": "oturum", "oturum_id": 1, "musteri_id": 1, "operator_id": None, "uyandi": True,
+                         "neden": "zaman", "aktor_id": None},
     "kullanici_degisti": {"kullanici": Kullanici(pk=1), "alanlar": frozenset({"durum"})},
     "kullanici_silindi": {"kullanici_id": 1},
     "uyelik_eklendi": _UYELIK, "uyelik_guncellendi": _UYELIK,

@@ -4,11 +4,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from dosyalar.api.serializers import DosyaSerializer
+from supportdesk.core.erteleme import ertelendi_verisi
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX
 from tenants.api.serializers import EtiketKisaSerializer
 
 from ..models import Ticket
+from ..selectors import GORUNUMLER
 from ..sla import SIRA as SLA_SIRA
 from ..sla import sla_verisi
 
@@ -114,9 +116,14 @@ class OperatorTicketSerializer(TicketSerializer):
         return operator_adi(ticket.operator) if ticket.operator_id else None
 
     sla = SlaAlani()
+    ertelendi_kadar = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Erteleme (CONTRACT 24): bu zamana dek, `ziyaretci` (ziyaretçi yazana dek) ya da null."))
 
     def get_etiketler(self, ticket) -> list[dict]:
         return EtiketKisaSerializer(ticket.etiketler.all(), many=True).data
+
+    def get_ertelendi_kadar(self, ticket) -> str | None:
+        return ertelendi_verisi(ticket)
 
 
 class OperatorTicketDetaySerializer(OperatorTicketSerializer):
@@ -221,5 +228,6 @@ class OperatorTicketFiltreSerializer(serializers.Serializer):
     etiket_id = serializers.IntegerField(min_value=1, required=False)
     q = serializers.CharField(required=False, min_length=1, max_length=200)
     siralama = serializers.ChoiceField(choices=list(SIRALAMALAR), required=False, default="guncellenme")
+    gorunum = serializers.ChoiceField(choices=list(GORUNUMLER), required=False)
     cursor = serializers.CharField(required=False)
     limit = serializers.IntegerField(required=False)

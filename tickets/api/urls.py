@@ -13,5 +13,6 @@ urlpatterns = [
     path("operator/tenants/<int:musteri_id>/sla", v.TenantSlaView.as_view(), name="operator-tenants-sla"),
     path("operator/ticket/<int:ticket_id>/etiketler", v.OperatorTicketEtiketlerView.as_view(),
          name="operator-ticket-etiketler"),
+    path("operator/ticket/<int:ticket_id>/ertele", v.OperatorTicketErteleView.as_view(), name="operator-ticket-ertele"),
     path("operator/ticket/<int:ticket_id>/status", v.OperatorTicketStatusView.as_view(), name="operator-ticket-status"),
 ]

@@ -3,6 +3,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 
 from supportdesk.core.dil import widget_dili
+from supportdesk.core.erteleme import ErteleSerializer, kadar_coz
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
@@ -112,6 +113,9 @@ class OperatorTicketListView(OperatorAPIView):
                     OpenApiParameter("q", str,
                                      description=gettext_lazy("Konu, yanıt ve not metninde (Türkçe harfler katlanarak).")),
                     OpenApiParameter("sla", str, enum=["ihlal", "yaklasan"]),
+                    OpenApiParameter("gorunum", str, enum=list(selectors.GORUNUMLER), description=gettext_lazy(
+                        "Görünüm (CONTRACT 24): açık, atanmamış, benim, ertelenen (açık ve beklemedeki talepler). "
+                        "Ertelenen bir talep yalnızca `ertelenen` görünümündedir.")),
                     OpenApiParameter("siralama", str, enum=list(s.SIRALAMALAR),
                                      description=gettext_lazy("Yeniden eskiye; varsayılan `guncellenme`; `sla`: en yakın "
                                                               "vade önce.")),
@@ -129,6 +133,7 @@ class OperatorTicketListView(OperatorAPIView):
             musteri_id=filtre.get("musteri_id"), sahipsiz=sahip == "yok",
             operator_id=request.user.pk if sahip == "ben" else (None if sahip == "yok" else sahip),
             etiket_id=filtre.get("etiket_id"), q=filtre.get("q", "").strip(),
+            gorunum=filtre.get("gorunum"), kullanici_id=request.user.pk,
         )
         # CONTRACT 17: `sla` (tickets.sla, in the same query) and `siralama=sla` (its own pager: the
         # tickets without a running clock follow those with one).
@@ -256,4 +261,27 @@ class OperatorTicketEtiketlerView(OperatorAPIView):
         veri = _dogrula(s.TicketEtiketlerAyarlaSerializer, request.data)
         services.ticket_etiketleri_ayarla(ticket=ticket, kullanici=request.user, ip=istek_ip(request),
                                           etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]))
+        return basarili({"ticket": _operator_ticketi(self, ticket.id)})
+
+
+class OperatorTicketErteleView(OperatorAPIView):
+    @extend_schema(
+        summary=gettext_lazy("Talebi ertele (`kadar`: bir zaman, ya da null: ziyaretçi yazana dek)"),
+        request=ErteleSerializer,
+        responses={200: _tek("OperatorTicketErtele", ticket=s.OperatorTicketSerializer()), 400: _hata("GECERSIZ_ISTEK"),
+                   404: _hata("BULUNAMADI"), 409: _hata("DURUM_CAKISMASI (cozuldu, kapandi)")},
+    )
+    def post(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
+        services.ticket_ertele(ticket=ticket, kullanici=request.user, kadar=kadar_coz(request.data))
+        return basarili({"ticket": _operator_ticketi(self, ticket.id)})
+
+    @extend_schema(
+        summary=gettext_lazy("Ertelemeyi kaldır: talep hemen görünümlerine döner"),
+        request=None,
+        responses={200: _tek("OperatorTicketUyandir", ticket=s.OperatorTicketSerializer()), 404: _hata("BULUNAMADI")},
+    )
+    def delete(self, request, ticket_id: int):
+        ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
+        services.ticket_uyandir(ticket=ticket, kullanici=request.user)
         return basarili({"ticket": _operator_ticketi(self, ticket.id)})
