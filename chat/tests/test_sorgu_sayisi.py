@@ -70,14 +70,14 @@ def test_ziyaretci_mesaji_sorgu_sayisi(musteri, nobetci, adet):
     )
     with CaptureQueriesContext(connection) as sorgular:
         ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Merhaba"}, format="json"), 201)
-    # The conditional UPDATE (scope, state, row lock, preview and unread count) and the INSERT:
+    # The conditional UPDATE (scope, state, row lock, preview, unread count, a snooze woken) and the INSERT:
     # one statement on PostgreSQL (chat.sorgular), two in a transaction elsewhere; the tenant
     # comes from the key cache. The test's own transaction adds a savepoint around an atomic
     # block. Issue 12: at most 3, asserted exactly.
     ifadeler = [q["sql"] for q in sorgular.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     if connection.vendor == "postgresql":
         assert len(ifadeler) == 1, ifadeler
-        assert ifadeler[0].startswith("WITH o AS (UPDATE") and "INSERT INTO" in ifadeler[0], ifadeler
+        assert ifadeler[0].startswith("WITH e AS (SELECT") and "INSERT INTO" in ifadeler[0], ifadeler
     else:
         assert len(ifadeler) == 2, ifadeler
         assert ifadeler[0].startswith("UPDATE") and ifadeler[1].startswith("INSERT"), ifadeler
