@@ -5,11 +5,14 @@ import { aramaAc } from "./arama.js";
 import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
+import { erteleDugmesi, ertelemedenDondu, gorunumCercevesi, gorunumKenari, gorunumListesi, gorunumListesiCiz, sayilariYenile,
+  sohbetGorunumu, sohbetGorunumunuYenile, talepGorunumu } from "./gorunumler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
 import { dil, dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 import { profilCiz, profilGetir, profilSohbetiGuncelle } from "./profil.js";
 import { slaCercevesi, slaRozetleri } from "./sla.js";
 import { OperatorSoketi } from "./soket.js";
+import { secimDegistir, secimiTemizle, secimKutusu, topluKur } from "./toplu.js";
 import { Bahsetme, dosyaBirakma, emojiSecici, hazirDoldur, yazmaModu } from "./yazma.js";
 
 const YOKLAMA_MS = 1000;
@@ -204,8 +207,12 @@ function iskeletCiz() {
     h("button", { type: "button", class: "ara-dugme", "aria-keyshortcuts": "/", onclick: aramayiAc, text: M.ara }));
   el.orta = h("section", { class: "orta", "aria-label": M.sohbet }, bosBolme("sohbet"));
   el.baglam = h("aside", { class: "baglam", "aria-label": M.baglam });
+  // CONTRACT 24: the views with their counts, and the bulk bar over the selected rows (gorunumler.js, toplu.js).
+  el.gorunumKenari = gorunumKenari({ secildi: gorunumSecildi, listeDegisti: () => listeyiCiz() });
+  el.topluCubuk = topluKur({ bitti: topluBitti, etiketler: etiketListesi, bildir, operatorId: () => S.operator.id });
   el.main = h("main", { class: "bolmeler", "data-bolme": "liste" },
-    h("section", { class: "liste", "aria-label": M.sohbetler }, el.gorunumSec, el.liste), el.orta, el.baglam);
+    h("section", { class: "liste", "aria-label": M.sohbetler }, el.gorunumSec, el.gorunumKenari, el.topluCubuk, el.liste),
+    el.orta, el.baglam);
   const telNav = h("nav", { class: "telefon-nav" },
     h("button", { type: "button", onclick: () => bolme("liste"), text: M.listeye }),
     h("button", { type: "button", onclick: () => bolme("orta"), text: M.sohbet }),
@@ -290,7 +297,7 @@ function yoklamaBaslat() {
 
 async function tamYenile(panosuz = false) {
   try {
-    await Promise.all([sohbetleriYenile(), panosuz ? null : panoYenile(),
+    await Promise.all([sohbetleriYenile(), panosuz ? null : panoYenile(), panosuz ? null : sayilariYenile(),
       S.gorunum === "talep" && !panosuz ? talepleriYenile() : null]);
     if (S.acikSohbet) await mesajlariYenile(S.acikSohbet);
   } catch { /* shown by the connection banner or the login form */ }
@@ -316,6 +323,7 @@ async function projelerDegistiyse(idler) {
 }
 
 function soketOlayi(tip, d) {
+  gorunumCercevesi(tip);
   if (tip === "hazir") {
     projelerDegistiyse(d.musteri_idleri);
   } else if (tip === "chat_yeni" || tip === "chat_guncellendi") {
@@ -347,6 +355,9 @@ function soketOlayi(tip, d) {
     panoGecikmeli();
   } else if (tip === "bahsedilme") {
     bahsedilme(d);
+  } else if (tip === "ertelemeden_dondu") {
+    ertelemedenDondu(d, { duyurular: el.duyurular, sohbetAc, talepAc: talebiAc });
+    if (d.oturum) sohbetGuncelle(d.oturum, false);
   } else if (tip === "hazir_yanitlar_degisti") {
     hazirYanitlarDegisti(d.musteri_id);
   } else if (tip === "operator_durumu") {
@@ -535,7 +546,7 @@ function beklemeSuresi(iso) {
 }
 
 function gorunenSohbetler() {
-  const hepsi = [...S.sohbetler.values()].filter((o) => (!S.secilenMusteri || o.musteri_id === S.secilenMusteri)
+  const hepsi = [...S.sohbetler.values()].filter((o) => !o.ertelendi_kadar && (!S.secilenMusteri || o.musteri_id === S.secilenMusteri)
     && (!S.sohbetEtiketi || (o.etiketler || []).some((e) => e.id === S.sohbetEtiketi)));
   const siraliBaslangic = (a, b) => Date.parse(a.baslangic) - Date.parse(b.baslangic) || a.id - b.id;
   return {
@@ -550,6 +561,7 @@ function sohbetSatiri(o) {
   const renk = h("span", { class: "renk", "aria-hidden": "true" });
   renk.style.background = m.renk_primary || "#6b7280";
   return h("li", { class: "satir", dataset: { id: String(o.id), durum: o.durum } },
+    secimKutusu("chat", o.id, o.ziyaretci_adi || o.ziyaretci_id),
     h("button", { type: "button", class: "satir-ac", "aria-current": secili ? "true" : null, onclick: () => sohbetAc(o.id) },
       renk,
       h("span", { class: "satir-govde" },
@@ -576,6 +588,10 @@ function listeyiCiz() {
     bosalt(el.liste, el.sohbetUst, el.sohbetGovde);
     sohbetSuzgeciCiz();
   }
+  if (sohbetGorunumu()) {
+    gorunumListesiCiz(el.sohbetGovde, sohbetSatiri, projede);
+    return;
+  }
   bosalt(el.sohbetGovde,
     h("h2", { text: `${M.sohbetlerim} (${aktif.length})` }),
     aktif.length ? h("ul", { class: "satirlar", id: "aktifler" }, aktif.map(sohbetSatiri)) : h("p", { class: "bos", text: M.bosAktif }),
@@ -592,6 +608,23 @@ async function sohbetSuzgeciCiz() {
   if (S.sohbetEtiketi && !etiketler.some((e) => e.id === S.sohbetEtiketi)) S.sohbetEtiketi = null;
   bosalt(kap, etiketSuzgeci({ id: "sohbet-etiket", etiketler, secili: S.sohbetEtiketi, cokluProje: !S.secilenMusteri,
     degisti: (id) => { S.sohbetEtiketi = id; S.secim = 0; listeyiCiz(); } }));
+}
+
+const projede = (o) => !S.secilenMusteri || o.musteri_id === S.secilenMusteri;
+
+// A view chosen in the sidebar (CONTRACT 24): its list in place of the queue, or of the state filter.
+function gorunumSecildi(tur, g) {
+  secimiTemizle();
+  if (tur === "talep") {
+    if (S.gorunum !== "talep") gorunumDegistir("talep"); else talepleriYenile();
+  } else if (S.gorunum !== "sohbet") gorunumDegistir("sohbet");
+  else listeyiCiz();
+}
+
+function topluBitti(tur) {
+  sayilariYenile();
+  if (tur === "ticket") talepleriYenile();
+  else { sohbetleriYenile().catch(() => {}); sohbetGorunumunuYenile(); }
 }
 
 async function etiketListesi() {
@@ -803,7 +836,9 @@ function sohbetBasligiCiz() {
       o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil", "aria-keyshortcuts": "a", onclick: () => kabulEt(o.id), text: M.kabulEt }) : null,
       arayaGirmeDugmesi(o),
       o.durum === "aktif" && !yalnizOkunur(o) ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "t", onclick: aktarAc, text: M.aktar }) : null,
-      o.durum !== "kapandi" && !yalnizOkunur(o) ? h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "x", onclick: kapatAc, text: M.kapat }) : null),
+      o.durum !== "kapandi" && !yalnizOkunur(o) ? erteleDugmesi({ tur: "chat", nesne: o, dialog: el.dialog,
+        hata: bildir, bitti: (yeni) => { sohbetGuncelle(yeni, false); sohbetBasligiCiz(); } }) : null,
+      o.durum !== "kapandi" && !yalnizOkunur(o) ? h("button", { type: "button", class: "tehlike", "aria-keyshortcuts": "Shift+X", onclick: kapatAc, text: M.kapat }) : null),
     arayaGirmeNotu(o) || (listede ? null : h("p", { class: "salt-okunur", text: M.saltOkunur })));
   yazmaIzniniUygula(o);
 }
@@ -1194,6 +1229,7 @@ function gorunumDugmeleri(g) {
 }
 
 function gorunumDegistir(g) {
+  if (g !== S.gorunum) secimiTemizle();
   gorunumDugmeleri(g);
   S.secim = 0;
   if (g === "talep") {
@@ -1222,7 +1258,8 @@ async function talepleriYenile() {
   const sira = ++talepSirasi; // only the latest answer draws (filters changed meanwhile)
   let veri;
   try {
-    veri = await api.talepler({ durum: S.talepDurum, musteri_id: S.secilenMusteri || undefined, operator_id: f.operator_id,
+    veri = await api.talepler({ durum: talepGorunumu() ? undefined : S.talepDurum, gorunum: talepGorunumu() || undefined,
+      musteri_id: S.secilenMusteri || undefined, operator_id: f.operator_id,
       oncelik: f.oncelik, etiket_id: f.etiket_id, q: f.q.trim(), siralama: f.siralama === "guncellenme" ? undefined : f.siralama });
   } catch { return; }
   if (sira !== talepSirasi) return;
@@ -1240,6 +1277,7 @@ async function talepleriYenile() {
     const renk = h("span", { class: "renk", "aria-hidden": "true" });
     renk.style.background = m.renk_primary || "#6b7280";
     return h("li", { class: "satir", dataset: { id: String(t.id), oncelik: t.oncelik } },
+      secimKutusu("ticket", t.id, `#${t.id} ${t.konu}`),
       h("button", { type: "button", class: "satir-ac", "aria-current": S.acikTalep && S.acikTalep.id === t.id ? "true" : null, onclick: () => talepAc(t.id) },
         renk, h("span", { class: "satir-govde" },
           h("span", { class: "satir-ust" }, h("span", { class: "ziyaretci", text: `#${t.id} ${t.konu}` }), slaRozetleri(t),
@@ -1346,6 +1384,8 @@ async function talepAc(id) {
         sahipVar ? h("label", { class: "satir-ici" }, `${M.sahip} `, sahip) : null,
         sahipVar && t.operator_id !== S.operator.id ? h("button", { type: "button", class: "ikincil kucuk", onclick: () => guncelle({ operator_id: S.operator.id }), text: M.ustlen }) : null,
         h("label", { class: "satir-ici" }, `${M.oncelik} `, oncelik),
+        ["acik", "beklemede"].includes(t.durum) ? erteleDugmesi({ tur: "ticket", nesne: t, dialog: el.dialog,
+          hata: (m) => { el.bildirim.textContent = m; }, bitti: () => { talepleriYenile(); talepAc(t.id); } }) : null,
         h("button", { type: "button", class: "ikincil kucuk", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }))),
     h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}${y.ozel ? " not" : ""}` },
       h("span", { class: "kim", text: `${yanitAdi(y)} · ${tarihSaat(y.zaman)}` }),
@@ -1399,6 +1439,7 @@ function yardimAc() { if (el.yardim.open) el.yardim.close(); else el.yardim.show
 
 function listedekiler() {
   if (S.gorunum === "talep") return S.talepler.map((t) => t.id);
+  if (sohbetGorunumu()) return gorunumListesi(projede).map((o) => o.id);
   const { kuyruk, aktif } = gorunenSohbetler();
   return [...aktif, ...kuyruk].map((o) => o.id);
 }
@@ -1444,7 +1485,9 @@ function kisayol(e) {
     o: () => { const id = listedekiler()[S.secim]; if (id) (S.gorunum === "talep" ? talepAc : sohbetAc)(id); },
     a: () => { const id = o && o.durum === "bekliyor" ? o.id : listedekiler()[S.secim]; if (id && S.sohbetler.get(id)?.durum === "bekliyor") kabulEt(id); },
     t: aktarAc,
-    x: kapatAc,
+    // `x` selects the focused row for a bulk action (CONTRACT 24); Shift+X closes the open chat.
+    x: () => { const id = listedekiler()[S.secim]; if (id) secimDegistir(S.gorunum === "talep" ? "ticket" : "chat", id); },
+    X: kapatAc,
     r: () => { const y = el.orta.querySelector("textarea"); if (y) y.focus(); },
     f: () => { if (S.acikSohbet || S.acikTalep) el.dosya.click(); },
     c: () => gorunumDegistir("sohbet"),
