@@ -174,3 +174,25 @@ def test_two_hundred_items_are_allowed_and_answered_in_order(ortam):
 
 def test_bulk_needs_a_login(api):
     hata(api.post(TOPLU, {}, format="json"), 401, "KIMLIK_GEREKLI")
+
+
+def test_give_chats_and_tickets_to_a_team(ortam):
+    # CONTRACT 22's actions (chat_ekibe_aktar, ticket_ekibe_ata), called per item: another tenant's
+    # team is that item's 400, another tenant's item its 404.
+    from tenants import ekipler
+
+    ben, client, musteri, diger = ortam
+    satis = ekipler.ekip_olustur(musteri_id=musteri.id, ad="Satış", uyeler=[ben.id])
+    yabanci_ekip = ekipler.ekip_olustur(musteri_id=diger.id, ad="Yabancı")
+    a, yabanci = _sohbet(musteri, "z1"), _sohbet(diger, "z2")
+    t = _ticket(musteri)
+    assert _basari(toplu(client, "chat", [a.id, yabanci.id], {"tur": "ekibe_ata", "ekip_id": satis.id})) == [
+        (a.id, True, None), (yabanci.id, False, "BULUNAMADI")]
+    assert Oturum.objects.get(pk=a.pk).ekip_id == satis.id and Oturum.objects.get(pk=yabanci.pk).ekip_id is None
+    assert _basari(toplu(client, "ticket", [t.id], {"tur": "ekibe_ata", "ekip_id": yabanci_ekip.id})) == [
+        (t.id, False, "GECERSIZ_ISTEK")]
+    assert _basari(toplu(client, "ticket", [t.id], {"tur": "ekibe_ata", "ekip_id": satis.id})) == [(t.id, True, None)]
+    assert Ticket.objects.get(pk=t.pk).ekip_id == satis.id
+    # null: back to the whole tenant.
+    toplu(client, "chat", [a.id], {"tur": "ekibe_ata", "ekip_id": None})
+    assert Oturum.objects.get(pk=a.pk).ekip_id is None
