@@ -208,6 +208,8 @@ def chat_baslat(
                 oturum = _kilitli(mevcut.pk)
                 if oturum.acik:
                     mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
+                    if ertelenmis_mi(oturum):  # the visitor wrote: a snoozed chat wakes (CONTRACT 24)
+                        _uyandir(oturum, neden=ERTELEME_ZIYARETCI)
                 mevcut = yeniden_oku(oturum)
             return mevcut, False
         # The visitor's contact (CONTRACT 25): made by its first chat, one indexed read afterwards.

@@ -134,6 +134,13 @@ def test_the_visitors_message_wakes_the_chat_and_its_reply_the_ticket(ortam):
     assert sayilar["ticket"]["ertelenen"] == 0 and sayilar["ticket"]["acik"] == 1
 
 
+def test_a_first_message_sent_again_through_chat_start_wakes_the_chat_too(ortam):
+    _, client, widget, oturum, _ = ortam
+    ok(client.post(op_url(oturum["id"], "ertele"), {"kadar": None}, format="json"))
+    assert baslat(widget, "z1", status=200, mesaj="Yine ben")["id"] == oturum["id"]
+    assert Oturum.objects.get(pk=oturum["id"]).ertelendi_ziyaretci is False
+
+
 def test_the_periodic_sweep_wakes_what_is_due_and_nothing_else(ortam, musteri):
     _, client, widget, oturum, ticket = ortam
     ikinci = baslat(widget, "z2")  # waiting, no operator: back in the queue when it wakes
