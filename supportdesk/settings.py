@@ -374,6 +374,9 @@ SPECTACULAR_SETTINGS = {
         "OturumDurumEnum": ["bekliyor", "aktif", "kapandi"],
         # `gonderen` of a message and `kapatan` of a chat share one value set.
         "TarafEnum": ["ziyaretci", "operator", "sistem"],
+        "NitelikTurEnum": "kisiler.models.NitelikTanimi.Tur",
+        # What a search hit or a bulk change is about (arama, panel.toplu): a chat or a ticket.
+        "IcerikTurEnum": ["chat", "ticket"],
     },
 }
 

@@ -202,7 +202,7 @@ def test_ticket_ve_operator_durumu_cerceveleri(ortam):
     # The operators' list shape: the widget's fields plus owner and labels (CONTRACT 16) and `sla`
     # (CONTRACT 17; no policy: every target null).
     assert yeni["ticket"] == {**{k: v for k, v in ticket.items() if k != "yanitlar"}, "operator_id": None,
-                              "operator_adi": None, "etiketler": [],
+                              "operator_adi": None, "etiketler": [], "ekip_id": None, "ertelendi_kadar": None,
                               "sla": {"ilk_yanit": None, "sonraki_yanit": None, "cozum": None}}
     ortam.rest["a2"].post(f"operator/ticket/{ticket['id']}/status", {"durum": "cozuldu"}, 200, yontem="PUT")
     guncel = a2.bekle("ticket_guncellendi")

@@ -39,6 +39,7 @@ def _kisi(kisi) -> dict:
 
 class KisiListView(OperatorAPIView):
     @extend_schema(
+        operation_id="operator_kisiler_list",
         summary=gettext_lazy("Kişiler (her üye): en yeni önce, q ile ad, e-posta, şirket, telefon ve ziyaretçi kimliği"),
         parameters=[OpenApiParameter("musteri_id", int), OpenApiParameter("q", str), OpenApiParameter("cursor", str),
                     OpenApiParameter("limit", int)],
