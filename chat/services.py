@@ -26,7 +26,7 @@ from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.erteleme import ERTELENMIS, ertelenmis_mi
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
-from supportdesk.core.kurallar import kural_var_mi, kurallari_calistir
+from supportdesk.core.kurallar import kurallari_calistir, kurallari_on_degerlendir
 from supportdesk.core.olaylar import yayinla
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.ekipler import ekip_coz
@@ -282,11 +282,18 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     """
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
-    if not kural_var_mi("ziyaretci_mesaji", musteri.pk):
-        return _ziyaretci_mesaji_yaz(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, icerik=icerik,
-                                     ek_id=ek_id)
-    # CONTRACT 23: with rules for a visitor's message, they run in the message's transaction (the
-    # tenant's cached rules say so at no query; without any the write stays one statement).
+    # CONTRACT 23: the tenant's rules for a visitor's message. Whether any holds is read first from
+    # what the message does not change (the cached rules, its text, the chat's fields): when none
+    # does (or there are none) the write stays one statement and the runs are recorded after it;
+    # when one does, its actions run in the message's transaction.
+    on = kurallari_on_degerlendir("ziyaretci_mesaji", musteri_id=musteri.pk, tur="chat", nesne_id=oturum_id,
+                                  metin=icerik)
+    if on is None or not on.eslesen:
+        mesaj = _ziyaretci_mesaji_yaz(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, icerik=icerik,
+                                      ek_id=ek_id)
+        if on is not None:
+            on.kaydet()
+        return mesaj
     with transaction.atomic():
         mesaj = _ziyaretci_mesaji_yaz(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, icerik=icerik,
                                       ek_id=ek_id)

@@ -15,4 +15,4 @@ class OtomasyonConfig(AppConfig):
 
         from . import motor
 
-        kurallar.calistirici_kaydet(motor.calistir, motor.kural_var_mi)
+        kurallar.calistirici_kaydet(motor.calistir, motor.on_degerlendir)

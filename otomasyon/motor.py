@@ -20,7 +20,7 @@ from context.models import SayfaGoruntuleme
 from supportdesk.core.exceptions import ApiHatasi
 from supportdesk.core.katlama import katla
 from tenants.ayarlar import takvim
-from tenants.models import Musteri
+from tenants.models import Etiket, Musteri
 from tickets.models import Ticket
 
 from . import eylemler, onbellek
@@ -31,8 +31,35 @@ _zincir: ContextVar[tuple[int, ...]] = ContextVar("kural_zinciri", default=())
 _SATIR_ALANLARI = ("kanal", "dil", "email", "ekip_id", "ziyaretci_id")
 
 
-def kural_var_mi(olay: str, musteri_id: int) -> bool:
-    return any(k["olay"] == olay for k in onbellek.kurallar(musteri_id))
+class OnDegerlendirme:
+    """`supportdesk.core.kurallar.kurallari_on_degerlendir`'s answer."""
+
+    def __init__(self, *, kurallar: list[dict], baglam: "Baglam", hedef: str):
+        self.kurallar, self.hedef = kurallar, hedef
+        self.eslesen = any(kosullar_tutar(k["kosullar"], baglam) for k in kurallar)
+
+    def kaydet(self) -> None:
+        _kaydet([KuralCalismasi(kural_id=k["id"], hedef=self.hedef, sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI)
+                 for k in self.kurallar])
+
+
+def _kaydet(kayitlar: list[KuralCalismasi]) -> None:
+    """The runs of one event, one INSERT. Not `bulk_create`: outside a transaction (the visitor's
+    message whose rules did not hold) it wraps its statement in BEGIN/COMMIT, two more round trips
+    on the hottest path; the rows' ids are never read back."""
+    if kayitlar:
+        alanlar = [f for f in KuralCalismasi._meta.concrete_fields if not f.primary_key]
+        KuralCalismasi.objects._insert(kayitlar, fields=alanlar)  # type: ignore[attr-defined]
+
+
+def on_degerlendir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str | None = None):
+    if _zincir.get():
+        return None  # only for a change made by a request, not inside a rule's own actions
+    kurallar = [k for k in onbellek.kurallar(musteri_id) if k["olay"] == olay]
+    if not kurallar:
+        return None
+    baglam = Baglam(musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin, etiket=None, nesne=None)
+    return OnDegerlendirme(kurallar=kurallar, baglam=baglam, hedef=f"{tur}:{nesne_id}")
 
 
 class Baglam:
@@ -54,8 +81,12 @@ class Baglam:
             if self.nesne is not None:
                 self._satir = {a: getattr(self.nesne, a) for a in alanlar}
             else:
-                self._satir = self._model().objects.filter(pk=self.nesne_id).values(*alanlar).first() or {}
+                self._satir = (self._model().objects.kapsamda([self.musteri_id]).filter(pk=self.nesne_id)
+                               .values(*alanlar).first() or {})
         return self._satir
+
+    def _etiket_yolu(self) -> str:
+        return "oturumlar__id" if self.tur == "chat" else "ticketlar__id"
 
     def deger(self, alan: str):
         if alan not in self._okunan:
@@ -74,7 +105,7 @@ class Baglam:
                 return self.metin
             return self.satir().get("konu", "") if self.tur == "ticket" else ""
         if alan == "etiket":
-            adlar = list(self._model().objects.get(pk=self.nesne_id).etiketler.values_list("ad", flat=True))
+            adlar = list(Etiket.objects.filter(**{self._etiket_yolu(): self.nesne_id}).values_list("ad", flat=True))
             return [*adlar, self.etiket] if self.etiket and self.etiket not in adlar else adlar
         if alan == "sayfa_url":
             return (SayfaGoruntuleme.objects.kapsamda([self.musteri_id])
@@ -129,7 +160,7 @@ def calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str 
         hatali = any(a["sonuc"] == "hata" for a in ayrinti)
         kayitlar.append(KuralCalismasi(kural_id=kural["id"], hedef=hedef, ayrinti=ayrinti,
                                        sonuc=KuralCalismasi.Sonuc.HATA if hatali else KuralCalismasi.Sonuc.UYGULANDI))
-    KuralCalismasi.objects.bulk_create(kayitlar)
+    _kaydet(kayitlar)
     return any(k.sonuc != KuralCalismasi.Sonuc.KOSUL_TUTMADI for k in kayitlar)
 
 

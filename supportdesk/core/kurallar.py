@@ -11,21 +11,34 @@ those apps; they reach it through this one seam, which the `otomasyon` app fills
 the ticket's subject and description) when the caller holds it; `etiket`: the name of the label
 added. `nesne`: the chat or ticket as the caller holds it (fields read from it need no query)."""
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 _calistirici: Callable[..., bool] | None = None
-_var_mi: Callable[[str, int], bool] | None = None
+_on_degerlendirici: Callable[..., "OnDegerlendirme | None"] | None = None
 
 
-def calistirici_kaydet(calistir: Callable[..., bool], kural_var_mi: Callable[[str, int], bool]) -> None:
-    global _calistirici, _var_mi
-    _calistirici, _var_mi = calistir, kural_var_mi
+class OnDegerlendirme(Protocol):
+    eslesen: bool  # some rule's conditions hold: its actions are to run
+
+    def kaydet(self) -> None:
+        """Record the runs whose conditions did not hold (one INSERT)."""
 
 
-def kural_var_mi(olay: str, musteri_id: int) -> bool:
-    """Whether the tenant has an active rule for `olay` (from the rules' cache: no query). The
-    visitor's message path asks first, to keep its one-statement write when there is none."""
-    return _var_mi is not None and _var_mi(olay, musteri_id)
+def calistirici_kaydet(calistir: Callable[..., bool], on_degerlendir: Callable[..., "OnDegerlendirme | None"]) -> None:
+    global _calistirici, _on_degerlendirici
+    _calistirici, _on_degerlendirici = calistir, on_degerlendir
+
+
+def kurallari_on_degerlendir(olay: str, *, musteri_id: int, tur: str, nesne_id: int,
+                             metin: str | None = None) -> OnDegerlendirme | None:
+    """The hot path's question before its write (a visitor's message): None when the tenant has no
+    active rule for `olay` (from the cache: no query); else whether any rule's conditions hold now,
+    read from what does not change with the write. When none holds, the write keeps its one
+    statement and `kaydet()` then records the runs; when one does, the caller writes and calls
+    `kurallari_calistir` in one transaction."""
+    if _on_degerlendirici is None:
+        return None
+    return _on_degerlendirici(olay, musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin)
 
 
 def kurallari_calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str | None = None,
