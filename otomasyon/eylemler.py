@@ -80,8 +80,11 @@ def _ticket(eylem: dict, *, ticket_id: int, musteri_id: int, kullanici) -> None:
         ticket_services.ticket_etiketleri_ayarla(ticket=ticket, kullanici=kullanici,
                                                  etiket_idleri=_etiketler(ticket, eylem))
     elif tur == "hazir_yanit":
-        ticket_services.ticket_otomatik_yanitla(ticket=ticket,
-                                                icerik=_hazir_yanit(musteri_id, eylem["hazir_yanit_id"]).icerik)
+        hazir = _hazir_yanit(musteri_id, eylem["hazir_yanit_id"])
+        icerik = chat_services.hazir_yanit_doldur(hazir.icerik, {
+            "ziyaretci_adi": ticket.ad, "ziyaretci_email": ticket.email,
+            "operator_adi": str(chat_services.OTOMATIK_YANIT), "firma_adi": hazir.musteri.firma_adi})
+        ticket_services.ticket_otomatik_yanitla(ticket=ticket, icerik=icerik)
     elif tur == "not":
         ticket_services.ticket_not_yaz(ticket=ticket, operator=kullanici, icerik=eylem["icerik"])
     elif tur == "durum":

@@ -71,6 +71,7 @@ class Baglam:
         self.metin, self.etiket, self.nesne = metin, etiket, nesne
         self._satir: dict | None = None
         self._okunan: dict[str, object] = {}
+        self.etiket_adlari: list[str] | None = None  # the labels when the caller read them already
 
     def _model(self):
         return Oturum if self.tur == "chat" else Ticket
@@ -105,7 +106,8 @@ class Baglam:
                 return self.metin
             return self.satir().get("konu", "") if self.tur == "ticket" else ""
         if alan == "etiket":
-            adlar = list(Etiket.objects.filter(**{self._etiket_yolu(): self.nesne_id}).values_list("ad", flat=True))
+            adlar = self.etiket_adlari if self.etiket_adlari is not None else list(
+                Etiket.objects.filter(**{self._etiket_yolu(): self.nesne_id}).values_list("ad", flat=True))
             return [*adlar, self.etiket] if self.etiket and self.etiket not in adlar else adlar
         if alan == "sayfa_url":
             return (SayfaGoruntuleme.objects.kapsamda([self.musteri_id])
@@ -171,12 +173,3 @@ def _eylem_calistir(eylem: dict, *, tur: str, nesne_id: int, musteri_id: int) ->
     except ApiHatasi as hata:
         return {"tur": eylem["tur"], "sonuc": "hata", "kod": hata.kod, "mesaj": str(hata.mesaj)}
     return {"tur": eylem["tur"], "sonuc": "uygulandi"}
-
-
-def onizle(*, kosullar: list[dict], tur: str, adaylar) -> list:
-    """The preview (read only): which of `adaylar` (chats or tickets) the conditions match now. The
-    text of a chat is its visitor's first message, of a ticket its subject; nothing is run."""
-    return [n for n in adaylar if kosullar_tutar(kosullar, Baglam(
-        musteri_id=n.musteri_id, tur=tur, nesne_id=n.pk, metin=getattr(n, "_metin", None), etiket=None, nesne=n))]
-
-
