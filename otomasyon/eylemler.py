@@ -34,7 +34,7 @@ def _hazir_yanit(musteri_id: int, hazir_yanit_id) -> HazirYanit:
 def _chat(eylem: dict, *, oturum_id: int, musteri_id: int, kullanici) -> None:
     tur, kapsam = eylem["tur"], [musteri_id]
     if tur == "ekibe_ata":
-        chat_services.chat_ekibe_aktar(oturum_id=oturum_id, ekip_id=eylem["ekip_id"], aktor=kullanici)  # type: ignore[attr-defined]
+        chat_services.chat_ekibe_aktar(oturum_id=oturum_id, ekip_id=eylem["ekip_id"], aktor=kullanici)
     elif tur == "operatore_ata":
         chat_services.chat_operatore_ata(oturum_id=oturum_id, operator_id=eylem["operator_id"], aktor=kullanici)
     elif tur in ("etiket_ekle", "etiket_kaldir"):
@@ -71,7 +71,7 @@ def _ticket(eylem: dict, *, ticket_id: int, musteri_id: int, kullanici) -> None:
     if ticket is None:
         raise Bulunamadi()
     if tur == "ekibe_ata":
-        ticket_services.ticket_ekibe_ata(ticket=ticket, ekip_id=eylem["ekip_id"], aktor=kullanici)  # type: ignore[attr-defined]
+        ticket_services.ticket_ekibe_ata(ticket=ticket, ekip_id=eylem["ekip_id"], aktor=kullanici)
     elif tur == "operatore_ata":
         ticket_services.ticket_duzenle(ticket=ticket, kullanici=kullanici, operator_id=eylem["operator_id"])
     elif tur == "oncelik":

@@ -114,3 +114,13 @@ def test_applying_to_a_ticket_and_bad_targets(musteri, diger_musteri, uye, uc):
     hata(uc.post(f"/api/v1/operator/makrolar/{m['id']}/uygula", {"tur": "ticket", "id": kapali.id}, format="json"),
          409, "DURUM_CAKISMASI")
     assert Ticket.objects.get(pk=kapali.id).oncelik == "normal"
+
+
+def test_a_macro_gives_a_ticket_to_a_team(musteri, uc):
+    from tenants.models import Ekip
+
+    ekip = Ekip.objects.create(musteri=musteri, ad="Satış", anahtar="satis")
+    m = _makro(uc, musteri.id, eylemler=[{"tur": "ekibe_ata", "ekip_id": ekip.id}])
+    ticket = Ticket.objects.create(musteri=musteri, ziyaretci_id="z1", konu="k")
+    ok(uc.post(f"/api/v1/operator/makrolar/{m['id']}/uygula", {"tur": "ticket", "id": ticket.id}, format="json"))
+    assert Ticket.objects.get(pk=ticket.id).ekip_id == ekip.id

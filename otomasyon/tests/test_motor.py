@@ -158,3 +158,17 @@ def test_inactive_rules_and_other_tenants_rules_do_not_run(musteri, diger_muster
     ok(yc.put(f"/api/v1/operator/kurallar/{kural['id']}", {"aktif": True}, format="json"))
     o = ok(widget.post(START, {"ziyaretci_id": "z2"}, format="json"), 201)["oturum"]
     assert _etiketler(Oturum.objects.get(pk=o["id"])) == {"VIP"}
+
+
+def test_ekibe_ata_gives_a_new_chat_and_ticket_to_the_team(musteri, widget, yc, nobetci):
+    from tenants.models import Ekip
+
+    ekip = Ekip.objects.create(musteri=musteri, ad="Muhasebe", anahtar="muhasebe")
+    for olay in ("chat_baslatildi", "ticket_olusturuldu"):
+        kural_yaz(yc, musteri.id, olay=olay, kosullar=[{"alan": "metin", "islem": "icerir", "deger": "fatura"}],
+                  eylemler=[{"tur": "ekibe_ata", "ekip_id": ekip.id}])
+    o = ok(widget.post(START, {"ziyaretci_id": "z1", "mesaj": "Fatura sorunu"}, format="json"), 201)["oturum"]
+    assert Oturum.objects.get(pk=o["id"]).ekip_id == ekip.id
+    t = ok(widget.post(W_TICKET, {"ziyaretci_id": "z2", "konu": "Fatura", "mesaj": "?"}, format="json"), 201)["ticket"]
+    assert Ticket.objects.get(pk=t["id"]).ekip_id == ekip.id
+    assert set(KuralCalismasi.objects.values_list("sonuc", flat=True)) == {"uygulandi"}
