@@ -757,6 +757,7 @@ def chat_operatore_ata(*, oturum_id: int, operator_id: int, aktor=None) -> Oturu
             raise DurumCakismasi(_("Yalnızca açık bir sohbet atanabilir."))
         if aktor is not None:
             _araya_girebilir_mi(oturum=oturum, kullanici=aktor)
+        atama.commit_sonrasi_doldur(oturum.musteri_id)  # its former operator has room
         return _aktar(oturum=oturum, hedef=hedef)
 
 
