@@ -241,6 +241,19 @@ def musteri_olustur(repo: Path, env: dict, ad: str) -> dict:
     return json.loads(manage(repo, env, "musteri_olustur", "--firma-adi", ad, "--json").strip().splitlines()[-1])
 
 
+def kurallar_olustur(repo: Path, env: dict, musteri_id: int, adet: int) -> None:
+    """`adet` rules for each of the two hot events, through the served checkout's own service."""
+    kod = (
+        "from otomasyon.services import kural_olustur\n"
+        f"for olay in ('chat_baslatildi', 'ziyaretci_mesaji'):\n"
+        f"    for i in range({adet}):\n"
+        f"        kural_olustur(musteri_id={musteri_id}, aktor_id=None, veri={{'ad': f'K{{i}}', 'olay': olay,"
+        " 'eylemler': [{'tur': 'kapat'}], 'kosullar': [{'alan': 'metin', 'islem': 'icerir', 'deger': f'yok-{i}'},"
+        " {'alan': 'kanal', 'islem': 'esit', 'deger': 'widget'}]})\n"
+    )
+    manage(repo, env, "shell", "-c", kod)
+
+
 def widget_hazirla(port: int, api_key: str, istemci: int) -> list[tuple[str, int]]:
     """One visitor and one open chat per client, through the served API."""
     sohbetler = []
@@ -335,6 +348,9 @@ def main() -> int:
     parser.add_argument("--tavan", action="store_true",
                         help="also measure the ceiling of a rate-limited write: the bare INSERT plus the "
                              "widget limit's Redis round trip, through DRF and as a plain Django view")
+    parser.add_argument("--kural", type=int, default=0,
+                        help="active automation rules (CONTRACT 23) of the widget's tenant, N each for a chat's "
+                             "start and a visitor's message, none of whose conditions hold (the rules' cost alone)")
     parser.add_argument("--port", type=int, default=0, help="0: a free port")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--ortam", action="append", default=[], metavar="KEY=VALUE",
@@ -364,6 +380,8 @@ def main() -> int:
 
     veritabani_hazirla(repo, env, database_url, redis_url, okuma_satiri=1000)
     widget = musteri_olustur(repo, env, "Bench Widget")
+    if args.kural:
+        kurallar_olustur(repo, env, widget["id"], args.kural)
     kuyruk = P4Kuyruk(repo, env, database_url)
 
     if not args.port:
@@ -453,7 +471,8 @@ def main() -> int:
         "yuk_ortalamasi_son": [round(x, 2) for x in yuk_son],
         "ayarlar": {"worker": args.worker, "istemci": args.istemci, "sure_s": args.sure, "tur": args.tur,
                     "isinma_s": args.isinma, "p4_istemci": args.p4_istemci, "p4_sure_s": args.p4_sure,
-                    "p4_tur": args.p4_tur, "WIDGET_RATE_LIMIT": WIDGET_RATE_LIMIT, "ek_ortam": ek},
+                    "p4_tur": args.p4_tur, "WIDGET_RATE_LIMIT": WIDGET_RATE_LIMIT, "ek_ortam": ek,
+                    "kural": args.kural},
         "ab": ab_ozet, "p4": p4_ozet, "oranlar": oranlar, "tur_oranlari": tur_oranlari,
         "p4_tohum_s": tohum_suresi,
     }
@@ -470,6 +489,8 @@ def main() -> int:
     print()
     if ek:
         print(f"**NOT production defaults: {ek}**")
+    if args.kural:
+        print(f"**{args.kural} active rules each for a chat's start and a visitor's message (none holds)**")
     print(f"{commit} {sonuc['tarih']} · {os.cpu_count()} cores · load {yuk_bas[0]:.2f} → {yuk_son[0]:.2f} · "
           f"{args.worker} workers · {args.istemci} clients · {args.tur} × {tur_suresi:g} s")
     print()

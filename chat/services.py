@@ -26,6 +26,7 @@ from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.erteleme import ERTELENMIS, ertelenmis_mi
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
+from supportdesk.core.kurallar import kurallari_calistir, kurallari_on_degerlendir
 from supportdesk.core.olaylar import yayinla
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.ekipler import ekip_coz
@@ -37,6 +38,7 @@ from . import atama, selectors, sorgular
 from .adimlar import (
     ATAMA_AKTARMA,
     ATAMA_KABUL,
+    ATAMA_OTOMATIK,
     ATAMA_YENIDEN,
     BASKASI_KABUL_ETTI,
     SISTEM_METINLERI,
@@ -210,6 +212,8 @@ def chat_baslat(
                     mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=mesaj)
                     if ertelenmis_mi(oturum):  # the visitor wrote: a snoozed chat wakes (CONTRACT 24)
                         _uyandir(oturum, neden=ERTELEME_ZIYARETCI)
+                    kurallari_calistir("ziyaretci_mesaji", musteri_id=musteri.id, tur="chat", nesne_id=oturum.pk,
+                                       metin=mesaj, nesne=oturum)
                 mevcut = yeniden_oku(oturum)
             return mevcut, False
         # The visitor's contact (CONTRACT 25): made by its first chat, one indexed read afterwards.
@@ -230,6 +234,10 @@ def chat_baslat(
         if ilk is not None:
             mesaj_yayinla(ilk)
         oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri, acik=acik, simdi=simdi)
+        # CONTRACT 23: the tenant's rules for a new chat, in this transaction, on the chat as it is now.
+        if kurallari_calistir("chat_baslatildi", musteri_id=musteri.id, tur="chat", nesne_id=oturum.id,
+                              metin=mesaj or "", nesne=oturum):
+            oturum = yeniden_oku(oturum)
     return oturum, True
 
 
@@ -274,6 +282,26 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     """
     icerik = icerik_dogrula(icerik)
     oturum_id = id_coz(oturum_id)
+    # CONTRACT 23: the tenant's rules for a visitor's message. Whether any holds is read first from
+    # what the message does not change (the cached rules, its text, the chat's fields): when none
+    # does (or there are none) the write stays one statement and the runs are recorded after it;
+    # when one does, its actions run in the message's transaction.
+    on = kurallari_on_degerlendir("ziyaretci_mesaji", musteri_id=musteri.pk, tur="chat", nesne_id=oturum_id,
+                                  metin=icerik)
+    if on is None or not on.eslesen:
+        mesaj = _ziyaretci_mesaji_yaz(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, icerik=icerik,
+                                      ek_id=ek_id)
+        if on is not None:
+            on.kaydet()
+        return mesaj
+    with transaction.atomic():
+        mesaj = _ziyaretci_mesaji_yaz(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, icerik=icerik,
+                                      ek_id=ek_id)
+        kurallari_calistir("ziyaretci_mesaji", musteri_id=musteri.pk, tur="chat", nesne_id=oturum_id, metin=icerik)
+    return mesaj
+
+
+def _ziyaretci_mesaji_yaz(*, musteri, ziyaretci_id: str, oturum_id: int, icerik: str, ek_id) -> Mesaj:
     yonlendirme = None
     uyandi = False
     yazildi: tuple[str, int | None, bool] | int | None
@@ -483,18 +511,23 @@ def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operato
         if hedef is None:
             siraya_al(oturum, metin=SISTEM_METINLERI["siraya_alindi"], neden=ATAMA_AKTARMA)
             return yeniden_oku(oturum)
-        if hedef.kullanici_id == oturum.operator_id:
-            raise DurumCakismasi(_("Sohbet zaten bu operatörde."))
-        limit_kontrol(hedef)
-        oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
-        # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
-        oturum.okunmamis = max(oturum.okunmamis, 1)
-        oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
-        mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
-                   icerik=sistem_metni(oturum, _aktarildi_metni(oturum, hedef)))
-        yayinla("chat_aktarildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": False})
-        atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=hedef.pk, an=oturum.kabul_zamani)
-        return yeniden_oku(oturum)
+        return _aktar(oturum=oturum, hedef=hedef)
+
+
+def _aktar(*, oturum: Oturum, hedef: Uyelik) -> Oturum:
+    """The transfer of a locked `aktif` chat to the member `hedef` (its membership locked)."""
+    if hedef.kullanici_id == oturum.operator_id:
+        raise DurumCakismasi(_("Sohbet zaten bu operatörde."))
+    limit_kontrol(hedef)
+    oturum.operator_id, oturum.kabul_zamani = hedef.kullanici_id, timezone.now()
+    # CONTRACT 3a: a chat handed over reaches its new operator as a new one does, unread.
+    oturum.okunmamis = max(oturum.okunmamis, 1)
+    oturum.save(update_fields=["durum", "operator", "kabul_zamani", "okunmamis"])
+    mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
+               icerik=sistem_metni(oturum, _aktarildi_metni(oturum, hedef)))
+    yayinla("chat_aktarildi", musteri_id=oturum.musteri_id, veri={"oturum_id": oturum.pk, "sira_degisti": False})
+    atandi_yayinla(oturum, neden=ATAMA_AKTARMA, uyelik_id=hedef.pk, an=oturum.kabul_zamani)
+    return yeniden_oku(oturum)
 
 
 EKIBE_AKTARILDI = gettext_lazy("Sohbet {ad} ekibine aktarıldı; ekipten ilk uygun temsilci size yanıt verecek.")
@@ -631,11 +664,16 @@ def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, e
     with transaction.atomic():
         oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
         yeni = etiketler_coz(musteri_id=oturum.musteri_id, etiket_idleri=etiket_idleri)
+        onceki = set(oturum.etiketler.values_list("id", flat=True))
         oturum.etiketler.set(yeni)
         yayinla("etiketler_ayarlandi", musteri_id=oturum.musteri_id, veri={
             "tur": "oturum", "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id,
-            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk, "ip": ip,
+            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk if kullanici else None, "ip": ip,
         })
+        for etiket in yeni:  # CONTRACT 23: each label added is an event the rules may react to
+            if etiket.pk not in onceki:
+                kurallari_calistir("etiket_eklendi", musteri_id=oturum.musteri_id, tur="chat", nesne_id=oturum.pk,
+                                   etiket=etiket.ad)
     return oturum
 
 
@@ -694,6 +732,51 @@ def ertelenen_sohbetleri_uyandir(*, simdi=None) -> int:
                 _uyandir(oturum, neden=ERTELEME_ZAMAN)
                 uyanan += 1
     return uyanan
+
+
+# --- a rule's own moves (CONTRACT 23): the system acts, so no member's role is asked ----------
+OTOMATIK_YANIT = gettext_lazy("Otomatik yanıt")
+
+
+def chat_operatore_ata(*, oturum_id: int, operator_id: int, aktor=None) -> Oturum:
+    """Give an open chat to a member of its tenant (404 otherwise): a waiting chat is assigned as
+    routing would (`chat_atandi` with `otomatik`, the cap counted); an active one is transferred.
+    `aktor`: None for a rule (the system); a user (a macro's caller) is held to CONTRACT 3a, as
+    its own transfer is."""
+    with transaction.atomic():
+        gorulen = Oturum.objects.filter(pk=oturum_id).only("musteri_id").first()
+        if gorulen is None:
+            raise Bulunamadi()
+        hedef = _uyelik_kilitle(kullanici_id=operator_id, musteri_id=gorulen.musteri_id)
+        if hedef is None:
+            raise Bulunamadi(_("Aktarılacak operatör bu projede bulunamadı."))
+        oturum = _kilitli(oturum_id)
+        if oturum.durum == Oturum.Durum.BEKLIYOR:
+            return kabul_kaydet(oturum=oturum, kullanici=hedef.kullanici, uyelik=hedef, neden=ATAMA_OTOMATIK)
+        if oturum.durum != Oturum.Durum.AKTIF:
+            raise DurumCakismasi(_("Yalnızca açık bir sohbet atanabilir."))
+        if aktor is not None:
+            _araya_girebilir_mi(oturum=oturum, kullanici=aktor)
+        atama.commit_sonrasi_doldur(oturum.musteri_id)  # its former operator has room
+        return _aktar(oturum=oturum, hedef=hedef)
+
+
+def chat_otomatik_yanit(*, oturum_id: int, icerik: str) -> Mesaj:
+    """A canned response sent by a rule: a `sistem` message (it claims no chat and is no operator's
+    first response), its variables filled for the chat's visitor and tenant."""
+    with transaction.atomic():
+        oturum = Oturum.objects.select_for_update(of=("self",)).select_related("musteri").get(pk=oturum_id)
+        if not oturum.acik:
+            raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
+        metin = hazir_yanit_doldur(icerik, {"ziyaretci_adi": oturum.ziyaretci_adi, "ziyaretci_email": oturum.email,
+                                            "operator_adi": str(OTOMATIK_YANIT), "firma_adi": oturum.musteri.firma_adi})
+        return mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
+
+
+def chat_sistem_kapat(*, oturum_id: int) -> Oturum:
+    """A rule closes a chat: by `sistem`, as the periodic close does (409 when closed already)."""
+    with transaction.atomic():
+        return yeniden_oku(_kapat(oturum=_kilitli(oturum_id), kapatan=Oturum.Kapatan.SISTEM))
 
 
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:

@@ -64,3 +64,8 @@ def hazir_yanit(olay: YayinlananOlay) -> None:
 @dinle("kisi_birlesti", islem_icinde=True)
 def kisi(olay: YayinlananOlay) -> None:
     kayit.kisi(olay)
+
+
+@dinle("kural_degisti", islem_icinde=True)
+def kural(olay: YayinlananOlay) -> None:
+    kayit.kural(olay)

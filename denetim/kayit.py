@@ -183,3 +183,9 @@ def kisi(olay: YayinlananOlay) -> None:
     kaydet(musteri_id=olay.musteri_id, eylem="kisi_birlesti", hedef=f"kisi:{veri.get('kisi_id')}",
            ayrinti={"birlesen_kisi_id": veri.get("birlesen_kisi_id"), "ziyaretci_idleri": veri.get("ziyaretci_idleri", [])},
            **_yapan(olay))
+
+
+def kural(olay: YayinlananOlay) -> None:
+    veri = olay.veri
+    kaydet(musteri_id=olay.musteri_id, eylem="kural_degisti", hedef=f"kural:{veri.get('kural_id')}",
+           ayrinti={k: veri[k] for k in ("islem", "ad", "alanlar") if k in veri}, **_yapan(olay))

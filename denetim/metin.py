@@ -38,6 +38,7 @@ EYLEM_ADLARI = {
     "hazir_yanitlar_yuklendi": gettext_lazy("Hazır yanıtlar içe aktarıldı"),
     "ekip_degisti": gettext_lazy("Ekip"),
     "kisi_birlesti": gettext_lazy("Kişiler birleştirildi"),
+    "kural_degisti": gettext_lazy("Otomasyon kuralı"),
 }
 
 # Field names as the pages call them (settings, SLA, appearance, webhooks, canned responses).
@@ -272,5 +273,9 @@ def kayit_metni(kayit) -> str:
         return _("#%(kaynak)s kişisini %(hedef)s kişisine kattı (%(ziyaretciler)s).") % {
             "kaynak": a.get("birlesen_kisi_id"), "hedef": hedef,
             "ziyaretciler": ", ".join(a.get("ziyaretci_idleri") or []) or BOS}
+    if e == "kural_degisti":
+        metin = {"olusturuldu": _("“%(ad)s” kuralını ekledi."), "silindi": _("“%(ad)s” kuralını sildi.")}.get(
+            a.get("islem"), _("“%(ad)s” kuralını değiştirdi."))
+        return metin % {"ad": a.get("ad") or hedef}
     ek = _ek(a)
     return f"{eylem_adi(e)}: {ek}." if ek else f"{eylem_adi(e)}."

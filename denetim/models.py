@@ -17,6 +17,8 @@ EYLEMLER = (
     "ekip_degisti",
     # CONTRACT 25: contacts
     "kisi_birlesti",
+    # CONTRACT 23: automation rules
+    "kural_degisti",
 )
 
 

@@ -38,6 +38,7 @@ urlpatterns = [
     path("redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
     path("", include("tenants.api.urls")),
     path("", include("webhooks.api.urls")),
+    path("", include("otomasyon.api.urls")),
     path("", include("dosyalar.api.urls")),
     path("", include("chat.api.urls")),
     path("", include("tickets.api.urls")),

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "denetim",
     "gizlilik",
     "kisiler",
+    "otomasyon",
 ]
 
 MIDDLEWARE = [

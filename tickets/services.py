@@ -12,6 +12,7 @@ from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.erteleme import ertelenmis_mi
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
+from supportdesk.core.kurallar import kurallari_calistir
 from supportdesk.core.olaylar import yayinla
 from tenants.atama import SON_TICKET_ATAMA, atandi_isaretle, etkin_mod, otomatik_mi, uygun_uyelikler
 from tenants.ekipler import ekip_coz
@@ -54,6 +55,10 @@ def ticket_olustur(
             "konu": konu, "oncelik": oncelik, "etiketler": [],  # CONTRACT 16: a new ticket has no labels yet
             "ticket": ticket,  # in the process only (the sockets' `ticket_yeni`, search): not in the body
         })
+        # CONTRACT 23: the tenant's rules for a new ticket, in this transaction.
+        if kurallari_calistir("ticket_olusturuldu", musteri_id=musteri.id, tur="ticket", nesne_id=ticket.id,
+                              metin=f"{konu}\n{mesaj}", nesne=ticket):
+            ticket.refresh_from_db()
     return ticket
 
 
@@ -78,6 +83,9 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
         _ticket_yayinla(kilitli)
         if uyandi:
             _erteleme_yayinla(kilitli, uyandi=True, neden=ERTELEME_ZIYARETCI, aktor_id=None)
+        if kurallari_calistir("ziyaretci_mesaji", musteri_id=kilitli.musteri_id, tur="ticket", nesne_id=kilitli.pk,
+                              metin=icerik, nesne=kilitli):
+            kilitli.refresh_from_db()
     _tazele(ticket, kilitli)
     return yanit
 
@@ -185,13 +193,33 @@ def ticket_etiketleri_ayarla(*, ticket: Ticket, kullanici, etiket_idleri: list[i
     yeni = etiketler_coz(musteri_id=ticket.musteri_id, etiket_idleri=etiket_idleri)
     with transaction.atomic():
         kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
+        onceki = set(kilitli.etiketler.values_list("id", flat=True))
         kilitli.etiketler.set(yeni)
         yayinla("etiketler_ayarlandi", musteri_id=kilitli.musteri_id, veri={
             "tur": "ticket", "ticket_id": kilitli.id, "musteri_id": kilitli.musteri_id,
-            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk, "ip": ip,
+            "etiketler": sorted(e.ad for e in yeni), "aktor_id": kullanici.pk if kullanici else None, "ip": ip,
         })
         yayinla("ticket_guncellendi", musteri_id=kilitli.musteri_id, veri={"ticket": kilitli, "yalniz_operator": True})
+        for etiket in yeni:  # CONTRACT 23: each label added is an event the rules may react to
+            if etiket.pk not in onceki:
+                kurallari_calistir("etiket_eklendi", musteri_id=kilitli.musteri_id, tur="ticket", nesne_id=kilitli.pk,
+                                   etiket=etiket.ad)
     return kilitli
+
+
+def ticket_otomatik_yanitla(*, ticket: Ticket, icerik: str) -> TicketYanit:
+    """A canned response sent by a rule (CONTRACT 23): a reply without an operator (shown as
+    "Otomatik yanıt"), mailed to the visitor as any reply; it is no operator's response for the
+    SLA clocks (CONTRACT 17) and leaves the status as it is."""
+    with transaction.atomic():
+        kilitli = _kilitle(ticket)
+        yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik)
+        yayinla("ticket_operator_yaniti", musteri_id=kilitli.musteri_id, veri={"yanit_id": yanit.id})
+        kilitli.guncellenme = yanit.zaman
+        kilitli.save(update_fields=["guncellenme"])
+        _ticket_yayinla(kilitli)
+    _tazele(ticket, kilitli)
+    return yanit
 
 
 def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:

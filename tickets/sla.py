@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from supportdesk.core.fields import utc_iso
+from supportdesk.core.kurallar import kurallari_calistir
 from supportdesk.core.olaylar import yayinla
 from supportdesk.core.pagination import imlec_yap, sayfa_boyutu, sayfala
 from tenants.etiketler import etiket_adlari
@@ -517,6 +518,8 @@ def _uyari_partisi(saat: str, simdi: datetime, parti: int) -> int:
         Ticket.objects.filter(pk__in=[t.pk for t in rows]).update(**{uyari: None})
         for t in rows:
             yayinla("sla_uyari", musteri_id=t.musteri_id, veri=_olay_verisi(t, saat, getattr(t, f"sla_{saat}_vade")))
+            # CONTRACT 23: the tenant's rules for the warning, in the sweep's transaction.
+            kurallari_calistir("sla_uyari", musteri_id=t.musteri_id, tur="ticket", nesne_id=t.pk)
     return len(rows)
 
 

@@ -8,6 +8,7 @@ import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./eti
 import { erteleDugmesi, ertelemedenDondu, gorunumCercevesi, gorunumKenari, gorunumListesi, gorunumListesiCiz, sayilariYenile,
   sohbetGorunumu, sohbetGorunumunuYenile, talepGorunumu } from "./gorunumler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
+import { makrolariAc } from "./makrolar.js";
 import { dil, dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 import { profilCiz, profilGetir, profilSohbetiGuncelle } from "./profil.js";
 import { slaCercevesi, slaRozetleri } from "./sla.js";
@@ -833,6 +834,7 @@ function sohbetBasligiCiz() {
       h("div", { class: "baslik-etiketler" }, etiketCipleri(o.etiketler))),
     h("div", { class: "dugmeler" },
       h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }),
+      o.durum !== "kapandi" ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "u", "data-test": "makro-ac", onclick: makroAc, text: M.makroKisa }) : null,
       o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil", "aria-keyshortcuts": "a", onclick: () => kabulEt(o.id), text: M.kabulEt }) : null,
       arayaGirmeDugmesi(o),
       o.durum === "aktif" && !yalnizOkunur(o) ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "t", onclick: aktarAc, text: M.aktar }) : null,
@@ -913,6 +915,26 @@ function etiketleriAc() {
     sohbetSuzgeciCiz();
   } });
 }
+// CONTRACT 23: the macro menu (static/panel/makrolar.js) on the open ticket or chat.
+function makroAc() {
+  if (S.gorunum === "talep" && S.acikTalep) {
+    const t = S.acikTalep;
+    return makrolariAc(el.dialog, { musteriId: t.musteri_id, tur: "ticket", id: t.id, uygulandi: () => {
+      talepleriYenile();
+      if (S.acikTalep && S.acikTalep.id === t.id) talepAc(t.id);
+    } });
+  }
+  const o = sohbetBul(S.acikSohbet);
+  if (!o) return;
+  return makrolariAc(el.dialog, { musteriId: o.musteri_id, tur: "chat", id: o.id, uygulandi: ({ oturum }) => {
+    if (S.sohbetler.has(oturum.id)) S.sohbetler.set(oturum.id, { ...S.sohbetler.get(oturum.id), ...oturum });
+    if (S.arsiv.has(oturum.id)) S.arsiv.set(oturum.id, oturum);
+    sohbetBasligiCiz();
+    listeyiCiz();
+    mesajlariYenile(oturum.id);
+  } });
+}
+
 // One read of a chat's messages at a time: a call while one is on its way (a socket frame, the
 // accept's answer) asks for one more read after it. Two reads in flight from the same `sonra`
 // would each draw what is new: the accept's `sistem` line twice until a reload.
@@ -1386,7 +1408,8 @@ async function talepAc(id) {
         h("label", { class: "satir-ici" }, `${M.oncelik} `, oncelik),
         ["acik", "beklemede"].includes(t.durum) ? erteleDugmesi({ tur: "ticket", nesne: t, dialog: el.dialog,
           hata: (m) => { el.bildirim.textContent = m; }, bitti: () => { talepleriYenile(); talepAc(t.id); } }) : null,
-        h("button", { type: "button", class: "ikincil kucuk", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }))),
+        h("button", { type: "button", class: "ikincil kucuk", "aria-keyshortcuts": "l", onclick: etiketleriAc, text: M.etiketDuzenleKisa }),
+        h("button", { type: "button", class: "ikincil kucuk", "aria-keyshortcuts": "u", "data-test": "makro-ac", onclick: makroAc, text: M.makroKisa }))),
     h("ol", { class: "mesajlar", "aria-label": M.talepler }, t.yanitlar.map((y) => h("li", { class: `mesaj ${y.gonderen}${y.ozel ? " not" : ""}` },
       h("span", { class: "kim", text: `${yanitAdi(y)} · ${tarihSaat(y.zaman)}` }),
       h("div", { class: "metin md" }, markdownDugumleri(y.icerik)), y.ekler.map(ekCiz)))),
@@ -1480,6 +1503,7 @@ function kisayol(e) {
       if (mod) mod.ayarla(mod.dataset.not !== "1");
     },
     l: () => { if (S.acikSohbet || S.acikTalep) etiketleriAc(); },
+    u: () => { if (S.acikSohbet || S.acikTalep) makroAc(); },
     j: () => secimiTasi(1), ArrowDown: () => secimiTasi(1),
     k: () => secimiTasi(-1), ArrowUp: () => secimiTasi(-1),
     o: () => { const id = listedekiler()[S.secim]; if (id) (S.gorunum === "talep" ? talepAc : sohbetAc)(id); },

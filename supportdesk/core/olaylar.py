@@ -216,6 +216,16 @@ class EtiketlerAyarlandi(TypedDict):
     ticket_id: NotRequired[int]
 
 
+class KuralDegisti(TypedDict):
+    kural_id: int
+    musteri_id: int
+    islem: str  # olusturuldu | degisti | silindi
+    ad: str
+    alanlar: list[str]
+    aktor_id: int | None
+    ip: str | None
+
+
 class OperatorDurumu(TypedDict):
     operator_id: int
     durum: str
@@ -355,6 +365,8 @@ ALAN_OLAYLARI = (
     "ekip_degisti",  # a team was created, changed or deleted
     # views and snooze (CONTRACT 24)
     "erteleme_degisti",  # a chat or ticket was snoozed or woke
+    # automation (otomasyon; CONTRACT 23)
+    "kural_degisti",  # a rule was created, changed or deleted
     # tenants, operators, memberships (tenants)
     "operator_durumu",  # an operator's status changed
     "kullanici_degisti",  # a user row was saved, by any path
@@ -410,6 +422,7 @@ VERI_TIPLERI: dict[str, type] = {
     "etiketler_ayarlandi": EtiketlerAyarlandi,
     "ekip_degisti": EkipDegisti,
     "erteleme_degisti": ErtelemeDegisti,
+    "kural_degisti": KuralDegisti,
     "operator_durumu": OperatorDurumu,
     "kullanici_degisti": KullaniciDegisti,
     "kullanici_silindi": KullaniciOlayi,

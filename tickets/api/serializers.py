@@ -37,13 +37,15 @@ class YanitSerializer(serializers.Serializer):
     # name, never its e-mail ("Temsilci" without one), and the avatar set in `/portal/hesap`.
     def get_operator_adi(self, yanit) -> str | None:
         if yanit.operator_id is None:
-            return None
+            # A rule's reply or note (CONTRACT 23) has no operator: the system's name.
+            return str(OTOMATIK_YANIT) if yanit.gonderen == "operator" else None
         return (yanit.operator.ad or "").strip() or str(TEMSILCI)
 
     def get_operator_avatar(self, yanit) -> str | None:
         return (yanit.operator.avatar or None) if yanit.operator_id else None
 
 
+OTOMATIK_YANIT = gettext_lazy("Otomatik yanıt")
 TEMSILCI = gettext_lazy("Temsilci")  # an operator without a display name, as visitors see it
 
 

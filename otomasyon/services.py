@@ -1,0 +1,135 @@
+"""Writes of rules and macros (CONTRACT 23), and a macro's run. Every part is checked before
+anything is saved (`dogrulama`): a bad rule changes nothing. A rule's write is audited
+(`kural_degisti`) and drops the tenant's cached rules (`onbellek.unut`)."""
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from chat import selectors as chat_selectors
+from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, Yetkisiz
+from supportdesk.core.olaylar import yayinla
+from tickets import selectors as ticket_selectors
+
+from . import dogrulama, eylemler, onbellek
+from .models import Kural, Makro
+
+KURAL_ALANLARI = ("ad", "aktif", "olay", "kosullar", "eylemler", "sira")
+
+
+def _kural_alanlari(veri: dict, *, musteri_id: int, yeni: bool) -> dict:
+    if not isinstance(veri, dict):
+        raise GecersizIstek(alanlar={"genel": _("İstek gövdesi bir JSON nesnesi olmalı.")})
+    bilinmeyen = set(veri) - set(KURAL_ALANLARI) - {"id"}
+    if bilinmeyen:
+        raise GecersizIstek(alanlar={a: _("Bilinmeyen alan.") for a in sorted(bilinmeyen)})
+    if yeni:
+        eksik = [a for a in ("ad", "olay", "eylemler") if a not in veri]
+        if eksik:
+            raise GecersizIstek(alanlar={a: _("Gerekli.") for a in eksik})
+    temiz: dict = {}
+    if "ad" in veri:
+        temiz["ad"] = dogrulama.ad_dogrula(veri["ad"])
+    if "aktif" in veri:
+        temiz["aktif"] = dogrulama.bool_dogrula(veri["aktif"], "aktif")
+    if "olay" in veri:
+        temiz["olay"] = dogrulama.olay_dogrula(veri["olay"])
+    if "kosullar" in veri:
+        temiz["kosullar"] = dogrulama.kosullar_dogrula(veri["kosullar"], musteri_id=musteri_id)
+    if "eylemler" in veri:
+        temiz["eylemler"] = dogrulama.eylemler_dogrula(veri["eylemler"], musteri_id=musteri_id)
+    if "sira" in veri:
+        temiz["sira"] = dogrulama.sira_dogrula(veri["sira"])
+    return temiz
+
+
+def _kural_degisti(kural: Kural, *, islem: str, aktor_id: int | None, ip: str | None, alanlar: list[str]) -> None:
+    onbellek.unut(kural.musteri_id)
+    yayinla("kural_degisti", musteri_id=kural.musteri_id, veri={
+        "kural_id": kural.pk, "musteri_id": kural.musteri_id, "islem": islem, "ad": kural.ad, "alanlar": alanlar,
+        "aktor_id": aktor_id, "ip": ip,
+    })
+
+
+def kural_olustur(*, musteri_id: int, veri, aktor_id: int | None, ip: str | None = None) -> Kural:
+    temiz = _kural_alanlari(veri, musteri_id=musteri_id, yeni=True)
+    with transaction.atomic():
+        kural = Kural.objects.create(musteri_id=musteri_id, **temiz)
+        _kural_degisti(kural, islem="olusturuldu", aktor_id=aktor_id, ip=ip, alanlar=sorted(temiz))
+    return kural
+
+
+def kural_guncelle(*, kural: Kural, veri, aktor_id: int | None, ip: str | None = None) -> Kural:
+    """`PUT` changes what it names; the rest stays."""
+    temiz = _kural_alanlari(veri, musteri_id=kural.musteri_id, yeni=False)
+    degisen = sorted(a for a, d in temiz.items() if getattr(kural, a) != d)
+    if not degisen:
+        return kural
+    with transaction.atomic():
+        for alan in degisen:
+            setattr(kural, alan, temiz[alan])
+        kural.save(update_fields=degisen)
+        _kural_degisti(kural, islem="degisti", aktor_id=aktor_id, ip=ip, alanlar=degisen)
+    return kural
+
+
+@transaction.atomic
+def kural_sil(*, kural: Kural, aktor_id: int | None, ip: str | None = None) -> None:
+    kural_id = kural.pk
+    kural.delete()
+    kural.pk = kural_id
+    _kural_degisti(kural, islem="silindi", aktor_id=aktor_id, ip=ip, alanlar=[])
+
+
+# --- macros -------------------------------------------------------------------------------------
+def _makro_alanlari(veri, *, musteri_id: int, yeni: bool, yonetebilir: bool) -> dict:
+    if not isinstance(veri, dict):
+        raise GecersizIstek(alanlar={"genel": _("İstek gövdesi bir JSON nesnesi olmalı.")})
+    bilinmeyen = set(veri) - {"id", "ad", "paylasimli", "eylemler", "sahip_id"}
+    if bilinmeyen:
+        raise GecersizIstek(alanlar={a: _("Bilinmeyen alan.") for a in sorted(bilinmeyen)})
+    if yeni:
+        eksik = [a for a in ("ad", "eylemler") if a not in veri]
+        if eksik:
+            raise GecersizIstek(alanlar={a: _("Gerekli.") for a in eksik})
+    temiz: dict = {}
+    if "ad" in veri:
+        temiz["ad"] = dogrulama.ad_dogrula(veri["ad"])
+    if "paylasimli" in veri:
+        temiz["paylasimli"] = dogrulama.bool_dogrula(veri["paylasimli"], "paylasimli")
+        if temiz["paylasimli"] and not yonetebilir:
+            raise Yetkisiz(_("Paylaşımlı makroları yalnızca proje sahibi ve yöneticiler oluşturabilir."))
+    if "eylemler" in veri:
+        temiz["eylemler"] = dogrulama.eylemler_dogrula(veri["eylemler"], musteri_id=musteri_id, makro=True)
+    return temiz
+
+
+def makro_olustur(*, musteri_id: int, kullanici, yonetebilir: bool, veri) -> Makro:
+    temiz = _makro_alanlari(veri, musteri_id=musteri_id, yeni=True, yonetebilir=yonetebilir)
+    return Makro.objects.create(musteri_id=musteri_id, sahip=kullanici, **temiz)
+
+
+def makro_guncelle(*, makro: Makro, yonetebilir: bool, veri) -> Makro:
+    temiz = _makro_alanlari(veri, musteri_id=makro.musteri_id, yeni=False, yonetebilir=yonetebilir)
+    for alan, deger in temiz.items():
+        setattr(makro, alan, deger)
+    if temiz:
+        makro.save(update_fields=list(temiz))
+    return makro
+
+
+def makro_uygula(*, makro: Makro, kullanici, musteri_idleri: list[int], tur, hedef_id) -> object:
+    """CONTRACT 23: the macro's actions in order, as the caller, in one transaction: all or nothing
+    (the first refused action's error is the answer and every earlier one is undone). The target is
+    a chat or ticket of the macro's own tenant (404 otherwise). Returns the target as it ends."""
+    if tur not in ("chat", "ticket"):
+        raise GecersizIstek(alanlar={"tur": _("Şunlardan biri olmalı: %(degerler)s.") % {"degerler": "chat, ticket"}})
+    if makro.musteri_id not in musteri_idleri:
+        raise Bulunamadi()
+    kapsam = [makro.musteri_id]
+    with transaction.atomic():
+        if tur == "chat":
+            nesne_id = chat_selectors.oturum_get(musteri_idleri=kapsam, oturum_id=hedef_id).pk
+        else:
+            nesne_id = ticket_selectors.operator_ticket_get(musteri_idleri=kapsam, ticket_id=hedef_id, detay=False).pk
+        for eylem in makro.eylemler:
+            eylemler.uygula(eylem, tur=tur, nesne_id=nesne_id, musteri_id=makro.musteri_id, kullanici=kullanici)
+    return nesne_id

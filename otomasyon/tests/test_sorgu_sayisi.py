@@ -1,0 +1,58 @@
+"""The hot paths with rules (CONTRACT 23, the task's budget): a tenant with 50 active rules adds at
+most one query to a visitor's message and to a chat's start, against the same tenant with none.
+The rules come from the cache (no query); the runs of one event are one INSERT; the conditions
+here read only the event's own text and what the action holds."""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from otomasyon.models import Kural, KuralCalismasi
+from otomasyon.services import kural_olustur
+
+from .yardimci import START, W_MESAJ, ok, widget_client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _kurallar(musteri, olay: str, adet: int) -> None:
+    for i in range(adet):
+        kural_olustur(musteri_id=musteri.id, aktor_id=None, veri={
+            "ad": f"K{i}", "olay": olay, "eylemler": [{"tur": "kapat"}],
+            "kosullar": [{"alan": "metin", "islem": "icerir", "deger": f"yok-{i}"},
+                         {"alan": "kanal", "islem": "esit", "deger": "widget"}]})
+    assert Kural.objects.filter(musteri=musteri, aktif=True).count() == adet
+
+
+def _say(fonksiyon) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        fonksiyon()
+    return len(ctx.captured_queries)
+
+
+def _mesaj_sayisi(musteri) -> int:
+    widget = widget_client(musteri)
+    o = ok(widget.post(START, {"ziyaretci_id": "z", "mesaj": "ilk"}, format="json"), 201)["oturum"]
+    # The first message warms the caches (the tenant's key, its rules); the second is measured.
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ısınma"}, format="json"), 201)
+    return _say(lambda: ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"],
+                                                 "icerik": "Kargom nerede?"}, format="json"), 201))
+
+
+def _baslat_sayisi(musteri) -> int:
+    widget = widget_client(musteri)
+    ok(widget.post(START, {"ziyaretci_id": "isinma", "mesaj": "x"}, format="json"), 201)
+    return _say(lambda: ok(widget.post(START, {"ziyaretci_id": "z", "mesaj": "Merhaba"}, format="json"), 201))
+
+
+def test_fifty_rules_add_at_most_one_query_to_a_visitors_message(musteri, diger_musteri):
+    _kurallar(diger_musteri, "ziyaretci_mesaji", 50)
+    sifir, elli = _mesaj_sayisi(musteri), _mesaj_sayisi(diger_musteri)
+    assert elli - sifir <= 1, (sifir, elli)
+    assert KuralCalismasi.objects.count() == 100  # both messages, 50 runs each
+
+
+def test_fifty_rules_add_at_most_one_query_to_a_chats_start(musteri, diger_musteri):
+    _kurallar(diger_musteri, "chat_baslatildi", 50)
+    sifir, elli = _baslat_sayisi(musteri), _baslat_sayisi(diger_musteri)
+    assert elli - sifir <= 1, (sifir, elli)
+    assert KuralCalismasi.objects.count() == 100

@@ -1,0 +1,50 @@
+"""The automation rules' trigger point (CONTRACT 23): an action function that makes a change a rule
+may react to (a chat started, a ticket created, a visitor's message, a label added, an SLA warning)
+calls `kurallari_calistir` itself, in its own transaction, as one of its business steps; the rules'
+actions then run in that transaction too (a rollback of the change rolls them back).
+
+Rules act through the chat and ticket actions, so their engine (`otomasyon.motor`) sits above
+those apps; they reach it through this one seam, which the `otomasyon` app fills in at start
+(`calistirici_kaydet`). Without it (the app not installed) a call does nothing.
+
+`tur`: `chat` or `ticket`; `nesne_id`: its id. `metin`: the text the event is about (the message,
+the ticket's subject and description) when the caller holds it; `etiket`: the name of the label
+added. `nesne`: the chat or ticket as the caller holds it (fields read from it need no query)."""
+from collections.abc import Callable
+from typing import Any, Protocol
+
+_calistirici: Callable[..., bool] | None = None
+_on_degerlendirici: Callable[..., "OnDegerlendirme | None"] | None = None
+
+
+class OnDegerlendirme(Protocol):
+    eslesen: bool  # some rule's conditions hold: its actions are to run
+
+    def kaydet(self) -> None:
+        """Record the runs whose conditions did not hold (one INSERT)."""
+
+
+def calistirici_kaydet(calistir: Callable[..., bool], on_degerlendir: Callable[..., "OnDegerlendirme | None"]) -> None:
+    global _calistirici, _on_degerlendirici
+    _calistirici, _on_degerlendirici = calistir, on_degerlendir
+
+
+def kurallari_on_degerlendir(olay: str, *, musteri_id: int, tur: str, nesne_id: int,
+                             metin: str | None = None) -> OnDegerlendirme | None:
+    """The hot path's question before its write (a visitor's message): None when the tenant has no
+    active rule for `olay` (from the cache: no query); else whether any rule's conditions hold now,
+    read from what does not change with the write. When none holds, the write keeps its one
+    statement and `kaydet()` then records the runs; when one does, the caller writes and calls
+    `kurallari_calistir` in one transaction."""
+    if _on_degerlendirici is None:
+        return None
+    return _on_degerlendirici(olay, musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin)
+
+
+def kurallari_calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str | None = None,
+                       etiket: str | None = None, nesne: Any = None) -> bool:
+    """True when some rule's actions ran (the caller reads its object again before answering)."""
+    if _calistirici is None:
+        return False
+    return _calistirici(olay, musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin, etiket=etiket,
+                        nesne=nesne)
