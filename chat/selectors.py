@@ -209,9 +209,9 @@ def arkadaki_bekleyenler(*, oturum: Oturum) -> list[Oturum]:
 
 def oturum_get(*, musteri_idleri: list[int], oturum_id, kilitle: bool = False) -> Oturum:
     """A chat of one of the operator's tenants; the same 404 for missing and another tenant's."""
-    qs = Oturum.objects.kapsamda(musteri_idleri)
+    kapsam: QuerySet[Oturum] = Oturum.objects.kapsamda(musteri_idleri)
     # Locked: the chat row alone (an outer join cannot be locked); read: its ticket joined in.
-    qs = qs.select_for_update() if kilitle else ticket_idli(qs)
+    qs = kapsam.select_for_update() if kilitle else ticket_idli(kapsam)
     oturum = qs.filter(pk=id_coz(oturum_id)).first()
     if oturum is None:
         raise Bulunamadi()

@@ -12,10 +12,10 @@ from supportdesk.core.dil import dilde, widget_dili
 from supportdesk.core.erteleme import ertelendi_verisi
 from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictIntegerField, ZamanField, utc_iso
 from tenants.api.serializers import EtiketKisaSerializer
-from tickets.api.serializers import SlaSaatiSerializer
-from tickets.models import Ticket
 from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_kisa_verisi
+from tickets.api.serializers import SlaSaatiSerializer
+from tickets.models import Ticket
 
 from ..adimlar import TEMSILCI
 from ..models import Mesaj, Oturum
