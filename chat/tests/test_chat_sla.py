@@ -109,3 +109,8 @@ def test_the_widget_shape_carries_no_sla_nor_ticket(musteri, yonetici):
     _politika(op, musteri)
     o = baslat(widget_client(musteri))
     assert "sla" not in o and "ticket_id" not in o
+
+
+def test_the_sweep_is_a_periodic_task_at_the_tickets_interval(settings):
+    gorev, bilet = settings.CELERY_BEAT_SCHEDULE["sohbet-sla-tarama"], settings.CELERY_BEAT_SCHEDULE["sla-tarama"]
+    assert gorev["task"] == "chat.sla_tara" and gorev["schedule"] == bilet["schedule"]
