@@ -52,10 +52,13 @@ class Oturum(models.Model):
     # The first-response clock (CONTRACT 17, 24; chat/sla.py), stored as a ticket's clocks are, so
     # the operator shape's `sla` and the sweep read the row alone: `""` (no target), `bekliyor`
     # (running; `_vade` due, `_uyari` the warning not yet sent), `gecikti` (running, breach
-    # announced), `karsilandi` / `ihlal` (ended in time / late).
+    # announced), `karsilandi` / `ihlal` (ended in time / late), `duraklatildi` (snoozed).
     sla_ilk_durum = models.CharField(_("SLA ilk yanıt durumu"), max_length=12, blank=True, default="", db_default="")
     sla_ilk_vade = models.DateTimeField(_("SLA ilk yanıt vadesi"), null=True, blank=True)
     sla_ilk_uyari = models.DateTimeField(_("SLA ilk yanıt uyarısı"), null=True, blank=True)
+    # While the chat is snoozed (CONTRACT 24) its clock is paused (`duraklatildi`): the seconds it
+    # had left, counted again from its wake (CONTRACT 17, wave 4: a paused clock keeps its time).
+    sla_ilk_kalan_sn = models.IntegerField(_("SLA ilk yanıta kalan süre (sn)"), null=True, blank=True)
     bitis_zamani = models.DateTimeField(_("bitiş"), null=True, blank=True)
     kapatan = models.CharField(_("kapatan"), max_length=10, choices=Kapatan.choices, null=True, blank=True)
     puan = models.PositiveSmallIntegerField(_("puan"), null=True, blank=True)

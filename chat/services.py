@@ -312,6 +312,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
         raise Bulunamadi()
     mesaj_yayinla(mesaj, oturum=yonlendirme)
     if uyandi:
+        sla.uyandi(oturum_id=oturum_id)  # CONTRACT 17, 24: its paused first-response clock runs again
         # Back in the views, to its operator (or the queue): the `ertelemeden_dondu` frame.
         _erteleme_yayinla(yonlendirme or Oturum.objects.get(pk=oturum_id), uyandi=True, neden=ERTELEME_ZIYARETCI,
                           aktor_id=None)
@@ -663,7 +664,8 @@ def chat_ertele(*, kullanici, musteri_idleri: list[int], oturum_id, kadar) -> Ot
             raise DurumCakismasi(_("Kapanmış bir sohbet ertelenemez."))
         _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci = kadar, kadar is None
-        oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+        sla.durdur(oturum)  # CONTRACT 17, 24: a snoozed chat's first-response clock pauses
+        oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci", *sla.ALANLAR])
         _erteleme_yayinla(oturum, uyandi=False, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
     return oturum
 
@@ -680,7 +682,8 @@ def chat_uyandir(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
 def _uyandir(oturum: Oturum, *, neden: str, aktor_id: int | None = None) -> None:
     # The caller holds the chat's row lock.
     oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci = None, False
-    oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+    sla.surdur(oturum)  # its paused clock runs again with the time it had left
+    oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci", *sla.ALANLAR])
     _erteleme_yayinla(oturum, uyandi=True, neden=neden, aktor_id=aktor_id)
 
 

@@ -114,3 +114,40 @@ def test_the_widget_shape_carries_no_sla_nor_ticket(musteri, yonetici):
 def test_the_sweep_is_a_periodic_task_at_the_tickets_interval(settings):
     gorev, bilet = settings.CELERY_BEAT_SCHEDULE["sohbet-sla-tarama"], settings.CELERY_BEAT_SCHEDULE["sla-tarama"]
     assert gorev["task"] == "chat.sla_tara" and gorev["schedule"] == bilet["schedule"]
+
+
+def test_a_snoozed_chat_s_clock_pauses_keeping_its_time_and_runs_again_on_wake(musteri, yonetici):
+    _, op = yonetici
+    _politika(op, musteri)
+    w = widget_client(musteri)
+    o = baslat(w)
+    _geri_al(o["id"], 100)  # 200 s left
+    ok(op.post(op_url(o["id"], "ertele"), {"kadar": None}, format="json"))
+    s = ok(op.get(CHATS, {"gorunum": "ertelenen"}))["oturumlar"][0]["sla"]["ilk_yanit"]
+    assert s["durum"] == "duraklatildi" and s["hedef"] is None and 190 <= s["kalan_sn"] <= 200
+    _geri_al(o["id"], 3600)  # an hour snoozed: nothing is due, nothing announced
+    assert sla.tara() == {"uyari": 0, "ihlal": 0}
+    # The visitor writes: the chat wakes and its clock runs again with the time it had left.
+    ok(w.post("/api/v1/widget/chat/message", {"ziyaretci_id": "z-1", "oturum_id": o["id"], "icerik": "Orada mısınız?"},
+              format="json"), 201)
+    s = _satir(op, o["id"])["sla"]["ilk_yanit"]
+    assert s["durum"] == "bekliyor" and 185 <= s["kalan_sn"] <= 200
+    # Snoozed again and woken by the operator (DELETE): the same; answered while snoozed: met.
+    ok(op.post(op_url(o["id"], "ertele"), {"kadar": None}, format="json"))
+    ok(op.delete(op_url(o["id"], "ertele")))
+    assert _satir(op, o["id"])["sla"]["ilk_yanit"]["durum"] == "bekliyor"
+    ok(op.post(op_url(o["id"], "ertele"), {"kadar": None}, format="json"))
+    ok(op.post(op_url(o["id"], "message"), {"icerik": "Buradayım"}, format="json"), 201)
+    s = ok(op.get(op_url(o["id"], "messages")))["oturum"]["sla"]["ilk_yanit"]
+    assert s["durum"] == "karsilandi"
+
+
+def test_a_late_chat_snoozed_stays_breached(musteri, yonetici):
+    _, op = yonetici
+    _politika(op, musteri)
+    o = baslat(widget_client(musteri))
+    _geri_al(o["id"], 400)
+    ok(op.post(op_url(o["id"], "ertele"), {"kadar": None}, format="json"))
+    s = ok(op.get(CHATS, {"gorunum": "ertelenen"}))["oturumlar"][0]["sla"]["ilk_yanit"]
+    assert s["durum"] == "ihlal" and s["kalan_sn"] < 0
+    assert sla.tara()["ihlal"] == 1
