@@ -9,7 +9,7 @@ from . import gruplar, yayin
 # Each of these becomes frames for the groups that may see it (`yayin.dagit`).
 dinle("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_kapandi", "mesaj",
       "yeni_ticket", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "etiketler_ayarlandi",
-      "bahsedilme", "sla_uyari", "sla_ihlal", "erteleme_degisti")(yayin.dagit)
+      "bahsedilme", "sla_uyari", "sla_ihlal", "erteleme_degisti", "chat_sla_uyari", "chat_sla_ihlal")(yayin.dagit)
 
 
 @dinle("uyelik_eklendi", "uyelik_silindi")

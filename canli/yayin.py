@@ -97,7 +97,8 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
 
 # The frame's `tip` of an event whose frame is named otherwise (CONTRACT 11's names are outward).
 CERCEVE_TIPLERI = {"yeni_ticket": "ticket_yeni", "ticket_guncellendi": "ticket_guncellendi",
-                   "sla_uyari": "sla_uyari", "sla_ihlal": "sla_ihlal"}
+                   "sla_uyari": "sla_uyari", "sla_ihlal": "sla_ihlal",
+                   "chat_sla_uyari": "sla_uyari", "chat_sla_ihlal": "sla_ihlal"}
 
 
 def _ticket(olay: YayinlananOlay) -> list[Gonderim]:
@@ -184,6 +185,15 @@ def _sla(olay: YayinlananOlay) -> list[Gonderim]:
     return [(grup, CERCEVE_TIPLERI[olay.olay], {"ticket": OperatorTicketSerializer(ticket).data})]
 
 
+def _chat_sla(olay: YayinlananOlay) -> list[Gonderim]:
+    # CONTRACT 24: a chat's first-response target as a ticket's (`sla_uyari` / `sla_ihlal`), with
+    # the chat as read now: to its operator, or every member while it waits.
+    oturum = chat_selectors.oturum_yayin_icin(oturum_id=olay.veri["oturum_id"])
+    if oturum is None:
+        return []
+    return [(g, CERCEVE_TIPLERI[olay.olay], {"oturum": oturum_verisi(oturum)}) for g in operator_gruplari(oturum)]
+
+
 def _operator_durumu(olay: YayinlananOlay) -> list[Gonderim]:
     kullanici = Kullanici(pk=olay.veri["operator_id"])
     musteri_idleri = kullanici_musteri_idleri(kullanici=kullanici)
@@ -211,6 +221,8 @@ _CEVIRICILER = {
     "ticket_guncellendi": _ticket,
     "sla_uyari": _sla,
     "sla_ihlal": _sla,
+    "chat_sla_uyari": _chat_sla,
+    "chat_sla_ihlal": _chat_sla,
     "operator_durumu": _operator_durumu,
     "hazir_yanitlar_degisti": _hazir_yanitlar_degisti,
     "etiketler_ayarlandi": _etiketler_ayarlandi,

@@ -49,6 +49,16 @@ class Oturum(models.Model):
     # The first operator message that is not a note (CONTRACT 17: accepting is no response), for
     # the chat's first-response target (`chat_ilk_yanit_sn`, tickets.sla) and the reports.
     ilk_yanit_zamani = models.DateTimeField(_("ilk yanıt"), null=True, blank=True)
+    # The first-response clock (CONTRACT 17, 24; chat/sla.py), stored as a ticket's clocks are, so
+    # the operator shape's `sla` and the sweep read the row alone: `""` (no target), `bekliyor`
+    # (running; `_vade` due, `_uyari` the warning not yet sent), `gecikti` (running, breach
+    # announced), `karsilandi` / `ihlal` (ended in time / late), `duraklatildi` (snoozed).
+    sla_ilk_durum = models.CharField(_("SLA ilk yanıt durumu"), max_length=12, blank=True, default="", db_default="")
+    sla_ilk_vade = models.DateTimeField(_("SLA ilk yanıt vadesi"), null=True, blank=True)
+    sla_ilk_uyari = models.DateTimeField(_("SLA ilk yanıt uyarısı"), null=True, blank=True)
+    # While the chat is snoozed (CONTRACT 24) its clock is paused (`duraklatildi`): the seconds it
+    # had left, counted again from its wake (CONTRACT 17, wave 4: a paused clock keeps its time).
+    sla_ilk_kalan_sn = models.IntegerField(_("SLA ilk yanıta kalan süre (sn)"), null=True, blank=True)
     bitis_zamani = models.DateTimeField(_("bitiş"), null=True, blank=True)
     kapatan = models.CharField(_("kapatan"), max_length=10, choices=Kapatan.choices, null=True, blank=True)
     puan = models.PositiveSmallIntegerField(_("puan"), null=True, blank=True)
@@ -96,6 +106,9 @@ class Oturum(models.Model):
             models.Index(fields=["musteri", "bitis_zamani"], name="oturum_bitis_idx"),
             # A visitor's own chats, newest first (widget/init: the open chat or the last closed one).
             models.Index(fields=["musteri", "ziyaretci_id", "-id"], name="oturum_ziyaretci_idx"),
+            # The SLA sweep's range scans: warnings and breaches due (running clocks only).
+            models.Index(fields=["sla_ilk_uyari"], name="oturum_sla_uyari_idx", condition=Q(sla_ilk_durum="bekliyor")),
+            models.Index(fields=["sla_ilk_vade"], name="oturum_sla_vade_idx", condition=Q(sla_ilk_durum="bekliyor")),
         ]
 
     def __str__(self):

@@ -189,7 +189,12 @@ def ziyaretci_oturum_var(*, musteri, ziyaretci_id: str, oturum_id) -> bool:
 def oturum_yayin_icin(*, oturum_id: int) -> Oturum | None:
     """A chat as it is now, with `sira_no` and `cevrimici_operator` (the socket fan-out reads it
     after the commit that changed it; the caller already knows it may be told)."""
-    return _kuyruk_bilgisi(Oturum.objects.filter(pk=oturum_id)).prefetch_related("etiketler").first()
+    return ticket_idli(_kuyruk_bilgisi(Oturum.objects.filter(pk=oturum_id))).prefetch_related("etiketler").first()
+
+
+def ticket_idli(qs: QuerySet[Oturum]) -> QuerySet[Oturum]:
+    """The operator shape's `ticket_id` joined in (CONTRACT 24): no query per row."""
+    return qs.annotate(_ticket_id=F("ticket__id"))
 
 
 def arkadaki_bekleyenler(*, oturum: Oturum) -> list[Oturum]:
@@ -204,9 +209,9 @@ def arkadaki_bekleyenler(*, oturum: Oturum) -> list[Oturum]:
 
 def oturum_get(*, musteri_idleri: list[int], oturum_id, kilitle: bool = False) -> Oturum:
     """A chat of one of the operator's tenants; the same 404 for missing and another tenant's."""
-    qs = Oturum.objects.kapsamda(musteri_idleri)
-    if kilitle:
-        qs = qs.select_for_update()
+    kapsam: QuerySet[Oturum] = Oturum.objects.kapsamda(musteri_idleri)
+    # Locked: the chat row alone (an outer join cannot be locked); read: its ticket joined in.
+    qs = kapsam.select_for_update() if kilitle else ticket_idli(kapsam)
     oturum = qs.filter(pk=id_coz(oturum_id)).first()
     if oturum is None:
         raise Bulunamadi()
@@ -260,7 +265,7 @@ def oturum_list(
         if musteri_id not in musteri_idleri:
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
-    qs = _oturum_suz(Oturum.objects.kapsamda(musteri_idleri), etiket_id=etiket_id, q=q)
+    qs = ticket_idli(_oturum_suz(Oturum.objects.kapsamda(musteri_idleri), etiket_id=etiket_id, q=q))
     if gorunum:
         # A view (CONTRACT 24), combined with the other filters; `durum` narrows it further.
         kosul, dallar = _gorunum(gorunum, kullanici=kullanici, musteri_idleri=musteri_idleri)

@@ -24,7 +24,7 @@ from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.erteleme import ERTELENMIS, ertelenmis_mi
-from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek
+from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, ZatenTicketaDonustu
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.kurallar import kurallari_calistir, kurallari_on_degerlendir
 from supportdesk.core.olaylar import yayinla
@@ -33,8 +33,10 @@ from tenants.ekipler import ekip_coz
 from tenants.etiketler import etiket_adlari, etiketler_coz
 from tenants.models import Uyelik
 from tenants.selectors import uye_idleri_dogrula
+from tickets import services as ticket_services
+from tickets.models import Ticket
 
-from . import atama, selectors, sorgular
+from . import atama, selectors, sla, sorgular
 from .adimlar import (
     ATAMA_AKTARMA,
     ATAMA_KABUL,
@@ -137,7 +139,8 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
     bekliyordu = oturum.durum == Oturum.Durum.BEKLIYOR
     simdi = timezone.now()
     oturum.durum, oturum.kapatan, oturum.bitis_zamani = Oturum.Durum.KAPANDI, kapatan, simdi
-    oturum.save(update_fields=["durum", "kapatan", "bitis_zamani"])
+    sla.kapandi(oturum)
+    oturum.save(update_fields=["durum", "kapatan", "bitis_zamani", *sla.ALANLAR])
     mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM,
                 icerik=sistem_metni(oturum, metin or SISTEM_METINLERI[kapatan]))
     yayinla("chat_kapandi", musteri_id=oturum.musteri_id, veri={
@@ -197,10 +200,12 @@ def chat_baslat(
             try:
                 # The partial unique index (one open chat per visitor) settles a racing start.
                 with transaction.atomic():
-                    oturum = Oturum.objects.create(
+                    oturum = Oturum(
                         musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal,
                         dil=sohbet_dili(musteri, dil), ticket_onerildi=None if acik else simdi, ekip_id=ekip_id,
                     )
+                    sla.baslat(oturum, musteri)  # CONTRACT 17, 24: the first-response clock starts with it
+                    oturum.save(force_insert=True)
             except IntegrityError:
                 mevcut = selectors.ziyaretci_acik_oturum(musteri=musteri, ziyaretci_id=ziyaretci_id)
                 if mevcut is None:
@@ -335,6 +340,7 @@ def _ziyaretci_mesaji_yaz(*, musteri, ziyaretci_id: str, oturum_id: int, icerik:
         raise Bulunamadi()
     mesaj_yayinla(mesaj, oturum=yonlendirme)
     if uyandi:
+        sla.uyandi(oturum_id=oturum_id)  # CONTRACT 17, 24: its paused first-response clock runs again
         # Back in the views, to its operator (or the queue): the `ertelemeden_dondu` frame.
         _erteleme_yayinla(yonlendirme or Oturum.objects.get(pk=oturum_id), uyandi=True, neden=ERTELEME_ZIYARETCI,
                           aktor_id=None)
@@ -627,7 +633,8 @@ def ilk_yanit_kaydet(mesaj: Mesaj) -> None:
     """The chat's first response (CONTRACT 17: accepting is no response, a note is none): the
     operator message `mesaj`'s time, kept once on the chat in the message's transaction: one
     UPDATE, a no-op after the first."""
-    Oturum.objects.filter(pk=mesaj.oturum_id, ilk_yanit_zamani__isnull=True).update(ilk_yanit_zamani=mesaj.zaman)
+    if Oturum.objects.filter(pk=mesaj.oturum_id, ilk_yanit_zamani__isnull=True).update(ilk_yanit_zamani=mesaj.zaman):
+        sla.yanitlandi(oturum_id=mesaj.oturum_id, zaman=mesaj.zaman)
 
 
 def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None,
@@ -695,7 +702,8 @@ def chat_ertele(*, kullanici, musteri_idleri: list[int], oturum_id, kadar) -> Ot
             raise DurumCakismasi(_("Kapanmış bir sohbet ertelenemez."))
         _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci = kadar, kadar is None
-        oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+        sla.durdur(oturum)  # CONTRACT 17, 24: a snoozed chat's first-response clock pauses
+        oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci", *sla.ALANLAR])
         _erteleme_yayinla(oturum, uyandi=False, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
     return oturum
 
@@ -712,7 +720,8 @@ def chat_uyandir(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
 def _uyandir(oturum: Oturum, *, neden: str, aktor_id: int | None = None) -> None:
     # The caller holds the chat's row lock.
     oturum.ertelendi_kadar, oturum.ertelendi_ziyaretci = None, False
-    oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci"])
+    sla.surdur(oturum)  # its paused clock runs again with the time it had left
+    oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci", *sla.ALANLAR])
     _erteleme_yayinla(oturum, uyandi=True, neden=neden, aktor_id=aktor_id)
 
 
@@ -777,6 +786,28 @@ def chat_sistem_kapat(*, oturum_id: int) -> Oturum:
     """A rule closes a chat: by `sistem`, as the periodic close does (409 when closed already)."""
     with transaction.atomic():
         return yeniden_oku(_kapat(oturum=_kilitli(oturum_id), kapatan=Oturum.Kapatan.SISTEM))
+
+
+def chat_ticketa_cevir(*, kullanici, musteri_idleri: list[int], oturum_id, konu: str,
+                      oncelik: str = Ticket.Oncelik.NORMAL) -> Ticket:
+    """An operator turns a chat into a ticket (CONTRACT 24): the ticket is made as any other
+    (`ticket_olustur`: routing, SLA clocks, `yeni_ticket`), the chat's transcript as the visitor
+    saw it (notes left out, `Mesaj.objects.gorunur()`) its first reply, linked both ways
+    (`ticket.oturum`); the chat stays as it is. Any member of the chat's tenant may do it, a plain
+    operator on a colleague's chat too: it writes nothing to the chat (CONTRACT 3a restricts
+    messages, closes and transfers). One ticket per chat: a second is 409 `ZATEN_TICKETA_DONUSTU`,
+    decided under the chat's row lock, so two at once make one."""
+    with transaction.atomic():
+        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        if Oturum.objects.filter(pk=oturum.pk, ticket__isnull=False).exists():
+            raise ZatenTicketaDonustu()
+        taslak = selectors.ticket_taslagi(oturum=oturum)
+        return ticket_services.ticket_olustur(
+            musteri=oturum.musteri, ziyaretci_id=oturum.ziyaretci_id, konu=konu, mesaj=taslak["mesaj"],
+            ad=taslak["ad"], email=taslak["email"], oncelik=oncelik, dil=oturum.dil,
+            kanal=Ticket.Kanal.API if oturum.kanal == Oturum.Kanal.API else Ticket.Kanal.WIDGET, oturum_id=oturum.pk,
+            ekip_id=oturum.ekip_id,  # CONTRACT 22: routed among the chat's team, as the visitor chose it
+        )
 
 
 def chat_ziyaretci_okudu(*, oturum_id: int, mesaj_id) -> bool:

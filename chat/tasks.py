@@ -1,7 +1,7 @@
 """Thin Celery tasks: a service call, nothing else (HOUSE-STYLE 11)."""
 from celery import shared_task
 
-from . import atama, services
+from . import atama, services, sla
 
 
 @shared_task(name="chat.zaman_asimlari", ignore_result=True)
@@ -21,3 +21,10 @@ def atama_taramasi() -> dict:
 def ertelenenleri_uyandir() -> int:
     """Beat ("ertelenenleri-uyandir"): snoozed chats whose time has come (CONTRACT 24)."""
     return services.ertelenen_sohbetleri_uyandir()
+
+
+@shared_task(name="chat.sla_tara", ignore_result=True)
+def sla_tara() -> dict:
+    """Beat (CELERY_BEAT_SCHEDULE "sohbet-sla-tarama", at the tickets' SLA sweep's interval): chats'
+    first-response warnings and breaches now due (CONTRACT 17, 24)."""
+    return sla.tara()

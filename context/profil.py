@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db.models import Avg, Count, Max, Min, prefetch_related_objects
 
 from chat.models import Oturum
+from chat.selectors import ticket_idli
 from kisiler.selectors import kisi_verileri, ziyaretci_kisisi
 from tickets.models import Ticket
 
@@ -46,7 +47,7 @@ def ziyaretci_profili_get(*, musteri_idleri: list[int], ziyaretci_id: str, muste
                  if ziyaretci.pk else None)
     anlar = [ziyaretci.olusturulma if ziyaretci.pk else None, sohbet["ilk"], talep["ilk"]]
     sonlar = [ziyaretci.guncellenme if ziyaretci.pk else None, son_sayfa, sohbet["son"], sohbet["son_bitis"], talep["son"]]
-    oturumlar = list(Oturum.objects.filter(**kosul).order_by("-baslangic", "-id")[:SON_KAYIT])
+    oturumlar = list(ticket_idli(Oturum.objects.filter(**kosul)).order_by("-baslangic", "-id")[:SON_KAYIT])
     ticketlar = list(Ticket.objects.filter(**kosul).select_related("operator").order_by("-olusturulma", "-id")[:SON_KAYIT])
     prefetch_related_objects(oturumlar, "etiketler")
     prefetch_related_objects(ticketlar, "etiketler")

@@ -16,6 +16,10 @@ class KbKategori(models.Model):
     ad = models.CharField(_("ad"), max_length=150)
     slug = models.SlugField(_("slug"), max_length=150, allow_unicode=False)
     aciklama = models.TextField(_("açıklama"), blank=True)
+    # The English version (CONTRACT 19, issue 43): the widget shows it in English, each field
+    # falling back to the project's own when empty.
+    ad_en = models.CharField(_("ad (İngilizce)"), max_length=150, blank=True, default="", db_default="")
+    aciklama_en = models.TextField(_("açıklama (İngilizce)"), blank=True, default="", db_default="")
     sira = models.PositiveIntegerField(_("sıra"), default=0)
     olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
 
@@ -44,6 +48,11 @@ class KbMakale(models.Model):
     icerik = models.TextField(_("içerik (HTML)"), blank=True)
     # The Markdown the portal's editor wrote `icerik` from (empty for HTML written elsewhere).
     icerik_markdown = models.TextField(_("içerik (Markdown)"), blank=True)
+    # The English version (CONTRACT 19, issue 43), as the Turkish one: sanitized HTML from Markdown.
+    baslik_en = models.CharField(_("başlık (İngilizce)"), max_length=200, blank=True, default="", db_default="")
+    ozet_en = models.CharField(_("özet (İngilizce)"), max_length=500, blank=True, default="", db_default="")
+    icerik_en = models.TextField(_("içerik (HTML, İngilizce)"), blank=True, default="", db_default="")
+    icerik_markdown_en = models.TextField(_("içerik (Markdown, İngilizce)"), blank=True, default="", db_default="")
     yayinda = models.BooleanField(_("yayında"), default=False)
     sira = models.PositiveIntegerField(_("sıra"), default=0)
     goruntulenme = models.PositiveIntegerField(_("görüntülenme"), default=0)
@@ -79,6 +88,10 @@ class Kampanya(models.Model):
     gorsel = models.ForeignKey("dosyalar.Dosya", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                verbose_name=_("görsel"))
     buton_metni = models.CharField(_("buton metni"), max_length=60, blank=True)
+    # The English version (CONTRACT 19, issue 43); an empty field falls back to the Turkish one.
+    baslik_en = models.CharField(_("başlık (İngilizce)"), max_length=200, blank=True, default="", db_default="")
+    icerik_en = models.TextField(_("içerik (İngilizce)"), blank=True, default="", db_default="")
+    buton_metni_en = models.CharField(_("buton metni (İngilizce)"), max_length=60, blank=True, default="", db_default="")
     buton_url = models.CharField(_("buton URL"), max_length=500, blank=True, validators=[HTTP_URL])
     baslangic = models.DateTimeField(_("başlangıç"))
     bitis = models.DateTimeField(_("bitiş"))

@@ -43,18 +43,23 @@ def _slug(deger, en_cok: int) -> str:
 
 
 def kb_kategori_kaydet(
-    *, musteri, slug: str, ad: str, aciklama: str = "", sira: int = 0, kategori: KbKategori | None = None
+    *, musteri, slug: str, ad: str, aciklama: str = "", sira: int = 0, kategori: KbKategori | None = None,
+    ad_en: str | None = None, aciklama_en: str | None = None,
 ) -> KbKategori:
-    """Create, or update the tenant's category with this slug (or `kategori` itself)."""
+    """Create, or update the tenant's category with this slug (or `kategori` itself). `*_en`: its
+    English version (issue 43); None leaves it as it is."""
     slug = _slug(slug, 150)
     ad = _zorunlu_metin("ad", ad, 150)
     aciklama = _zorunlu_metin("aciklama", aciklama or "", 2000, bos_olabilir=True)
+    ingilizce = _ingilizce(ad_en=(ad_en, 150), aciklama_en=(aciklama_en, 2000))
     sira = _sira(sira)
     with transaction.atomic():
         if kategori is None:
             kategori = KbKategori.objects.kapsamda([musteri.id]).filter(slug=slug).first() or KbKategori(musteri=musteri)
         _slug_bos_mu(KbKategori, musteri=musteri, slug=slug, haric=kategori.pk)
         kategori.slug, kategori.ad, kategori.aciklama, kategori.sira = slug, ad, aciklama, sira
+        for alan, deger in ingilizce.items():
+            setattr(kategori, alan, deger)
         kategori.save()
     return kategori
 
@@ -62,12 +67,19 @@ def kb_kategori_kaydet(
 def kb_makale_kaydet(
     *, musteri, slug: str, baslik: str, icerik: str = "", ozet: str = "", kategori: KbKategori | None = None,
     yayinda: bool = False, sira: int = 0, makale: KbMakale | None = None, icerik_markdown: str | None = None,
+    baslik_en: str | None = None, ozet_en: str | None = None, icerik_markdown_en: str | None = None,
 ) -> KbMakale:
     """Create, or update the tenant's article with this slug (or `makale` itself).
 
     With `icerik_markdown` (the portal's editor) the body is that Markdown rendered, and the
-    source is kept for the next edit; `icerik` is then ignored.
+    source is kept for the next edit; `icerik` is then ignored. `*_en`: the English version
+    (issue 43), its body from Markdown as the Turkish one; None leaves it as it is. Search stays
+    on the Turkish text (the index is Turkish).
     """
+    ingilizce = _ingilizce(baslik_en=(baslik_en, 200), ozet_en=(ozet_en, 500),
+                           icerik_markdown_en=(icerik_markdown_en, 200_000))
+    if "icerik_markdown_en" in ingilizce:
+        ingilizce["icerik_en"] = metin.html_temizle(metin.markdown_html(ingilizce["icerik_markdown_en"]))
     slug = _slug(slug, 200)
     baslik = _zorunlu_metin("baslik", baslik, 200)
     ozet = _zorunlu_metin("ozet", ozet or "", 500, bos_olabilir=True)
@@ -89,6 +101,8 @@ def kb_makale_kaydet(
         onceden_yayinda = makale.pk is not None and makale.yayinda
         makale.slug, makale.baslik, makale.ozet, makale.icerik = slug, baslik, ozet, temiz
         makale.icerik_markdown = kaynak
+        for alan, deger in ingilizce.items():
+            setattr(makale, alan, deger)
         makale.kategori, makale.yayinda, makale.sira = kategori, yayinda, _sira(sira)
         makale.duz_metin = duz
         makale.arama_baslik = metin.arama_metni(baslik)
@@ -133,8 +147,11 @@ def kampanya_kaydet(
     *, musteri, baslik: str, baslangic: datetime, bitis: datetime, icerik: str = "", gorsel_url: str = "",
     buton_metni: str = "", buton_url: str = "", aktif: bool = True, kampanya: Kampanya | None = None,
     gorsel: Dosya | None = None, gorsel_kaldir: bool = False,
+    baslik_en: str | None = None, icerik_en: str | None = None, buton_metni_en: str | None = None,
 ) -> Kampanya:
-    """Create a campaign, or update `kampanya` (the command matches existing ones by title)."""
+    """Create a campaign, or update `kampanya` (the command matches existing ones by title).
+    `*_en`: its English version (issue 43); None leaves it as it is."""
+    ingilizce = _ingilizce(baslik_en=(baslik_en, 200), icerik_en=(icerik_en, 5000), buton_metni_en=(buton_metni_en, 60))
     baslik = _zorunlu_metin("baslik", baslik, 200)
     icerik = _zorunlu_metin("icerik", icerik or "", 5000, bos_olabilir=True)
     buton_metni = _zorunlu_metin("buton_metni", buton_metni or "", 60, bos_olabilir=True)
@@ -149,7 +166,7 @@ def kampanya_kaydet(
     with transaction.atomic():
         kampanya = kampanya or Kampanya(musteri=musteri)
         for alan, deger in dict(baslik=baslik, icerik=icerik, gorsel_url=gorsel_url, buton_metni=buton_metni,
-                                buton_url=buton_url, baslangic=baslangic, bitis=bitis, aktif=aktif).items():
+                                buton_url=buton_url, baslangic=baslangic, bitis=bitis, aktif=aktif, **ingilizce).items():
             setattr(kampanya, alan, deger)
         if gorsel is not None:
             if gorsel.musteri_id != musteri.id:
@@ -171,6 +188,13 @@ def kampanya_gorseli_yukle(*, musteri, dosya) -> Dosya:
     if dosya.size and dosya.size <= EN_BUYUK_BOYUT and mime_tipi_bul(dosya) not in KAMPANYA_GORSEL_TIPLERI:
         raise DesteklenmeyenDosya(_("Görsel PNG, JPEG, GIF ya da WebP olmalı."))
     return dosya_yukle(musteri=musteri, ziyaretci_id="", dosya=dosya)
+
+
+def _ingilizce(**alanlar: tuple[str | None, int]) -> dict[str, str]:
+    """The English fields given (not None), checked as their Turkish ones; empty is allowed (the
+    widget then shows the Turkish text)."""
+    return {alan: _zorunlu_metin(alan, deger, en_cok, bos_olabilir=True)
+            for alan, (deger, en_cok) in alanlar.items() if deger is not None}
 
 
 def _url(alan: str, deger) -> str:

@@ -238,6 +238,10 @@ class KbKategoriForm(forms.Form):
     aciklama = forms.CharField(label=_("Açıklama"), max_length=2000, required=False,
                                widget=forms.Textarea(attrs={"rows": 2}))
     sira = forms.IntegerField(label=_("Sıra"), min_value=0, max_value=1_000_000, initial=0, required=False)
+    # The English version (issue 43): shown by an English widget; empty falls back to the above.
+    ad_en = forms.CharField(label=_("Kategori adı (İngilizce)"), max_length=150, required=False)
+    aciklama_en = forms.CharField(label=_("Açıklama (İngilizce)"), max_length=2000, required=False,
+                                  widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class KbMakaleForm(forms.Form):
@@ -254,6 +258,12 @@ class KbMakaleForm(forms.Form):
     )
     yayinda = forms.BooleanField(label=_("Yayında (widget'ta görünsün)"), required=False)
     sira = forms.IntegerField(label=_("Sıra"), min_value=0, max_value=1_000_000, initial=0, required=False)
+    # The English version (issue 43): an English widget shows it; an empty field shows the Turkish one.
+    baslik_en = forms.CharField(label=_("Başlık (İngilizce)"), max_length=200, required=False)
+    ozet_en = forms.CharField(label=_("Özet (İngilizce)"), max_length=500, required=False)
+    icerik_markdown_en = forms.CharField(label=_("İçerik (Markdown, İngilizce)"), required=False, max_length=200_000,
+                                         strip=False, widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "true",
+                                                                                   "lang": "en"}))
 
     def __init__(self, *args, kategoriler=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -307,6 +317,11 @@ class KampanyaForm(forms.Form):
     buton_metni = forms.CharField(label=_("Buton metni"), max_length=60, required=False)
     buton_url = forms.CharField(label=_("Buton adresi"), max_length=500, required=False)
     aktif = forms.BooleanField(label=_("Etkin"), required=False, initial=True)
+    # The English version (issue 43): an English widget shows it; an empty field shows the Turkish one.
+    baslik_en = forms.CharField(label=_("Başlık (İngilizce)"), max_length=200, required=False)
+    icerik_en = forms.CharField(label=_("Metin (İngilizce)"), max_length=5000, required=False,
+                                widget=forms.Textarea(attrs={"rows": 3, "lang": "en"}))
+    buton_metni_en = forms.CharField(label=_("Buton metni (İngilizce)"), max_length=60, required=False)
 
     def clean(self):
         data = super().clean()

@@ -129,7 +129,8 @@ class KampanyaView(_ListeVeDetay):
     def ilk_degerler(self, k: Kampanya):
         return {"baslik": k.baslik, "icerik": k.icerik, "baslangic": timezone.localtime(k.baslangic),
                 "bitis": timezone.localtime(k.bitis), "gorsel_url": k.gorsel_url, "buton_metni": k.buton_metni,
-                "buton_url": k.buton_url, "aktif": k.aktif}
+                "buton_url": k.buton_url, "aktif": k.aktif, "baslik_en": k.baslik_en, "icerik_en": k.icerik_en,
+                "buton_metni_en": k.buton_metni_en}
 
     def kaydet(self, form, nesne=None):
         d = dict(form.cleaned_data)

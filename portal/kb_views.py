@@ -40,6 +40,7 @@ class _KbTemel(PortalView):
                                                              haric=kategori and kategori.pk)
         try:
             return kb_services.kb_kategori_kaydet(musteri=self.musteri, slug=slug, ad=d["ad"], aciklama=d["aciklama"],
+                                                  ad_en=d["ad_en"], aciklama_en=d["aciklama_en"],
                                                   sira=d["sira"] or 0, kategori=kategori or KbKategori(musteri=self.musteri))
         except GecersizIstek as exc:
             form_hatalari(form, exc)
@@ -69,7 +70,8 @@ class KbKategoriView(_KbTemel):
         except Bulunamadi:
             return bulunamadi(request)
         form = forms.KbKategoriForm(initial={"ad": kategori.ad, "slug": kategori.slug, "aciklama": kategori.aciklama,
-                                             "sira": kategori.sira})
+                                             "sira": kategori.sira, "ad_en": kategori.ad_en,
+                                             "aciklama_en": kategori.aciklama_en})
         return self.sayfa("portal/kb_kategori.html", kategori=kategori, form=form)
 
     def post(self, request, kategori_id: int):
@@ -112,6 +114,7 @@ class _MakaleTemel(_KbTemel):
             return kb_services.kb_makale_kaydet(
                 musteri=self.musteri, slug=slug, baslik=d["baslik"], ozet=d["ozet"], kategori=kategori,
                 yayinda=d["yayinda"], sira=d["sira"] or 0, icerik_markdown=d["icerik_markdown"],
+                baslik_en=d["baslik_en"], ozet_en=d["ozet_en"], icerik_markdown_en=d["icerik_markdown_en"],
                 makale=makale or KbMakale(musteri=self.musteri),
             )
         except GecersizIstek as exc:
@@ -145,7 +148,9 @@ class KbMakaleView(_MakaleTemel):
             return bulunamadi(request)
         form = self._form(initial={"baslik": makale.baslik, "slug": makale.slug, "kategori": makale.kategori_id,
                                    "ozet": makale.ozet, "icerik_markdown": makale.icerik_markdown or makale.icerik,
-                                   "yayinda": makale.yayinda, "sira": makale.sira})
+                                   "yayinda": makale.yayinda, "sira": makale.sira, "baslik_en": makale.baslik_en,
+                                   "ozet_en": makale.ozet_en,
+                                   "icerik_markdown_en": makale.icerik_markdown_en or makale.icerik_en})
         return self._duzenleyici(form, makale)
 
     def post(self, request, makale_id: int):

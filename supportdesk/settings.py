@@ -516,6 +516,10 @@ DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)
 CELERY_BEAT_SCHEDULE["sla-tarama"] = {
     "task": "tickets.sla_tara", "schedule": env.float("SLA_TARAMA_ARALIGI", default=30), "options": {"expires": 60},
 }
+# The same for chats' first response (CONTRACT 24; chat/sla.py), at the same interval.
+CELERY_BEAT_SCHEDULE["sohbet-sla-tarama"] = {
+    "task": "chat.sla_tara", "schedule": env.float("SLA_TARAMA_ARALIGI", default=30), "options": {"expires": 60},
+}
 # Chat time-outs (issue 13): per tenant since issue 26 (`Musteri.bekleme_zaman_asimi_dk`,
 # `sessiz_kapatma_dk`, CONTRACT 15); this is only how often they are checked.
 CELERY_BEAT_SCHEDULE["sohbet-zaman-asimlari"] = {

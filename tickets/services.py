@@ -27,19 +27,21 @@ from .models import Ticket, TicketYanit
 def ticket_olustur(
     *, musteri, ziyaretci_id: str, konu: str, mesaj: str, ad: str = "", email: str = "",
     oncelik: str = Ticket.Oncelik.NORMAL, ek_idleri: list[int] | None = None, kanal: str = Ticket.Kanal.WIDGET,
-    dil: str | None = None, ekip_id: int | None = None,
+    dil: str | None = None, ekip_id: int | None = None, oturum_id: int | None = None,
 ) -> Ticket:
     """`dil`: the ticket's language for good (CONTRACT 19: its visitor mails are written in it): the
     widget's (the view decides it from the request) or the chat's it is made of; when not given
     (e-mail, a server), the tenant's `dil` if `tr` or `en`, else the default. `ekip_id`: the team the
-    visitor chose (CONTRACT 22; the view checked it): the owner is chosen among its members."""
+    visitor chose (CONTRACT 22; the view checked it): the owner is chosen among its members.
+    `oturum_id`: the chat an operator made it of (CONTRACT 24; one ticket per chat, the caller holds
+    the chat's lock)."""
     ekler = dosya_list_by_ids(musteri=musteri, ziyaretci_id=ziyaretci_id, dosya_idleri=ek_idleri or [])
     simdi = timezone.now()
     with transaction.atomic():
         ticket = Ticket(
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu, ad=ad, email=email, oncelik=oncelik,
             kanal=kanal, olusturulma=simdi, guncellenme=simdi, dil=dil_kodu(dil) or widget_dili(musteri),
-            ekip_id=ekip_id,
+            ekip_id=ekip_id, oturum_id=oturum_id,
         )
         sla.olusturuldu(ticket, sla.baglam(musteri, simdi=simdi))
         ticket.save(force_insert=True)

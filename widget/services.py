@@ -78,6 +78,7 @@ def sohbeti_ticketa_donustur(*, musteri, ziyaretci_id: str, oturum_id, konu: str
             musteri=musteri, ziyaretci_id=ziyaretci_id, konu=konu or taslak["konu"], mesaj=mesaj or taslak["mesaj"],
             ad=ad if ad is not None else taslak["ad"], email=email if email is not None else taslak["email"],
             dil=oturum.dil,  # CONTRACT 19: the ticket keeps its chat's language
+            oturum_id=oturum.id,  # linked both ways, as an operator's conversion (CONTRACT 24)
         )
         oturum = chat_services.chat_ticketa_donustu(oturum=oturum, ticket_id=ticket.id)
     return ticket, oturum

@@ -14,11 +14,14 @@ from supportdesk.core.fields import StrictBooleanField, StrictCharField, StrictI
 from tenants.api.serializers import EtiketKisaSerializer
 from tenants.ayarlar import mesai_verisi
 from tenants.etiketler import etiket_kisa_verisi
+from tickets.api.serializers import SlaSaatiSerializer
+from tickets.models import Ticket
 
 from ..adimlar import TEMSILCI
 from ..models import Mesaj, Oturum
 from ..selectors import GORUNUMLER
 from ..services import operator_gorunen_adi
+from ..sla import sla_verisi
 
 
 # --- output --------------------------------------------------------------------------------
@@ -28,10 +31,19 @@ def _zaman(value):
 
 def oturum_verisi(oturum: Oturum) -> dict:
     """A chat as operators see it: with its labels (CONTRACT 16; lists prefetch them, no query per
-    row). The widget's shape (`widget_oturum_verisi`) never carries them."""
+    row), its team (CONTRACT 22), the ticket an operator made of it and its first-response clock
+    (CONTRACT 24, from the row alone). The widget's shape (`widget_oturum_verisi`) never carries them."""
     return {**_oturum_ortak(oturum), "etiketler": [etiket_kisa_verisi(e) for e in oturum.etiketler.all()],
             "ekip_id": oturum.ekip_id,  # CONTRACT 22: operators' shape only
-            "ertelendi_kadar": ertelendi_verisi(oturum)}
+            "ertelendi_kadar": ertelendi_verisi(oturum),
+            "ticket_id": ticket_id(oturum), "sla": sla_verisi(oturum)}
+
+
+def ticket_id(oturum: Oturum) -> int | None:
+    # Lists and frames join it in (`selectors.ticket_idli`, `_ticket_id`); else one indexed read.
+    if hasattr(oturum, "_ticket_id"):
+        return oturum._ticket_id
+    return Oturum.objects.filter(pk=oturum.pk).values_list("ticket__id", flat=True).first()
 
 
 def _oturum_ortak(oturum: Oturum) -> dict:
@@ -117,6 +129,10 @@ def hazir_yanit_verisi(yanit) -> dict:
             "icerik": yanit.icerik}
 
 
+class ChatSlaSerializer(serializers.Serializer):
+    ilk_yanit = SlaSaatiSerializer(allow_null=True)
+
+
 class _OturumOrtakSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     musteri_id = serializers.IntegerField()
@@ -146,6 +162,10 @@ class OturumSerializer(_OturumOrtakSerializer):
     ertelendi_kadar = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("Erteleme (CONTRACT 24): bu zamana dek, `ziyaretci` (ziyaretçi yazana dek) "
                                                 "ya da null."))
+    ticket_id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy(
+        "Bir operatörün bu sohbetten oluşturduğu destek talebi (`POST /operator/chat/{id}/ticket`); yoksa null."))
+    sla = ChatSlaSerializer(help_text=gettext_lazy("Sohbetin ilk yanıt hedefi (`chat_ilk_yanit_sn`), talebin "
+                                                   "`sla.ilk_yanit` biçiminde."))
 
 
 class WidgetOturumSerializer(_OturumOrtakSerializer):
@@ -222,6 +242,11 @@ class OperatorMesajSerializer(serializers.Serializer):
 
 class OturumEtiketlerAyarlaSerializer(serializers.Serializer):
     etiket_idleri = serializers.JSONField(help_text=gettext_lazy("Sohbetin projesindeki etiketlerin id'leri (tüm liste)."))
+
+
+class ChatTicketSerializer(serializers.Serializer):
+    konu = StrictCharField(max_length=200)
+    oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False, allow_null=True)
 
 
 class AktarSerializer(serializers.Serializer):

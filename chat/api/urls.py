@@ -17,5 +17,6 @@ urlpatterns = [
     path("operator/chat/<int:oturum_id>/etiketler", views.OperatorChatEtiketlerView.as_view(),
          name="operator-chat-etiketler"),
     path("operator/chat/<int:oturum_id>/ertele", views.OperatorChatErteleView.as_view(), name="operator-chat-ertele"),
+    path("operator/chat/<int:oturum_id>/ticket", views.OperatorChatTicketView.as_view(), name="operator-chat-ticket"),
     path("operator/canned-responses", views.HazirYanitListView.as_view(), name="operator-canned-responses"),
 ]

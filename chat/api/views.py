@@ -22,6 +22,9 @@ from tenants.api.serializers import MesaiSerializer
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip, ziyaretci_dogrula
 from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 from tenants.on_okuma import OnOkumaIhtiyaci
+from tickets.api.serializers import OperatorTicketDetaySerializer
+from tickets.models import Ticket
+from tickets.selectors import operator_ticket_get
 
 from .. import selectors, services, yoklama
 from ..models import Mesaj, Oturum
@@ -31,7 +34,7 @@ from . import serializers as s
 
 def _hatalar(*kodlar: str) -> dict:
     durumlar = {"GECERSIZ_ISTEK": 400, "KIMLIK_GEREKLI": 401, "ORIGIN_IZINSIZ": 403, "BULUNAMADI": 404,
-                "DURUM_CAKISMASI": 409, "CHAT_LIMITI_DOLU": 409, "LIMIT_ASILDI": 429}
+                "DURUM_CAKISMASI": 409, "CHAT_LIMITI_DOLU": 409, "ZATEN_TICKETA_DONUSTU": 409, "LIMIT_ASILDI": 429}
     sonuc: dict = {}
     for kod in kodlar:
         status = durumlar[kod]
@@ -446,6 +449,23 @@ class OperatorChatErteleView(OperatorAPIView):
 def _operator_oturumu(oturum: Oturum) -> dict:
     prefetch_related_objects([oturum], "etiketler")
     return s.oturum_verisi(oturum)
+
+
+class OperatorChatTicketView(OperatorAPIView):
+    @extend_schema(
+        summary=gettext_lazy("Sohbetten destek talebi oluştur (döküm ilk yanıt olur, notlar hariç; sohbet olduğu gibi "
+                             "kalır)"),
+        request=s.ChatTicketSerializer,
+        responses={201: inline_serializer("SohbettenTicket", {"ticket": OperatorTicketDetaySerializer()}),
+                   **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI", "ZATEN_TICKETA_DONUSTU")},
+    )
+    def post(self, request, oturum_id: int):
+        veri = _dogrula(s.ChatTicketSerializer, request.data)
+        ticket = services.chat_ticketa_cevir(
+            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, konu=veri["konu"],
+            oncelik=veri.get("oncelik") or Ticket.Oncelik.NORMAL)
+        ticket = operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket.id)
+        return basarili({"ticket": OperatorTicketDetaySerializer(ticket, context={"request": request}).data}, status=201)
 
 
 class HazirYanitListView(OperatorAPIView):

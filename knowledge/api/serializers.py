@@ -2,6 +2,8 @@ from rest_framework import serializers
 
 from supportdesk.core.fields import ZamanField
 
+from ..metin import duz_metin
+
 OZET_UZUNLUK = 200
 
 
@@ -11,35 +13,64 @@ def _kisalt(duz: str) -> str:
     return duz[:OZET_UZUNLUK].rsplit(" ", 1)[0] + " …"
 
 
+def ingilizce_mi(context) -> bool:
+    # The widget's language (CONTRACT 19: the tenant's `dil`, `otomatik` following the browser),
+    # decided by the view and passed as `dil`.
+    return (context or {}).get("dil") == "en"
+
+
+class DilliField(serializers.CharField):
+    """A text with an English version (issue 43): `<alan>_en` in an English widget when it is not
+    empty, else the project's own text."""
+
+    def __init__(self, alan: str | None = None, **kwargs):
+        self.alan = alan
+        super().__init__(source="*", **kwargs)
+
+    def bind(self, field_name, parent):
+        super().bind(field_name, parent)
+        self.alan = self.alan or field_name
+
+    def to_representation(self, nesne):
+        if ingilizce_mi(self.context):
+            ceviri = getattr(nesne, f"{self.alan}_en", "")
+            if ceviri:
+                return ceviri
+        return getattr(nesne, self.alan)
+
+
 class OzetField(serializers.CharField):
-    """The article's own summary, or the start of its text when it has none."""
+    """The article's own summary, or the start of its text when it has none (in an English widget:
+    its English summary, else its English text's start, else the Turkish ones)."""
 
     def __init__(self, **kwargs):
         super().__init__(source="*", **kwargs)
 
     def to_representation(self, makale):
+        if ingilizce_mi(self.context) and (makale.ozet_en or makale.icerik_en):
+            return makale.ozet_en or _kisalt(duz_metin(makale.icerik_en))
         return makale.ozet or _kisalt(makale.duz_metin)
 
 
 # --- output: each shape once, the same class builds the answer and describes it in the schema ---
 class KategoriSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    ad = serializers.CharField()
+    ad = DilliField()
     slug = serializers.CharField()
-    aciklama = serializers.CharField()
+    aciklama = DilliField()
     sira = serializers.IntegerField()
     makale_sayisi = serializers.IntegerField()
 
 
 class KategoriOzetSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    ad = serializers.CharField()
+    ad = DilliField()
     slug = serializers.CharField()
 
 
 class MakaleSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    baslik = serializers.CharField()
+    baslik = DilliField()
     slug = serializers.CharField()
     ozet = OzetField()
     # The selectors join `kategori` (select_related): no query per article.
@@ -53,7 +84,7 @@ class AramaSonucuSerializer(MakaleSerializer):
 
 
 class MakaleDetaySerializer(MakaleSerializer):
-    icerik = serializers.CharField(help_text="Sanitized HTML.")
+    icerik = DilliField(help_text="Sanitized HTML.")
     goruntulenme = serializers.IntegerField()
 
 
@@ -73,10 +104,10 @@ class GorselUrlField(serializers.CharField):
 
 class KampanyaSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    baslik = serializers.CharField()
-    icerik = serializers.CharField()
+    baslik = DilliField()
+    icerik = DilliField()
     gorsel_url = GorselUrlField()
-    buton_metni = serializers.CharField()
+    buton_metni = DilliField()
     buton_url = serializers.CharField()
     baslangic = ZamanField()
     bitis = ZamanField()

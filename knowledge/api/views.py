@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 
+from supportdesk.core.dil import widget_dili
 from supportdesk.core.responses import basarili
 from tenants.api.temel import WidgetAPIView
 
@@ -12,7 +13,14 @@ from . import serializers as s
 ZIYARETCI_PARAM = OpenApiParameter("ziyaretci_id", str, required=True)
 
 
-class KbSearchView(WidgetAPIView):
+class _IcerikView(WidgetAPIView):
+    def dil_baglami(self) -> dict:
+        """The serializers' context: the widget's language (CONTRACT 19), in which the English
+        version of an article, category or campaign is shown when it has one (issue 43)."""
+        return {"request": self.request, "dil": widget_dili(self.musteri, self.request)}
+
+
+class KbSearchView(_IcerikView):
     @extend_schema(
         summary=gettext_lazy("Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)"),
         description=gettext_lazy("`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir."),
@@ -31,20 +39,20 @@ class KbSearchView(WidgetAPIView):
         p = ser.validated_data
         makaleler = selectors.kb_makale_ara(musteri=self.musteri, q=p["q"], kategori_slug=p.get("kategori"),
                                             limit=p["limit"])
-        return basarili({"makaleler": s.AramaSonucuSerializer(makaleler, many=True).data})
+        return basarili({"makaleler": s.AramaSonucuSerializer(makaleler, many=True, context=self.dil_baglami()).data})
 
 
-class KbCategoriesView(WidgetAPIView):
+class KbCategoriesView(_IcerikView):
     @extend_schema(summary=gettext_lazy("Bilgi bankası kategorileri (yayındaki makale sayılarıyla)"),
                    parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("KbKategoriler", {"kategoriler": s.KategoriSerializer(many=True)})})
     def get(self, request):
         self.ziyaretci_id()
         kategoriler = selectors.kb_kategori_list(musteri=self.musteri)
-        return basarili({"kategoriler": s.KategoriSerializer(kategoriler, many=True).data})
+        return basarili({"kategoriler": s.KategoriSerializer(kategoriler, many=True, context=self.dil_baglami()).data})
 
 
-class KbArticleView(WidgetAPIView):
+class KbArticleView(_IcerikView):
     @extend_schema(summary=gettext_lazy("Makale (görüntülenme sayılır)"), parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("KbMakale", {"makale": s.MakaleDetaySerializer()}),
                               404: OpenApiResponse(description="BULUNAMADI")})
@@ -53,13 +61,13 @@ class KbArticleView(WidgetAPIView):
         makale = selectors.kb_makale_get(musteri=self.musteri, slug=slug)
         services.kb_makale_goruntulendi(makale=makale)
         makale.goruntulenme += 1
-        return basarili({"makale": s.MakaleDetaySerializer(makale).data})
+        return basarili({"makale": s.MakaleDetaySerializer(makale, context=self.dil_baglami()).data})
 
 
-class CampaignsView(WidgetAPIView):
+class CampaignsView(_IcerikView):
     @extend_schema(summary=gettext_lazy("Şu an geçerli kampanyalar"), parameters=[ZIYARETCI_PARAM],
                    responses={200: inline_serializer("Kampanyalar", {"kampanyalar": s.KampanyaSerializer(many=True)})})
     def get(self, request):
         self.ziyaretci_id()
         kampanyalar = selectors.kampanya_aktif_list(musteri=self.musteri)
-        return basarili({"kampanyalar": s.KampanyaSerializer(kampanyalar, many=True, context={"request": request}).data})
+        return basarili({"kampanyalar": s.KampanyaSerializer(kampanyalar, many=True, context=self.dil_baglami()).data})

@@ -256,6 +256,15 @@ const tr = {
   topluTemizle: "Seçimi temizle",
   topluSonuc: "{basarili} değişti, {hatali} değiştirilemedi.",
   topluHepsi: { one: "{n} değişti.", other: "{n} değişti." },
+  // issue 43: chats' SLA and chat-to-ticket (static/panel/sohbet_ek.js)
+  sohbetKisa: "Sohbet",
+  talepKisa: "Talep",
+  slaUyariDuyurusu: "{tur} yanıt süresi doluyor: {ad} ({proje})",
+  slaIhlalDuyurusu: "{tur} yanıt süresi aşıldı: {ad} ({proje})",
+  ticketaDonustur: "Ticket'a dönüştür",
+  ticketaDonusturAciklama: "Sohbetin dökümü (iç notlar hariç) talebin ilk yanıtı olur; sohbet olduğu gibi kalır.",
+  sohbetTalebi: "Talep #{id}",
+  talepKonusu: "Konu",
 };
 
 const en = {
@@ -501,6 +510,15 @@ const en = {
   topluTemizle: "Clear selection",
   topluSonuc: "{basarili} changed, {hatali} could not be changed.",
   topluHepsi: { one: "{n} changed.", other: "{n} changed." },
+  // issue 43: chats' SLA and chat-to-ticket (static/panel/sohbet_ek.js)
+  sohbetKisa: "Chat",
+  talepKisa: "Ticket",
+  slaUyariDuyurusu: "{tur} response due soon: {ad} ({proje})",
+  slaIhlalDuyurusu: "{tur} response overdue: {ad} ({proje})",
+  ticketaDonustur: "Convert to ticket",
+  ticketaDonusturAciklama: "The chat's transcript (internal notes left out) becomes the ticket's first reply; the chat stays as it is.",
+  sohbetTalebi: "Ticket #{id}",
+  talepKonusu: "Subject",
 };
 
 const SOZLUK = { tr, en };

@@ -12,6 +12,7 @@ import { makrolariAc } from "./makrolar.js";
 import { dil, dilAyarla, kucukHarf, M, saat, sayiYaz, sayiyla, soz, tarihSaat } from "./metinler.js";
 import { profilCiz, profilGetir, profilSohbetiGuncelle } from "./profil.js";
 import { slaCercevesi, slaRozetleri } from "./sla.js";
+import { beklemeSlaIsaretle, slaDuyurusu, sohbetTicketDugmesi } from "./sohbet_ek.js";
 import { OperatorSoketi } from "./soket.js";
 import { secimDegistir, secimiTemizle, secimKutusu, topluKur } from "./toplu.js";
 import { Bahsetme, dosyaBirakma, emojiSecici, hazirDoldur, yazmaModu } from "./yazma.js";
@@ -349,6 +350,9 @@ function soketOlayi(tip, d) {
     S.okunan.set(d.oturum_id, Math.max(S.okunan.get(d.oturum_id) || 0, d.mesaj_id));
     if (d.oturum_id === S.acikSohbet) okunduIsaretle();
   } else if (slaCercevesi(tip, d)) {
+    slaDuyurusu(tip, d, { kap: el.duyurular, uyar, projeAdi: musteriAdi, talepAc: talebiAc,
+      sohbetAc: (id) => { if (S.gorunum !== "sohbet") gorunumDegistir("sohbet"); sohbetAc(id); } });
+    if (d.oturum) sohbetGuncelle(d.oturum, false);
     if (S.gorunum === "talep") talepleriYenile();
   } else if (tip === "ticket_yeni" || tip === "ticket_guncellendi") {
     if (S.gorunum === "talep") talepleriYenile();
@@ -572,7 +576,7 @@ function sohbetSatiri(o) {
         h("span", { class: "proje", text: m.firma_adi || "" }, m.sessize_alindi ? h("span", { class: "sessiz-isaret", text: " ♪" }) : null),
         h("span", { class: "onizleme", text: o.son_mesaj || "" }),
         etiketCipleri(o.etiketler),
-        o.durum === "bekliyor" ? h("span", { class: "bekleme", text: soz("bekliyor", { sure: beklemeSuresi(o.baslangic) }) }) : null)),
+        o.durum === "bekliyor" ? beklemeSlaIsaretle(h("span", { class: "bekleme", text: soz("bekliyor", { sure: beklemeSuresi(o.baslangic) }) }), o) : null)),
     o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil kucuk", onclick: () => kabulEt(o.id), text: M.kabulEt,
       "aria-label": `${M.kabulEt}: ${o.ziyaretci_adi || o.ziyaretci_id}` }) : null);
 }
@@ -837,6 +841,8 @@ function sohbetBasligiCiz() {
       o.durum !== "kapandi" ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "u", "data-test": "makro-ac", onclick: makroAc, text: M.makroKisa }) : null,
       o.durum === "bekliyor" ? h("button", { type: "button", class: "birincil", "aria-keyshortcuts": "a", onclick: () => kabulEt(o.id), text: M.kabulEt }) : null,
       arayaGirmeDugmesi(o),
+      sohbetTicketDugmesi(o, { dialog: el.dialog, talepAc: talebiAc,
+        donustu: (oturum) => { (S.sohbetler.has(oturum.id) ? S.sohbetler : S.arsiv).set(oturum.id, oturum); sohbetBasligiCiz(); } }),
       o.durum === "aktif" && !yalnizOkunur(o) ? h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "t", onclick: aktarAc, text: M.aktar }) : null,
       o.durum !== "kapandi" && !yalnizOkunur(o) ? erteleDugmesi({ tur: "chat", nesne: o, dialog: el.dialog,
         hata: bildir, bitti: (yeni) => { sohbetGuncelle(yeni, false); sohbetBasligiCiz(); } }) : null,

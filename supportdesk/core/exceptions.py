@@ -89,6 +89,11 @@ class ChatLimitiDolu(ApiHatasi):
     status_code, kod, mesaj = 409, "CHAT_LIMITI_DOLU", mesajlar.CHAT_LIMITI_DOLU
 
 
+class ZatenTicketaDonustu(ApiHatasi):
+    """CONTRACT 24: a chat becomes one ticket; a second conversion names the conflict itself."""
+    status_code, kod, mesaj = 409, "ZATEN_TICKETA_DONUSTU", mesajlar.ZATEN_TICKETA_DONUSTU
+
+
 class DosyaCokBuyuk(ApiHatasi):
     status_code, kod, mesaj = 413, "DOSYA_COK_BUYUK", mesajlar.DOSYA_COK_BUYUK
 

@@ -108,6 +108,15 @@ class SlaGovdesi(TypedDict):
     etiketler: list[str]
 
 
+class ChatSla(TypedDict):
+    """A chat's first-response target (CONTRACT 17, 24): due soon or breached (chat/sla.py)."""
+    oturum_id: int
+    musteri_id: int
+    hedef: str
+    son_zaman: str | None
+    operator_id: int | None
+
+
 # A webhook event may carry more for the listeners in this process; those keys are dropped from
 # the outbox row (`webhook_govdesi`), so the body stays the contract's.
 class YeniTicket(YeniTicketGovdesi):
@@ -352,6 +361,8 @@ ALAN_OLAYLARI = (
     "chat_operator_mesaji",  # an operator wrote in a chat
     "hazir_yanitlar_degisti",  # a tenant's canned responses changed
     "bahsedilme",  # a note mentioned members
+    "chat_sla_uyari",  # a chat's first-response target is due within `uyari_dk` (CONTRACT 17, 24)
+    "chat_sla_ihlal",  # a chat's first-response target passed unmet (CONTRACT 17, 24)
     # tickets (tickets)
     "ticket_guncellendi",  # a ticket was replied to, or its status, owner, priority or labels changed
     "ticket_operator_yaniti",  # an operator replied to a ticket
@@ -413,6 +424,8 @@ VERI_TIPLERI: dict[str, type] = {
     "chat_operator_mesaji": MesajIdOlayi,
     "hazir_yanitlar_degisti": HazirYanitlarDegisti,
     "bahsedilme": Bahsedilme,
+    "chat_sla_uyari": ChatSla,
+    "chat_sla_ihlal": ChatSla,
     "ticket_guncellendi": TicketGuncellendi,
     "ticket_operator_yaniti": YanitIdOlayi,
     "sla_degisti": AyarDegisti,

@@ -22,7 +22,8 @@ from webhooks.models import Olay
 
 SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniyet_puan", "chat_kapandi", "mesaj",
                   "yeni_ticket", "ticket_guncellendi", "operator_durumu", "hazir_yanitlar_degisti", "sla_uyari",
-                  "sla_ihlal", "etiketler_ayarlandi", "bahsedilme", "erteleme_degisti")
+                  "sla_ihlal", "etiketler_ayarlandi", "bahsedilme", "erteleme_degisti", "chat_sla_uyari",
+                  "chat_sla_ihlal")
 # What each event carries: exactly its declared type (olaylar.VERI_TIPLERI; `yayinla` checks it in
 # the tests), which is enough for every listener of it.
 _SLA = {"ticket_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
@@ -41,6 +42,8 @@ VERILER = {
     "operator_cevrimdisi": {"operator_id": 1, "musteri_id": 1, "email": "op@ornek.com"},
     "chat_atandi": {"oturum_id": 1, "musteri_id": 1, "operator_id": 1, "neden": "kabul", "etiketler": []},
     "sla_uyari": _SLA, "sla_ihlal": _SLA,
+    **{ad: {"oturum_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
+            "operator_id": None} for ad in ("chat_sla_uyari", "chat_sla_ihlal")},
     **{ad: {"oturum_id": 1, "sira_degisti": True} for ad in ("chat_kabul_edildi", "chat_aktarildi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "mesaj_kaydedildi", "chat_okundu")},
     "mesaj": {"mesaj": type("Mesaj", (), {"icerik": "merhaba"})()},

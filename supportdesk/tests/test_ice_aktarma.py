@@ -15,8 +15,11 @@ KATMANLAR = {
     "denetim": 2,  # the audit log: listeners of events by name; knows users and tenants only
     "dosyalar": 2,
     "webhooks": 2,
-    "chat": 3,
     "tickets": 3,
+    # A chat sits on tickets (issue 43): it is measured by the tenant's SLA policy (tickets.sla,
+    # CONTRACT 17, 24) and an operator turns it into a ticket (`chat_ticketa_cevir`), as the
+    # ticket's own model already names its source chat. Tickets know nothing of chats' code.
+    "chat": 3.5,
     "knowledge": 3,
     "context": 4,  # the visitor across channels: reads chats and tickets
     "canli": 4,  # the sockets: frames of chats, tickets and operators' status
@@ -94,7 +97,7 @@ def test_no_import_inside_a_function():
 
 @pytest.mark.parametrize("satir, beklenen", [
     ("from chat.models import Oturum", True),  # tenants -> chat: upward
-    ("from tickets import selectors", True),  # chat -> tickets: sideways, same layer
+    ("from context import selectors", True),  # chat -> context: upward
 ])
 def test_the_check_catches_wrong_directions(satir, beklenen):
     agac = ast.parse(satir)

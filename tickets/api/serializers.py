@@ -60,6 +60,8 @@ class TicketSerializer(serializers.Serializer):
     email = serializers.CharField()
     olusturulma = ZamanField()
     guncellenme = ZamanField()
+    oturum_id = serializers.IntegerField(allow_null=True, help_text=gettext_lazy(
+        "Bir operatörün bu talebi oluşturduğu sohbet (`POST /operator/chat/{id}/ticket`); yoksa null."))
 
 
 class TicketDetaySerializer(TicketSerializer):

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 W = "/api/v1/widget/ticket"
 OP = "/api/v1/operator"
 TICKET_ALANLARI = {"id", "musteri_id", "ziyaretci_id", "konu", "durum", "oncelik", "ad", "email", "olusturulma",
-                   "guncellenme"}
+                   "guncellenme", "oturum_id"}
 
 
 def ac(client, ziyaretci_id="z1", **extra):

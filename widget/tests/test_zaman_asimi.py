@@ -57,6 +57,7 @@ def test_kimse_yokken_bekleyen_sohbete_ticket_onerilir_ve_ticket_olunca_sistem_k
     ticket, oturum = res["ticket"], res["oturum"]
     assert (ticket["konu"], ticket["email"], ticket["ad"]) == ("Faturam iki kez kesildi", "ayse@ornek.com", "Ayşe")
     assert ticket["yanitlar"][0]["icerik"] == taslak["mesaj"]
+    assert ticket["oturum_id"] == o["id"]  # linked both ways (CONTRACT 24), as an operator's conversion
     assert (oturum["durum"], oturum["kapatan"], oturum["ticket_onerisi"]) == ("kapandi", "sistem", False)
     assert f"#{ticket['id']}" in _yokla(widget, o["id"])["mesajlar"][-1]["icerik"]
     [kapandi] = Olay.objects.filter(olay="chat_kapandi")
