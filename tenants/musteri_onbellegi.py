@@ -32,7 +32,7 @@ import time
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 
-from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi, tenant_etiketi
 
 from .models import Musteri, Uyelik
 
@@ -40,7 +40,7 @@ logger = logging.getLogger("supportdesk.tenants")
 SURE = 3600  # shared entries: a safety net only, every change invalidates at once
 YEREL_SURE = 60.0
 NESIL = "musteri:nesil"
-UYELIK_NESLI = "musteri:uyelik-nesli:{}"
+UYELIK_NESLI = "musteri:uyelik-nesli:{}"  # formatted with the tenant's hash tag (Redis Cluster: its slot)
 _yerel: dict[str, tuple[int, Musteri, float]] = {}
 _YEREL_EN_COK = 10_000
 # musteri_id -> (generation, member ids, when). A tenant with more members than ADAY_EN_COK is
@@ -76,7 +76,7 @@ def sifirla() -> None:
 
 def uyelik_nesli_redis_anahtari(musteri_id: int) -> str:
     """The raw Redis key of the tenant's membership generation (read with the rate limit)."""
-    return caches["default"].make_key(UYELIK_NESLI.format(musteri_id))
+    return caches["default"].make_key(UYELIK_NESLI.format(tenant_etiketi(musteri_id)))
 
 
 def adaylar(musteri_id: int) -> tuple[int, list[int]] | None:
@@ -94,7 +94,7 @@ def adaylari_yukle(musteri_id: int, nesil) -> None:
     membership that commits meanwhile renews the generation, so this list is then never used)."""
     nesil = _coz(nesil)
     if nesil is None:  # never set, or evicted: set one first, then read under it
-        anahtar = UYELIK_NESLI.format(musteri_id)
+        anahtar = UYELIK_NESLI.format(tenant_etiketi(musteri_id))
         try:
             cache.add(anahtar, _yeni_nesil(), None)
             nesil = cache.get(anahtar)
@@ -193,7 +193,7 @@ def uyelik_nesli_yenile(musteri_id: int) -> None:
     def yenile():
         _adaylar.pop(musteri_id, None)
         try:
-            cache.set(UYELIK_NESLI.format(musteri_id), _yeni_nesil(), None)
+            cache.set(UYELIK_NESLI.format(tenant_etiketi(musteri_id)), _yeni_nesil(), None)
         except Exception:
             logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
 
