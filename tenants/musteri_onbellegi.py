@@ -20,6 +20,11 @@ A process also keeps each tenant's member ids (`adaylar`), under a generation of
 `uyelik_silindi`), so the list is never used after a membership changed. Widget requests narrow
 their read of presence to it.
 
+On a Redis Cluster (issue 44) the generation and the key entries are on slots of their own (the
+entry's tenant is not known before it is read): `get_many` reads them in per-slot groups
+(supportdesk/core/onbellek.py), and the membership generation carries the tenant's hash tag, so
+the pre-read's script reads it with the tenant's rate limit.
+
 A cache that cannot be reached is skipped (the database answers), never an error; a generation
 change made while Redis was down reaches the memories when Redis is back only through
 `YEREL_SURE`, which bounds how long a rotated key can outlive an outage.

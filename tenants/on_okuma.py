@@ -26,8 +26,13 @@ Only when this process already holds the key's tenant (the limit's key names the
 cache is Redis; otherwise there is no pre-read (`request.on_okuma` stays unset) and each part
 reads on its own (the throttle its limit, the authentication its tenant, presence its sets).
 A request counted here that then fails authentication or the origin check still counts: the
-limit is per key and address, so that only spends the caller's own budget. The keys are not in
-the limit's hash slot: one Redis server (or a primary), not Redis Cluster.
+limit is per key and address, so that only spends the caller's own budget.
+
+On a Redis Cluster (`REDIS_URL=redis+cluster://...`, issue 44) the keys are on several slots: the
+tenant's `{t:<id>}` (the limit's windows, the membership generation, the tenant's poll
+generation), the chat's `{o:<id>}`, presence's `{varlik}`, the global generations. The script then
+runs on the tenant's slot with the reads that share it, and the rest is read by plain commands in
+the same pipeline (`_kumede_calistir`): every script touches one slot.
 """
 from collections.abc import Callable
 from dataclasses import dataclass
