@@ -1,17 +1,21 @@
 """Two hosts, simulated (issue 44, CONTRACT 26; slow): the whole topology twice, on 127.0.0.2 and
-127.0.0.3, against one PostgreSQL database and a Redis Cluster.
+127.0.0.3, against a PostgreSQL primary with its streaming replica, S3 and a Redis Cluster.
 
 Each "host" is a supervisord of its own (ops/supervisor.py, the Procfile's commands) with one web,
 one socket process, one Celery worker and one beat, bound to its address (`BIND_HOST`), on the
-same ports as the other: the two share nothing but the database, the cluster (`REDIS_URL`) and
-the plain Redis of the channel layer and the broker. The migrations run once, as a release phase.
+same ports as the other, with a MEDIA_ROOT of its own: the two share nothing but the primary and
+its replica (supportdesk.testing.replika; `DATABASE_REPLICA_URL`), the bucket (moto's S3 server on
+loopback, supportdesk.testing.s3; `S3_*`), the cluster (`REDIS_URL`) and the plain Redis of the
+channel layer and the broker. The migrations ran once, on the primary, as a release phase.
 
-A chat passes both ways across them: the visitor on host A (REST and socket), the operator on host
-B. Then host A dies at once (SIGKILL of its supervisord and every process group it started):
-the visitor moves to host B, as a proxy's health check would send it, and finds every message;
-the chat goes on both ways; host B's beat, which only waited while A's held the lock, takes over
-within a minute (BEAT_KILIT_SANIYE at its production default) and no periodic job was sent by
-both at once.
+A chat passes both ways across them: the visitor on host A (REST and socket, and a file uploaded
+there), the operator on host B. Then host A dies at once (SIGKILL of its supervisord and every
+process group it started): the visitor moves to host B, as a proxy's health check would send it,
+and finds every message and its file (in the bucket, not on A's disk); the chat goes on both ways;
+another operator finds the chat by search on host B (a replica read; the index rebuilt by
+whichever worker took the task); host B's beat, which only waited while A's held the lock, takes
+over within a minute (BEAT_KILIT_SANIYE at its production default) and no periodic job was sent
+by both at once.
 
 Runs where REDIS_URL names a cluster (`.ci/kume`); skipped elsewhere.
 """
@@ -24,15 +28,17 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
 from django.conf import settings
 
 from canli.tests.yardimci import Soket
+from dosyalar.tests.yardimci import png_bayt
 from supportdesk.core.redis_adresi import kume_mi
-from supportdesk.testing.sunucu import http_cagri, psql
+from supportdesk.testing.replika import ReplikaliKume
+from supportdesk.testing.s3 import S3Sunucusu
+from supportdesk.testing.sunucu import http_cagri
 
 pytestmark = [pytest.mark.slow]
 
@@ -68,7 +74,7 @@ class Host:
         self.dizin = tmp / ad
         self.dizin.mkdir()
         self.log = tmp / f"{ad}.log"
-        self.ortam = {**ortam, "BIND_HOST": adres}
+        self.ortam = {**ortam, "BIND_HOST": adres, "MEDIA_ROOT": str(self.dizin / "media")}
         subprocess.run([sys.executable, "ops/supervisor.py", "--dizin", str(self.dizin), "--port", str(port),
                         "--web", "1", "--sockets", "1", "--worker", "1"], cwd=settings.BASE_DIR, env=self.ortam,
                        check=True, capture_output=True, timeout=60)
@@ -146,39 +152,41 @@ def iki_host(tmp_path):
     db_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
     if not db_url.startswith("postgres") or not kume_mi(redis_url):
         pytest.skip("İki host testi PostgreSQL ve bir Redis Cluster ister (.ci/kume).")
-    parca = urlsplit(db_url)
-    db_adi = parca.path.strip("/") + "_ikihost"
-    yonetim = urlunsplit(parca._replace(path="/postgres"))
-    psql(yonetim, f'DROP DATABASE IF EXISTS "{db_adi}" WITH (FORCE)')
-    psql(yonetim, f'CREATE DATABASE "{db_adi}"')
-    ortam = {
-        **{k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
-        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
-        "DATABASE_URL": urlunsplit(parca._replace(path="/" + db_adi)),
-        "DJANGO_ENV_FILE": "/dev/null",
-        "DEBUG": "false",
-        "SECURE_SSL_REDIRECT": "false",
-        "SECRET_KEY": "iki-host-testi-" + "x" * 40,  # one key: a token from one host is good on the other
-        "MEDIA_ROOT": str(tmp_path / "media"),  # the simulated shared volume (S3 arrives with h44v)
-        "MEDIA_PAYLASIMLI": "true",
-        "WEB_CONCURRENCY": "1",
-        "CELERY_CONCURRENCY": "1",
-        "CONN_MAX_AGE": "0",
-        "WIDGET_RATE_LIMIT": "100000/min",
-        "EMAIL_URL": "filemail://" + str(tmp_path / "eposta"),
-        "BEAT_ANAHTAR_ONEKI": f"redbeat-ikihost-{uuid.uuid4().hex[:6]}:",
-    }
-    # The release phase, once for both hosts.
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=settings.BASE_DIR,
-                   env=ortam, check=True, timeout=600)
-    port = _bos_port()
+    kapatilacak: list = []
     hostlar: list[Host] = []
     try:
+        veritabani = ReplikaliKume()  # its primary migrated: the release phase, once for both hosts
+        kapatilacak.append(veritabani)
+        s3 = S3Sunucusu((tmp_path / "moto.log").open("wb"))
+        kapatilacak.append(s3)
+        kova = f"dosyalar-{uuid.uuid4().hex[:12]}"
+        s3.istemci.create_bucket(Bucket=kova)
+        ortam = {
+            **{k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+            "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+            "DATABASE_URL": veritabani.birincil_url,
+            "DATABASE_REPLICA_URL": veritabani.replika_url,
+            "REPLIKA_AZAMI_GECIKME": "300",
+            "S3_BUCKET": kova, "S3_ENDPOINT_URL": s3.url, "S3_REGION": "us-east-1", "S3_ADDRESSING_STYLE": "path",
+            "S3_ACCESS_KEY_ID": "test", "S3_SECRET_ACCESS_KEY": "test",
+            "DJANGO_ENV_FILE": "/dev/null",
+            "DEBUG": "false",
+            "SECURE_SSL_REDIRECT": "false",
+            "SECRET_KEY": "iki-host-testi-" + "x" * 40,  # one key: a token from one host is good on the other
+            "WEB_CONCURRENCY": "1",
+            "CELERY_CONCURRENCY": "1",
+            "CONN_MAX_AGE": "0",
+            "WIDGET_RATE_LIMIT": "100000/min",
+            "EMAIL_URL": "filemail://" + str(tmp_path / "eposta"),
+            "BEAT_ANAHTAR_ONEKI": f"redbeat-ikihost-{uuid.uuid4().hex[:6]}:",
+        }
+        port = _bos_port()
         yield lambda ad, adres: hostlar.append(Host(ad, adres, port, tmp_path, ortam)) or hostlar[-1], ortam
     finally:
         for h in hostlar:
             h.kapat()
-        psql(yonetim, f'DROP DATABASE IF EXISTS "{db_adi}" WITH (FORCE)')
+        for k in reversed(kapatilacak):
+            k.kapat()
 
 
 def _operator_soketi(ws_url: str, token: str) -> Soket:
@@ -213,6 +221,7 @@ def test_iki_host_sohbeti_iki_yonde_tasir_ve_biri_olunce_hicbir_sey_kaybolmaz(ik
                                      env=ortam, capture_output=True, text=True, check=True, timeout=300).stdout)
     op = demo["operatorler"][0]
     musteri = next(m for m in demo["musteriler"] if m["id"] in op["musteri_idleri"])
+    baska_op = next(o for o in demo["operatorler"] if o is not op and musteri["id"] in o["musteri_idleri"])
     anahtar = {"X-API-Key": musteri["api_key"]}
 
     # The operator on host B (REST and socket), the visitor on host A.
@@ -232,6 +241,10 @@ def test_iki_host_sohbeti_iki_yonde_tasir_ve_biri_olunce_hicbir_sey_kaybolmaz(ik
     son_a = http_cagri("POST", f"{a.url('web')}/api/v1/widget/chat/message", 201, headers=anahtar,
                        json={"ziyaretci_id": "iki-host", "oturum_id": oturum["id"], "icerik": "Bir sorum var"})["mesaj"]
     assert operator.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == son_a["id"])["mesaj"] == son_a
+    png = png_bayt()
+    dosya = http_cagri("POST", f"{a.url('web')}/api/v1/widget/upload", 201, headers=anahtar,
+                       data={"ziyaretci_id": "iki-host"}, files={"dosya": ("ek.png", png, "image/png")})["dosya"]
+    assert dosya["url"].startswith(ortam["S3_ENDPOINT_URL"]), dosya  # signed, in the bucket
     # Only host A's beat has sent anything while both ran.
     assert _gonderilen(a.log_metni()) and not _gonderilen(b.log_metni()), b.log_metni()[-3000:]
 
@@ -252,6 +265,20 @@ def test_iki_host_sohbeti_iki_yonde_tasir_ve_biri_olunce_hicbir_sey_kaybolmaz(ik
     assert ziyaretci.bekle("mesaj", sure=SURE, kosul=lambda d: d["mesaj"]["id"] == ikinci["id"])["mesaj"] == ikinci
     mesajlar = http_cagri("GET", f"{b.url('web')}/api/v1/operator/chat/{oturum['id']}/messages", 200, headers=yetki)
     assert {ilk["id"], cevap["id"], son_a["id"], soru["id"], ikinci["id"]} <= {m["id"] for m in mesajlar["mesajlar"]}
+    # The file uploaded on A is in the bucket, not on A's disk: still there with A gone.
+    indirilen = requests.get(dosya["url"], timeout=15)
+    assert indirilen.status_code == 200 and indirilen.content == png
+    # Another operator (no write of its own: the replica may answer) finds the chat on B by search.
+    baska = http_cagri("POST", f"{b.url('web')}/api/v1/auth/login", 200,
+                       json={"email": baska_op["email"], "sifre": baska_op["sifre"]})["token"]
+    bitis = time.monotonic() + 30
+    while True:
+        sonuclar = http_cagri("GET", f"{b.url('web')}/api/v1/operator/ara", 200,
+                              headers={"Authorization": f"Bearer {baska}"}, params={"q": "sorum"})["sonuclar"]
+        if any(r["tur"] == "chat" and r["id"] == oturum["id"] for r in sonuclar):
+            break
+        assert time.monotonic() < bitis, sonuclar
+        time.sleep(0.5)
 
     # Host B's beat takes over within a minute of the holder's death, and sends from then on.
     while "Acquired lock" not in b.log_metni():
