@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy
 from chat.models import Oturum
 from supportdesk.core.dil import dil_kodu
 from supportdesk.core.girdi import id_coz, ziyaretci_id_dogrula
-from supportdesk.core.throttling import oran_coz, pencere_kontrol
+from supportdesk.core.throttling import oran_coz, pencere_kontrol, widget_limit_anahtari
 from tenants import ziyaretci
 from tenants.kimlik import operator_tokeni_dogrula
 from tenants.models import Kullanici
@@ -36,7 +36,7 @@ def widget_musterisi(*, api_key: str, origin: str | None, ip: str):
         raise Ret(4403, "ORIGIN_IZINSIZ", gettext_lazy("Bu site için widget izni yok."))
     oran = oran_coz(settings.WIDGET_RATE_LIMIT)
     # The same budget as the REST widget calls of this key and address (WidgetThrottle's key).
-    if oran is not None and not pencere_kontrol(f"throttle:widget:{musteri.pk}:{ip}", oran)[0]:
+    if oran is not None and not pencere_kontrol(widget_limit_anahtari(musteri.pk, ip), oran)[0]:
         raise Ret(4429, "LIMIT_ASILDI", gettext_lazy("Çok fazla istek; biraz sonra tekrar deneyin."))
     return musteri
 

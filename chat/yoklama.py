@@ -38,7 +38,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 
-from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi, tenant_etiketi
 
 logger = logging.getLogger("supportdesk.chat")
 
@@ -65,8 +65,8 @@ def okunacaklar(*, oturum_id: int, musteri_id: int) -> list[str]:
     onbellek = _onbellek()
     if onbellek is None or connection.vendor != "postgresql":
         return []
-    return [_anahtar(onbellek, f"ozet:{oturum_id}"), _anahtar(onbellek, f"s:{oturum_id}"),
-            _anahtar(onbellek, f"m:{musteri_id}"), _anahtar(onbellek, "genel")]
+    return [_anahtar(onbellek, f"ozet:{{o:{oturum_id}}}"), _anahtar(onbellek, f"s:{{o:{oturum_id}}}"),
+            _anahtar(onbellek, f"m:{tenant_etiketi(musteri_id)}"), _anahtar(onbellek, "genel")]
 
 
 def _etiket(nesiller) -> bytes:
@@ -109,7 +109,9 @@ def degisti(*, oturum_idleri=(), musteri_idleri=(), genel: bool = False) -> None
     onbellek = _onbellek()
     if onbellek is None:
         return
-    adlar = [f"s:{i}" for i in oturum_idleri if i] + [f"m:{i}" for i in musteri_idleri if i]
+    # Hash tags (Redis Cluster): a chat's keys share a slot, a tenant's generation is on the
+    # tenant's (with its rate limit, read by one script in the pre-read).
+    adlar = [f"s:{{o:{i}}}" for i in oturum_idleri if i] + [f"m:{tenant_etiketi(i)}" for i in musteri_idleri if i]
     if genel:
         adlar.append("genel")
     if not adlar:

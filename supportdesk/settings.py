@@ -17,6 +17,8 @@ from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from supportdesk.core.redis_adresi import kume_dugumleri, kume_mi
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -221,6 +223,26 @@ REDIS_URL = env("REDIS_URL", default="")
 # (redis-py's default spends about a second per call), short timeouts (loopback or LAN).
 REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.5)
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=1.0)
+# Past one host (CONTRACT 26, docs/production.md "Redis Cluster"): REDIS_URL may name a Redis
+# Cluster, `redis+cluster://host:port,host:port,...` (cache, rate limits, presence, the widget's
+# pre-read, semaphores). The socket fan-out (channels-redis) and the broker (kombu, with beat's
+# lock, celery-redbeat) do not speak cluster: they then need a plain Redis (or a Sentinel-managed
+# one) of their own, REDIS_CHANNEL_URL and REDIS_BROKER_URL. With a plain REDIS_URL both default
+# to it, as before.
+REDIS_KUME = kume_mi(REDIS_URL)
+REDIS_CHANNEL_URL = env("REDIS_CHANNEL_URL", default="") or env("CHANNEL_LAYER_URL", default="") \
+    or ("" if REDIS_KUME else REDIS_URL)
+REDIS_BROKER_URL = env("REDIS_BROKER_URL", default="") or ("" if REDIS_KUME else REDIS_URL)
+if REDIS_KUME:
+    try:
+        kume_dugumleri(REDIS_URL)
+    except ValueError as e:
+        raise ImproperlyConfigured(f"REDIS_URL: {e}") from None
+    for _ad, _deger in (("REDIS_CHANNEL_URL", REDIS_CHANNEL_URL), ("REDIS_BROKER_URL", REDIS_BROKER_URL)):
+        if not _deger or kume_mi(_deger):
+            raise ImproperlyConfigured(
+                f"REDIS_URL names a Redis Cluster: set {_ad} to a plain Redis (redis://...) or a "
+                "Sentinel one; channels-redis and Celery's broker do not support Redis Cluster.")
 if REDIS_URL:
     CACHES = {"default": {
         "BACKEND": "supportdesk.core.onbellek.RedisOnbellek",  # Django's RedisCache, one client per pool
@@ -394,7 +416,7 @@ CORS_EXPOSE_HEADERS = ["Retry-After", "X-Request-ID"]
 # --- Real-time sockets (CONTRACT 11) ----------------------------------------------------------
 # Fan-out crosses processes through Redis pub/sub when REDIS_URL is set; in memory without it.
 if REDIS_URL:
-    _kanal_url = env("CHANNEL_LAYER_URL", default=REDIS_URL)
+    _kanal_url = REDIS_CHANNEL_URL
     # Pub/sub channels belong to the Redis server, not to a database number: two deployments (or
     # test runs) on one server, each with its own database, heard each other's frames (same
     # tenant ids, same group names). The prefix carries the database number to keep them apart.
@@ -429,7 +451,7 @@ CANLI_MAKS_CERCEVE_SANIYE = env.int("CANLI_MAKS_CERCEVE_SANIYE", default=10)
 CANLI_YAZMA_TAMPONU_SINIRI = env.int("CANLI_YAZMA_TAMPONU_SINIRI", default=1024 * 1024)
 
 # --- Celery ---------------------------------------------------------------------------------
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_BROKER_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = False

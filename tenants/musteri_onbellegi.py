@@ -20,6 +20,11 @@ A process also keeps each tenant's member ids (`adaylar`), under a generation of
 `uyelik_silindi`), so the list is never used after a membership changed. Widget requests narrow
 their read of presence to it.
 
+On a Redis Cluster (issue 44) the generation and the key entries are on slots of their own (the
+entry's tenant is not known before it is read): `get_many` reads them in per-slot groups
+(supportdesk/core/onbellek.py), and the membership generation carries the tenant's hash tag, so
+the pre-read's script reads it with the tenant's rate limit.
+
 A cache that cannot be reached is skipped (the database answers), never an error; a generation
 change made while Redis was down reaches the memories when Redis is back only through
 `YEREL_SURE`, which bounds how long a rotated key can outlive an outage.
@@ -32,7 +37,7 @@ import time
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 
-from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi, tenant_etiketi
 
 from .models import Musteri, Uyelik
 
@@ -40,7 +45,7 @@ logger = logging.getLogger("supportdesk.tenants")
 SURE = 3600  # shared entries: a safety net only, every change invalidates at once
 YEREL_SURE = 60.0
 NESIL = "musteri:nesil"
-UYELIK_NESLI = "musteri:uyelik-nesli:{}"
+UYELIK_NESLI = "musteri:uyelik-nesli:{}"  # formatted with the tenant's hash tag (Redis Cluster: its slot)
 _yerel: dict[str, tuple[int, Musteri, float]] = {}
 _YEREL_EN_COK = 10_000
 # musteri_id -> (generation, member ids, when). A tenant with more members than ADAY_EN_COK is
@@ -76,7 +81,7 @@ def sifirla() -> None:
 
 def uyelik_nesli_redis_anahtari(musteri_id: int) -> str:
     """The raw Redis key of the tenant's membership generation (read with the rate limit)."""
-    return caches["default"].make_key(UYELIK_NESLI.format(musteri_id))
+    return caches["default"].make_key(UYELIK_NESLI.format(tenant_etiketi(musteri_id)))
 
 
 def adaylar(musteri_id: int) -> tuple[int, list[int]] | None:
@@ -94,7 +99,7 @@ def adaylari_yukle(musteri_id: int, nesil) -> None:
     membership that commits meanwhile renews the generation, so this list is then never used)."""
     nesil = _coz(nesil)
     if nesil is None:  # never set, or evicted: set one first, then read under it
-        anahtar = UYELIK_NESLI.format(musteri_id)
+        anahtar = UYELIK_NESLI.format(tenant_etiketi(musteri_id))
         try:
             cache.add(anahtar, _yeni_nesil(), None)
             nesil = cache.get(anahtar)
@@ -193,7 +198,7 @@ def uyelik_nesli_yenile(musteri_id: int) -> None:
     def yenile():
         _adaylar.pop(musteri_id, None)
         try:
-            cache.set(UYELIK_NESLI.format(musteri_id), _yeni_nesil(), None)
+            cache.set(UYELIK_NESLI.format(tenant_etiketi(musteri_id)), _yeni_nesil(), None)
         except Exception:
             logger.warning("Proje önbelleği temizlenemedi.", exc_info=True)
 

@@ -26,8 +26,13 @@ Only when this process already holds the key's tenant (the limit's key names the
 cache is Redis; otherwise there is no pre-read (`request.on_okuma` stays unset) and each part
 reads on its own (the throttle its limit, the authentication its tenant, presence its sets).
 A request counted here that then fails authentication or the origin check still counts: the
-limit is per key and address, so that only spends the caller's own budget. The keys are not in
-the limit's hash slot: one Redis server (or a primary), not Redis Cluster.
+limit is per key and address, so that only spends the caller's own budget.
+
+On a Redis Cluster (`REDIS_URL=redis+cluster://...`, issue 44) the keys are on several slots: the
+tenant's `{t:<id>}` (the limit's windows, the membership generation, the tenant's poll
+generation), the chat's `{o:<id>}`, presence's `{varlik}`, the global generations. The script then
+runs on the tenant's slot with the reads that share it, and the rest is read by plain commands in
+the same pipeline (`_kumede_calistir`): every script touches one slot.
 """
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +41,7 @@ from django.conf import settings
 from django.core.cache import caches
 
 from supportdesk.core import throttling, varlik
+from supportdesk.core.onbellek import betik_boruya, boru_hatasi
 
 from . import musteri_onbellegi
 from .kimlik import widget_anahtari
@@ -148,11 +154,74 @@ def _calistir(*, limit: throttling.Pencere, say: bool, getler: list[str], kumele
             "daralt_sirasi": len(getler) if daralt else 0, "daralt_degeri": str(daralt[0]) if daralt else "",
         }
         # Cache keys of our own ASCII names: no memcached key checks on the hot path.
-        return betik(keys=[cache.make_key(limit.guncel), cache.make_key(limit.onceki), *getler, *setler],
+        pencereler = [cache.make_key(limit.guncel), cache.make_key(limit.onceki)]
+        if getattr(cache, "kume", False):
+            return _kumede_calistir(cache, betik, pencereler, girdiler, getler, setler, en_dusuk, daralt)
+        return betik(keys=[*pencereler, *getler, *setler],
                      args=[*throttling.argv(_ARGV, girdiler), *(daralt[1] if daralt else ())])
     except Exception:  # noqa: BLE001  (as the limiter: a dead cache must not take the widget down)
         throttling.acik_gecis()
         return None
+
+
+def _kumede_calistir(cache, betik, pencereler, girdiler, getler, setler, en_dusuk, daralt) -> list:
+    """The pre-read on a Redis Cluster (issue 44): the same answer, every script in one slot.
+
+    The script runs on the limit's slot (the tenant's, `{t:<id>}`) with the reads that share it
+    (the membership generation, the tenant's poll generation); the other keys (the tenant cache's
+    generation, the chat's poll keys, the presence sets in `{varlik}`) are read by plain commands
+    in the same pipeline, which redis-py sends to every node before reading any answer: one round
+    trip in time, one per node in requests. Presence is narrowed to the tenant's members when the
+    membership generation read matches this process's list (checked here, not in Lua); a list
+    found old costs one more round trip for the whole sets (only after a membership changed)."""
+    from redis.cluster import key_slot
+
+    istemci = cache._cache.get_client(write=True)
+    slot = key_slot(pencereler[0].encode())
+    yerinde = [i for i, k in enumerate(getler) if key_slot(k.encode()) == slot]
+    disarida = [i for i, k in enumerate(getler) if i not in yerinde]
+    girdiler = {**girdiler, "get_sayisi": len(yerinde), "kume_sayisi": 0, "daralt_sirasi": 0, "daralt_degeri": ""}
+    alt = float(en_dusuk.lstrip("(")) if en_dusuk != "-inf" else None
+    uyeler = list(daralt[1]) if daralt else []
+    with istemci.pipeline(transaction=False) as boru:
+        betik_boruya(boru, betik, keys=[*pencereler, *(getler[i] for i in yerinde)],
+                     args=throttling.argv(_ARGV, girdiler))
+        for i in disarida:
+            boru.get(getler[i])
+        for kume in setler:
+            if daralt and uyeler:
+                boru.zmscore(kume, uyeler)
+            elif not daralt:
+                boru.zrangebyscore(kume, en_dusuk, "+inf")
+        try:
+            sonuc = boru.execute()
+        except Exception as e:
+            boru_hatasi(istemci, e)
+            raise
+    (izin, cur, prev, yerinde_okunan, *_), geri = sonuc[0], sonuc[1:]
+    okunan: list = [None] * len(getler)
+    for i, deger in zip(yerinde, yerinde_okunan, strict=True):
+        okunan[i] = deger or None  # Lua's false (a missing key) comes back as None
+    for i in disarida:
+        okunan[i] = geri.pop(0)
+    daraltildi = 0
+    kumeler: list[list] = []
+    if setler and daralt:
+        nesil = okunan[-1]
+        if alt is not None and isinstance(nesil, bytes) and nesil.decode() == str(daralt[0]):
+            daraltildi = 1
+            for _ in setler:
+                skorlar = geri.pop(0) if uyeler else []
+                kumeler.append([str(u).encode() for u, sk in zip(uyeler, skorlar, strict=True)
+                                if sk is not None and float(sk) > alt])
+        else:
+            with istemci.pipeline(transaction=False) as boru:
+                for kume in setler:
+                    boru.zrangebyscore(kume, en_dusuk, "+inf")
+                kumeler = boru.execute()
+    else:
+        kumeler = geri[:len(setler)]
+    return [izin, cur, prev, okunan, kumeler, daraltildi]
 
 
 def bitir(request) -> None:

@@ -92,10 +92,13 @@ def test_ayni_redis_sunucusunda_baska_veritabani_cerceveleri_duymaz(canli_sunucu
     # test run) on another database of the same server used to receive these frames (same group
     # names). The channel layer's prefix carries the database number (settings.CHANNEL_LAYERS).
     _redis_gerekli()
-    url = os.environ["REDIS_URL"].rstrip("/")
+    # With a channel layer of its own (REDIS_CHANNEL_URL: beside a Redis Cluster) that is the one
+    # whose database differs.
+    ad = "REDIS_CHANNEL_URL" if os.environ.get("REDIS_CHANNEL_URL") else "REDIS_URL"
+    url = os.environ[ad].rstrip("/")
     taban, _, db = url.rpartition("/")
     baska_url = f"{taban}/{(int(db) + 1) % 16 if db.isdigit() else 1}"
-    a_sureci, baska = canli_sunucu_baslat(), canli_sunucu_baslat(REDIS_URL=baska_url)
+    a_sureci, baska = canli_sunucu_baslat(), canli_sunucu_baslat(**{ad: baska_url})
     musteri = MusteriFactory()
     op = operator_yap(musteri)
     token = giris(a_sureci, op)
@@ -124,7 +127,9 @@ def test_operator_basina_soket_siniri(canli_sunucu_baslat):
 
 def test_redis_yokken_rest_cevap_verir_soket_reddedilir(canli_sunucu_baslat):
     # Nothing listens on port 1: cache, channel layer and broker are all down.
-    sunucu = canli_sunucu_baslat(REDIS_URL="redis://127.0.0.1:1/0", CELERY_TASK_ALWAYS_EAGER="true")
+    yok = "redis://127.0.0.1:1/0"
+    sunucu = canli_sunucu_baslat(REDIS_URL=yok, REDIS_CHANNEL_URL=yok, REDIS_BROKER_URL=yok,
+                                 CELERY_TASK_ALWAYS_EAGER="true")
     musteri = MusteriFactory()
     # Presence cannot be read: the stored status decides, so an operator stored online is reachable
     # and the chat waits for it (nobody reachable would offer a ticket at once, CONTRACT 15).

@@ -25,7 +25,7 @@ def surecler_arasi_calisabilir(app_configs=None, **kwargs):
     if settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND") == "channels.layers.InMemoryChannelLayer":
         hatalar.append(Error(
             "The channel layer is in memory: an event committed in one process never reaches sockets "
-            "held by another.", hint="Set REDIS_URL (or CHANNEL_LAYER_URL). " + IPUCU, id="supportdesk.E003"))
+            "held by another.", hint="Set REDIS_URL (or REDIS_CHANNEL_URL). " + IPUCU, id="supportdesk.E003"))
     hatalar += _yuklenen_dosyalar()
     if not settings.EMAIL_URL:
         hatalar.append(Error(

@@ -36,6 +36,8 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
+from .onbellek import tenant_etiketi
+
 logger = logging.getLogger("supportdesk.limit")
 
 # The limit's check, the one piece of Lua every script that limits runs (this module's, and the
@@ -161,9 +163,18 @@ def pencere(anahtar: str, oran: tuple[int, int] | None, simdi: float | None = No
     simdi = time.time() if simdi is None else simdi
     no = int(simdi // sure)
     gecen = simdi - no * sure
-    # Hash tag: both windows of one key land on the same Redis Cluster slot.
-    return Pencere(anahtar=anahtar, guncel=f"{{{anahtar}}}:{no}", onceki=f"{{{anahtar}}}:{no - 1}",
+    # Hash tag: both windows of one key land on the same Redis Cluster slot (the key's own tag
+    # when it has one, `{t:<tenant>}`, else the whole key).
+    etiket = anahtar if _etiketli(anahtar) else f"{{{anahtar}}}"
+    return Pencere(anahtar=anahtar, guncel=f"{etiket}:{no}", onceki=f"{etiket}:{no - 1}",
                    agirlik=(sure - gecen) / sure, kalan=sure - gecen, sayi=sayi, sure=sure)
+
+
+def _etiketli(anahtar: str) -> bool:
+    """Whether `anahtar` carries a Redis Cluster hash tag of its own (a non-empty `{...}`, the
+    first `{` and the first `}` after it, as Redis reads it)."""
+    ac = anahtar.find("{")
+    return ac >= 0 and anahtar.find("}", ac + 1) > ac + 1
 
 
 def pencere_kontrol(anahtar: str, oran: tuple[int, int], *, say: bool = True) -> tuple[bool, float]:
@@ -353,7 +364,9 @@ class WidgetThrottle(_PencereThrottle):
 
 
 def widget_limit_anahtari(musteri_id: int, ident: str) -> str:
-    return f"throttle:widget:{musteri_id}:{ident}"
+    # The tenant's hash tag: its windows share the slot of the tenant's other keys (the widget's
+    # pre-read runs one script over them on a Redis Cluster, tenants/on_okuma.py).
+    return f"throttle:widget:{tenant_etiketi(musteri_id)}:{ident}"
 
 
 class LoginThrottle(_PencereThrottle):

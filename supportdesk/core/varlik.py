@@ -8,11 +8,13 @@ on their own after at most `CANLI_SOKET_TTL` seconds.
 
 Keys (Redis, when the default cache is Redis; otherwise the same structure in this process's
 memory, with the same expiry, for `make run`):
-- `varlik:soket:{kullanici_id}`: socket id -> live until (a cleanly closed socket: its close time).
-- `varlik:soketli`: kullanici_id -> the latest of its sockets' scores.
-- `varlik:rest`: kullanici_id -> last REST call + CANLI_REST_PENCERESI.
-- `varlik:soketler:operator`, `varlik:soketler:ziyaretci`: every socket id of that kind -> live
+- `{varlik}:soket:<kullanici_id>`: socket id -> live until (a cleanly closed socket: its close time).
+- `{varlik}:soketli`: kullanici_id -> the latest of its sockets' scores.
+- `{varlik}:rest`: kullanici_id -> last REST call + CANLI_REST_PENCERESI.
+- `{varlik}:soketler:operator`, `{varlik}:soketler:ziyaretci`: every socket id of that kind -> live
   until, for the open-socket gauge of `/metrics` (`acik_soket_sayilari`: one round trip).
+All under one hash tag, `{varlik}`: on a Redis Cluster they share one slot (the socket script
+touches three of them at once).
 
 When the store cannot be reached, reads answer "unknown" (None) and callers fall back to the
 stored status; nobody is swept offline because Redis is down.
@@ -27,11 +29,20 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
+from .onbellek import betik_boruya, boru_hatasi
+
 logger = logging.getLogger("supportdesk.varlik")
 
-SOKETLI = "varlik:soketli"
-REST = "varlik:rest"
-TUM_SOKETLER = {"operator": "varlik:soketler:operator", "ziyaretci": "varlik:soketler:ziyaretci"}
+# One hash tag for all of presence (Redis Cluster): the socket script writes a socket's own set and
+# the shared sets in one step, so they share a slot. An operator serves several tenants: its
+# presence is not a tenant's key.
+SOKETLI = "{varlik}:soketli"
+REST = "{varlik}:rest"
+TUM_SOKETLER = {"operator": "{varlik}:soketler:operator", "ziyaretci": "{varlik}:soketler:ziyaretci"}
+
+
+def soket_kumesi(anahtar) -> str:
+    return f"{{varlik}}:soket:{anahtar}"
 
 # KEYS: a socket set, SOKETLI, the set of all sockets of its kind. ARGV: socket id, its score, user
 # id ('' for a visitor's set: no SOKETLI), key ttl, now, the most live sockets allowed (0: no
@@ -154,7 +165,7 @@ def _soket_yaz(anahtar, soket_id: str, skor: float, *, sinir: int = 0) -> bool:
     anahtar_ttl = int(soket_ttl() + kapanis_penceresi() + 60)
     operator_mu = isinstance(anahtar, int)
     return bool(caches["default"]._varlik_betik(
-        keys=[f"varlik:soket:{anahtar}", SOKETLI, TUM_SOKETLER["operator" if operator_mu else "ziyaretci"]],
+        keys=[soket_kumesi(anahtar), SOKETLI, TUM_SOKETLER["operator" if operator_mu else "ziyaretci"]],
         args=[soket_id, repr(skor), anahtar if operator_mu else "", anahtar_ttl, repr(simdi), sinir],
     ))
 
@@ -196,10 +207,14 @@ def soketleri_yenile(soketler: list[tuple]) -> None:
         with istemci.pipeline(transaction=False) as boru:
             for anahtar, soket_id in soketler:
                 operator_mu = isinstance(anahtar, int)
-                betik(keys=[f"varlik:soket:{anahtar}", SOKETLI, TUM_SOKETLER["operator" if operator_mu else "ziyaretci"]],
-                      args=[soket_id, repr(skor), anahtar if operator_mu else "", anahtar_ttl, repr(simdi), 0],
-                      client=boru)
-            boru.execute()
+                betik_boruya(boru, betik,
+                             keys=[soket_kumesi(anahtar), SOKETLI, TUM_SOKETLER["operator" if operator_mu else "ziyaretci"]],
+                             args=[soket_id, repr(skor), anahtar if operator_mu else "", anahtar_ttl, repr(simdi), 0])
+            try:
+                boru.execute()
+            except Exception as e:
+                boru_hatasi(istemci, e)
+                raise
     except Exception:
         logger.warning("Varlık deposuna yazılamadı.", exc_info=True)
 
@@ -257,7 +272,7 @@ def ziyaretci_soketi_acik(*, musteri_id: int, ziyaretci_id: str) -> bool | None:
         if istemci is None:
             with _bellek.kilit:
                 return any(v > simdi for v in _bellek.soketler.get(anahtar, {}).values())
-        return istemci.zcount(f"varlik:soket:{anahtar}", f"({simdi!r}", "+inf") > 0
+        return istemci.zcount(soket_kumesi(anahtar), f"({simdi!r}", "+inf") > 0
     except Exception:
         logger.warning("Varlık deposu okunamadı.", exc_info=True)
         return None

@@ -90,6 +90,9 @@ def ortami_hazirla(ortam=None, *, pg_port: int = PG_PORT, redis_port: int = REDI
 def isci_redis_url(redis_url: str, isci: str) -> str:
     """The Redis address of xdist worker `isci` (`gw3`): the database number plus the worker's index,
     kept below ISCI_SINIRI."""
+    if redis_url.startswith("redis+cluster://"):
+        raise RuntimeError("REDIS_URL bir Redis Cluster: tek veritabanı var, testleri tek süreçte çalıştırın "
+                           "(-p no:xdist; .ci/kume).")
     parca = urlsplit(redis_url)
     sorgu = parse_qs(parca.query)
     taban = int(sorgu["db"][0] if "db" in sorgu else (parca.path.strip("/") or "0"))
@@ -117,7 +120,9 @@ def ozet(databases: dict, redis_url: str, ortam=None) -> str:
         yer = os.path.basename(str(db.get("NAME", ""))) or "bellek"
     else:
         yer = f"{db.get('HOST') or 'yerel'}:{db.get('PORT') or PG_PORT}/{db.get('NAME')}"
-    if redis_url:
+    if redis_url and redis_url.startswith("redis+cluster://"):
+        redis = f"Redis Cluster ({redis_url.split('://', 1)[1]})"
+    elif redis_url:
         u = urlsplit(redis_url)
         redis = f"{u.hostname}:{u.port or REDIS_PORT}{u.path or '/0'}"
     else:

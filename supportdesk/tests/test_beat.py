@@ -7,6 +7,9 @@
 - The holder killed (SIGKILL, no goodbye), the other takes over once the lock expires, and runs
   nothing twice.
 
+`.ci/kume` runs it again with REDIS_URL naming a Redis Cluster: the lock is then on the broker's
+plain Redis (REDIS_BROKER_URL), the one every beat must reach to send anything at all.
+
 Only what beat sends is counted (its log); no worker runs, the queue is thrown away. On a Redis
 database of its own (BEAT_TESTI_REDIS_DB, default 13), emptied before and after.
 """
@@ -38,7 +41,10 @@ KILIT_SANIYE = 4
 
 @pytest.fixture
 def beat_ortami(tmp_path):
-    redis_url = os.environ.get("REDIS_URL")
+    # Beat's schedule and lock live on the broker's Redis: REDIS_BROKER_URL beside a Redis Cluster
+    # (REDIS_URL=redis+cluster://..., which stays the cache), else REDIS_URL (issue 44).
+    ad = "REDIS_BROKER_URL" if os.environ.get("REDIS_BROKER_URL") else "REDIS_URL"
+    redis_url = os.environ.get(ad)
     if not redis_url:
         pytest.skip("Beat testi Redis ister (REDIS_URL; CI her zaman verir).")
     parca = urlsplit(redis_url)
@@ -50,7 +56,7 @@ def beat_ortami(tmp_path):
         "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
         "DJANGO_ENV_FILE": "/dev/null",
         "DEBUG": "true",
-        "REDIS_URL": url,
+        ad: url,
         "BEAT_ANAHTAR_ONEKI": f"redbeat-{uuid.uuid4().hex[:6]}:",
         "BEAT_KILIT_SANIYE": str(KILIT_SANIYE),
         "ATAMA_TARAMA_ARALIGI": "1",
