@@ -241,6 +241,7 @@ def chat_baslat(
         oturum = _mesai_disiysa_ticket_oner(oturum=oturum, musteri=musteri, acik=acik, simdi=simdi)
         # CONTRACT 23: the tenant's rules for a new chat, in this transaction, on the chat as it is now.
         if kurallari_calistir("chat_baslatildi", musteri_id=musteri.id, tur="chat", nesne_id=oturum.id,
+                              kurallar_var=musteri.kurallar_var,
                               metin=mesaj or "", nesne=oturum):
             oturum = yeniden_oku(oturum)
     return oturum, True
@@ -292,6 +293,7 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
     # does (or there are none) the write stays one statement and the runs are recorded after it;
     # when one does, its actions run in the message's transaction.
     on = kurallari_on_degerlendir("ziyaretci_mesaji", musteri_id=musteri.pk, tur="chat", nesne_id=oturum_id,
+                                  kurallar_var=musteri.kurallar_var,
                                   metin=icerik)
     if on is None or not on.eslesen:
         mesaj = _ziyaretci_mesaji_yaz(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id, icerik=icerik,

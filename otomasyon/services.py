@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from chat import selectors as chat_selectors
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek, Yetkisiz
 from supportdesk.core.olaylar import yayinla
+from tenants.models import Musteri
 from tickets import selectors as ticket_selectors
 
 from . import dogrulama, eylemler, onbellek
@@ -41,8 +42,21 @@ def _kural_alanlari(veri: dict, *, musteri_id: int, yeni: bool) -> dict:
     return temiz
 
 
+def _kurallar_var_esitle(musteri_id: int) -> None:
+    """`Musteri.kurallar_var` follows whether the tenant has an active rule: the hot paths read it
+    from the tenant they already hold (no round trip for a tenant without rules). Saved on the
+    tenant's row, so the tenant caches' generation renews with it (every process sees it on its
+    next request)."""
+    var = Kural.objects.filter(musteri_id=musteri_id, aktif=True).exists()
+    musteri = Musteri.objects.select_for_update().filter(pk=musteri_id).first()
+    if musteri is not None and musteri.kurallar_var != var:
+        musteri.kurallar_var = var
+        musteri.save(update_fields=["kurallar_var"])
+
+
 def _kural_degisti(kural: Kural, *, islem: str, aktor_id: int | None, ip: str | None, alanlar: list[str]) -> None:
     onbellek.unut(kural.musteri_id)
+    _kurallar_var_esitle(kural.musteri_id)
     yayinla("kural_degisti", musteri_id=kural.musteri_id, veri={
         "kural_id": kural.pk, "musteri_id": kural.musteri_id, "islem": islem, "ad": kural.ad, "alanlar": alanlar,
         "aktor_id": aktor_id, "ip": ip,
@@ -71,6 +85,7 @@ def kural_guncelle(*, kural: Kural, veri, aktor_id: int | None, ip: str | None =
     return kural
 
 
+@transaction.atomic
 @transaction.atomic
 def kural_sil(*, kural: Kural, aktor_id: int | None, ip: str | None = None) -> None:
     kural_id = kural.pk

@@ -130,6 +130,10 @@ class Musteri(models.Model):
 
     saat_dilimi = models.CharField(_("saat dilimi"), max_length=64, default="Europe/Istanbul")
     atama_modu = models.CharField(_("atama modu"), max_length=12, choices=AtamaModu.choices, default=AtamaModu.MANUEL)
+    # Whether the tenant has an active automation rule (CONTRACT 23), kept by otomasyon.services on
+    # every rule write: a chat's start, a visitor's message and a ticket's creation skip the rules
+    # (and their cache read) without it.
+    kurallar_var = models.BooleanField(_("etkin kuralı var"), default=False, db_default=False, editable=False)
     calisma_saatleri = models.JSONField(_("çalışma saatleri"), null=True, blank=True, default=None)
     # The weekly days kept while `calisma_saatleri` is null ("always open", issue 39.3): the portal
     # shows them again when the switch is turned off. The calendar itself never reads them.

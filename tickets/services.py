@@ -59,6 +59,7 @@ def ticket_olustur(
         })
         # CONTRACT 23: the tenant's rules for a new ticket, in this transaction.
         if kurallari_calistir("ticket_olusturuldu", musteri_id=musteri.id, tur="ticket", nesne_id=ticket.id,
+                              kurallar_var=musteri.kurallar_var,
                               metin=f"{konu}\n{mesaj}", nesne=ticket):
             ticket.refresh_from_db()
     return ticket

@@ -320,9 +320,11 @@ def test_tickets_are_assigned_by_the_mode_counting_open_tickets(musteri):
 # the chat's label names for its `veri` (one more for an automatic start). The accept line's
 # `mesaj` frame reads the chat's previous message ids (`onceki_id`, issue 38): one more for an
 # automatic start. A new visitor's first chat makes its contact (CONTRACT 25, kisiler): the
-# visitor id's link looked up, the contact and the link inserted (three more).
-BASLAT_MANUEL = 14
-BASLAT_OTOMATIK = 29
+# visitor id's link looked up, the contact and the link inserted (three more); its first-response
+# clock reads the tenant's SLA policy (CONTRACT 24: one more). A tenant without active rules
+# (`Musteri.kurallar_var`) pays nothing for them.
+BASLAT_MANUEL = 15
+BASLAT_OTOMATIK = 30
 
 
 @pytest.mark.parametrize(("atama_modu", "sinir"), [("manuel", BASLAT_MANUEL), ("sirayla", BASLAT_OTOMATIK),

@@ -97,3 +97,19 @@ def test_the_one_round_trip_sees_an_operator_come_online(musteri, sayac):
     komutlar = sayac(lambda: yanitlar.append(ok(widget.get(W_MESAJLAR, sorgu))))
     assert komutlar == ["EVALSHA"], komutlar
     assert yanitlar[2]["cevrimici_operator"] is False
+
+
+def test_a_tenant_with_an_active_rule_reads_its_rules_once_more(musteri, sayac):
+    # CONTRACT 23: the rules come from the cache (one GET); a tenant without one pays nothing
+    # (the test above), since it knows it has none (Musteri.kurallar_var).
+    from otomasyon.services import kural_olustur
+
+    kural_olustur(musteri_id=musteri.id, aktor_id=None, veri={
+        "ad": "K", "olay": "ziyaretci_mesaji", "eylemler": [{"tur": "kapat"}],
+        "kosullar": [{"alan": "metin", "islem": "icerir", "deger": "hiç-geçmeyen"}]})
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ilk"}, format="json"), 201)
+    komutlar = sayac(lambda: ok(widget.post(
+        W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ikinci"}, format="json"), 201))
+    assert komutlar.count("EVALSHA") == 1 and komutlar.count("GET") == 1, komutlar

@@ -298,6 +298,7 @@ _BILINENLER = {
     ("tenants/atama.py", "atandi_isaretle", "Uyelik"): "`son_atama`/`son_ticket_atama` are in no poll's answer",
     ("chat/services.py", "ilk_yanit_kaydet", "Oturum"): "`ilk_yanit_zamani` (CONTRACT 17) is in no poll's answer",
     ("portal/services.py", "dil_tarayicidan_ogren", "Kullanici"): "`dil` (CONTRACT 19) is in no poll's answer",
+    ("chat/sla.py", "_parti", "Oturum"): "the first-response clock (`sla_ilk_*`, CONTRACT 24) is in no poll's answer",
 }
 
 

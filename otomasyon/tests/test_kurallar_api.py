@@ -122,3 +122,23 @@ def test_malformed_bodies_are_400_in_the_envelope(musteri, yc):
     hata(res, 400, "GECERSIZ_ISTEK")
     hata(yc.post(kurallar_url(musteri.id), [1, 2], format="json"), 400, "GECERSIZ_ISTEK")
     hata(yc.put("/api/v1/operator/kurallar/99999999", {"aktif": True}, format="json"), 404, "BULUNAMADI")
+
+
+def test_the_tenant_knows_whether_it_has_an_active_rule(musteri, yc):
+    # Musteri.kurallar_var: the hot paths skip the rules (and their cache read) without one.
+    from tenants.models import Musteri
+
+    def var() -> bool:
+        return Musteri.objects.get(pk=musteri.pk).kurallar_var
+
+    assert var() is False
+    kural = ok(yc.post(kurallar_url(musteri.id), {"ad": "Fatura", "olay": "chat_baslatildi",
+                                                  "eylemler": [{"tur": "kapat"}]}, format="json"), 201)["kural"]
+    assert var() is True
+    url = f"/api/v1/operator/kurallar/{kural['id']}"
+    ok(yc.put(url, {"aktif": False}, format="json"))
+    assert var() is False
+    ok(yc.put(url, {"aktif": True}, format="json"))
+    assert var() is True
+    ok(yc.delete(url))
+    assert var() is False

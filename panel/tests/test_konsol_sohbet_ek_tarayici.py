@@ -1,5 +1,5 @@
 """Issue 43 in the console, headless Chromium against the live service: the open chat's
-"Ticket'a dönüştür" action (CONTRACT 24), the queue's waiting time coloured by the chat's
+"Talebe dönüştür" action (CONTRACT 24), the queue's waiting time coloured by the chat's
 first-response target (amber within `uyari_dk`, red when breached), and an `sla_ihlal` frame
 raised as a toast and a sound."""
 import re
@@ -30,12 +30,12 @@ def test_chat_to_ticket_from_the_open_chat(ortam):  # noqa: F811
     k = ortam.konsol(ortam.ben)
     page = k.page
     k.satir(oturum["id"]).locator(".satir-ac").click()
-    page.get_by_role("button", name="Ticket'a dönüştür").click()
+    page.get_by_role("button", name="Talebe dönüştür").click()
     dialog = page.locator("dialog")
     expect(dialog.get_by_label("Konu")).to_be_visible()
     dialog.get_by_label("Konu").fill("Fatura sorusu")
     dialog.get_by_label("Öncelik").select_option("yuksek")
-    dialog.get_by_role("button", name="Ticket'a dönüştür").click()
+    dialog.get_by_role("button", name="Talebe dönüştür").click()
     ticket = None
 
     def olustu():

@@ -261,7 +261,7 @@ const tr = {
   talepKisa: "Talep",
   slaUyariDuyurusu: "{tur} yanıt süresi doluyor: {ad} ({proje})",
   slaIhlalDuyurusu: "{tur} yanıt süresi aşıldı: {ad} ({proje})",
-  ticketaDonustur: "Ticket'a dönüştür",
+  ticketaDonustur: "Talebe dönüştür",
   ticketaDonusturAciklama: "Sohbetin dökümü (iç notlar hariç) talebin ilk yanıtı olur; sohbet olduğu gibi kalır.",
   sohbetTalebi: "Talep #{id}",
   talepKonusu: "Konu",

@@ -1,7 +1,7 @@
 // Chats' service level and chat-to-ticket in the console (CONTRACT 24, issue 43): the queue's
 // waiting time coloured by the chat's first-response target (amber within the tenant's `uyari_dk`,
 // red once breached), the `sla_uyari` / `sla_ihlal` frames of chats and tickets raised as a toast
-// and a sound, and the "Ticket'a dönüştür" action of the open chat. Kept apart from uygulama.js,
+// and a sound, and the "Talebe dönüştür" action of the open chat. Kept apart from uygulama.js,
 // which calls these exports from a few hooks.
 import { istek } from "./api.js";
 import { h } from "./dom.js";
@@ -59,7 +59,7 @@ export function slaDuyurusu(tip, data, { kap, uyar, sohbetAc, talepAc, projeAdi 
   return true;
 }
 
-// The open chat's header button: "Ticket'a dönüştür" (a dialog: subject and priority), or, once
+// The open chat's header button: "Talebe dönüştür" (a dialog: subject and priority), or, once
 // made, a button to its ticket. `donustu(oturum, ticket)` tells the console.
 export function sohbetTicketDugmesi(oturum, { dialog, talepAc, donustu }) {
   if (oturum.ticket_id) {

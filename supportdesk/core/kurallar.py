@@ -30,21 +30,25 @@ def calistirici_kaydet(calistir: Callable[..., bool], on_degerlendir: Callable[.
 
 
 def kurallari_on_degerlendir(olay: str, *, musteri_id: int, tur: str, nesne_id: int,
-                             metin: str | None = None) -> OnDegerlendirme | None:
+                             metin: str | None = None, kurallar_var: bool = True) -> OnDegerlendirme | None:
     """The hot path's question before its write (a visitor's message): None when the tenant has no
     active rule for `olay` (from the cache: no query); else whether any rule's conditions hold now,
     read from what does not change with the write. When none holds, the write keeps its one
     statement and `kaydet()` then records the runs; when one does, the caller writes and calls
     `kurallari_calistir` in one transaction."""
-    if _on_degerlendirici is None:
+    if _on_degerlendirici is None or not kurallar_var:
         return None
     return _on_degerlendirici(olay, musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin)
 
 
 def kurallari_calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str | None = None,
-                       etiket: str | None = None, nesne: Any = None) -> bool:
-    """True when some rule's actions ran (the caller reads its object again before answering)."""
-    if _calistirici is None:
+                       etiket: str | None = None, nesne: Any = None, kurallar_var: bool = True) -> bool:
+    """True when some rule's actions ran (the caller reads its object again before answering).
+
+    `kurallar_var`: the tenant's `Musteri.kurallar_var` when the caller holds the tenant (the hot
+    paths: a chat's start, a visitor's message, a ticket's creation); False skips the rules' cache
+    read too, so a tenant without active rules pays no round trip for them."""
+    if _calistirici is None or not kurallar_var:
         return False
     return _calistirici(olay, musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin, etiket=etiket,
                         nesne=nesne)
