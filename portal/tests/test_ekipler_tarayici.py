@@ -1,6 +1,5 @@
 """The portal's teams page in real headless Chromium (CONTRACT 22): an owner reaches it from the
 members page, creates a team with a member, a mode and the widget flag, and renames it."""
-import pytest
 from playwright.sync_api import expect
 
 from supportdesk.testing.factories import MusteriFactory
