@@ -137,7 +137,7 @@ def main():
                         # bench's own `sira`; the chat does not exist, so the sockets send nothing.
                         olay_yayinla("chat_kapandi", musteri_id=musteri_id, veri={
                             "oturum_id": 0, "musteri_id": musteri_id, "kapatan": "sistem", "sure_saniye": 0,
-                            "etiketler": [], "sira_degisti": False, "sira": sira})
+                            "etiketler": [], "ekip_id": None, "sira_degisti": False, "sira": sira})
                 finally:
                     connection.close()
             t = time.time()

@@ -147,6 +147,7 @@ def atandi_yayinla(oturum: Oturum, *, neden: str, uyelik_id: int | None = None, 
     yayinla("chat_atandi", musteri_id=oturum.musteri_id, veri={
         "oturum_id": oturum.pk, "musteri_id": oturum.musteri_id, "operator_id": oturum.operator_id, "neden": neden,
         "etiketler": etiket_adlari(oturum),  # CONTRACT 16: a chat event carries its label names
+        "ekip_id": oturum.ekip_id,  # CONTRACT 22: and its team
     })
 
 

@@ -33,6 +33,7 @@ from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi, id_coz
 from supportdesk.core.katlama import katla
 from supportdesk.core.metrikler import durum_sayilari
+from tenants.ekipler import ekip_suzgeci_q
 from tenants.models import Kullanici
 
 from .models import HazirYanit, Mesaj, Oturum
@@ -250,6 +251,7 @@ def gorunum_sayilari(*, kullanici, musteri_idleri: list[int]) -> dict[str, int]:
 def oturum_list(
     *, kullanici, musteri_idleri: list[int], durum: str | None = None, musteri_id: int | None = None,
     etiket_id: int | None = None, q: str = "", gorunum: str | None = None,
+    ekip: int | str | None = None,
 ) -> tuple[QuerySet[Oturum], list[Q]]:
     """The combined queue over the caller's tenants, as (rows, index-friendly branches).
 
@@ -266,6 +268,8 @@ def oturum_list(
             raise Bulunamadi()
         musteri_idleri = [musteri_id]
     qs = ticket_idli(_oturum_suz(Oturum.objects.kapsamda(musteri_idleri), etiket_id=etiket_id, q=q))
+    if ekip is not None:  # CONTRACT 22: an id, `benim`, `yok` (tenants.ekipler.ekip_suzgeci_dogrula)
+        qs = qs.filter(ekip_suzgeci_q(ekip, kullanici_id=kullanici.pk))
     if gorunum:
         # A view (CONTRACT 24), combined with the other filters; `durum` narrows it further.
         kosul, dallar = _gorunum(gorunum, kullanici=kullanici, musteri_idleri=musteri_idleri)

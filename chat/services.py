@@ -149,6 +149,7 @@ def _kapat(*, oturum: Oturum, kapatan: str, metin=None) -> Oturum:
         "kapatan": kapatan,
         "sure_saniye": max(0, int((simdi - oturum.baslangic).total_seconds())),
         "etiketler": etiket_adlari(oturum),
+        "ekip_id": oturum.ekip_id,
         # In the process only (not in the webhook's body): the chat left the queue, so the places
         # (`sira_no`) of the chats waiting behind it changed too (CONTRACT 11: the widget hears).
         "sira_degisti": bekliyordu,
@@ -231,6 +232,7 @@ def chat_baslat(
         yayinla("yeni_chat", musteri_id=musteri.id, veri={
             "oturum_id": oturum.id, "musteri_id": musteri.id, "ziyaretci_adi": oturum.ziyaretci_adi, "kanal": oturum.kanal,
             "etiketler": [],  # CONTRACT 16: a new chat has no labels yet
+            "ekip_id": oturum.ekip_id,
         })
         # Routing (CONTRACT 15), by the one "open now" decision above: a chat started while closed
         # waits for someone to take it by hand or for the tenant to open.
@@ -379,7 +381,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
         oturum.save(update_fields=["puan", "puan_yorumu", "puan_zamani"])
         yayinla("memnuniyet_puan", musteri_id=oturum.musteri_id, veri={
             "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "puan": puan, "yorum": yorum,
-            "etiketler": etiket_adlari(oturum),
+            "etiketler": etiket_adlari(oturum), "ekip_id": oturum.ekip_id,
         })
         return yeniden_oku(oturum)
 

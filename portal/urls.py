@@ -4,6 +4,7 @@ from otomasyon import portal as otomasyon_portal
 
 from . import (
     ekip_views,
+    ekipler_views,
     eposta_views,
     gecmis_views,
     gizlilik_views,
@@ -74,6 +75,8 @@ urlpatterns = [
     path("denetim", gizlilik_views.denetim_yonlendir, name="denetim"),  # was its own page: now on gizlilik
     path("proje-sil", gizlilik_views.ProjeSilView.as_view(), name="proje_sil"),
     path("ekip", ekip_views.EkipView.as_view(), name="ekip"),
+    path("ekipler", ekipler_views.EkiplerView.as_view(), name="ekipler"),
+    path("ekipler/<int:ekip_id>", ekipler_views.EkipDuzenleView.as_view(), name="ekip_duzenle"),
     path("ekip/<int:uyelik_id>", ekip_views.UyeView.as_view(), name="uye"),
     path("ekip/davet/<int:davet_id>/iptal", ekip_views.DavetIptalView.as_view(), name="davet_iptal"),
     path("davet/<str:token>", ekip_views.DavetKabulView.as_view(), name="davet_kabul"),

@@ -56,12 +56,6 @@ def ekip_get(*, musteri_idleri: list[int], ekip_id) -> Ekip:
     return ekip
 
 
-def widget_ekipleri(*, musteri_id: int) -> list[dict]:
-    """`widget/init`'s `data.ekipler` (CONTRACT 22): the teams the widget may offer, `{"id", "ad"}`."""
-    return [{"id": i, "ad": ad} for i, ad in Ekip.objects.filter(musteri_id=musteri_id, widgetta_secilir=True)
-            .order_by("anahtar", "id").values_list("id", "ad")]
-
-
 def ekip_coz(*, musteri_id: int, ekip_id, alan: str = "ekip_id", widget: bool = False) -> Ekip | None:
     """The team `ekip_id` of this tenant (None: no team). Anything else (a team of another tenant,
     an unknown id, a wrong type; `widget`: a team not offered in the widget) is 400 with
@@ -91,7 +85,16 @@ def ekip_suzgeci_coz(deger) -> int | str | None:
     raise GecersizIstek(alanlar={"ekip_id": _("Bir ekip id'si, 'benim' ya da 'yok' olmalı.")})
 
 
-def ekip_suzgeci_q(deger: int | str, *, kullanici_id: int) -> Q:
+def ekip_suzgeci_dogrula(*, musteri_idleri: list[int], deger) -> int | str | None:
+    """`ekip_id` of a list filter, checked: a team id must be one of the caller's tenants' (else 404,
+    as `etiket_id`)."""
+    cozulen = ekip_suzgeci_coz(deger)
+    if isinstance(cozulen, int) and not Ekip.objects.kapsamda(musteri_idleri).filter(pk=cozulen).exists():
+        raise Bulunamadi()
+    return cozulen
+
+
+def ekip_suzgeci_q(deger: int | str, *, kullanici_id: int | None) -> Q:
     """The Q of a resolved `ekip_id` filter over chats or tickets (their `ekip`)."""
     if deger == "yok":
         return Q(ekip__isnull=True)

@@ -1,10 +1,12 @@
-from django.db.models import QuerySet
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection
+from django.db.models import OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import ID_MAX, gecerli_id_mi
 
-from .models import Kullanici, Musteri, Uyelik
+from .models import Ekip, Kullanici, Musteri, Uyelik
 from .musteri_onbellegi import musteri_getir
 
 
@@ -42,8 +44,39 @@ def musteri_api_key_ile(*, api_key: str, nesil=None, nesil_okundu: bool = False)
     generation when the caller has read it in this request already."""
     if not api_key or len(api_key) > 64:
         return None
-    return musteri_getir(api_key, lambda: Musteri.objects.filter(api_key=api_key, aktif=True).first(),
-                         nesil=nesil, nesil_okundu=nesil_okundu)
+    return musteri_getir(api_key, lambda: _widget_musterisi(api_key), nesil=nesil, nesil_okundu=nesil_okundu)
+
+
+def _widget_musterisi(api_key: str) -> Musteri | None:
+    """The tenant as the widget's cache keeps it, with the teams the widget offers (CONTRACT 22,
+    `widget/init`'s `ekipler`) read in the same statement on PostgreSQL: `_widget_ekipleri`. A team
+    change renews the cache (`ekip_degisti`, tenants/dinleyiciler.py)."""
+    qs = Musteri.objects.filter(api_key=api_key, aktif=True)
+    if connection.vendor != "postgresql":
+        musteri = qs.first()
+        if musteri is not None:
+            musteri._widget_ekipleri = widget_ekipleri(musteri_id=musteri.pk)  # type: ignore[attr-defined]
+        return musteri
+    ekipler = Ekip.objects.filter(musteri_id=OuterRef("pk"), widgetta_secilir=True).order_by("anahtar", "id")
+    musteri = qs.annotate(_ekip_idleri=ArraySubquery(ekipler.values("id")),
+                          _ekip_adlari=ArraySubquery(ekipler.values("ad"))).first()
+    if musteri is not None:
+        idler, adlar = getattr(musteri, "_ekip_idleri"), getattr(musteri, "_ekip_adlari")  # noqa: B009
+        musteri._widget_ekipleri = [  # type: ignore[attr-defined]
+            {"id": i, "ad": ad} for i, ad in zip(idler, adlar, strict=True)]
+    return musteri
+
+
+def widget_ekipleri(*, musteri_id: int) -> list[dict]:
+    """`widget/init`'s `data.ekipler` (CONTRACT 22): the teams the widget may offer, `{"id", "ad"}`."""
+    return [{"id": i, "ad": ad} for i, ad in Ekip.objects.filter(musteri_id=musteri_id, widgetta_secilir=True)
+            .order_by("anahtar", "id").values_list("id", "ad")]
+
+
+def musteri_widget_ekipleri(musteri: Musteri) -> list[dict]:
+    """The widget's teams of a tenant from the widget's cache, else read now."""
+    ekipler = getattr(musteri, "_widget_ekipleri", None)
+    return ekipler if ekipler is not None else widget_ekipleri(musteri_id=musteri.pk)
 
 
 def birincil_musteri_id(*, kullanici: Kullanici, uyelikler: list[Uyelik]) -> int | None:

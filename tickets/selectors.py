@@ -4,6 +4,7 @@ from supportdesk.core.erteleme import ERTELENMIS
 from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.girdi import gecerli_id_mi, id_coz
 from supportdesk.core.katlama import katla
+from tenants.ekipler import ekip_suzgeci_q
 
 from .models import Ticket, TicketYanit
 
@@ -67,7 +68,7 @@ def gorunum_sayilari(*, kullanici_id: int, musteri_idleri: list[int]) -> dict[st
 def operator_ticket_list(
     *, musteri_idleri: list[int], durum: str | None = None, oncelik: str | None = None, musteri_id: int | None = None,
     operator_id: int | None = None, sahipsiz: bool = False, etiket_id: int | None = None, q: str = "",
-    gorunum: str | None = None, kullanici_id: int | None = None,
+    gorunum: str | None = None, kullanici_id: int | None = None, ekip: int | str | None = None,
 ) -> QuerySet[Ticket]:
     """Tickets of the caller's tenants, scoped in the query, with their owner joined and their
     labels to prefetch (`operator_ticketlari_hazirla`). A `musteri_id` filter outside them is a 404,
@@ -91,6 +92,8 @@ def operator_ticket_list(
         qs = qs.filter(operator_id=operator_id)
     if etiket_id is not None:
         qs = qs.filter(etiketler__id=etiket_id)
+    if ekip is not None:  # CONTRACT 22: an id, `benim`, `yok` (tenants.ekipler.ekip_suzgeci_coz)
+        qs = qs.filter(ekip_suzgeci_q(ekip, kullanici_id=kullanici_id))
     if q:
         k = katla(q)
         yanitta = TicketYanit.objects.filter(ticket=OuterRef("pk"), icerik__katli__contains=k)

@@ -55,6 +55,7 @@ def ticket_olustur(
         yayinla("yeni_ticket", musteri_id=musteri.id, veri={
             "ticket_id": ticket.id, "musteri_id": musteri.id, "ziyaretci_id": ziyaretci_id,
             "konu": konu, "oncelik": oncelik, "etiketler": [],  # CONTRACT 16: a new ticket has no labels yet
+            "ekip_id": ticket.ekip_id,
             "ticket": ticket,  # in the process only (the sockets' `ticket_yeni`, search): not in the body
         })
         # CONTRACT 23: the tenant's rules for a new ticket, in this transaction.
@@ -152,9 +153,14 @@ def ticket_duzenle_dogrula(*, ticket: Ticket, **alanlar) -> None:
 
 def ticket_duzenle(*, ticket: Ticket, kullanici, ip: str | None = None, **alanlar) -> Ticket:
     """`PATCH /operator/ticket/{id}` (CONTRACT 16): the owner (`operator_id`: an active member of
-    the ticket's tenant, else 404; or None) and/or `oncelik`. A closed ticket is terminal (409)."""
+    the ticket's tenant, else 404; or None) and/or `oncelik`. A closed ticket is terminal (409).
+    `ekip_id` (CONTRACT 22): the team first (`ticket_ekibe_ata`: its routing chooses the owner), then
+    an owner given in the same call wins."""
+    ekip_id = alanlar.pop("ekip_id", _YOK)
     ticket_duzenle_dogrula(ticket=ticket, **alanlar)
     with transaction.atomic():
+        if ekip_id is not _YOK:
+            ticket_ekibe_ata(ticket=ticket, ekip_id=ekip_id, aktor=kullanici)
         kilitli = _kilitle(ticket)
         degisen = [a for a in ("operator_id", "oncelik") if a in alanlar and getattr(kilitli, a) != alanlar[a]]
         for alan in degisen:
@@ -238,6 +244,7 @@ def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
 
 
 KAPANMIS_MESAJI = gettext_lazy("Kapanmış bir talep değiştirilemez.")
+_YOK = object()
 
 # `erteleme_degisti`'s `neden` (CONTRACT 24), as for chats.
 ERTELEME_OPERATOR, ERTELEME_ZIYARETCI, ERTELEME_ZAMAN = "operator", "ziyaretci", "zaman"
@@ -319,7 +326,7 @@ def _durum_degistir(ticket: Ticket, *, durum: str, operator, b: "sla.Baglam") ->
     if durum == Ticket.Durum.COZULDU and onceki != Ticket.Durum.COZULDU:
         yayinla("ticket_cozuldu", musteri_id=ticket.musteri_id, veri={
             "ticket_id": ticket.id, "musteri_id": ticket.musteri_id, "operator_id": operator.id if operator else None,
-            "etiketler": etiket_adlari(ticket),
+            "etiketler": etiket_adlari(ticket), "ekip_id": ticket.ekip_id,
         })
 
 

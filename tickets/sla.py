@@ -486,10 +486,11 @@ def _ihlal_yayinla(t: Ticket, saat: str) -> None:
 def _olay_verisi(t: Ticket, saat: str, son_zaman: datetime) -> dict:
     return {"ticket_id": t.id, "musteri_id": t.musteri_id, "hedef": HEDEF_ADLARI[saat],
             "son_zaman": utc_iso(son_zaman), "operator_id": t.operator_id,
-            "etiketler": etiket_adlari(t)}  # CONTRACT 16: a ticket event carries its label names
+            "etiketler": etiket_adlari(t),  # CONTRACT 16: a ticket event carries its label names
+            "ekip_id": t.ekip_id}  # CONTRACT 22: and its team
 
 
-_TARAMA_ALANLARI = ("id", "musteri_id", "operator_id", "sla_ilk_vade", "sla_sonraki_vade", "sla_cozum_vade",
+_TARAMA_ALANLARI = ("id", "musteri_id", "operator_id", "ekip_id", "sla_ilk_vade", "sla_sonraki_vade", "sla_cozum_vade",
                     "sla_vade", "sla_ilk_durum", "sla_sonraki_durum", "sla_cozum_durum")
 
 

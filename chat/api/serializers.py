@@ -3,6 +3,7 @@
 Output is built by the plain `*_verisi` functions (the hot polling path stays cheap); the
 Serializer classes beside them describe the same shapes for the OpenAPI schema and validate input.
 """
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
@@ -211,6 +212,9 @@ class ChatBaslatSerializer(serializers.Serializer):
     mesaj = StrictCharField(required=False, allow_null=True, trim_whitespace=False, allow_blank=True,
                             help_text=gettext_lazy("İsteğe bağlı ilk mesaj (1-5000 karakter)."))
     kanal = serializers.ChoiceField(choices=Oturum.Kanal.values, required=False, default=Oturum.Kanal.WIDGET)
+    ekip_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
+                                 help_text=gettext_lazy("İsteğe bağlı: ziyaretçinin seçtiği ekip (`widget/init`'in "
+                                                        "`ekipler` listesinden; değilse 400)."))
 
 
 class WidgetOturumIstekSerializer(serializers.Serializer):
@@ -250,8 +254,17 @@ class ChatTicketSerializer(serializers.Serializer):
 
 
 class AktarSerializer(serializers.Serializer):
-    operator_id = StrictIntegerField(allow_null=True, min_value=1,
+    operator_id = StrictIntegerField(allow_null=True, min_value=1, required=False,
                                      help_text=gettext_lazy("Hedef operatör (sohbetin projesinin üyesi); null: sıraya geri al."))
+    ekip_id = StrictIntegerField(allow_null=True, min_value=1, required=False,
+                                 help_text=gettext_lazy("Ya da hedef ekip (sohbetin projesinin ekibi; değilse 400): sohbet "
+                                                        "ekibin kuyruğuna ve atamasına döner. null: tüm proje."))
+
+    def validate(self, attrs):
+        # CONTRACT 22: a team is the alternative to an operator, never both.
+        if ("operator_id" in attrs) == ("ekip_id" in attrs):
+            raise serializers.ValidationError({"operator_id": _("`operator_id` ya da `ekip_id`, yalnızca biri verilmeli.")})
+        return attrs
 
 
 class MesajlarSorguSerializer(serializers.Serializer):
@@ -264,6 +277,7 @@ class OturumlarSorguSerializer(serializers.Serializer):
     musteri_id = serializers.IntegerField(required=False, min_value=1)
     etiket_id = serializers.IntegerField(required=False, min_value=1)
     q = serializers.CharField(required=False, min_length=1, max_length=200)
+    ekip_id = serializers.CharField(required=False, help_text=gettext_lazy("Bir ekip id'si, `benim` ya da `yok`."))
 
 
 class HazirYanitSorguSerializer(serializers.Serializer):

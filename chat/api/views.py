@@ -13,13 +13,14 @@ from rest_framework.exceptions import APIException
 from supportdesk.core import mesajlar, varlik
 from supportdesk.core.dil import widget_dili
 from supportdesk.core.erteleme import ErteleSerializer, kadar_coz
-from supportdesk.core.exceptions import GecersizIstek
+from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
 from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
 from tenants.api.serializers import MesaiSerializer
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip, ziyaretci_dogrula
+from tenants.ekipler import ekip_coz, ekip_suzgeci_dogrula
 from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 from tenants.on_okuma import OnOkumaIhtiyaci
 from tickets.api.serializers import OperatorTicketDetaySerializer
@@ -119,6 +120,8 @@ class WidgetChatBaslatView(WidgetAPIView):
         veri = _dogrula(s.ChatBaslatSerializer, request.data)
         # CONTRACT 15 (wave 4): "open now" is decided once, at one instant, for routing, the ticket
         # offer and the answer's `data.mesai`.
+        # CONTRACT 22: a team the widget offers (`widgetta_secilir`) of this tenant, else 400.
+        ekip = ekip_coz(musteri_id=self.musteri.pk, ekip_id=veri.get("ekip_id"), widget=True)
         simdi = timezone.now()
         mesai = s.widget_mesai_verisi(self.musteri, request, simdi=simdi)
         oturum, yeni = services.chat_baslat(
@@ -127,7 +130,7 @@ class WidgetChatBaslatView(WidgetAPIView):
             # CONTRACT 19: a visitor's chat speaks the widget's language; a start by the tenant's
             # own server (`kanal: api`) the tenant's (`sohbet_dili`).
             dil=widget_dili(self.musteri, request) if veri["kanal"] == Oturum.Kanal.WIDGET else None, simdi=simdi,
-            acik=mesai["acik"],
+            acik=mesai["acik"], ekip_id=ekip.pk if ekip is not None else None,
         )
         return basarili(_widget_oturum_yaniti(oturum, self.musteri, request, mesai=mesai), status=201 if yeni else 200)
 
@@ -305,6 +308,8 @@ class OperatorChatListView(OperatorAPIView):
                 "`ertelenen` görünümündedir. Diğer süzgeçlerle birleşir.")),
             OpenApiParameter("musteri_id", int, description=gettext_lazy("Yalnızca bu proje (sizin değilse 404).")),
             OpenApiParameter("etiket_id", int, description=gettext_lazy("Bu etiketi taşıyanlar (projelerinizin değilse 404).")),
+            OpenApiParameter("ekip_id", str, description=gettext_lazy("Bir ekip id'si (projelerinizin değilse 404), `benim` "
+                                                                      "ya da `yok`.")),
             OpenApiParameter("q", str, description=gettext_lazy("Ziyaretçi adı, e-postası, id'si, mesaj ve not metninde "
                                                     "(Türkçe harfler katlanarak: \"sifre\" \"Şifre\"yi bulur).")),
             *SAYFA_PARAMETRELERI,
@@ -321,6 +326,7 @@ class OperatorChatListView(OperatorAPIView):
             kullanici=request.user, musteri_idleri=self.musteri_idleri, durum=sorgu.get("durum"),
             musteri_id=sorgu.get("musteri_id"), etiket_id=sorgu.get("etiket_id"), q=sorgu.get("q", "").strip(),
             gorunum=sorgu.get("gorunum"),
+            ekip=ekip_suzgeci_dogrula(musteri_idleri=self.musteri_idleri, deger=sorgu.get("ekip_id")),
         )
         # Closed chats read newest first; the live queue oldest waiting first (CONTRACT 3).
         azalan = sorgu.get("durum") == Oturum.Durum.KAPANDI
@@ -385,13 +391,21 @@ class OperatorChatKabulView(OperatorAPIView):
 
 class OperatorChatAktarView(OperatorAPIView):
     @extend_schema(
-        summary=gettext_lazy("Sohbeti aktar (operator_id: null ise sıraya geri al)"),
+        summary=gettext_lazy("Sohbeti aktar (operator_id: null ise sıraya geri al; ya da ekip_id: ekibin kuyruğuna)"),
         request=s.AktarSerializer,
         responses={200: OTURUM_YANITI, **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI",
                                                   "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
     )
     def post(self, request, oturum_id: int):
         veri = _dogrula(s.AktarSerializer, request.data)
+        if "ekip_id" in veri:
+            # CONTRACT 22: to a team = back to that team's routing. The chat must be the caller's
+            # tenants' (404) and open (409); the team its tenant's (400, by the service).
+            gorulen = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+            if not gorulen.acik:
+                raise DurumCakismasi(_("Kapanmış bir sohbet aktarılamaz."))
+            oturum = services.chat_ekibe_aktar(oturum_id=gorulen.pk, ekip_id=veri["ekip_id"], aktor=request.user)
+            return basarili({"oturum": s.oturum_verisi(oturum)})
         oturum = services.chat_aktar(
             kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
             hedef_operator_id=veri["operator_id"],

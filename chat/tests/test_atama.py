@@ -219,7 +219,7 @@ def test_yeniden_atama_dk_moves_an_unanswered_chat_to_another_member(musteri):
     son = Mesaj.objects.filter(oturum_id=o1["id"]).latest("id")
     assert son.gonderen == "sistem" and "yanıt bekliyordu" in son.icerik
     assert atandi_olaylari(musteri)[-1] == {"oturum_id": o1["id"], "musteri_id": musteri.id, "operator_id": b.id,
-                                           "neden": "yeniden", "etiketler": []}
+                                           "neden": "yeniden", "etiketler": [], "ekip_id": None}
     assert tasks.atama_taramasi()["yeniden"] == 0  # the new operator's time counts from now
     # An internal note is no answer; a visitor's new message after an answer starts the wait again.
     Mesaj.objects.create(musteri=musteri, oturum_id=o1["id"], gonderen="operator", operator=b, icerik="not", ozel=True)
@@ -258,7 +258,7 @@ def test_manuel_keeps_todays_behaviour_and_chat_atandi_follows_every_operator_ch
     atandi = [i for i in gelen if i["olay"] == "chat_atandi"]
     assert [(v["veri"]["oturum_id"], v["veri"]["operator_id"], v["veri"]["neden"]) for v in atandi] == beklenen
     assert all(v["veri"]["musteri_id"] == musteri.id and set(v["veri"]) == {"oturum_id", "musteri_id", "operator_id",
-                                                                           "neden", "etiketler"} for v in atandi)
+                                                                           "neden", "etiketler", "ekip_id"} for v in atandi)
 
 
 def test_switching_to_an_automatic_mode_drains_the_queue(musteri):

@@ -294,10 +294,11 @@ def test_chat_kapandi_verisi_tam_olarak_sozlesmedeki_alanlar(musteri, op, widget
     ok(op[1].post(op_url(o1["id"], "close")))
     ok(widget.post(W_BITIR, {"ziyaretci_id": "b", "oturum_id": o2["id"]}, format="json"))
     veriler = {o.veri["oturum_id"]: o.veri for o in Olay.objects.filter(olay="chat_kapandi")}
-    assert set(veriler[o1["id"]]) == {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler"}  # + CONTRACT 16
+    assert set(veriler[o1["id"]]) == {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler",
+                                      "ekip_id"}  # + CONTRACT 16, 22
     assert veriler[o1["id"]]["musteri_id"] == musteri.id and veriler[o1["id"]]["kapatan"] == "operator"
     assert 90 <= veriler[o1["id"]]["sure_saniye"] < 120
-    assert set(veriler[o2["id"]]) == {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler"}
+    assert set(veriler[o2["id"]]) == {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler", "ekip_id"}
     assert veriler[o2["id"]]["kapatan"] == "ziyaretci"
     # A transfer is not a close: no event.
     o3 = baslat(widget, "c")

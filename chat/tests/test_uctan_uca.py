@@ -61,12 +61,13 @@ def test_butun_sohbet_baslat_kuyruk_kabul_mesaj_aktar_kapat_puan(musteri, diger_
     istekler = webhook_alici.bekle(5, timeout=15)  # and `chat_atandi` for the accept and the transfer
     olaylar = {i.headers["x-webhook-olay"]: i.json() for i in istekler}
     assert olaylar["yeni_chat"]["veri"] == {"oturum_id": oturum_id, "musteri_id": musteri.id,
-                                            "ziyaretci_adi": "Ayşe Yılmaz", "kanal": "widget", "etiketler": []}
+                                            "ziyaretci_adi": "Ayşe Yılmaz", "kanal": "widget", "etiketler": [],
+                                            "ekip_id": None}
     kapanis = olaylar["chat_kapandi"]["veri"]
     assert {k: kapanis[k] for k in ("oturum_id", "musteri_id", "kapatan")} == {
         "oturum_id": oturum_id, "musteri_id": musteri.id, "kapatan": "operator"}
     assert isinstance(kapanis["sure_saniye"], int) and kapanis["sure_saniye"] >= 0
     assert olaylar["memnuniyet_puan"]["veri"] == {"oturum_id": oturum_id, "musteri_id": musteri.id, "puan": 5,
-                                                  "yorum": "Harika", "etiketler": []}
+                                                  "yorum": "Harika", "etiketler": [], "ekip_id": None}
     assert all(o["olay"] in olaylar and o["zaman"] for o in olaylar.values())
     assert webhook_alici.sessiz_mi(0.3)

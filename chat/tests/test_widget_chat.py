@@ -33,7 +33,7 @@ def test_baslat_yeni_sohbet_201_alanlar_ve_yeni_chat_olayi(widget, musteri, nobe
     [olay] = Olay.objects.filter(olay="yeni_chat")
     assert olay.musteri_id == musteri.id
     assert olay.veri == {"oturum_id": o["id"], "musteri_id": musteri.id, "ziyaretci_adi": "Ayşe", "kanal": "widget",
-                         "etiketler": []}
+                         "etiketler": [], "ekip_id": None}
     [m] = mesajlar(widget, o["id"])["mesajlar"]
     assert (m["gonderen"], m["icerik"], m["operator_id"], m["ek"]) == ("ziyaretci", "Merhaba", None, None)
     assert m["oturum_id"] == o["id"]
@@ -224,7 +224,8 @@ def test_puan_kapanmis_sohbete_bir_kez(widget, musteri):
     data = ok(widget.post(W_PUAN, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "puan": 4, "yorum": "İyi"}, format="json"))
     assert data["oturum"]["puan"] == 4 and data["oturum"]["puan_yorumu"] == "İyi"
     [olay] = Olay.objects.filter(olay="memnuniyet_puan")
-    assert olay.veri == {"oturum_id": o["id"], "musteri_id": musteri.id, "puan": 4, "yorum": "İyi", "etiketler": []}
+    assert olay.veri == {"oturum_id": o["id"], "musteri_id": musteri.id, "puan": 4, "yorum": "İyi", "etiketler": [],
+                         "ekip_id": None}
     hata(widget.post(W_PUAN, {"ziyaretci_id": "z-1", "oturum_id": o["id"], "puan": 5}, format="json"), 409, "DURUM_CAKISMASI")
     assert Oturum.objects.get().puan == 4 and Olay.objects.filter(olay="memnuniyet_puan").count() == 1
 

@@ -5,6 +5,7 @@ import { aramaAc } from "./arama.js";
 import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
+import { aktarHedefe, ekipSecenekleriEkle, ekipSecildi } from "./ekipler.js";
 import { erteleDugmesi, ertelemedenDondu, gorunumCercevesi, gorunumKenari, gorunumListesi, gorunumListesiCiz, sayilariYenile,
   sohbetGorunumu, sohbetGorunumunuYenile, talepGorunumu } from "./gorunumler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
@@ -711,18 +712,19 @@ async function aktarAc() {
   const secim = h("select", { id: "aktar-hedef" },
     h("option", { value: "", text: M.siraya }),
     uyeler.map((u) => h("option", { value: String(u.id), text: `${u.ad || u.email} · ${M.durumlar[u.durum] || u.durum}` })));
+  await ekipSecenekleriEkle(secim, o.musteri_id); // CONTRACT 22: teams too (ekipler.js)
   const hataEl = h("p", { class: "hata", role: "alert" });
   const not = h("textarea", { id: "aktar-not", rows: "3", maxlength: "5000", class: "not-modu" });
   bosalt(el.dialog, h("form", { method: "dialog", onsubmit: async (e) => {
     e.preventDefault();
     let oturum;
     try {
-      oturum = (await api.aktar(o.id, secim.value ? Number(secim.value) : null)).oturum;
+      oturum = (await aktarHedefe(o.id, secim.value)).oturum;
     } catch (err) { hataEl.textContent = err.message; return; }
     // The handover note goes in after the transfer, as an internal note (the visitor never sees it).
     const notMetni = not.value.trim();
     if (notMetni) {
-      try { await api.mesajGonder(o.id, notMetni, null, { bahsedilenler: secim.value ? [Number(secim.value)] : [] }); } catch (err) {
+      try { await api.mesajGonder(o.id, notMetni, null, { bahsedilenler: secim.value && !ekipSecildi(secim.value) ? [Number(secim.value)] : [] }); } catch (err) {
         hataEl.textContent = err.message;
       }
     }

@@ -50,6 +50,8 @@
     aciklama: "Açıklama",
     istege: "(isteğe bağlı)",
     baslat: "Sohbeti başlat",
+    ekip: "Hangi departman?",
+    ekipSec: "Seçiniz",
     sira: "Sıranız: {n}. Bir temsilci birazdan bağlanacak.",
     bekle: "Bir temsilci birazdan bağlanacak.",
     kimseYok: "Şu an çevrimiçi temsilcimiz yok. Destek talebi bırakabilirsiniz; size e-postayla döneriz.",
@@ -142,6 +144,8 @@
     aciklama: "Description",
     istege: "(optional)",
     baslat: "Start chat",
+    ekip: "Which department?",
+    ekipSec: "Choose",
     sira: "You're number {n} in the queue. An agent will be with you shortly.",
     bekle: "An agent will be with you shortly.",
     kimseYok: "No agents are online right now. You can leave a request and we'll get back to you by email.",
@@ -938,9 +942,34 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 
   let cevrimdisiNotu = null;
   let yaziKutusu = null; // the open chat's composer
+  // CONTRACT 22: "which department?" before a chat or a ticket starts, when `widget/init` lists
+  // teams (`ekipler`). Drawn hidden with the forms and filled once init answers (`ekiplerAyarla`).
+  const ekipSecicileri = [];
+  function ekipSecici() {
+    const secim = h("select", { name: "ekip_id" });
+    const etiket = h("label", { class: "ek-ekip", hidden: true }, t("ekip"), secim);
+    ekipSecicileri.push(etiket);
+    ekipSeciciDoldur(etiket);
+    return etiket;
+  }
+  function ekipSeciciDoldur(etiket) {
+    const secim = etiket.querySelector("select");
+    const onceki = secim.value;
+    bosalt(secim, h("option", { value: "", text: t("ekipSec") }), ...(S.ekipler || []).map((e) => h("option", { value: String(e.id), text: e.ad })));
+    secim.value = onceki;
+    etiket.hidden = !(S.ekipler && S.ekipler.length);
+  }
+  function ekiplerAyarla(ekipler) {
+    S.ekipler = Array.isArray(ekipler) ? ekipler : [];
+    for (const etiket of ekipSecicileri.splice(0)) if (etiket.isConnected) { ekipSeciciDoldur(etiket); ekipSecicileri.push(etiket); }
+  }
+  function ekipSecimi(govde, v) {
+    if (v.ekip_id) govde.ekip_id = Number(v.ekip_id);
+  }
   function sohbetBaslangici() {
     clearTimeout(pollZamanlayici);
     const form = h("form", { novalidate: true },
+      ekipSecici(),
       h("label", null, h("span", null, t("ad"), " ", h("small", { text: t("istege") })), h("input", { name: "ad", autocomplete: "name", maxlength: "100", value: S.profil.ad || "" })),
       h("label", null, h("span", null, t("email"), " ", h("small", { text: t("istege") })), h("input", { name: "email", type: "email", autocomplete: "email", maxlength: "254", value: S.profil.email || "" })),
       h("label", null, t("mesaj"), h("textarea", { name: "mesaj", required: true, maxlength: "5000", rows: "3" })),
@@ -952,6 +981,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         try {
           const govde = { ad: v.ad.trim(), email: v.email.trim(), mesaj: v.mesaj.trim() };
           for (const k of ["ad", "email", "mesaj"]) if (!govde[k]) delete govde[k];
+          ekipSecimi(govde, v);
           const d = await api("POST", "/widget/chat/start", govde);
           if (d.mesai) mesaiAyarla(d.mesai);
           profilHatirla(govde);
@@ -1544,6 +1574,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
   function talepFormu() {
     const [ekEtiketi, ekGirdisi] = ekSecici(t("ekler"));
     const form = h("form", { novalidate: true },
+      ekipSecici(),
       h("label", null, t("konu"), h("input", { name: "konu", required: true, maxlength: "200" })),
       h("label", null, t("aciklama"), h("textarea", { name: "mesaj", required: true, rows: "4" })),
       h("label", null, h("span", null, t("ad"), " ", h("small", { text: t("istege") })), h("input", { name: "ad", autocomplete: "name", value: S.profil.ad || "" })),
@@ -1562,6 +1593,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
         try {
           const govde = { konu: v.konu.trim(), mesaj: v.mesaj.trim(), ad: v.ad.trim(), email: v.email.trim(), oncelik: v.oncelik };
           for (const k of ["ad", "email"]) if (!govde[k]) delete govde[k];
+          ekipSecimi(govde, v);
           const idler = await ekleriYukle(ekGirdisi);
           if (idler.length) govde.ek_idleri = idler;
           const d = await api("POST", "/widget/ticket/create", govde);
@@ -1954,6 +1986,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     canliBaglan(); // canli
     gorunumKur(d);
     mesaiAyarla(d.mesai);
+    ekiplerAyarla(d.ekipler);
     cevrimiciAyarla(d.cevrimici_operator === undefined ? true : d.cevrimici_operator);
     // The start form is already drawn; a chat the visitor started while init was on its way
     // is kept (an answer that left the server earlier must not bring the form back).

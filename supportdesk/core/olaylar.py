@@ -51,6 +51,7 @@ class YeniChatGovdesi(TypedDict):
     ziyaretci_adi: str
     kanal: str
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class YeniTicketGovdesi(TypedDict):
@@ -60,6 +61,7 @@ class YeniTicketGovdesi(TypedDict):
     konu: str
     oncelik: str
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class ChatKapandiGovdesi(TypedDict):
@@ -68,6 +70,7 @@ class ChatKapandiGovdesi(TypedDict):
     kapatan: str
     sure_saniye: int
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class TicketCozulduGovdesi(TypedDict):
@@ -75,6 +78,7 @@ class TicketCozulduGovdesi(TypedDict):
     musteri_id: int
     operator_id: int | None
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class MemnuniyetPuanGovdesi(TypedDict):
@@ -83,6 +87,7 @@ class MemnuniyetPuanGovdesi(TypedDict):
     puan: int
     yorum: str | None
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class OperatorCevrimdisiGovdesi(TypedDict):
@@ -97,6 +102,7 @@ class ChatAtandiGovdesi(TypedDict):
     operator_id: int | None
     neden: str
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class SlaGovdesi(TypedDict):
@@ -106,6 +112,7 @@ class SlaGovdesi(TypedDict):
     son_zaman: str
     operator_id: int | None
     etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 class ChatSla(TypedDict):

@@ -27,20 +27,23 @@ SOKET_OLAYLARI = ("yeni_chat", "chat_kabul_edildi", "chat_aktarildi", "memnuniye
 # What each event carries: exactly its declared type (olaylar.VERI_TIPLERI; `yayinla` checks it in
 # the tests), which is enough for every listener of it.
 _SLA = {"ticket_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
-        "operator_id": None, "etiketler": []}
+        "operator_id": None, "etiketler": [], "ekip_id": None}
 _ETIKET = {"etiket_id": 1, "musteri_id": 1, "ad": "vip", "renk": "#123456", "aktor_id": 1, "ip": None}
 _UYELIK = {"kullanici_id": 1, "rol": "yonetici", "onceki_rol": "operator", "max_chat_per_tenant": None}
 _MAKALE = {"makale_id": 1, "baslik": "SSS"}
 VERILER = {
-    "yeni_chat": {"oturum_id": 1, "musteri_id": 1, "ziyaretci_adi": "Ayşe", "kanal": "widget", "etiketler": []},
+    "yeni_chat": {"oturum_id": 1, "musteri_id": 1, "ziyaretci_adi": "Ayşe", "kanal": "widget", "etiketler": [],
+                  "ekip_id": None},
     "yeni_ticket": {"ticket_id": 1, "musteri_id": 1, "ziyaretci_id": "z-1", "konu": "Yardım", "oncelik": "normal",
-                    "etiketler": [], "ticket": Ticket(pk=1, musteri_id=1, ziyaretci_id="z-1")},
+                    "etiketler": [], "ekip_id": None, "ticket": Ticket(pk=1, musteri_id=1, ziyaretci_id="z-1")},
     "chat_kapandi": {"oturum_id": 1, "musteri_id": 1, "kapatan": "operator", "sure_saniye": 5, "etiketler": [],
-                     "sira_degisti": False},
-    "ticket_cozuldu": {"ticket_id": 1, "musteri_id": 1, "operator_id": None, "etiketler": []},
-    "memnuniyet_puan": {"oturum_id": 1, "musteri_id": 1, "puan": 5, "yorum": None, "etiketler": []},
+                     "ekip_id": None, "sira_degisti": False},
+    "ticket_cozuldu": {"ticket_id": 1, "musteri_id": 1, "operator_id": None, "etiketler": [], "ekip_id": None},
+    "memnuniyet_puan": {"oturum_id": 1, "musteri_id": 1, "puan": 5, "yorum": None, "etiketler": [],
+                        "ekip_id": None},
     "operator_cevrimdisi": {"operator_id": 1, "musteri_id": 1, "email": "op@ornek.com"},
-    "chat_atandi": {"oturum_id": 1, "musteri_id": 1, "operator_id": 1, "neden": "kabul", "etiketler": []},
+    "chat_atandi": {"oturum_id": 1, "musteri_id": 1, "operator_id": 1, "neden": "kabul", "etiketler": [],
+                    "ekip_id": None},
     "sla_uyari": _SLA, "sla_ihlal": _SLA,
     **{ad: {"oturum_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
             "operator_id": None} for ad in ("chat_sla_uyari", "chat_sla_ihlal")},
@@ -106,6 +109,7 @@ DURUMLAR = [
     ("musteri_degisti", "canli.dinleyiciler.musteri_degisti",
      [("canli.yayin", "uyelik_degisti_bildir")], False),
     ("musteri_degisti", "tenants.dinleyiciler.musteri_anahtar_onbellegi", [("tenants.musteri_onbellegi", "unut")], True),
+    ("ekip_degisti", "tenants.dinleyiciler.ekip_onbellegi", [("tenants.musteri_onbellegi", "unut")], True),
     *[(ad, "tenants.dinleyiciler.uyelik_nesli", [("tenants.musteri_onbellegi", "uyelik_nesli_yenile")], True)
       for ad in ("uyelik_eklendi", "uyelik_silindi")],
     *[(ad, "chat.dinleyiciler.sohbet_ve_sira", [("chat.yoklama", "degisti")], True)
@@ -249,8 +253,8 @@ def test_a_webhook_body_is_the_contract_s_without_the_in_process_keys(musteri):
     for ad in ("yeni_ticket", "chat_kapandi"):
         olay = yayinla(ad, musteri_id=musteri.id, veri=dict(VERILER[ad]))
         govde = Olay.objects.get(pk=olay.id).veri
-        assert set(govde) == {"ticket_id", "musteri_id", "ziyaretci_id", "konu", "oncelik", "etiketler"} \
-            if ad == "yeni_ticket" else {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler"}
+        assert set(govde) == {"ticket_id", "musteri_id", "ziyaretci_id", "konu", "oncelik", "etiketler", "ekip_id"} \
+            if ad == "yeni_ticket" else {"oturum_id", "musteri_id", "kapatan", "sure_saniye", "etiketler", "ekip_id"}
 
 
 def test_the_architecture_diagram_is_the_registry():

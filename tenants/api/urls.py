@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import ekipler, views
 
 urlpatterns = [
     path("auth/login", views.GirisView.as_view(), name="auth-login"),
@@ -15,5 +15,8 @@ urlpatterns = [
     path("operator/tenants/<int:musteri_id>/etiketler", views.TenantEtiketleriView.as_view(),
          name="operator-tenants-etiketler"),
     path("operator/etiketler/<int:etiket_id>", views.EtiketView.as_view(), name="operator-etiket"),
+    path("operator/tenants/<int:musteri_id>/ekipler", ekipler.TenantEkipleriView.as_view(),
+         name="operator-tenants-ekipler"),
+    path("operator/ekipler/<int:ekip_id>", ekipler.EkipView.as_view(), name="operator-ekip"),
     path("operator/status", views.OperatorDurumView.as_view(), name="operator-status"),
 ]

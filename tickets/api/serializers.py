@@ -150,6 +150,9 @@ class TicketOlusturSerializer(serializers.Serializer):
     oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False, allow_null=True,
                                       default=Ticket.Oncelik.NORMAL)
     ek_idleri = EkIdleriField()
+    ekip_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
+                                 help_text=gettext_lazy("İsteğe bağlı: ziyaretçinin seçtiği ekip (`widget/init`'in "
+                                                        "`ekipler` listesinden; değilse 400)."))
 
     def validate(self, attrs):
         bos = {"ad": "", "email": "", "oncelik": Ticket.Oncelik.NORMAL}
@@ -187,10 +190,13 @@ class TicketDuzenleSerializer(serializers.Serializer):
                                      help_text=gettext_lazy("Sorumlu operatör (talebin projesinin üyesi; değilse 404) ya da "
                                                             "null."))
     oncelik = serializers.ChoiceField(choices=Ticket.Oncelik.values, required=False)
+    ekip_id = StrictIntegerField(required=False, allow_null=True, min_value=1,
+                                 help_text=gettext_lazy("Talebin ekibi (projesinin ekibi; değilse 400): ekibin atamasına "
+                                                        "döner. null: tüm proje."))
 
     def validate(self, attrs):
         if not attrs:
-            raise serializers.ValidationError({"genel": _("`operator_id` ya da `oncelik` verilmeli.")})
+            raise serializers.ValidationError({"genel": _("`operator_id`, `oncelik` ya da `ekip_id` verilmeli.")})
         return attrs
 
 
@@ -230,6 +236,7 @@ class OperatorTicketFiltreSerializer(serializers.Serializer):
     musteri_id = serializers.IntegerField(min_value=1, required=False)
     operator_id = OperatorIdFiltreField(required=False)
     etiket_id = serializers.IntegerField(min_value=1, required=False)
+    ekip_id = serializers.CharField(required=False, help_text=gettext_lazy("Bir ekip id'si, `benim` ya da `yok`."))
     q = serializers.CharField(required=False, min_length=1, max_length=200)
     siralama = serializers.ChoiceField(choices=list(SIRALAMALAR), required=False, default="guncellenme")
     gorunum = serializers.ChoiceField(choices=list(GORUNUMLER), required=False)

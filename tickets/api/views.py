@@ -9,6 +9,7 @@ from supportdesk.core.pagination import sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, WidgetAPIView, istek_ip
+from tenants.ekipler import ekip_coz, ekip_suzgeci_dogrula
 from tenants.etiketler import etiket_get, etiket_idleri_dogrula
 from tenants.selectors import uyelik_get
 
@@ -52,6 +53,9 @@ class WidgetTicketCreateView(WidgetAPIView):
         ziyaretci_id = self.ziyaretci_id()
         veri = _dogrula(s.TicketOlusturSerializer, request.data)
         veri.pop("ziyaretci_id")
+        # CONTRACT 22: a team the widget offers (`widgetta_secilir`) of this tenant, else 400.
+        ekip = ekip_coz(musteri_id=self.musteri.pk, ekip_id=veri.pop("ekip_id", None), widget=True)
+        veri["ekip_id"] = ekip.pk if ekip is not None else None
         # CONTRACT 19: the ticket speaks the widget's language (its visitor mails are written in it).
         ticket = services.ticket_olustur(musteri=self.musteri, ziyaretci_id=ziyaretci_id,
                                          dil=widget_dili(self.musteri, request), **veri)
@@ -112,6 +116,8 @@ class OperatorTicketListView(OperatorAPIView):
                                      description=gettext_lazy("Bu etiketi taşıyanlar (projelerinizin değilse 404).")),
                     OpenApiParameter("q", str,
                                      description=gettext_lazy("Konu, yanıt ve not metninde (Türkçe harfler katlanarak).")),
+                    OpenApiParameter("ekip_id", str, description=gettext_lazy("Bir ekip id'si (projelerinizin değilse "
+                                                                              "404), `benim` ya da `yok`.")),
                     OpenApiParameter("sla", str, enum=["ihlal", "yaklasan"]),
                     OpenApiParameter("gorunum", str, enum=list(selectors.GORUNUMLER), description=gettext_lazy(
                         "Görünüm (CONTRACT 24): açık, atanmamış, benim, ertelenen (açık ve beklemedeki talepler). "
@@ -134,6 +140,7 @@ class OperatorTicketListView(OperatorAPIView):
             operator_id=request.user.pk if sahip == "ben" else (None if sahip == "yok" else sahip),
             etiket_id=filtre.get("etiket_id"), q=filtre.get("q", "").strip(),
             gorunum=filtre.get("gorunum"), kullanici_id=request.user.pk,
+            ekip=ekip_suzgeci_dogrula(musteri_idleri=self.musteri_idleri, deger=filtre.get("ekip_id")),
         )
         # CONTRACT 17: `sla` (tickets.sla, in the same query) and `siralama=sla` (its own pager: the
         # tickets without a running clock follow those with one).

@@ -372,7 +372,8 @@ def test_warning_then_breach_each_once_with_webhook_and_mail(widget, musteri, op
     uyari = Olay.objects.get(olay="sla_uyari")
     assert uyari.musteri_id == musteri.id
     assert uyari.veri == {"ticket_id": t["id"], "musteri_id": musteri.id, "hedef": "ilk_yanit",
-                          "son_zaman": tk.sla_ilk_vade.isoformat(), "operator_id": None, "etiketler": []}
+                          "son_zaman": tk.sla_ilk_vade.isoformat(), "operator_id": None, "etiketler": [],
+                          "ekip_id": None}
     assert not Olay.objects.filter(olay="sla_ihlal").exists()
     geri_al(t["id"], 10)
     with django_capture_on_commit_callbacks(execute=True):

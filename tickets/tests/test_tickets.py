@@ -48,7 +48,8 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     assert ilk["gonderen"] == "ziyaretci" and ilk["ekler"][0]["id"] == ek_id
     olay = Olay.objects.get(olay="yeni_ticket")
     assert olay.veri == {"ticket_id": ticket["id"], "musteri_id": musteri.id, "ziyaretci_id": "z1",
-                         "konu": "Faturam görünmüyor", "oncelik": "yuksek", "etiketler": []}
+                         "konu": "Faturam görünmüyor", "oncelik": "yuksek", "etiketler": [],
+                         "ekip_id": None}
 
     liste = ok(operator_client.get(f"{OP}/tickets"))
     assert [t["id"] for t in liste["ticketlar"]] == [ticket["id"]]
@@ -65,7 +66,7 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     assert cozuldu["ticket"]["durum"] == "cozuldu"
     olay = Olay.objects.get(olay="ticket_cozuldu")
     assert olay.veri == {"ticket_id": ticket["id"], "musteri_id": musteri.id, "operator_id": operator.id,
-                         "etiketler": []}
+                         "etiketler": [], "ekip_id": None}
 
     tekrar = ok(widget.post(f"{W}/{ticket['id']}/reply", {"ziyaretci_id": "z1", "icerik": "Hâlâ yok."}, format="json"), 201)
     assert tekrar["ticket"]["durum"] == "acik" and tekrar["yanit"]["gonderen"] == "ziyaretci"
@@ -86,7 +87,8 @@ def test_ticket_life(widget, musteri, operator, operator_client, webhook_alici):
     olaylar = {i.headers["x-webhook-olay"]: i.json() for i in webhook_alici.bekle(2, timeout=15)}
     assert olaylar["yeni_ticket"]["veri"]["ticket_id"] == ticket["id"]
     assert olaylar["ticket_cozuldu"]["veri"] == {"ticket_id": ticket["id"], "musteri_id": musteri.id,
-                                                 "operator_id": operator.id, "etiketler": []}
+                                                 "operator_id": operator.id, "etiketler": [],
+                                                 "ekip_id": None}
     assert webhook_alici.sessiz_mi(0.3)
 
 

@@ -74,7 +74,7 @@ def test_widget_chat_start_olayi_commit_sonrasi_alicisina_ulasir(musteri, commit
     [(olay, acik_islem, satir_gorunur)] = commit_sonrasi
     assert olay.olay == "yeni_chat" and olay.musteri_id == musteri.id
     assert olay.veri == {"oturum_id": oturum_id, "musteri_id": musteri.id, "ziyaretci_adi": "Ayşe", "kanal": "widget",
-                         "etiketler": []}
+                         "etiketler": [], "ekip_id": None}
     assert not acik_islem and satir_gorunur  # after the commit, with the outbox row saved
     assert Olay.objects.get().pk == olay.id  # one identity: the webhook's X-Webhook-Id is this id
 

@@ -26,6 +26,7 @@ from tenants.api.temel import WidgetAPIView
 from tenants.ayarlar import mesai_verisi
 from tenants.gorunum import KONUMLAR, widget_gorunumu
 from tenants.on_okuma import OnOkumaIhtiyaci
+from tenants.selectors import musteri_widget_ekipleri
 from tenants.ziyaretci import ziyaretci_erisimi_dogrula
 from tickets.api.serializers import TicketDetaySerializer
 from tickets.selectors import ziyaretci_ticket_get
@@ -68,6 +69,8 @@ class WidgetInitView(WidgetAPIView):
                                                         "puanlamak).")),
             "mesai": s.MesaiSerializer(),
             "dil": serializers.ChoiceField(choices=diller(), help_text="Widget dili (CONTRACT 19)."),
+            "ekipler": serializers.ListField(child=serializers.DictField(), help_text=gettext_lazy(
+                "Ziyaretçinin seçebileceği ekipler `{\"id\", \"ad\"}` (CONTRACT 22); boşsa soru sorulmaz.")),
         })},
     )
     def post(self, request):
@@ -102,6 +105,8 @@ class WidgetInitView(WidgetAPIView):
             **_ziyaretci_durumu(musteri=musteri, ziyaretci_id=ziyaretci_id),
             "mesai": mesai_verisi(musteri),
             "dil": widget_dili(musteri, request),
+            # CONTRACT 22: the teams the visitor may choose ("which department?"), from the cache.
+            "ekipler": musteri_widget_ekipleri(musteri),
         })
 
 
