@@ -137,7 +137,9 @@ def _bir_bekleyeni_ata(musteri_id: int, ulasilabilir) -> bool:
         musteri = _musteri_kilitle(musteri_id)
         if musteri is None or not _acik_mi(musteri):
             return False
-        bekleyenler = Oturum.objects.filter(musteri_id=musteri_id, durum=Oturum.Durum.BEKLIYOR)
+        # A snoozed waiting chat keeps its state until it wakes (CONTRACT 24): routing passes it by.
+        bekleyenler = Oturum.objects.filter(musteri_id=musteri_id, durum=Oturum.Durum.BEKLIYOR,
+                                            ertelendi_kadar__isnull=True, ertelendi_ziyaretci=False)
         # CONTRACT 22: each team's chats (and the team-less ones) form a queue of their own, routed
         # among the team's members in the team's mode. The queue whose oldest chat waited longest
         # goes first; a queue nobody of its team can take now is passed over, not waited for.
@@ -325,7 +327,8 @@ def atama_taramasi(*, simdi=None) -> dict[str, int]:
     for kullanici_id in list(erisilemeyenler):
         birakilan += operator_erisilemez(kullanici_id)
     yeniden = yeniden_atamalari_isle(simdi=simdi)
-    musteriler = (Oturum.objects.filter(otomatik_kayit_q(), durum=Oturum.Durum.BEKLIYOR)
+    musteriler = (Oturum.objects.filter(otomatik_kayit_q(), durum=Oturum.Durum.BEKLIYOR,
+                                        ertelendi_kadar__isnull=True, ertelendi_ziyaretci=False)
                   .values_list("musteri_id", flat=True).distinct())
     atanan = kuyruklari_doldur(sorted(musteriler))
     return {"erisilemez": birakilan, "yeniden": yeniden, "atanan": atanan}

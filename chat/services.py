@@ -727,6 +727,8 @@ def _uyandir(oturum: Oturum, *, neden: str, aktor_id: int | None = None) -> None
     sla.surdur(oturum)  # its paused clock runs again with the time it had left
     oturum.save(update_fields=["ertelendi_kadar", "ertelendi_ziyaretci", *sla.ALANLAR])
     _erteleme_yayinla(oturum, uyandi=True, neden=neden, aktor_id=aktor_id)
+    if oturum.durum == Oturum.Durum.BEKLIYOR:
+        atama.commit_sonrasi_doldur(oturum.musteri_id)  # a waiting chat is routed again
 
 
 def ertelenen_sohbetleri_uyandir(*, simdi=None) -> int:

@@ -387,3 +387,17 @@ def test_every_way_back_to_the_queue_is_the_one_step(musteri, monkeypatch):
         son = Mesaj.objects.filter(oturum_id=o["id"]).latest("id")
         assert son.gonderen == "sistem" and "yeniden sıraya alındı" in son.icerik
     assert [v["operator_id"] for v in atandi_olaylari(musteri)].count(None) == 7
+
+
+def test_routing_passes_a_snoozed_waiting_chat_by_until_it_wakes(musteri):
+    # CONTRACT 24: a snoozed item keeps its state until it wakes; then it is routed as any other.
+    mod(musteri, "sirayla")
+    widget = widget_client(musteri)
+    a, ac = cevrimici_operator(musteri, max_chat=1)
+    o1, o2 = baslat(widget, "z1"), baslat(widget, "z2")
+    assert atananlar(o1["id"], o2["id"]) == [a.id, None]  # a is full: o2 waits
+    ok(ac.post(op_url(o2["id"], "ertele"), {"kadar": None}, format="json"))
+    ok(ac.post(op_url(o1["id"], "close"), format="json"))  # room again, but o2 is snoozed
+    assert oturum(o2["id"]).durum == "bekliyor" and oturum(o2["id"]).operator_id is None
+    ok(ac.delete(op_url(o2["id"], "ertele")))  # woken: routed after the wake's commit
+    assert atananlar(o2["id"]) == [a.id]
