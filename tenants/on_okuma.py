@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
+from redis.cluster import key_slot
 
 from supportdesk.core import throttling, varlik
 from supportdesk.core.onbellek import betik_boruya, boru_hatasi
@@ -174,7 +175,6 @@ def _kumede_calistir(cache, betik, pencereler, girdiler, getler, setler, en_dusu
     trip in time, one per node in requests. Presence is narrowed to the tenant's members when the
     membership generation read matches this process's list (checked here, not in Lua); a list
     found old costs one more round trip for the whole sets (only after a membership changed)."""
-    from redis.cluster import key_slot
 
     istemci = cache._cache.get_client(write=True)
     slot = key_slot(pencereler[0].encode())

@@ -20,6 +20,8 @@ import logging
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.db import connection, transaction
+from redis.cluster import ClusterNode, ClusterPipeline, RedisCluster
+from redis.exceptions import NoScriptError
 
 from .redis_adresi import kume_dugumleri, kume_mi
 
@@ -51,8 +53,6 @@ class _TekIstemci(RedisCacheClient):
 
 
 def _kume_sinifi():
-    from redis.cluster import RedisCluster
-
     class _Kume(RedisCluster):
         """A cluster client whose scripts are loaded on every primary when registered: a script's
         first call inside a pipeline (presence refreshes many sockets at once) cannot load it on
@@ -81,7 +81,6 @@ def betik_boruya(boru, betik, *, keys, args) -> None:
     cluster pipeline refuses the script object's own call (its `evalsha` is blocked there); the
     raw EVALSHA is routed by its keys like any command, so it is queued as one (its keys in one
     slot, as every script here)."""
-    from redis.cluster import ClusterPipeline
 
     if isinstance(boru, ClusterPipeline):
         boru.execute_command("EVALSHA", betik.sha, len(keys), *keys, *args)
@@ -92,7 +91,6 @@ def betik_boruya(boru, betik, *, keys, args) -> None:
 def boru_hatasi(istemci, hata: Exception) -> None:
     """After a pipeline failed: on a cluster whose node lost the scripts (NOSCRIPT), load them
     again so the next call works (a direct script call does this by itself)."""
-    from redis.exceptions import NoScriptError
 
     if isinstance(hata, NoScriptError) or "NOSCRIPT" in str(hata):
         yukle = getattr(istemci, "betikleri_yukle", None)
@@ -115,8 +113,6 @@ class _KumeIstemcisi(RedisCacheClient):
     def get_client(self, key=None, *, write=False):
         istemci = self.__dict__.get("_kume")
         if istemci is None:
-            from redis.cluster import ClusterNode
-
             dugumler = [ClusterNode(h, p) for h, p in kume_dugumleri(self._kume_url)]
             istemci = self.__dict__["_kume"] = _kume_sinifi()(startup_nodes=dugumler, **self._kume_secenekleri)
         return istemci
