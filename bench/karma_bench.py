@@ -32,6 +32,14 @@ far less on the other helpers' load than the latencies do.
 Usage:
     .venv/bin/python bench/karma_bench.py [--sure 40] [--tur 3] [--ayar hepsi --ayar ozet_yok ...]
         [--widget 300] [--soketli 240] [--mesaj-hizi 8] [--musteri 4] [--json out.json]
+        [--repo DIR] [--ping 10/5] [--bosta 10]
+
+`--repo` serves another checkout with this script (its own bench/taban), so two commits are
+measured alike; `--ping` is uvicorn's keepalive (interval/timeout). Before each run the servers'
+CPU is read over `--bosta` seconds with the sockets open and no request (pings, presence refresh):
+a cost per second. The CPU per request is also given net of it ("net of idle"), because a run that
+the load stretches (answers queued on a busy machine end after the schedule) otherwise puts more
+of that idle cost on each request (issue 40, docs/performance.md).
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/sd_karma_bench; dropped
 and recreated), BENCH_REDIS_URL (default redis://127.0.0.1:6379/7; flushed).
@@ -58,7 +66,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 BENCH_DIR = Path(__file__).resolve().parent
-KOK = BENCH_DIR.parent
+KOK = BENCH_DIR.parent  # the checkout served (--repo)
+PING = (10.0, 5.0)  # uvicorn's keepalive, interval and timeout in seconds (--ping)
 PY = sys.executable
 HOST = "127.0.0.1"
 AYARLAR = {"hepsi": "", "ozet_yok": "ozet", "hazir_sorgu_yok": "hazir_sorgu", "tek_ifade_yok": "tek_ifade"}
@@ -119,8 +128,8 @@ class Sunucular:
             cwd=KOK, env=env, pass_fds=(self.rest.fileno(),), stdout=subprocess.DEVNULL)
         self.uvicorn = subprocess.Popen(
             [PY, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(self.ws.fileno()), "--lifespan", "off",
-             "--log-level", "warning", "--ws-per-message-deflate", "false", "--ws-max-size", "65536", "--ws-ping-interval", "10",
-             "--ws-ping-timeout", "5"],
+             "--log-level", "warning", "--ws-per-message-deflate", "false", "--ws-max-size", "65536",
+             "--ws-ping-interval", str(PING[0]), "--ws-ping-timeout", str(PING[1])],
             cwd=KOK, env=env, pass_fds=(self.ws.fileno(),), stdout=subprocess.DEVNULL)
         for port, proc in ((self.rest_port, self.gunicorn), (self.ws_port, self.uvicorn)):
             bitis = time.monotonic() + 60
@@ -217,8 +226,6 @@ async def zamanla(bitis: float, aralik: float, ilk: float, is_, kayit: Kayit):
 
 
 async def yuk(args, port: int, ws_port: int, widgetlar: list[dict], operatorler: list[dict], kayit: Kayit) -> dict:
-    t0 = time.monotonic()
-    bitis = t0 + args.isinma + args.sure
     kare = {"alinan": 0}
     soketler = []
 
@@ -240,6 +247,15 @@ async def yuk(args, port: int, ws_port: int, widgetlar: list[dict], operatorler:
     for i in range(0, len(soketli), 50):
         okuyucular += await asyncio.gather(*(soket_ac(w) for w in soketli[i:i + 50]))
     iz(f"{len(soketler)} sockets open")
+    # The servers' CPU with the sockets open and no request (keepalive pings, presence refresh):
+    # a cost per second, not per request. Over a run that the load stretches (answers queued
+    # behind a busy machine), it would otherwise land on the requests (issue 40).
+    bosta_cpu0, bosta_t0 = args.cpu(), time.monotonic()
+    if args.bosta > 0:
+        await asyncio.sleep(args.bosta)
+    bosta_ms_s = (args.cpu() - bosta_cpu0) / max(1e-9, time.monotonic() - bosta_t0) if args.bosta > 0 else 0.0
+    t0 = time.monotonic()
+    bitis = t0 + args.isinma + args.sure
 
     def yoklayici(w):
         tur = "yoklama_soketli" if w["soketli"] else "yoklama_soketsiz"
@@ -301,7 +317,7 @@ async def yuk(args, port: int, ws_port: int, widgetlar: list[dict], operatorler:
         g.cancel()
     await asyncio.gather(*(ws.close() for ws in soketler))
     iz("sockets closed")
-    return {"sure": sure, "cpu_ms": cpu, "soket": acik, "kare": kare["alinan"] - kare["alinan0"],
+    return {"sure": sure, "cpu_ms": cpu, "bosta_ms_s": bosta_ms_s, "soket": acik, "kare": kare["alinan"] - kare["alinan0"],
             "kapanan": kare.get("kapanan", [])}
 
 
@@ -368,6 +384,10 @@ def ozetle(olcumler: list[dict]) -> dict:
                        "p50_ms": round(statistics.median(tum) * 1000, 1), "p95_ms": round(tum[int(n * 0.95)] * 1000, 1),
                        "p99_ms": round(tum[int(n * 0.99)] * 1000, 1),
                        "cpu_ms_istek": round(sum(o["cpu_ms"] for o in olcumler) / n, 2),
+                       # Net of the idle servers' CPU over the measured window (--bosta).
+                       "cpu_ms_istek_net": round(sum(o["cpu_ms"] - o["bosta_ms_s"] * o["sure"] for o in olcumler) / n, 2),
+                       "bosta_ms_s": round(sum(o["bosta_ms_s"] for o in olcumler) / len(olcumler), 1),
+                       "sure_s": [round(o["sure"], 1) for o in olcumler],
                        "tur_cpu_ms_istek": [round(o["cpu_ms"] / max(1, sum(len(o["sureler"][t]) for t in TURLER)), 2)
                                             for o in olcumler],
                        "tur_p50_ms": [round(statistics.median([x for t in TURLER for x in o["sureler"][t]]) * 1000, 1)
@@ -380,6 +400,7 @@ def ozetle(olcumler: list[dict]) -> dict:
 
 
 def main() -> int:
+    global KOK, PING
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ayar", action="append", choices=list(AYARLAR), help="configurations (default: all)")
     ap.add_argument("--sure", type=float, default=40, help="measured seconds per configuration and round")
@@ -391,8 +412,16 @@ def main() -> int:
     ap.add_argument("--musteri", type=int, default=4, help="tenants (one operator each)")
     ap.add_argument("--operator-aralik", type=float, default=2, help="seconds between an operator's reads")
     ap.add_argument("--worker", type=int, default=4, help="gunicorn sync workers")
+    ap.add_argument("--bosta", type=float, default=10,
+                    help="seconds of idle servers (sockets open, no request) measured before each run; 0: none")
+    ap.add_argument("--repo", type=Path, default=KOK,
+                    help="checkout to serve (default: this one), so one script measures an old commit and the new code")
+    ap.add_argument("--ping", default="10/5", metavar="INTERVAL/TIMEOUT",
+                    help="uvicorn's --ws-ping-interval/--ws-ping-timeout (default 10/5, as in production)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    KOK = args.repo.resolve()
+    PING = tuple(float(x) for x in args.ping.split("/"))  # type: ignore[assignment]
     ayarlar = args.ayar or list(AYARLAR)
     db_url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sd_karma_bench")
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
@@ -418,7 +447,9 @@ def main() -> int:
                 sunucular.kapat()
             olcumler[ayar].append({"sureler": kayit.sureler, "durumlar": kayit.durumlar, "gecikme": kayit.gecikme, **ek})
             n = sum(len(v) for v in kayit.sureler.values())
-            print(f"# round {tur + 1} {ayar}: {n / ek['sure']:.1f} req/s, server CPU {ek['cpu_ms'] / n:.2f} ms/req, "
+            net = (ek["cpu_ms"] - ek["bosta_ms_s"] * ek["sure"]) / n
+            print(f"# round {tur + 1} {ayar}: {n / ek['sure']:.1f} req/s over {ek['sure']:.1f} s, server CPU "
+                  f"{ek['cpu_ms'] / n:.2f} ms/req ({net:.2f} net of {ek['bosta_ms_s']:.1f} ms/s idle), "
                   f"p95 " + ", ".join(f"{t} {sorted(v)[int(len(v) * 0.95)] * 1000:.0f}" for t, v in kayit.sureler.items() if v)
                   + f" ms; {ek['soket']} sockets, {ek['kare']} frames", flush=True)
     ozet = {a: ozetle(o) for a, o in olcumler.items()}
@@ -434,13 +465,14 @@ def main() -> int:
             print(f"| {a} | {t} | {x['rps']} | {x['p50_ms']} | {x['p95_ms']} | {x['p99_ms']} | "
                   f"{', '.join(map(str, x['tur_p95_ms']))} | {x['hata']} |")
     print()
-    print("| configuration | server CPU ms/request | per round | ratio to hepsi |")
-    print("|---|---|---|---|")
+    print("| configuration | server CPU ms/request | per round | ratio to hepsi | net of idle | idle ms/s | window s |")
+    print("|---|---|---|---|---|---|---|")
     taban = ozet.get("hepsi", {}).get("toplam", {}).get("cpu_ms_istek")
     for a, s in ozet.items():
         x = s["toplam"]
         print(f"| {a} | {x['cpu_ms_istek']} | {', '.join(map(str, x['tur_cpu_ms_istek']))} | "
-              f"{round(x['cpu_ms_istek'] / taban, 2) if taban else '-'} |")
+              f"{round(x['cpu_ms_istek'] / taban, 2) if taban else '-'} | {x['cpu_ms_istek_net']} | "
+              f"{x['bosta_ms_s']} | {', '.join(map(str, x['sure_s']))} |")
     if args.json:
         args.json.write_text(json.dumps({
             "commit": commit, "tarih": bas.isoformat(timespec="seconds"), "cpu": os.cpu_count(),

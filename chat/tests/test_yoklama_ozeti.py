@@ -23,6 +23,7 @@ from tenants.models import Kullanici, Uyelik
 from tenants.tests.test_auth import hata
 
 from .yardimci import (
+    CHATS,
     W_BITIR,
     W_MESAJ,
     W_MESAJLAR,
@@ -379,3 +380,26 @@ def test_a_snapshot_never_answers_a_refused_request(musteri, django_assert_num_q
     res = baska_adres.get(W_MESAJLAR, sorgu)
     hata(res, 429, "LIMIT_ASILDI")
     assert 1 <= int(res["Retry-After"]) <= 61
+
+
+def test_the_mixed_loads_other_requests_leave_a_chats_snapshot_current(musteri, django_assert_num_queries):
+    # Issue 40 (docs/performance.md): most of the mixed load's requests are idle polls, and they
+    # stay free of PostgreSQL only while what the rest of the load does leaves their chat's
+    # snapshot current: another visitor's message in the same tenant, the operator's queue, and
+    # the operator reading another chat. A message in the chat itself is news for its poll.
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    diger = baslat(widget, "diger")
+    _, operator = operator_istemcisi(musteri)
+    ok(yokla(widget, o["id"]))  # builds the snapshot (and warms the tenant's key cache)
+    ozetten(widget, o["id"], django_assert_num_queries)
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "diger", "oturum_id": diger["id"], "icerik": "Merhaba"},
+                   format="json"), 201)
+    ozetten(widget, o["id"], django_assert_num_queries)
+    assert {s["id"] for s in ok(operator.get(CHATS))["oturumlar"]} == {o["id"], diger["id"]}
+    ozetten(widget, o["id"], django_assert_num_queries)
+    assert [m["icerik"] for m in ok(operator.get(op_url(diger["id"], "messages")))["mesajlar"]][-1:] == ["Merhaba"]
+    ozetten(widget, o["id"], django_assert_num_queries)
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Hâlâ bekliyorum"}, format="json"), 201)
+    veritabanindan(widget, o["id"], django_assert_num_queries)
+    ozetten(widget, o["id"], django_assert_num_queries)
