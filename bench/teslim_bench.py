@@ -39,7 +39,7 @@ import requests
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench import canli_bench as cb  # noqa: E402
+from bench import canli_bench as cb
 
 _ISARET = '"icerik":"teslim-'
 
