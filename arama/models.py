@@ -38,6 +38,9 @@ class AramaKaydi(models.Model):
     # PostgreSQL only: the folded words as a tsvector, header weight A, body weight B.
     vektor = SearchVectorField(null=True, editable=False, verbose_name=_("vektör"))
     zaman = models.DateTimeField(_("son etkinlik"), default=timezone.now)
+    # A chat's row: the last message already in it (system lines included), so new messages are
+    # appended to it (`services.chat_mesajlari_ekle`) instead of the chat being read again.
+    son_mesaj_id = models.BigIntegerField(null=True, blank=True, editable=False)
 
     objects = KapsamliQuerySet.as_manager()
 

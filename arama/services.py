@@ -8,7 +8,9 @@ locks the chat (or ticket) row before it writes, and the rebuild reads after tak
 """
 from django.contrib.postgres.search import SearchVector
 from django.db import connection, transaction
-from django.db.models import Value
+from django.db.models import Case, DateTimeField, F, TextField, Value, When
+from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import Concat, Greatest
 
 from chat.models import Mesaj, Oturum
 from tickets.models import Ticket, TicketYanit
@@ -29,13 +31,13 @@ def _vektor(katli_ust: str, katli_govde: str):
 
 
 def _yaz(*, anahtar: dict, musteri_id: int, tur: str, belge_id: int, ziyaretci_id: str, baslik: str,
-         ust: list[str], govde: list[str], zaman) -> None:
+         ust: list[str], govde: list[str], zaman, son_mesaj_id: int | None = None) -> None:
     ust_metin, govde_metin = " · ".join(p for p in ust if p), "\n".join(govde)
     katli_ust, katli_govde = metin.katli_metin(*ust), metin.katli_metin(*govde)
     alanlar = dict(
         musteri_id=musteri_id, tur=tur, belge_id=belge_id, ziyaretci_id=ziyaretci_id, baslik=baslik[:_BASLIK_MAX],
         ust_metin=ust_metin, govde_metin=govde_metin, katli_ust=katli_ust, katli_govde=katli_govde,
-        vektor=_vektor(katli_ust, katli_govde), zaman=zaman,
+        vektor=_vektor(katli_ust, katli_govde), zaman=zaman, son_mesaj_id=son_mesaj_id,
     )
     # The document's row lock is held: nobody else inserts this row meanwhile.
     if not AramaKaydi.objects.filter(**anahtar).update(**alanlar):
@@ -51,15 +53,67 @@ def chat_kaydi_yenile(*, oturum_id: int) -> None:
         if oturum is None:
             AramaKaydi.objects.filter(oturum_id=oturum_id).delete()
             return
-        mesajlar = list(Mesaj.objects.filter(oturum_id=oturum_id).exclude(gonderen=Mesaj.Gonderen.SISTEM)
-                        .order_by("id").values_list("icerik", "zaman"))
+        tum = list(Mesaj.objects.filter(oturum_id=oturum_id).order_by("id").values_list("id", "gonderen", "icerik",
+                                                                                      "zaman"))
+        mesajlar = [(m, z) for _, g, m, z in tum if g != Mesaj.Gonderen.SISTEM]
         zamanlar = [oturum.baslangic, oturum.bitis_zamani, *(z for _, z in mesajlar[-1:])]
         ad, email = _profil(oturum.musteri_id, oturum.ziyaretci_id)
         _yaz(anahtar={"oturum_id": oturum_id}, musteri_id=oturum.musteri_id, tur=AramaKaydi.Tur.CHAT,
              belge_id=oturum_id, ziyaretci_id=oturum.ziyaretci_id,
              baslik=oturum.ziyaretci_adi or ad or oturum.email or email or oturum.ziyaretci_id,
              ust=_tekil(oturum.ziyaretci_adi, ad, oturum.email, email, oturum.ziyaretci_id),
-             govde=[m for m, _ in mesajlar], zaman=max(z for z in zamanlar if z is not None))
+             govde=[m for m, _ in mesajlar], zaman=max(z for z in zamanlar if z is not None),
+             son_mesaj_id=tum[-1][0] if tum else 0)
+
+
+def chat_mesajlari_ekle(*, oturum_id: int) -> None:
+    """Append the chat's messages newer than its row's `son_mesaj_id` to the row (issue 41): the
+    work of one message, whatever the chat's length (three statements: the row's lock, the new
+    messages by `mesaj_oturum_idx`, one UPDATE that concatenates in the database). The same row as
+    `chat_kaydi_yenile` would write (tests compare them). No row yet, or one from before the field:
+    the whole rebuild.
+
+    Nothing is missed: a chat's message ids are in commit order (every writer holds the chat's
+    row lock while it inserts, chat.selectors.onceki_mesaj_idleri), so once a message is
+    committed, none with a smaller id can commit later; and the row's lock orders two appends, or
+    an append and a rebuild (which locks the chat, then updates this row)."""
+    with transaction.atomic(savepoint=False):
+        kayit = (AramaKaydi.objects.select_for_update().filter(oturum_id=oturum_id)
+                 .values_list("pk", "son_mesaj_id").first())
+        if kayit is None or kayit[1] is None:
+            chat_kaydi_yenile(oturum_id=oturum_id)
+            return
+        yeni = list(Mesaj.objects.filter(oturum_id=oturum_id, id__gt=kayit[1]).order_by("id")
+                    .values_list("id", "gonderen", "icerik", "zaman"))
+        if not yeni:
+            return
+        AramaKaydi.objects.filter(pk=kayit[0]).update(son_mesaj_id=yeni[-1][0], **_ekleme_alanlari(
+            [(m, z) for _, g, m, z in yeni if g != Mesaj.Gonderen.SISTEM]))
+
+
+def _ekleme_alanlari(mesajlar: list[tuple[str, object]]) -> dict:
+    """The UPDATE's expressions that append `mesajlar` ((text, time), in order) to a chat's row as
+    `_yaz` lays it out: body lines joined by a newline, folded words one space apart with a space
+    at each end (an empty body is ` ` or, rebuilt, two spaces), the tsvector's body part (weight B)."""
+    if not mesajlar:
+        return {}
+    govde = "\n".join(m for m, _ in mesajlar)
+    kelimeler = metin.katli_metin(*(m for m, _ in mesajlar)).strip()
+    metin_alani: TextField = TextField()
+    alanlar: dict = {
+        "govde_metin": Case(When(govde_metin="", then=Value(govde)),
+                            default=Concat(F("govde_metin"), Value("\n" + govde), output_field=metin_alani),
+                            output_field=metin_alani),
+        "zaman": Greatest(F("zaman"), Value(mesajlar[-1][1], output_field=DateTimeField())),
+    }
+    if kelimeler:
+        alanlar["katli_govde"] = Case(When(katli_govde__in=[" ", "  "], then=Value(f" {kelimeler} ")),
+                                      default=Concat(F("katli_govde"), Value(f"{kelimeler} "), output_field=metin_alani),
+                                      output_field=metin_alani)
+        if connection.vendor == "postgresql":
+            alanlar["vektor"] = CombinedExpression(
+                F("vektor"), "||", SearchVector(Value(f" {kelimeler} "), config="simple", weight="B"))
+    return alanlar
 
 
 def ticket_kaydi_yenile(*, ticket_id: int) -> None:

@@ -14,6 +14,13 @@ def chat_dizinle(oturum_id: int) -> None:
     kilitlenmede_yinele(services.chat_kaydi_yenile, oturum_id=oturum_id)
 
 
+@shared_task(name="arama.chat_mesajlari_ekle", ignore_result=True, acks_late=True)
+def chat_mesajlari_ekle(oturum_idleri: list[int]) -> None:
+    # The chats that got messages in one interval (arama.biriktir): each row gets its new messages.
+    for oturum_id in oturum_idleri:
+        kilitlenmede_yinele(services.chat_mesajlari_ekle, oturum_id=oturum_id)
+
+
 @shared_task(name="arama.ticket_dizinle", ignore_result=True, acks_late=True)
 def ticket_dizinle(ticket_id: int) -> None:
     kilitlenmede_yinele(services.ticket_kaydi_yenile, ticket_id=ticket_id)

@@ -437,11 +437,20 @@ def onceki_mesaj_idleri(*, mesaj: Mesaj) -> tuple[int | None, int | None]:
     predecessor and reads with `sonra` instead. Exact after the commit too: every message of a chat
     is written under the chat's row lock, so a chat's message ids are in commit order. One query,
     two backward steps on `mesaj_oturum_idx`."""
-    onceki = Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk).order_by("-id").values("id")[:1]
-    gorunur = Mesaj.objects.gorunur().filter(oturum_id=OuterRef("pk"), id__lt=mesaj.pk).order_by("-id").values("id")[:1]
-    satir = (Oturum.objects.filter(pk=mesaj.oturum_id)
-             .annotate(_onceki=Subquery(onceki), _gorunur=Subquery(gorunur)).values_list("_onceki", "_gorunur").first())
-    return satir or (None, None)
+    satirlar = _ONCEKI_MESAJLAR(oturum_id=mesaj.oturum_id, mesaj_id=mesaj.pk)
+    return (satirlar[0]._onceki, satirlar[0]._gorunur) if satirlar else (None, None)
+
+
+# Compiled once (issue 41): every message's socket frame runs it, and building the two subqueries
+# cost more than a third of a visitor message's CPU.
+_ONCEKI_MESAJLAR = DerlenmisSorgu(
+    lambda oturum_id, mesaj_id: Oturum.objects.filter(pk=oturum_id).only("id").annotate(
+        _onceki=Subquery(Mesaj.objects.filter(oturum_id=OuterRef("pk"), id__lt=mesaj_id).order_by("-id")
+                         .values("id")[:1]),
+        _gorunur=Subquery(Mesaj.objects.gorunur().filter(oturum_id=OuterRef("pk"), id__lt=mesaj_id)
+                          .order_by("-id").values("id")[:1])),
+    parametreler={"oturum_id": int, "mesaj_id": int},
+)
 
 
 _MESAJ_SAYFASI = DerlenmisSorgu(

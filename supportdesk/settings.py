@@ -644,6 +644,10 @@ EPOSTA_YEREL_ISCI = env.bool("EPOSTA_YEREL_ISCI", default=True)
 # Without a broker, a thread of the web process rebuilds the search rows a change touched (issue 27),
 # so a request never waits on it; tests set it off: the task runs inside the caller, after the commit.
 ARAMA_YEREL_ISCI = env.bool("ARAMA_YEREL_ISCI", default=True)
+# A chat's new messages reach its search row together, at most this many seconds after the first
+# of them committed (issue 41: one hand-off per chat per interval instead of a broker message per
+# message, `arama.biriktir`); 0: each message is handed off at its commit (tests).
+ARAMA_BIRIKTIRME_SANIYE = env.float("ARAMA_BIRIKTIRME_SANIYE", default=1.0)
 # At most this many transcript mails per chat.
 EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
 # "Ticket received" mails to one address (anyone may open a ticket with anyone's address): per

@@ -91,3 +91,26 @@ def sinirli_kayit_django(request):
     icerik = veri.get("icerik", "") if isinstance(veri, dict) else ""
     kayit_id, zaman = _sinirli_kayit(str(icerik), request.META.get("REMOTE_ADDR", ""))
     return JsonResponse({"basarili": True, "data": {"id": kayit_id, "zaman": zaman.isoformat()}}, status=201)
+
+
+# --- the floor of a visitor message (issue 41, chat_bench.py --yayin) ----------------------------
+# What a visitor message cannot do without: the INSERT, the widget limit's one round trip (CONTRACT
+# 9, the service's own script) and one PUBLISH for the sockets (CONTRACT 11), from the request's
+# thread on the cache's Redis connection pool. Nothing else: no validation, chat update, snapshot,
+# search note or listener.
+class YayinliKayit(APIView):
+    """The limit's round trip, one INSERT, one PUBLISH, 201 (DRF, like the service's views)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    def post(self, request):
+        from django.core.cache import caches
+
+        from supportdesk.core.throttling import _redis
+
+        icerik = request.data.get("icerik", "") if hasattr(request.data, "get") else ""
+        kayit_id, zaman = _sinirli_kayit(str(icerik), request.META.get("REMOTE_ADDR", ""))
+        veri = {"id": kayit_id, "zaman": zaman.isoformat()}
+        _redis(caches["default"]).publish("bench-taban-yayin", json.dumps({"tip": "mesaj", "data": veri}))
+        return Response({"basarili": True, "data": veri}, status=status.HTTP_201_CREATED)
