@@ -40,7 +40,7 @@ class AramaKaydi(models.Model):
     zaman = models.DateTimeField(_("son etkinlik"), default=timezone.now)
     # A chat's row: the last message already in it (system lines included), so new messages are
     # appended to it (`services.chat_mesajlari_ekle`) instead of the chat being read again.
-    son_mesaj_id = models.BigIntegerField(null=True, blank=True, editable=False)
+    son_mesaj_id = models.BigIntegerField(_("dizindeki son mesaj"), null=True, blank=True, editable=False)
 
     objects = KapsamliQuerySet.as_manager()
 

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='aramakaydi',
             name='son_mesaj_id',
-            field=models.BigIntegerField(blank=True, editable=False, null=True),
+            field=models.BigIntegerField(blank=True, editable=False, null=True, verbose_name='dizindeki son mesaj'),
         ),
     ]

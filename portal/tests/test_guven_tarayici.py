@@ -328,8 +328,9 @@ def test_portal_menu_shows_every_section(tarayici, live_server, tmp_path, genisl
     nav = page.get_by_role("navigation", name="Portal")
     baglantilar = nav.get_by_role("link")
     adlar = baglantilar.all_inner_texts()
-    assert all(ad in adlar for ad in ("E-posta", "Yönlendirme", "SLA", "Etiketler", "Gizlilik", "Projelerim")), adlar
-    assert len(adlar) == 16, adlar
+    assert all(ad in adlar for ad in ("E-posta", "Yönlendirme", "SLA", "Etiketler", "Gizlilik", "Projelerim",
+                                      "Kişiler", "Kurallar")), adlar
+    assert len(adlar) == 18, adlar
     assert nav.evaluate("n => n.scrollWidth <= n.clientWidth"), "the menu scrolls sideways"
     for i in range(baglantilar.count()):
         kutu = baglantilar.nth(i).bounding_box()
