@@ -20,7 +20,7 @@ from supportdesk.core.fields import utc_iso
 from supportdesk.core.tablo import FORMUL_BASLARI, GuvenliYazici
 
 from . import services
-from .models import Kisi, NitelikTanimi
+from .models import Kisi, NitelikTanimi, eposta_anahtari
 from .selectors import kisi_verileri, nitelik_list
 
 SABIT_SUTUNLAR = ["id", "ad", "email", "telefon", "sirket", "ziyaretci_idleri", "ilk_gorulme", "son_gorulme",
@@ -116,7 +116,7 @@ def ice_aktar(*, musteri_id: int, icerik: bytes) -> IceAktarimSonucu:
     sonuc = IceAktarimSonucu()
     mevcut = {k.pk: k for k in Kisi.objects.kapsamda([musteri_id]).filter(
         pk__in=[int(s["id"]) for s in satirlar if (s.get("id") or "").isdigit() and len(s["id"]) < 19])}
-    epostalar = {(s.get("email") or "").strip().lower() for s in satirlar} - {""}
+    epostalar = {eposta_anahtari(s.get("email")) for s in satirlar} - {""}
     eposta_ile: dict[str, Kisi] = {}
     for k in Kisi.objects.kapsamda([musteri_id]).filter(email_anahtari__in=epostalar).order_by("-id"):
         eposta_ile[k.email_anahtari] = k  # the oldest with that e-mail wins, as a signed identity joins it
@@ -128,7 +128,7 @@ def ice_aktar(*, musteri_id: int, icerik: bytes) -> IceAktarimSonucu:
             alanlar["nitelikler"] = nitelikler
         kisi = mevcut.get(int(satir["id"])) if (satir.get("id") or "").isdigit() and len(satir["id"]) < 19 else None
         if kisi is None and alanlar.get("email"):
-            kisi = eposta_ile.get(alanlar["email"].strip().lower())
+            kisi = eposta_ile.get(eposta_anahtari(alanlar["email"]))
         try:
             temiz = services.kisi_alanlari_dogrula(musteri_id=musteri_id, kisi=kisi, alanlar=alanlar)
         except GecersizIstek as e:
@@ -148,12 +148,12 @@ def ice_aktar(*, musteri_id: int, icerik: bytes) -> IceAktarimSonucu:
                 kisi = Kisi(musteri_id=musteri_id, olusturulma=an)
                 sonuc.eklenen += 1
                 if temiz.get("email"):
-                    eposta_ile.setdefault(temiz["email"].lower(), kisi)
+                    eposta_ile.setdefault(eposta_anahtari(temiz["email"]), kisi)
             else:
                 sonuc.guncellenen += 1
             for alan, deger in temiz.items():
                 setattr(kisi, alan, deger)
-            kisi.email_anahtari = kisi.email.lower()
+            kisi.email_anahtari = eposta_anahtari(kisi.email)
             kisi.guncellenme = an
             kisi.save()
     return sonuc

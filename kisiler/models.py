@@ -10,6 +10,11 @@ TELEFON_MAX = 40
 SIRKET_MAX = 100
 
 
+def eposta_anahtari(email: str | None) -> str:
+    """The one way two e-mails are compared for a contact (`Kisi.email_anahtari`): trimmed, lower case."""
+    return (email or "").strip().lower()
+
+
 class Kisi(models.Model):
     """A contact (CONTRACT 25): the person behind one or more visitor ids of one tenant.
 

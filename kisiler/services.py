@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from supportdesk.core.olaylar import yayinla
 
-from .models import AD_MAX, SIRKET_MAX, TELEFON_MAX, Kisi, KisiZiyaretci, NitelikTanimi
+from .models import AD_MAX, SIRKET_MAX, TELEFON_MAX, Kisi, KisiZiyaretci, NitelikTanimi, eposta_anahtari
 
 NITELIK_MAX = 50  # declarations per tenant
 SECENEK_MAX = 50
@@ -43,7 +43,7 @@ def _yeni_kisi(*, musteri_id: int, ziyaretci_id: str, ad: str, email: str) -> in
     try:
         with transaction.atomic():
             kisi = Kisi.objects.create(musteri_id=musteri_id, ad=(ad or "")[:AD_MAX], email=email or "",
-                                       email_anahtari=(email or "").lower())
+                                       email_anahtari=eposta_anahtari(email))
             KisiZiyaretci.objects.create(musteri_id=musteri_id, kisi=kisi, ziyaretci_id=ziyaretci_id)
             return kisi.pk
     except IntegrityError:
@@ -59,7 +59,7 @@ def kisi_kimlik_bagla(*, musteri_id: int, ziyaretci_id: str, email: str = "", ad
     same one (it was the same person, not yet known); a contact with another e-mail keeps its other
     ids and only this id moves (the site vouches for who this visitor is now)."""
     email = (email or "").strip()
-    anahtar = email.lower()
+    anahtar = eposta_anahtari(email)
     bag = (KisiZiyaretci.objects.select_for_update().select_related("kisi")
            .filter(musteri_id=musteri_id, ziyaretci_id=ziyaretci_id).first())
     hedef = (Kisi.objects.select_for_update().filter(musteri_id=musteri_id, email_anahtari=anahtar).order_by("id").first()
@@ -91,7 +91,7 @@ def _bosluklari_doldur(kisi: Kisi, **degerler: str) -> None:
             setattr(kisi, alan, deger[:AD_MAX] if alan == "ad" else deger)
             alanlar.append(alan)
     if "email" in alanlar:
-        kisi.email_anahtari = kisi.email.lower()
+        kisi.email_anahtari = eposta_anahtari(kisi.email)
         alanlar.append("email_anahtari")
     if alanlar:
         kisi.guncellenme = timezone.now()
@@ -217,7 +217,7 @@ def kisi_guncelle(*, kisi: Kisi, alanlar: dict) -> Kisi:
     temiz = kisi_alanlari_dogrula(musteri_id=kisi.musteri_id, kisi=kisi, alanlar=alanlar)
     for alan, deger in temiz.items():
         setattr(kisi, alan, deger)
-    kisi.email_anahtari = kisi.email.lower()
+    kisi.email_anahtari = eposta_anahtari(kisi.email)
     kisi.guncellenme = timezone.now()
     kisi.save()
     return kisi
@@ -232,7 +232,7 @@ def _birlestir(*, hedef: Kisi, kaynak: Kisi) -> list[str]:
     for alan in ("ad", "email", "telefon", "sirket"):
         if not getattr(hedef, alan) and getattr(kaynak, alan):
             setattr(hedef, alan, getattr(kaynak, alan))
-    hedef.email_anahtari = hedef.email.lower()
+    hedef.email_anahtari = eposta_anahtari(hedef.email)
     hedef.nitelikler = {**kaynak.nitelikler, **hedef.nitelikler}
     hedef.olusturulma = min(hedef.olusturulma, kaynak.olusturulma)
     hedef.guncellenme = timezone.now()
