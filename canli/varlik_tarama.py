@@ -4,7 +4,9 @@
 It runs inside every socket (ASGI) process, every CANLI_TARAMA_ARALIGI seconds, from the first
 socket that process accepts: `make run` needs no Celery beat for it, and a killed process's
 operators are swept by the processes still alive. Two processes sweeping at once agree through
-the conditional UPDATE of `operator_erisilemez_yap` (one of them emits, once).
+the conditional UPDATE of `tenants.services.operator_erisilemez_yap` (one of them emits, once).
+Each goes through `chat.operator_durumu.erisilemez_yap`, which then hands the operator's chats back
+to routing (issue 40: an explicit step, not a listener).
 """
 import asyncio
 import logging
@@ -12,9 +14,9 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from chat import operator_durumu
 from supportdesk.core import varlik
 from tenants.models import Kullanici
-from tenants.services import operator_erisilemez_yap
 
 logger = logging.getLogger("supportdesk.canli")
 
@@ -26,7 +28,7 @@ def erisilemeyenleri_cevrimdisi_yap() -> list[int]:
     adaylar = Kullanici.objects.filter(
         durum__in=(Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
     ).values_list("id", flat=True)
-    return [k for k in sorted(varlik.erisilemeyenler(adaylar)) if operator_erisilemez_yap(kullanici_id=k)]
+    return [k for k in sorted(varlik.erisilemeyenler(adaylar)) if operator_durumu.erisilemez_yap(kullanici_id=k)]
 
 
 async def _dongu():

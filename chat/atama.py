@@ -179,11 +179,13 @@ def kuyrugu_doldur(musteri_id: int, *, en_cok: int | None = None) -> int:
 
 
 def commit_sonrasi_doldur(musteri_id: int) -> None:
-    """A change that may have made room (a chat closed or handed on, a member gone) asks for the
-    tenant's queue to drain after its commit: each assignment then runs in a transaction of its
-    own, after the change is visible, and a rollback asks for nothing. The change's action calls
-    this itself (issue 40), as one of its steps."""
-    transaction.on_commit(lambda: kuyrugu_doldur(musteri_id))
+    """A change that may have made room (a chat closed or handed on, a member gone, a cap raised,
+    a member unmuted, a routing mode or a team changed) asks for the tenant's queue to drain after
+    its commit: each assignment then runs in a transaction of its own, after the change is
+    visible, and a rollback asks for nothing. The change's action calls this itself (issue 40), as
+    one of its steps. A failure is logged and does not reach the caller: the change is saved, and
+    the periodic `atama_taramasi` drains what was missed."""
+    transaction.on_commit(lambda: kuyrugu_doldur(musteri_id), robust=True)
 
 
 def kuyruklari_doldur(musteri_idleri) -> int:
@@ -201,6 +203,12 @@ def operator_uygun_oldu(kullanici_id: int) -> int:
     idler = (Uyelik.objects.filter(otomatik_musteri_q("musteri__"), kullanici_id=kullanici_id)
              .order_by("sira", "musteri_id").values_list("musteri_id", flat=True))
     return kuyruklari_doldur(list(idler))
+
+
+def commit_sonrasi_uygun(kullanici_id: int) -> None:
+    """An operator's status became `cevrimici`: after the commit that made it so, its automatic
+    tenants' queues drain (`operator_uygun_oldu`; logged on failure, as `commit_sonrasi_doldur`)."""
+    transaction.on_commit(lambda: operator_uygun_oldu(kullanici_id), robust=True)
 
 
 # --- back to routing: an unreachable operator, an unanswered visitor ---------------------------
@@ -267,6 +275,12 @@ def operator_erisilemez(kullanici_id: int, *, baglanti_koptu: bool = False) -> i
                               metin=SISTEM_METINLERI[aktarildi], siraya_alinabilir=True,
                               sirada_metni=SISTEM_METINLERI[sirada])
     return tasinan
+
+
+def commit_sonrasi_erisilemez(kullanici_id: int, *, baglanti_koptu: bool = False) -> None:
+    """An operator's status became `cevrimdisi`: after the commit that made it so, its chats go
+    back to routing (`operator_erisilemez`; logged on failure, as `commit_sonrasi_doldur`)."""
+    transaction.on_commit(lambda: operator_erisilemez(kullanici_id, baglanti_koptu=baglanti_koptu), robust=True)
 
 
 def _son_yazan(oturum_id=None):

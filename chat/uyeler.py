@@ -1,15 +1,18 @@
-"""A member's chats when it goes (issue 40: one action per change, its steps as calls).
+"""A member's changes that move chats (issue 40: one action per change, its steps as calls).
 
 `tenants` keeps the memberships and users and cannot call up into `chat`; the changes that take an
-operator away from its chats are therefore actions here, one layer up, and every caller (the
-portal's team page, the Django admin) calls them. A membership or user deleted any other way (a
-shell, a test) is a row delete and nothing more; a tenant deleted whole takes its chats with it.
+operator away from its chats, or give it room for more, are therefore actions here, one layer up,
+and every caller (the portal's team page, the REST API, the Django admin) calls them. A membership
+or user deleted any other way (a shell, a test) is a row delete and nothing more; a tenant deleted
+whole takes its chats with it. A cap or muting written any other way (a management command, a
+shell) is drained by the periodic `chat.atama_taramasi`.
 """
 from django.db import transaction
 
-from tenants import ekip
+from tenants import ekip, services
 from tenants.models import Kullanici, Uyelik
 
+from . import atama
 from .services import operator_sohbetlerini_birak, silinen_operatorun_sohbetlerini_birak
 
 
@@ -30,3 +33,34 @@ def kullaniciyi_sil(*, kullanici: Kullanici) -> int:
     birakilan = silinen_operatorun_sohbetlerini_birak(operator_id=kullanici.pk)
     kullanici.delete()
     return birakilan
+
+
+@transaction.atomic
+def uyeligi_guncelle(*, uyelik: Uyelik, rol: str, max_chat_per_tenant: int | None,
+                     yapan: Uyelik | None = None) -> Uyelik:
+    """A member's role and chat cap (CONTRACT 13, the portal's team page): `tenants.ekip.uyelik_guncelle`
+    (who may change whom, never the last owner), then the tenant's queue drains after the commit
+    (a higher cap is room for the oldest waiting chats, CONTRACT 15)."""
+    guncel = ekip.uyelik_guncelle(uyelik=uyelik, rol=rol, max_chat_per_tenant=max_chat_per_tenant, yapan=yapan)
+    atama.commit_sonrasi_doldur(guncel.musteri_id)
+    return guncel
+
+
+@transaction.atomic
+def sessize_al(*, kullanici: Kullanici, musteri_id: int, sessize: bool) -> Uyelik:
+    """The caller mutes or unmutes its tab (`PUT /operator/tenants/{id}/sessize`): a muted member
+    gets no automatic chat (CONTRACT 15); unmuted, the tenant's queue drains after the commit."""
+    uyelik = services.uyelik_sessize_al(kullanici=kullanici, musteri_id=musteri_id, sessize=sessize)
+    if not sessize:
+        atama.commit_sonrasi_doldur(musteri_id)
+    return uyelik
+
+
+@transaction.atomic
+def uyeligi_kaydet(*, uyelik: Uyelik) -> Uyelik:
+    """A membership saved as the Django admin's form made it (order, role, muting, cap; the portal
+    re-registers those pages): then the tenant's queue drains after the commit, as for the actions
+    above."""
+    uyelik.save()
+    atama.commit_sonrasi_doldur(uyelik.musteri_id)
+    return uyelik

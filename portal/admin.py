@@ -4,7 +4,7 @@ from django.forms.models import BaseInlineFormSet
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from chat import uyeler
+from chat import uyeler, yonlendirme
 from tenants import admin as tenants_admin
 from tenants import ekip
 from tenants.models import Kullanici, Musteri, Uyelik
@@ -21,10 +21,12 @@ class SelfServisProjeAdmin(admin.ModelAdmin):
     raw_id_fields = ("kullanici", "musteri")
 
 
-# --- memberships and users: the admin's deletes go through chat's actions (issue 40) ----------
+# --- tenants, memberships and users: the admin's writes go through chat's actions (issue 40) ---
 # `tenants/admin.py` registers these pages, but `tenants` cannot call up into `chat`, where a
-# member's chats are handed back when it goes. The portal, above both, re-registers them with the
-# deletes routed through `chat.uyeler` (the same actions as the portal's team page).
+# member's chats are handed back when it goes and the queue drains when a change makes room. The
+# portal, above both, re-registers them with the writes routed through `chat.uyeler` and
+# `chat.yonlendirme` (the same actions as the portal's pages and the API). A user's status edited
+# here (`durum`) is not routed: the periodic `chat.atama_taramasi` frees or fills within its interval.
 class _UyelikFormSet(BaseInlineFormSet):
     def clean(self):
         super().clean()
@@ -36,6 +38,11 @@ class _UyelikFormSet(BaseInlineFormSet):
     def delete_existing(self, obj, commit=True):
         if commit:
             uyeler.uyeyi_cikar(uyelik=obj)
+
+    def save_existing(self, form, obj, commit=True):
+        # A changed membership (order, role, muting, cap): saved, then the queue drains.
+        uyelik = form.save(commit=False)
+        return uyeler.uyeligi_kaydet(uyelik=uyelik) if commit else uyelik
 
 
 class UyelikInline(tenants_admin.UyelikInline):
@@ -63,6 +70,14 @@ class KullaniciAdmin(tenants_admin.KullaniciAdmin):
 class MusteriAdmin(tenants_admin.MusteriAdmin):
     inlines = [UyelikInline]
 
+    def save_model(self, request, obj, form, change):
+        if not change:
+            return super().save_model(request, obj, form, change)
+        # `tenants.services.musteri_duzenle` (checks, events, the audit log), then a new routing
+        # mode drains the queue.
+        degisen = {a: form.cleaned_data[a] for a in form.changed_data if a in tenants_admin.DUZENLENEN}
+        yonlendirme.musteri_duzenle(musteri=obj, degisiklikler=degisen, kullanici=request.user)
+
 
 @admin.register(Uyelik)
 class UyelikAdmin(tenants_admin.UyelikAdmin):
@@ -74,6 +89,11 @@ class UyelikAdmin(tenants_admin.UyelikAdmin):
             self.message_user(request, ekip.SON_SAHIP_MESAJI, messages.ERROR)
             return redirect(reverse("admin:tenants_uyelik_change", args=[uyelik.pk]))
         return super().delete_view(request, object_id, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            return super().save_model(request, obj, form, change)
+        uyeler.uyeligi_kaydet(uyelik=obj)
 
     def delete_model(self, request, obj):
         uyeler.uyeyi_cikar(uyelik=obj)

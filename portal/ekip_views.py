@@ -85,8 +85,9 @@ class UyeView(PortalView):
                     for hatalar in form.errors.values():
                         messages.error(request, f"{uyelik.kullanici.email}: {' '.join(hatalar)}")
                     return redirect("portal:ekip")
-                ekip.uyelik_guncelle(uyelik=uyelik, rol=form.cleaned_data["rol"],
-                                     max_chat_per_tenant=form.cleaned_data["max_chat_per_tenant"], yapan=self.uyelik)
+                # A higher cap is room: the tenant's queue drains after the commit.
+                uyeler.uyeligi_guncelle(uyelik=uyelik, rol=form.cleaned_data["rol"],
+                                        max_chat_per_tenant=form.cleaned_data["max_chat_per_tenant"], yapan=self.uyelik)
                 messages.success(request, _("%(email)s güncellendi.") % {"email": uyelik.kullanici.email})
             else:
                 messages.error(request, _("Bilinmeyen işlem."))

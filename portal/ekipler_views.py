@@ -1,10 +1,12 @@
 """`/portal/ekipler`: the project's teams (CONTRACT 22): create, rename, members, routing mode, the
 widget flag, delete, for `sahip` and `yonetici` (every member may look). Every rule is in
-`tenants.ekipler`, as for the REST API; this module only turns forms into its calls."""
+`tenants.ekipler`, as for the REST API; this module only turns forms into the calls of
+`chat.yonlendirme` (its actions, which drain the queue when a team's routing changes)."""
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
+from chat import yonlendirme
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
 from tenants import ekip, ekipler
 from tenants.models import Musteri
@@ -36,7 +38,7 @@ class EkiplerView(PortalView):
 
     def post(self, request):
         try:
-            yeni = ekipler.ekip_olustur(musteri_id=self.musteri.pk, aktor_id=request.user.pk,
+            yeni = yonlendirme.ekip_olustur(musteri_id=self.musteri.pk, aktor_id=request.user.pk,
                                         ip=request.META.get("REMOTE_ADDR"), **_alanlar(request.POST))
             messages.success(request, _("“%(ad)s” ekibi eklendi.") % {"ad": yeni.ad})
         except GecersizIstek as exc:
@@ -56,11 +58,11 @@ class EkipDuzenleView(PortalView):
             return bulunamadi(request)
         ip = request.META.get("REMOTE_ADDR")
         if request.POST.get("islem") == "sil":
-            ekipler.ekip_sil(ekip=hedef, aktor_id=request.user.pk, ip=ip)
+            yonlendirme.ekip_sil(ekip=hedef, aktor_id=request.user.pk, ip=ip)
             messages.success(request, _("“%(ad)s” ekibi silindi.") % {"ad": hedef.ad})
             return redirect("portal:ekipler")
         try:
-            hedef = ekipler.ekip_guncelle(ekip=hedef, aktor_id=request.user.pk, ip=ip, **_alanlar(request.POST))
+            hedef = yonlendirme.ekip_guncelle(ekip=hedef, aktor_id=request.user.pk, ip=ip, **_alanlar(request.POST))
             messages.success(request, _("“%(ad)s” ekibi kaydedildi.") % {"ad": hedef.ad})
         except GecersizIstek as exc:
             _hata(request, exc)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from chat import yonlendirme
 from chat.models import Oturum
 from denetim.metin import eylem_adi, eylem_secenekleri, kayit_metni
 from denetim.selectors import kayit_list
@@ -20,7 +21,6 @@ from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.pagination import sayfala
 from supportdesk.core.replika import replikadan
 from supportdesk.core.throttling import istemci_ip
-from tenants import services as ayar_services
 from tenants.ayarlar import ayar_degeri
 from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket
@@ -128,7 +128,7 @@ class GizlilikView(PortalView):
         form = SaklamaForm(request.POST)
         form.is_valid()
         try:
-            ayar_services.musteri_ayarlari_guncelle(
+            yonlendirme.ayarlari_guncelle(  # the one action of a settings change (issue 40)
                 musteri=self.musteri, kullanici=request.user, ip=istemci_ip(request),
                 degisiklikler={"saklama_gun": _saklama_degeri(form.cleaned_data.get("saklama_gun", ""))})
         except GecersizIstek as exc:

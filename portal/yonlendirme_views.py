@@ -1,6 +1,7 @@
 """`/portal/yonlendirme`: routing, working hours and timed rules (CONTRACT 15, 21). The page's
-fields are turned into the settings API's shape and checked by the same service and validator
-(`tenants.services.musteri_ayarlari_guncelle`, `tenants.ayarlar`), so the rules are written once.
+fields are turned into the settings API's shape and checked by the same action and validator
+(`chat.yonlendirme.ayarlari_guncelle`: `tenants.services.musteri_ayarlari_guncelle`, then a new
+routing mode drains the queue; `tenants.ayarlar`), so the rules are written once.
 The widget's language (`dil`, CONTRACT 15, 19) is set here, with the other section 15 settings,
 and nowhere else in the portal."""
 import re
@@ -12,10 +13,10 @@ from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from chat import yonlendirme
 from supportdesk.core.dil import dilde, widget_dili
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.throttling import istemci_ip
-from tenants import services
 from tenants.ayarlar import ALANLAR, MESAI_DISI_METNI, ayarlar_oku, takvim
 from tenants.models import Musteri
 from tenants.takvim import GUNLER, saat_dilimi_listesi
@@ -202,8 +203,8 @@ class YonlendirmeView(PortalView):
         ayarlar = formdan_ayarlar(request.POST)
         kayitli = formdan_gunler(request.POST) if ayarlar["calisma_saatleri"] is None else None
         try:
-            services.musteri_ayarlari_guncelle(musteri=self.musteri, kullanici=request.user, degisiklikler=ayarlar,
-                                               ip=istemci_ip(request), kayitli_calisma_saatleri=kayitli)
+            yonlendirme.ayarlari_guncelle(musteri=self.musteri, kullanici=request.user, degisiklikler=ayarlar,
+                                          ip=istemci_ip(request), kayitli_calisma_saatleri=kayitli)
         except GecersizIstek as exc:
             # What was typed stays in the boxes, valid or not.
             degerler = _form_degerleri(ayarlar_oku(self.musteri), self.musteri.kayitli_calisma_saatleri)

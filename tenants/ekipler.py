@@ -175,9 +175,10 @@ def ekip_olustur(*, musteri_id: int, ad, uyeler=_YOK, atama_modu=None, widgetta_
 
 
 def ekip_guncelle(*, ekip: Ekip, ad=_YOK, uyeler=_YOK, atama_modu=_YOK, widgetta_secilir=_YOK,
-                  aktor_id: int | None = None, ip: str | None = None) -> Ekip:
-    """Change what is named; a field not given stays. A new mode or new members drain the tenant's
-    queue after the commit (`ekip_degisti`'s routing listener in chat)."""
+                  aktor_id: int | None = None, ip: str | None = None) -> tuple[Ekip, list[str]]:
+    """Change what is named; a field not given stays. The team as saved and the names of the
+    fields that changed. A new mode or new members may let someone take waiting chats: routing is
+    a layer up, so callers go through `chat.yonlendirme.ekip_guncelle`, which drains the queue."""
     degisen: list[str] = []
     if ad is not _YOK:
         yeni_ad = _ad_dogrula(ad)
@@ -200,17 +201,18 @@ def ekip_guncelle(*, ekip: Ekip, ad=_YOK, uyeler=_YOK, atama_modu=_YOK, widgetta
         if {u.pk for u in yeni_uyelikler} != {u.pk for u in ekip.uyelikler.all()}:
             degisen.append("uyeler")
     if not degisen:
-        return ekip
+        return ekip, degisen
     with transaction.atomic():
         _kaydet(ekip)
         if "uyeler" in degisen and yeni_uyelikler is not None:
             ekip.uyelikler.set(yeni_uyelikler)
         _olay("degisti", ekip, aktor_id=aktor_id, ip=ip, alanlar=degisen)
-    return ekip_get(musteri_idleri=[ekip.musteri_id], ekip_id=ekip.pk)
+    return ekip_get(musteri_idleri=[ekip.musteri_id], ekip_id=ekip.pk), degisen
 
 
 def ekip_sil(*, ekip: Ekip, aktor_id: int | None = None, ip: str | None = None) -> None:
-    """Delete a team: its chats and tickets keep going with `ekip_id` null (the FK's SET_NULL)."""
+    """Delete a team: its chats and tickets keep going with `ekip_id` null (the FK's SET_NULL),
+    routed in the tenant's mode (callers go through `chat.yonlendirme.ekip_sil`, which drains)."""
     with transaction.atomic():
         _olay("silindi", ekip, aktor_id=aktor_id, ip=ip, alanlar=[])
         ekip.delete()

@@ -199,19 +199,14 @@ def token_iptal_et(*, jti: str, bitis: datetime) -> bool:
     return yeni
 
 
+# An operator's status (CONTRACT 3, 11). Each write is one conditional UPDATE with its events and
+# says whether it changed the row; routing, which follows a change (an operator now `cevrimici`
+# takes waiting chats, one now `cevrimdisi` hands its chats back), is a layer up: the actions in
+# `chat.operator_durumu` call these and then route (issue 40). Callers go through those actions.
 @transaction.atomic
-def operator_cikis_yap(*, kullanici: Kullanici, jti: str, bitis: datetime) -> bool:
-    """Logout: revoke the token and, for the call that revoked it only, make the operator offline
-    with its events (a concurrent logout with the same token changes nothing more)."""
-    if not token_iptal_et(jti=jti, bitis=bitis):
-        return False
-    operator_cikis_yapti(kullanici=kullanici)
-    return True
-
-
-@transaction.atomic
-def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
-    """Set the operator's own status (CONTRACT 3: cevrimici, mesgul, cevrimdisi).
+def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> bool:
+    """Set the operator's own status (CONTRACT 3: cevrimici, mesgul, cevrimdisi); `kullanici.durum`
+    is the new one. True when the row changed (the call that changed it emits).
 
     Becoming `cevrimdisi` (by this call or by logout) emits `operator_cevrimdisi` once per
     tenant of the operator (CONTRACT 7). Setting the status it already has emits nothing.
@@ -226,16 +221,18 @@ def operator_durum_ayarla(*, kullanici: Kullanici, durum: str) -> Kullanici:
         _cevrimdisi_olaylari(kullanici=kullanici)
     if degisti:
         _durum_yayinla(kullanici, neden=DURUM_KENDISI)
-    return kullanici
+    return bool(degisti)
 
 
 @transaction.atomic
-def operator_cikis_yapti(*, kullanici: Kullanici) -> None:
-    """Logout makes the operator offline and emits `operator_cevrimdisi` once per tenant.
+def operator_cikis_yapti(*, kullanici: Kullanici) -> bool:
+    """Logout makes the operator offline and emits `operator_cevrimdisi` once per tenant; True
+    when its status changed (it was not `cevrimdisi` already).
 
     CONTRACT 7 names logout as a trigger of its own ("status becoming cevrimdisi or logout"), so
     it emits even when the status already was `cevrimdisi`: the tenant's systems learn that this
-    operator's session ended, whatever status was shown before.
+    operator's session ended, whatever status was shown before. The caller has revoked the token
+    (`token_iptal_et`) and calls this only when its call revoked it.
     """
     degisti = Kullanici.objects.filter(pk=kullanici.pk).exclude(durum=Kullanici.Durum.CEVRIMDISI).update(
         durum=Kullanici.Durum.CEVRIMDISI
@@ -244,6 +241,7 @@ def operator_cikis_yapti(*, kullanici: Kullanici) -> None:
     _cevrimdisi_olaylari(kullanici=kullanici)
     if degisti:
         _durum_yayinla(kullanici, neden=DURUM_KENDISI)
+    return bool(degisti)
 
 
 @transaction.atomic

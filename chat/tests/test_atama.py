@@ -30,7 +30,8 @@ STATUS = "/api/v1/operator/status"
 
 
 def mod(musteri, atama_modu, **alanlar):
-    """The tenant's routing settings (their API is issue 26's other half): a save, as it would be."""
+    """The tenant's routing settings saved directly (no action: nothing drains; the settings API
+    and the portal go through `chat.yonlendirme`). Set before chats wait."""
     musteri.atama_modu = atama_modu
     for ad, deger in alanlar.items():
         setattr(musteri, ad, deger)
@@ -264,10 +265,21 @@ def test_manuel_keeps_todays_behaviour_and_chat_atandi_follows_every_operator_ch
 def test_switching_to_an_automatic_mode_drains_the_queue(musteri):
     widget = widget_client(musteri)
     a, _ = cevrimici_operator(musteri)
+    _, sc = operator_istemcisi(musteri, rol="sahip")
     o1 = baslat(widget, "z1")
     assert o1["durum"] == "bekliyor"
-    mod(musteri, "en_az_yuklu")
+    ok(sc.put(f"/api/v1/operator/tenants/{musteri.id}/ayarlar", {"atama_modu": "en_az_yuklu"}, format="json"))
     assert atananlar(o1["id"]) == [a.id]
+
+
+def test_a_mode_saved_around_the_actions_is_drained_by_the_periodic_sweep(musteri):
+    # A shell's or a management command's save calls no action (issue 40): the sweep catches it.
+    widget = widget_client(musteri)
+    a, _ = cevrimici_operator(musteri)
+    o1 = baslat(widget, "z1")
+    mod(musteri, "en_az_yuklu")
+    assert atananlar(o1["id"]) == [None]
+    assert tasks.atama_taramasi()["atanan"] == 1 and atananlar(o1["id"]) == [a.id]
 
 
 def test_an_operator_of_three_tenants_gets_work_from_all_three():

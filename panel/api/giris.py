@@ -14,9 +14,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers
 from rest_framework_simplejwt.tokens import AccessToken
 
+from chat import operator_durumu
 from supportdesk.core.dil import diller, sayfa_dili
 from supportdesk.core.responses import basarili
-from tenants import services as tenant_services
 from tenants.api import serializers as ts
 from tenants.api.temel import OperatorAPIView
 from tenants.api.views import GirisView, operator_verisi
@@ -69,9 +69,10 @@ class PanelCikisView(OperatorAPIView):
                    request=None, responses={200: dict})
     def post(self, request):
         token = request.auth
-        # One conditional write: of racing logouts only one makes the operator offline (issue 13).
-        tenant_services.operator_cikis_yap(kullanici=request.user, jti=token["jti"],
-                                           bitis=datetime.fromtimestamp(token["exp"], tz=UTC))
+        # One conditional write: of racing logouts only one makes the operator offline (issue 13)
+        # and hands its chats back to routing (the action of `/auth/logout`, issue 40).
+        operator_durumu.cikis_yap(kullanici=request.user, jti=token["jti"],
+                                  bitis=datetime.fromtimestamp(token["exp"], tz=UTC))
         yanit = basarili({})
         panel_cerezi_sil(yanit)
         return yanit

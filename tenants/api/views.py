@@ -1,4 +1,3 @@
-from datetime import UTC, datetime
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -10,21 +9,21 @@ from rest_framework import serializers
 from supportdesk.core import mesajlar, varlik
 from supportdesk.core.exceptions import GecersizGiris, GecersizIstek, LimitAsildi, Yetkisiz
 from supportdesk.core.responses import basarili
-from supportdesk.core.throttling import GirisAdresLimiti, LoginThrottle, istemci_ip
+from supportdesk.core.throttling import GirisAdresLimiti, LoginThrottle
 from supportdesk.core.views import AcikAPIView
 
 from .. import etiketler, iki_adim, services
-from ..ayarlar import ALANLAR, ayarlar_oku
 from ..kimlik import operator_tokeni_uret
-from ..models import Kullanici
 from ..selectors import birincil_musteri_id, uye_list, uyelik_get, uyelik_list
 from ..sinyaller import giris_yayinla
 from . import serializers as s
 from .temel import OperatorAPIView, istek_ip
 
 
-def _musteriler(uyelikler) -> list[dict]:
-    # `sira` is the tab position, starting at 0 (spec 2.2), whatever gaps the stored values have.
+def musteri_listesi(uyelikler) -> list[dict]:
+    """The caller's memberships as `GET /operator/tenants` gives them (also the answers of
+    `PUT .../sira` and `PUT .../sessize`, panel.api.operator). `sira` is the tab position, starting
+    at 0 (spec 2.2), whatever gaps the stored values have."""
     items = s.UyelikSerializer(uyelikler, many=True).data
     for position, item in enumerate(items):
         item["sira"] = position
@@ -37,7 +36,7 @@ def operator_verisi(kullanici) -> dict:
         "id": kullanici.id,
         "email": kullanici.email,
         "musteri_id": birincil_musteri_id(kullanici=kullanici, uyelikler=uyelikler),
-        "musteriler": _musteriler(uyelikler),
+        "musteriler": musteri_listesi(uyelikler),
     }
 
 
@@ -85,22 +84,11 @@ class GirisView(AcikAPIView):
         return basarili({"token": token, "token_tipi": "Bearer", "operator": operator_verisi(kullanici)})
 
 
-class CikisView(OperatorAPIView):
-    @extend_schema(summary=gettext_lazy("Çıkış: sunulan token hemen geçersiz olur"), request=None, responses={200: dict})
-    def post(self, request):
-        token = request.auth
-        # Revokes the token and makes the operator offline, emitting operator_cevrimdisi (CONTRACT
-        # 7) once however many logouts with this token race.
-        services.operator_cikis_yap(kullanici=request.user, jti=token["jti"],
-                                    bitis=datetime.fromtimestamp(token["exp"], tz=UTC))
-        return basarili({})
-
-
 class TenantListView(OperatorAPIView):
     @extend_schema(summary=gettext_lazy("Operatörün proje üyelikleri (spec 4.4)"),
                    responses={200: inline_serializer("TenantList", {"musteriler": s.UyelikSerializer(many=True)})})
     def get(self, request):
-        return basarili({"musteriler": _musteriler(uyelik_list(kullanici=request.user))})
+        return basarili({"musteriler": musteri_listesi(uyelik_list(kullanici=request.user))})
 
 
 class TenantSiraView(OperatorAPIView):
@@ -110,20 +98,7 @@ class TenantSiraView(OperatorAPIView):
         ser = s.SiraSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         services.uyelik_sirala(kullanici=request.user, order=ser.validated_data["order"])
-        return basarili({"musteriler": _musteriler(uyelik_list(kullanici=request.user))})
-
-
-class TenantSessizeView(OperatorAPIView):
-    @extend_schema(summary=gettext_lazy("Sekmeyi sessize al / aç"), request=s.SessizeSerializer,
-                   responses={200: inline_serializer("TenantSessize", {
-                       "musteri": s.UyelikSerializer(), "musteriler": s.UyelikSerializer(many=True)})})
-    def put(self, request, musteri_id: int):
-        ser = s.SessizeSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        services.uyelik_sessize_al(kullanici=request.user, musteri_id=musteri_id, sessize=ser.validated_data["sessize"])
-        musteriler = _musteriler(uyelik_list(kullanici=request.user))
-        # The changed tab, and the whole list as `PUT .../sira` and `GET /operator/tenants` give it.
-        return basarili({"musteri": next(m for m in musteriler if m["id"] == musteri_id), "musteriler": musteriler})
+        return basarili({"musteriler": musteri_listesi(uyelik_list(kullanici=request.user))})
 
 
 class EpostaBildirimiSerializer(serializers.Serializer):
@@ -161,51 +136,6 @@ class TenantUyeleriView(OperatorAPIView):
     def get(self, request, musteri_id: int):
         uyeler = uye_list(kullanici=request.user, musteri_id=musteri_id)
         return basarili({"operatorler": s.UyeSerializer(uyeler, many=True).data})
-
-
-class TenantAyarlarView(OperatorAPIView):
-    """Routing, working hours and timed rules (CONTRACT 15): read by every member, written by
-    `sahip` and `yonetici`; another tenant's is 404."""
-
-    @extend_schema(summary=gettext_lazy("Projenin yönlendirme ve mesai ayarları"),
-                   responses={200: inline_serializer("TenantAyarlar", {"ayarlar": serializers.DictField()}),
-                              404: OpenApiResponse(description="BULUNAMADI")})
-    def get(self, request, musteri_id: int):
-        uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
-        return basarili({"ayarlar": ayarlar_oku(uyelik.musteri)})
-
-    @extend_schema(summary=gettext_lazy("Ayarları değiştir (yalnız gönderilen alanlar; sahip ve yönetici)"),
-                   request=inline_serializer("TenantAyarlarGirdi", {alan: serializers.JSONField(required=False)
-                                                                    for alan in ALANLAR}),
-                   responses={200: inline_serializer("TenantAyarlarYanit", {"ayarlar": serializers.DictField()}),
-                              400: OpenApiResponse(description="GECERSIZ_ISTEK"),
-                              403: OpenApiResponse(description="YETKISIZ"), 404: OpenApiResponse(description="BULUNAMADI")})
-    def put(self, request, musteri_id: int):
-        uyelik = uyelik_get(kullanici=request.user, musteri_id=musteri_id)
-        services.ayar_yetkisi(uyelik)
-        services.musteri_ayarlari_guncelle(musteri=uyelik.musteri, kullanici=request.user, degisiklikler=request.data,
-                                           ip=istemci_ip(request))
-        uyelik.musteri.refresh_from_db()
-        return basarili({"ayarlar": ayarlar_oku(uyelik.musteri)})
-
-
-class OperatorDurumSerializer(serializers.Serializer):
-    durum = serializers.ChoiceField(choices=Kullanici.Durum.choices)
-
-
-class OperatorDurumView(OperatorAPIView):
-    @extend_schema(
-        summary=gettext_lazy("Operatörün kendi durumu (cevrimici, mesgul, cevrimdisi)"),
-        request=OperatorDurumSerializer,
-        responses={200: inline_serializer("OperatorDurum", {
-            "operator_id": serializers.IntegerField(), "durum": serializers.CharField(),
-        }), 400: OpenApiResponse(description="GECERSIZ_ISTEK")},
-    )
-    def post(self, request):
-        ser = OperatorDurumSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        kullanici = services.operator_durum_ayarla(kullanici=request.user, durum=ser.validated_data["durum"])
-        return basarili({"operator_id": kullanici.pk, "durum": kullanici.durum})
 
 
 # --- labels (CONTRACT 16) ----------------------------------------------------------------------

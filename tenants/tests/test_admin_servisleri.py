@@ -12,8 +12,8 @@ from django.utils import timezone
 from chat.models import Mesaj, Oturum
 from denetim.models import DenetimKaydi
 from supportdesk.testing.factories import KullaniciFactory
-from supportdesk.testing.fixtures import giris_yap, operator_yap
-from tenants.models import Uyelik
+from supportdesk.testing.fixtures import giris_yap, operator_yap, ulasilabilir_yap
+from tenants.models import Musteri, Uyelik
 from tickets.models import Ticket
 from tickets.services import ticket_olustur
 from tickets.sla import politika_kaydet
@@ -197,3 +197,36 @@ def test_the_admin_keeps_a_projects_last_owner(musteri, yonetici):
     yanit = yonetici.post(sayfa, veri)
     assert yanit.status_code == 200 and "son sahip" in yanit.content.decode()
     assert Uyelik.objects.filter(pk=sahip.pk).exists()
+
+
+# --- routing follows what the admin changes (issue 40: through chat's actions, no listener) --------
+def _bekleyen(musteri, ziyaretci_id) -> Oturum:
+    return Oturum.objects.create(musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi="Ali",
+                                 durum=Oturum.Durum.BEKLIYOR)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cap_raised_or_a_routing_mode_switched_in_the_admin_assigns_the_waiting_chat(musteri, yonetici):
+    uye = operator_yap(musteri, max_chat=1)
+    ulasilabilir_yap(uye)
+    _aktif_sohbet(musteri, uye)
+    bekleyen = _bekleyen(musteri, "z1")
+    # The tenant's mode, on its admin page: the queue drains (the member is full: nothing yet).
+    yanit = kaydet(yonetici, f"/admin/tenants/musteri/{musteri.id}/change/", atama_modu="sirayla")
+    assert yanit.status_code == 302, hatalar(yanit)
+    bekleyen.refresh_from_db()
+    assert bekleyen.durum == Oturum.Durum.BEKLIYOR
+    # The member's cap, on the membership's admin page: the place is used at once.
+    uyelik = uye.uyelikler.get(musteri=musteri)
+    yanit = kaydet(yonetici, f"/admin/tenants/uyelik/{uyelik.pk}/change/", max_chat_per_tenant="2")
+    assert yanit.status_code == 302, hatalar(yanit)
+    bekleyen.refresh_from_db()
+    assert (bekleyen.durum, bekleyen.operator_id) == (Oturum.Durum.AKTIF, uye.id)
+    # A mode switched with the member free: the tenant's page assigns at once too.
+    Musteri.objects.filter(pk=musteri.pk).update(atama_modu="manuel")
+    ikinci = _bekleyen(musteri, "z2")
+    yanit = kaydet(yonetici, f"/admin/tenants/uyelik/{uyelik.pk}/change/", max_chat_per_tenant="3")
+    assert yanit.status_code == 302 and Oturum.objects.get(pk=ikinci.pk).operator_id is None  # manuel: waits
+    yanit = kaydet(yonetici, f"/admin/tenants/musteri/{musteri.id}/change/", atama_modu="en_az_yuklu")
+    assert yanit.status_code == 302, hatalar(yanit)
+    assert Oturum.objects.get(pk=ikinci.pk).operator_id == uye.id

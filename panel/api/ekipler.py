@@ -1,19 +1,21 @@
 """Teams' REST API (CONTRACT 22): `GET`/`POST /operator/tenants/{musteriId}/ekipler` (list: any
 member; create: `sahip`, `yonetici`) and `PUT`/`DELETE /operator/ekipler/{id}` (`sahip`,
 `yonetici`). Built as the labels' API (tenants.api.views): the service (tenants.ekipler) checks the
-body, the view checks who may."""
+body, the view checks who may. The writes go through `chat.yonlendirme` (issue 40), which drains the
+tenant's queue when a team's mode or members change or it goes; `tenants.api` cannot call up into
+`chat`, so these views live here, above both."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
+from chat import yonlendirme
 from supportdesk.core import mesajlar
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.responses import basarili
-
-from .. import ekipler
-from ..selectors import uyelik_get
-from .temel import OperatorAPIView, istek_ip
+from tenants import ekipler
+from tenants.api.temel import OperatorAPIView, istek_ip
+from tenants.selectors import uyelik_get
 
 ALANLAR = ("ad", "uyeler", "atama_modu", "widgetta_secilir")
 YONETICI_GEREKLI = gettext_lazy("Ekipleri yalnızca proje sahibi ve yöneticiler düzenleyebilir.")
@@ -70,7 +72,7 @@ class TenantEkipleriView(OperatorAPIView):
     def post(self, request, musteri_id: int):
         _yonetici_mi(request, musteri_id)
         govde = _govde(request)
-        ekip = ekipler.ekip_olustur(musteri_id=musteri_id, aktor_id=request.user.pk, ip=istek_ip(request),
+        ekip = yonlendirme.ekip_olustur(musteri_id=musteri_id, aktor_id=request.user.pk, ip=istek_ip(request),
                                     ad=govde.get("ad"), **{a: govde[a] for a in ALANLAR[1:] if a in govde})
         return basarili({"ekip": ekipler.ekip_verisi(ekip)}, status=201)
 
@@ -94,7 +96,7 @@ class EkipView(OperatorAPIView):
         if not govde:
             raise GecersizIstek(alanlar={"genel": _("En az bir alan verilmeli: %(alanlar)s.")
                                          % {"alanlar": ", ".join(ALANLAR)}})
-        ekip = ekipler.ekip_guncelle(ekip=ekip, aktor_id=request.user.pk, ip=istek_ip(request), **govde)
+        ekip = yonlendirme.ekip_guncelle(ekip=ekip, aktor_id=request.user.pk, ip=istek_ip(request), **govde)
         return basarili({"ekip": ekipler.ekip_verisi(ekip)})
 
     @extend_schema(summary=gettext_lazy("Ekibi sil (sahip, yönetici): sohbet ve talepleri ekipsiz kalır"), request=None,
@@ -102,5 +104,5 @@ class EkipView(OperatorAPIView):
                               404: OpenApiResponse(description="BULUNAMADI")})
     def delete(self, request, ekip_id: int):
         ekip = self._yonetilen(request, ekip_id)
-        ekipler.ekip_sil(ekip=ekip, aktor_id=request.user.pk, ip=istek_ip(request))
+        yonlendirme.ekip_sil(ekip=ekip, aktor_id=request.user.pk, ip=istek_ip(request))
         return basarili({})
