@@ -561,6 +561,16 @@ CELERY_BEAT_SCHEDULE["sohbet-ertelenenleri-uyandir"] = {
 CELERY_BEAT_SCHEDULE["ticket-ertelenenleri-uyandir"] = {
     "task": "tickets.ertelenenleri_uyandir", "schedule": ERTELEME_TARAMA_ARALIGI, "options": {"expires": 20},
 }
+# The views' counters (issue 43, panel/sayaclar.py): each key's +1/-1 rows folded into one, and
+# now and then every key recounted from the chats and tickets (a drift is logged and healed).
+CELERY_BEAT_SCHEDULE["gorunum-sayaclari-sikistir"] = {
+    "task": "panel.gorunum_sayaclarini_sikistir", "schedule": env.float("GORUNUM_SIKISTIRMA_ARALIGI", default=30),
+    "options": {"expires": 30},
+}
+CELERY_BEAT_SCHEDULE["gorunum-sayaclari-yeniden-say"] = {
+    "task": "panel.gorunum_sayaclarini_yeniden_say", "schedule": env.float("GORUNUM_SAYIM_ARALIGI", default=3600),
+    "options": {"expires": 600},
+}
 
 # --- Webhooks -------------------------------------------------------------------------------
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)

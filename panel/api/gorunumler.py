@@ -8,9 +8,8 @@ from chat import selectors as chat_selectors
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import JSONAyristirici
 from tenants.api.temel import OperatorAPIView, istek_ip
-from tickets import selectors as ticket_selectors
 
-from .. import toplu
+from .. import sayaclar, toplu
 
 _SAYILAR = {ad: serializers.IntegerField() for ad in chat_selectors.GORUNUMLER}
 
@@ -25,11 +24,9 @@ class GorunumlerView(OperatorAPIView):
         })}), 401: OpenApiResponse(description="KIMLIK_GEREKLI, GECERSIZ_TOKEN")},
     )
     def get(self, request):
-        # One query per kind (conditional counts over the open items of the caller's tenants).
-        return basarili({"gorunumler": {
-            "chat": chat_selectors.gorunum_sayilari(kullanici=request.user, musteri_idleri=self.musteri_idleri),
-            "ticket": ticket_selectors.gorunum_sayilari(kullanici_id=request.user.pk, musteri_idleri=self.musteri_idleri),
-        }})
+        # One query per kind, over the views' counters (panel.sayaclar), not the open items.
+        return basarili({"gorunumler": sayaclar.gorunum_sayilari(kullanici=request.user,
+                                                                  musteri_idleri=self.musteri_idleri)})
 
 
 class TopluView(OperatorAPIView):

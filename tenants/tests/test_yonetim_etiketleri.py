@@ -14,7 +14,7 @@ from supportdesk.testing.factories import TEST_SIFRE, KullaniciFactory, MusteriF
 from supportdesk.testing.fixtures import operator_yap
 
 pytestmark = pytest.mark.django_db
-PROJE_UYGULAMALARI = {"arama", "chat", "context", "denetim", "dosyalar", "eposta", "gizlilik", "knowledge", "portal",
+PROJE_UYGULAMALARI = {"arama", "chat", "context", "denetim", "dosyalar", "eposta", "gizlilik", "knowledge", "panel", "portal",
                       "tenants", "tickets", "webhooks"}
 # The same word in both languages.
 AYNI = {"ticket", "logo", "HTML", "Message-ID", "slug", "SLA"}
