@@ -1,0 +1,36 @@
+"""otomasyon.sorgular (issue 42): the runs whose conditions did not hold, one statement for all the
+rules of an event, write exactly what the ORM wrote (one row per rule, that target, `kosul_tutmadi`,
+empty details, one time), and nothing for no rule."""
+import pytest
+from django.db import connection  # noqa: F401 (the skipif condition reads it)
+from django.utils import timezone
+
+from otomasyon import sorgular
+from otomasyon.models import Kural, KuralCalismasi
+from supportdesk.testing.factories import MusteriFactory
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL-only statement"),
+]
+
+
+def _kural(musteri, ad: str) -> Kural:
+    return Kural.objects.create(musteri=musteri, ad=ad, olay="ziyaretci_mesaji", eylemler=[{"tur": "kapat"}])
+
+
+def test_one_row_per_rule_with_the_target_the_time_and_no_details():
+    musteri = MusteriFactory()
+    kurallar = [_kural(musteri, f"K{i}") for i in range(3)]
+    baska = _kural(musteri, "başka")
+    zaman = timezone.now()
+    sorgular.kosul_tutmadi_yaz(kural_idleri=[k.pk for k in kurallar], hedef="chat:42", zaman=zaman)
+    satirlar = list(KuralCalismasi.objects.order_by("id").values("kural_id", "hedef", "sonuc", "ayrinti", "zaman"))
+    assert satirlar == [{"kural_id": k.pk, "hedef": "chat:42", "sonuc": "kosul_tutmadi", "ayrinti": [], "zaman": zaman}
+                        for k in kurallar]
+    assert not baska.calismalar.exists()
+
+
+def test_no_rule_writes_nothing():
+    sorgular.kosul_tutmadi_yaz(kural_idleri=[], hedef="ticket:7", zaman=timezone.now())
+    assert not KuralCalismasi.objects.exists()
