@@ -7,7 +7,8 @@ are checked (each compiled once into a predicate, `kosul_derle`; the event's fie
 event, `Baglam.katli`: Turkish folding both ways),
 and when all hold, the actions run one by one, each in a savepoint of its own, so a refused one
 (its service's 400/404/409) is recorded and undone alone while the rest still run. Every run is
-recorded (`KuralCalismasi`, one INSERT for all the rules of one event: `_kaydet`).
+recorded (`KuralCalismasi`: `_kaydet`; the runs whose conditions did not hold are written
+after the commit, many events' in one statement, `biriktir`).
 
 Chains: an action is a change like any other and may trigger rules again; the rules running on
 this call stack are kept in a context variable (`_zincir`): a rule never runs inside itself, and
@@ -25,7 +26,7 @@ from tenants.ayarlar import takvim
 from tenants.models import Etiket, Musteri
 from tickets.models import Ticket
 
-from . import eylemler, onbellek, sorgular
+from . import biriktir, eylemler, onbellek, sorgular
 from .kosullar import DerlenmisKural, kosul_derle
 from .models import KuralCalismasi
 
@@ -46,13 +47,18 @@ class OnDegerlendirme:
 
 
 def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: list[int], hedef: str) -> None:
-    """The runs of one event, one INSERT. Only rules whose conditions did not hold (the hot paths'
-    case): the rules' ids in one short statement (`sorgular.kosul_tutmadi_yaz`, PostgreSQL). Else
-    every row through the ORM's `_insert`, not `bulk_create`: outside a transaction that wraps its
-    statement in BEGIN/COMMIT, two more round trips; the rows' ids are never read back."""
+    """The runs of one event. The rules whose conditions did not hold: noted and written after the
+    commit with other events' (`biriktir`), or, with `KURAL_BIRIKTIRME_SANIYE=0`, in one short
+    statement here (`sorgular.kosul_tutmadi_yaz`, PostgreSQL). The rest (`uygulandi`, `hata`, or
+    everything on another database): one INSERT through the ORM's `_insert`, not `bulk_create`
+    (outside a transaction that wraps its statement in BEGIN/COMMIT, two more round trips; the
+    rows' ids are never read back)."""
     zaman = timezone.now()
-    if not kayitlar and kosul_tutmadi and connection.vendor == "postgresql":
-        sorgular.kosul_tutmadi_yaz(kural_idleri=kosul_tutmadi, hedef=hedef, zaman=zaman)
+    if kosul_tutmadi and biriktir.biriktiriliyor():
+        biriktir.kaydet(kural_idleri=kosul_tutmadi, hedef=hedef, zaman=zaman)
+        kosul_tutmadi = []
+    elif not kayitlar and kosul_tutmadi and connection.vendor == "postgresql":
+        sorgular.kosul_tutmadi_yaz([(i, hedef, zaman) for i in kosul_tutmadi])
         return
     kayitlar = [*kayitlar, *(KuralCalismasi(kural_id=i, hedef=hedef, zaman=zaman,
                                             sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI) for i in kosul_tutmadi)]

@@ -3,7 +3,8 @@ under the tenant's *rules generation* (issue 42), so an event on the hot path (a
 a chat's start) reads one small value from the shared cache (Redis in production) and neither
 queries, unpickles nor compiles anything while the rules are unchanged.
 
-The generation (`NESIL`, a random number under the tenant's hash tag) is renewed by every write of
+The generation (`supportdesk.core.kurallar.NESIL`, a random number under the tenant's hash tag;
+read by a widget request's pre-read in its one round trip, `tenants.on_okuma`, else here) is renewed by every write of
 a rule now and again after its commit (`unut`, `supportdesk.core.onbellek.simdi_ve_commit_sonrasi`).
 A process uses its copy only while the generation it was read under is the current one: a copy
 read before a committed change (a reader racing the write) carries a generation that is never
@@ -17,13 +18,13 @@ import time
 
 from django.core.cache import cache
 
-from supportdesk.core.onbellek import simdi_ve_commit_sonrasi, tenant_etiketi
+from supportdesk.core import kurallar as kural_noktasi
+from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
 
 from .kosullar import DerlenmisKural
 from .models import Kural
 
 logger = logging.getLogger("supportdesk.otomasyon")
-NESIL = "otomasyon:kurallar-nesli:{}"  # formatted with the tenant's hash tag (Redis Cluster: its slot)
 NESIL_SURE = 86400 * 7  # a safety net only: a missing generation is set again and the rules re-read
 _YEREL_EN_COK = 10_000
 YEREL_SURE = 60.0
@@ -44,16 +45,16 @@ class _Kopya:
 _yerel: dict[int, _Kopya] = {}
 
 
-def _nesil_anahtari(musteri_id: int) -> str:
-    return NESIL.format(tenant_etiketi(musteri_id))
-
-
 def _nesil_oku(musteri_id: int) -> int | None:
-    """The tenant's current rules generation (one cache round trip); set first when missing. None:
-    the cache cannot be reached."""
-    anahtar = _nesil_anahtari(musteri_id)
+    """The tenant's current rules generation: as this request's pre-read read it, else one cache
+    round trip; set first when missing. None: the cache cannot be reached."""
+    okundu, nesil = kural_noktasi.istek_nesli(musteri_id)
+    if okundu and nesil is not None:
+        return int(nesil)
+    anahtar = kural_noktasi.nesil_anahtari(musteri_id)
     try:
-        nesil = cache.get(anahtar)
+        if not okundu:
+            nesil = cache.get(anahtar)
         if nesil is None:
             cache.add(anahtar, secrets.randbits(62) + 1, NESIL_SURE)
             nesil = cache.get(anahtar)
@@ -91,7 +92,7 @@ def unut(musteri_id: int) -> None:
     """A rule of the tenant changed: a new generation now and again after the commit."""
     def yenile():
         try:
-            cache.set(_nesil_anahtari(musteri_id), secrets.randbits(62) + 1, NESIL_SURE)
+            cache.set(kural_noktasi.nesil_anahtari(musteri_id), secrets.randbits(62) + 1, NESIL_SURE)
         except Exception:
             logger.warning("Kural önbelleği yenilenemedi.", exc_info=True)
 
