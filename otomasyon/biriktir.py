@@ -1,5 +1,5 @@
 """The runs whose conditions did not hold reach the database together (issue 42): an event that ran
-N rules of which none held only notes `(rule, target, time)` in this process after its commit (a
+N rules of which none held only notes `(rule ids, target, time)` in this process after its commit (a
 list: no I/O), and once an interval (`KURAL_BIRIKTIRME_SANIYE`, 1 s) the runner writes every
 noted run in one statement (`sorgular.kosul_tutmadi_yaz`). A visitor's message against 50 rules
 thus costs no statement and no commit of its own for them; the runs are listed by
@@ -28,9 +28,9 @@ from . import sorgular
 logger = logging.getLogger("supportdesk.otomasyon")
 
 _kilit = threading.Lock()
-_bekleyen: list[tuple[int, str, datetime]] = []
+_bekleyen: list[tuple[list[int], str, datetime]] = []
 _planli = False
-EN_COK = 100_000  # notes held at most (the database unreachable for long): older ones are dropped
+EN_COK = 10_000  # events' notes held at most (the database unreachable for long): older ones are dropped
 
 
 def biriktiriliyor() -> bool:
@@ -39,14 +39,14 @@ def biriktiriliyor() -> bool:
 
 def kaydet(*, kural_idleri: list[int], hedef: str, zaman: datetime) -> None:
     """Note these runs once the current transaction commits (at once outside one)."""
-    satirlar = [(i, hedef, zaman) for i in kural_idleri]
-    transaction.on_commit(lambda: _not_al(satirlar))
+    olay = (kural_idleri, hedef, zaman)
+    transaction.on_commit(lambda: _not_al(olay))
 
 
-def _not_al(satirlar: list[tuple[int, str, datetime]]) -> None:
+def _not_al(olay: tuple[list[int], str, datetime]) -> None:
     global _planli
     with _kilit:
-        _bekleyen.extend(satirlar)
+        _bekleyen.append(olay)
         if len(_bekleyen) > EN_COK:
             del _bekleyen[:len(_bekleyen) - EN_COK]
         if _planli:
@@ -61,15 +61,15 @@ def _zamani_geldi() -> None:  # on the runner's timer thread: the write itself g
 
 
 def bosalt() -> int:
-    """Write the noted runs now, in one statement; returns how many were noted."""
+    """Write the noted runs now, in one statement; returns how many events' were noted."""
     global _planli
     with _kilit:
-        satirlar = list(_bekleyen)
+        olaylar = list(_bekleyen)
         _bekleyen.clear()
         _planli = False
-    if satirlar:
-        sorgular.kosul_tutmadi_yaz(satirlar)
-    return len(satirlar)
+    if olaylar:
+        sorgular.kosul_tutmadi_yaz(olaylar)
+    return len(olaylar)
 
 
 def _catal_sonrasi() -> None:

@@ -58,7 +58,7 @@ def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: list[int], hedef: 
         biriktir.kaydet(kural_idleri=kosul_tutmadi, hedef=hedef, zaman=zaman)
         kosul_tutmadi = []
     elif not kayitlar and kosul_tutmadi and connection.vendor == "postgresql":
-        sorgular.kosul_tutmadi_yaz([(i, hedef, zaman) for i in kosul_tutmadi])
+        sorgular.kosul_tutmadi_yaz([(kosul_tutmadi, hedef, zaman)])
         return
     kayitlar = [*kayitlar, *(KuralCalismasi(kural_id=i, hedef=hedef, zaman=zaman,
                                             sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI) for i in kosul_tutmadi)]

@@ -1,14 +1,17 @@
 """The rules' statement the ORM cannot write (issue 42): PostgreSQL only, with its own test
 (otomasyon/tests/test_sorgular.py); the caller keeps an ORM path for other databases.
 
-`kosul_tutmadi_yaz`: runs whose conditions did not hold, any number of rows in one INSERT with three
-array parameters (`unnest`): the ORM's multi-row INSERT built one model instance and prepared five
-values per row in Python. A row whose rule was deleted meanwhile is left out (the join), so a
+`kosul_tutmadi_yaz`: runs whose conditions did not hold, of any number of events, in one INSERT with
+three array parameters, one element per event (its rules' ids as one text, its target, its time),
+unnested in PostgreSQL: the ORM's multi-row INSERT built one model instance and prepared five
+values per row in Python, and a row per rule would still adapt three values per rule. A row whose
+rule was deleted meanwhile is left out (the join), so a
 batch written after the events (`otomasyon.biriktir`) never fails on a rule deleted since.
 
 Table, column and type names come from the models' `_meta`, and the values are prepared by the
 fields themselves (`get_db_prep_save`), so a model change reaches this statement as it reaches
 the ORM's; the SQL text is built once per process."""
+from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
 
@@ -28,16 +31,19 @@ def _kosul_tutmadi_sql() -> str:
     return (
         f"INSERT INTO {q(m.db_table)} ({kolon['kural']}, {kolon['zaman']}, {kolon['hedef']}, {kolon['sonuc']}, "  # noqa: S608
         f"{kolon['ayrinti']}) "
-        f"SELECT t.k, t.z, t.h, CAST(%s AS {tur['sonuc']}), CAST(%s AS {tur['ayrinti']}) "
-        f"FROM unnest(CAST(%s AS {tur['kural']}[]), CAST(%s AS {tur['zaman']}[]), CAST(%s AS {tur['hedef']}[])) "
-        f"WITH ORDINALITY AS t(k, z, h, n) JOIN {kural_tablo} ON {kural_tablo}.{kural_id} = t.k ORDER BY t.n"
+        f"SELECT r.k, e.z, e.h, CAST(%s AS {tur['sonuc']}), CAST(%s AS {tur['ayrinti']}) "
+        f"FROM unnest(CAST(%s AS text[]), CAST(%s AS {tur['zaman']}[]), CAST(%s AS {tur['hedef']}[])) "
+        f"WITH ORDINALITY AS e(idler, z, h, n) "
+        f"CROSS JOIN LATERAL unnest(CAST(string_to_array(e.idler, ',') AS {tur['kural']}[])) WITH ORDINALITY AS r(k, s) "
+        f"JOIN {kural_tablo} ON {kural_tablo}.{kural_id} = r.k ORDER BY e.n, r.s"
     )
 
 
-def kosul_tutmadi_yaz(satirlar: list[tuple[int, str, datetime]]) -> None:
-    """One `kosul_tutmadi` run, empty `ayrinti`, per `(rule id, target, time)`, in this order.
-    PostgreSQL only."""
-    if not satirlar:
+def kosul_tutmadi_yaz(olaylar: list[tuple[Sequence[int], str, datetime]]) -> None:
+    """For each `(rule ids, target, time)` (an event), one `kosul_tutmadi` run per rule, empty
+    `ayrinti`, in this order. PostgreSQL only."""
+    olaylar = [o for o in olaylar if o[0]]
+    if not olaylar:
         return
     alan = KuralCalismasi._meta.get_field
     zaman, hedef = alan("zaman"), alan("hedef")
@@ -45,7 +51,7 @@ def kosul_tutmadi_yaz(satirlar: list[tuple[int, str, datetime]]) -> None:
         imlec.execute(_kosul_tutmadi_sql(), [
             KuralCalismasi.Sonuc.KOSUL_TUTMADI.value,
             alan("ayrinti").get_db_prep_save([], connection),
-            [s[0] for s in satirlar],
-            [zaman.get_db_prep_save(s[2], connection) for s in satirlar],
-            [hedef.get_db_prep_save(s[1], connection) for s in satirlar],
+            [",".join(map(str, o[0])) for o in olaylar],
+            [zaman.get_db_prep_save(o[2], connection) for o in olaylar],
+            [hedef.get_db_prep_save(o[1], connection) for o in olaylar],
         ])

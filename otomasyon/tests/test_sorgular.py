@@ -26,7 +26,7 @@ def test_one_row_per_rule_with_the_target_the_time_and_no_details():
     kurallar = [_kural(musteri, f"K{i}") for i in range(3)]
     baska = _kural(musteri, "başka")
     zaman = timezone.now()
-    sorgular.kosul_tutmadi_yaz([(k.pk, "chat:42", zaman) for k in kurallar])
+    sorgular.kosul_tutmadi_yaz([([k.pk for k in kurallar], "chat:42", zaman)])
     satirlar = list(KuralCalismasi.objects.order_by("id").values("kural_id", "hedef", "sonuc", "ayrinti", "zaman"))
     assert satirlar == [{"kural_id": k.pk, "hedef": "chat:42", "sonuc": "kosul_tutmadi", "ayrinti": [], "zaman": zaman}
                         for k in kurallar]
@@ -39,11 +39,13 @@ def test_rows_of_several_events_keep_their_order_and_a_deleted_rules_row_is_left
     once, sonra = timezone.now(), timezone.now() + timedelta(seconds=1)
     silinen_id = silinen.pk
     silinen.delete()
-    sorgular.kosul_tutmadi_yaz([(b.pk, "chat:1", once), (silinen_id, "chat:1", once), (a.pk, "ticket:2", sonra)])
+    sorgular.kosul_tutmadi_yaz([([b.pk, silinen_id, a.pk], "chat:1", once), ([], "chat:9", once),
+                                ([a.pk], "ticket:2", sonra)])
     assert list(KuralCalismasi.objects.order_by("id").values_list("kural_id", "hedef", "zaman")) == [
-        (b.pk, "chat:1", once), (a.pk, "ticket:2", sonra)]
+        (b.pk, "chat:1", once), (a.pk, "chat:1", once), (a.pk, "ticket:2", sonra)]
 
 
 def test_no_row_writes_nothing():
     sorgular.kosul_tutmadi_yaz([])
+    sorgular.kosul_tutmadi_yaz([([], "chat:1", timezone.now())])
     assert not KuralCalismasi.objects.exists()
