@@ -183,8 +183,10 @@ def gonder(port: int, istek: bytes) -> int:
     return int(ilk[9:12])
 
 
-def calistir(port: int, istekler: list[bytes], beklenen: int, sure: float, isinma: float) -> dict:
-    """Client i sends istekler[i] again and again; warm-up excluded. Latencies in seconds."""
+def calistir(port: int, istekler: list, beklenen: int, sure: float, isinma: float) -> dict:
+    """Client i sends istekler[i] again and again; warm-up excluded. Latencies in seconds.
+    An element may be a callable returning the request's bytes: called for each request (a body
+    that must differ each time, such as a new visitor's chat start)."""
     sureler: list[list[float]] = [[] for _ in istekler]
     durumlar: list[dict] = [{} for _ in istekler]
     baslangic = time.monotonic() + isinma
@@ -195,7 +197,7 @@ def calistir(port: int, istekler: list[bytes], beklenen: int, sure: float, isinm
         while (simdi := time.monotonic()) < bitis:
             t0 = time.perf_counter()
             try:
-                durum = gonder(port, istek)
+                durum = gonder(port, istek() if callable(istek) else istek)
             except (OSError, ValueError):
                 durum = 0
             gecen = time.perf_counter() - t0

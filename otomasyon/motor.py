@@ -1,18 +1,21 @@
 """The rules' engine (CONTRACT 23), called by the chat and ticket actions in their own transaction
 (`supportdesk.core.kurallar.kurallari_calistir`).
 
-For event `olay` on one chat or ticket, the tenant's active rules for it (from the cache: no
-query) run in `sira` order: the conditions are checked (`kosul_tutar`, Turkish folding both ways),
+For event `olay` on one chat or ticket, the tenant's active rules for it (this process's compiled
+copy under the tenant's rules generation, `onbellek`: no query) run in `sira` order: the conditions
+are checked (each compiled once into a predicate, `kosul_derle`; the event's fields folded once per
+event, `Baglam.katli`: Turkish folding both ways),
 and when all hold, the actions run one by one, each in a savepoint of its own, so a refused one
 (its service's 400/404/409) is recorded and undone alone while the rest still run. Every run is
-recorded (`KuralCalismasi`, one INSERT for all the rules of one event).
+recorded (`KuralCalismasi`: `_kaydet`; the runs whose conditions did not hold are written
+after the commit, many events' in one statement, `biriktir`).
 
 Chains: an action is a change like any other and may trigger rules again; the rules running on
 this call stack are kept in a context variable (`_zincir`): a rule never runs inside itself, and
 nothing runs deeper than `DERINLIK` rules."""
 from contextvars import ContextVar
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from chat.models import Oturum
@@ -23,7 +26,8 @@ from tenants.ayarlar import takvim
 from tenants.models import Etiket, Musteri
 from tickets.models import Ticket
 
-from . import eylemler, onbellek
+from . import biriktir, eylemler, onbellek, sorgular
+from .kosullar import DerlenmisKural, kosul_derle
 from .models import KuralCalismasi
 
 DERINLIK = 3
@@ -34,19 +38,30 @@ _SATIR_ALANLARI = ("kanal", "dil", "email", "ekip_id", "ziyaretci_id")
 class OnDegerlendirme:
     """`supportdesk.core.kurallar.kurallari_on_degerlendir`'s answer."""
 
-    def __init__(self, *, kurallar: list[dict], baglam: "Baglam", hedef: str):
+    def __init__(self, *, kurallar: list[DerlenmisKural] | tuple[DerlenmisKural, ...], baglam: "Baglam", hedef: str):
         self.kurallar, self.hedef = kurallar, hedef
-        self.eslesen = any(kosullar_tutar(k["kosullar"], baglam) for k in kurallar)
+        self.eslesen = any(k.tutar(baglam) for k in kurallar)
 
     def kaydet(self) -> None:
-        _kaydet([KuralCalismasi(kural_id=k["id"], hedef=self.hedef, sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI)
-                 for k in self.kurallar])
+        _kaydet([], kosul_tutmadi=[k.id for k in self.kurallar], hedef=self.hedef)
 
 
-def _kaydet(kayitlar: list[KuralCalismasi]) -> None:
-    """The runs of one event, one INSERT. Not `bulk_create`: outside a transaction (the visitor's
-    message whose rules did not hold) it wraps its statement in BEGIN/COMMIT, two more round trips
-    on the hottest path; the rows' ids are never read back."""
+def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: list[int], hedef: str) -> None:
+    """The runs of one event. The rules whose conditions did not hold: noted and written after the
+    commit with other events' (`biriktir`), or, with `KURAL_BIRIKTIRME_SANIYE=0`, in one short
+    statement here (`sorgular.kosul_tutmadi_yaz`, PostgreSQL). The rest (`uygulandi`, `hata`, or
+    everything on another database): one INSERT through the ORM's `_insert`, not `bulk_create`
+    (outside a transaction that wraps its statement in BEGIN/COMMIT, two more round trips; the
+    rows' ids are never read back)."""
+    zaman = timezone.now()
+    if kosul_tutmadi and biriktir.biriktiriliyor():
+        biriktir.kaydet(kural_idleri=kosul_tutmadi, hedef=hedef, zaman=zaman)
+        kosul_tutmadi = []
+    elif not kayitlar and kosul_tutmadi and connection.vendor == "postgresql":
+        sorgular.kosul_tutmadi_yaz([(kosul_tutmadi, hedef, zaman)])
+        return
+    kayitlar = [*kayitlar, *(KuralCalismasi(kural_id=i, hedef=hedef, zaman=zaman,
+                                            sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI) for i in kosul_tutmadi)]
     if kayitlar:
         alanlar = [f for f in KuralCalismasi._meta.concrete_fields if not f.primary_key]
         KuralCalismasi.objects._insert(kayitlar, fields=alanlar)  # type: ignore[attr-defined]
@@ -55,7 +70,7 @@ def _kaydet(kayitlar: list[KuralCalismasi]) -> None:
 def on_degerlendir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str | None = None):
     if _zincir.get():
         return None  # only for a change made by a request, not inside a rule's own actions
-    kurallar = [k for k in onbellek.kurallar(musteri_id) if k["olay"] == olay]
+    kurallar = onbellek.olay_kurallari(musteri_id, olay)
     if not kurallar:
         return None
     baglam = Baglam(musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin, etiket=None, nesne=None)
@@ -72,6 +87,16 @@ class Baglam:
         self._satir: dict | None = None
         self._okunan: dict[str, object] = {}
         self.etiket_adlari: list[str] | None = None  # the labels when the caller read them already
+        self._katli: dict[str, list[str]] = {}
+
+    def katli(self, alan: str) -> list[str]:
+        """The field's value(s) folded (`katla`), once per event whatever number of conditions read it."""
+        katli = self._katli.get(alan)
+        if katli is None:
+            deger = self.deger(alan)
+            katli = self._katli[alan] = [katla(str(d)) for d in (
+                deger if isinstance(deger, list) else [] if deger is None else [deger])]
+        return katli
 
     def _model(self):
         return Oturum if self.tur == "chat" else Ticket
@@ -120,22 +145,11 @@ class Baglam:
 
 
 def kosul_tutar(kosul: dict, baglam: Baglam) -> bool:
-    deger = baglam.deger(kosul["alan"])
-    degerler = [katla(str(d)) for d in (deger if isinstance(deger, list) else [] if deger is None else [deger])]
-    aranan = katla(str(kosul["deger"]))
-    islem = kosul["islem"]
-    if islem == "esit":
-        return aranan in degerler
-    if islem == "esit_degil":
-        return aranan not in degerler
-    if islem == "icerir":
-        return any(aranan in d for d in degerler)
-    if islem == "icermez":
-        return not any(aranan in d for d in degerler)
-    return any(d.startswith(aranan) for d in degerler)  # baslar
+    return kosul_derle(kosul)(baglam.katli(kosul["alan"]))
 
 
 def kosullar_tutar(kosullar: list[dict], baglam: Baglam) -> bool:
+    """Uncompiled conditions (the portal's preview): compiled here, then as an event's."""
     return all(kosul_tutar(k, baglam) for k in kosullar)
 
 
@@ -144,26 +158,27 @@ def calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str 
     zincir = _zincir.get()
     if len(zincir) >= DERINLIK:
         return False
-    kurallar = [k for k in onbellek.kurallar(musteri_id) if k["olay"] == olay and k["id"] not in zincir]
+    kurallar = [k for k in onbellek.olay_kurallari(musteri_id, olay) if k.id not in zincir]
     if not kurallar:
         return False
     baglam = Baglam(musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin, etiket=etiket, nesne=nesne)
     hedef = f"{tur}:{nesne_id}"
-    kayitlar = []
+    kayitlar: list[KuralCalismasi] = []
+    tutmadi: list[int] = []
     for kural in kurallar:
-        if not kosullar_tutar(kural["kosullar"], baglam):
-            kayitlar.append(KuralCalismasi(kural_id=kural["id"], hedef=hedef, sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI))
+        if not kural.tutar(baglam):
+            tutmadi.append(kural.id)
             continue
-        token = _zincir.set((*zincir, kural["id"]))
+        token = _zincir.set((*zincir, kural.id))
         try:
-            ayrinti = [_eylem_calistir(e, tur=tur, nesne_id=nesne_id, musteri_id=musteri_id) for e in kural["eylemler"]]
+            ayrinti = [_eylem_calistir(e, tur=tur, nesne_id=nesne_id, musteri_id=musteri_id) for e in kural.eylemler]
         finally:
             _zincir.reset(token)
         hatali = any(a["sonuc"] == "hata" for a in ayrinti)
-        kayitlar.append(KuralCalismasi(kural_id=kural["id"], hedef=hedef, ayrinti=ayrinti,
+        kayitlar.append(KuralCalismasi(kural_id=kural.id, hedef=hedef, ayrinti=ayrinti,
                                        sonuc=KuralCalismasi.Sonuc.HATA if hatali else KuralCalismasi.Sonuc.UYGULANDI))
-    _kaydet(kayitlar)
-    return any(k.sonuc != KuralCalismasi.Sonuc.KOSUL_TUTMADI for k in kayitlar)
+    _kaydet(kayitlar, kosul_tutmadi=tutmadi, hedef=hedef)
+    return bool(kayitlar)
 
 
 def _eylem_calistir(eylem: dict, *, tur: str, nesne_id: int, musteri_id: int) -> dict:

@@ -658,6 +658,10 @@ ARAMA_YEREL_ISCI = env.bool("ARAMA_YEREL_ISCI", default=True)
 # of them committed (issue 41: one hand-off per chat per interval instead of a broker message per
 # message, `arama.biriktir`); 0: each message is handed off at its commit (tests).
 ARAMA_BIRIKTIRME_SANIYE = env.float("ARAMA_BIRIKTIRME_SANIYE", default=1.0)
+# The automation rules' runs whose conditions did not hold (CONTRACT 23) are written after their
+# event's commit, every event's of this interval in one statement (issue 42, `otomasyon.biriktir`);
+# 0: each event's in its own transaction, one statement (tests).
+KURAL_BIRIKTIRME_SANIYE = env.float("KURAL_BIRIKTIRME_SANIYE", default=1.0)
 # At most this many transcript mails per chat.
 EPOSTA_DOKUM_SINIRI = env.int("EPOSTA_DOKUM_SINIRI", default=3)
 # "Ticket received" mails to one address (anyone may open a ticket with anyone's address): per

@@ -16,6 +16,7 @@ os.environ.setdefault("EPOSTA_YEREL_ISCI", "false")
 # The search rows likewise (arama.dinleyiciler).
 os.environ.setdefault("ARAMA_YEREL_ISCI", "false")
 os.environ.setdefault("ARAMA_BIRIKTIRME_SANIYE", "0")
+os.environ.setdefault("KURAL_BIRIKTIRME_SANIYE", "0")
 # Timed jobs are run by hand in tests, never by the runner's timetable in the test process.
 os.environ.setdefault("KOSUCU_ZAMANLAYICI", "false")
 # The login lockout (django-axes) is off unless a test turns it on (settings.AXES_ENABLED = True):

@@ -15,11 +15,15 @@ Lua script and leaves on the request an `OnOkuma`:
   holds their ids under the membership generation read in the same script
   (`tenants.musteri_onbellegi.adaylar`), so the cost follows the tenant's team, not the platform's;
 - `yoklama_ozeti`: with `yoklama_ozeti=<keys of the request>`, the values of those keys (the
-  idle poll's snapshot and its generations, `chat.yoklama.okunacaklar`), in their order.
+  idle poll's snapshot and its generations, `chat.yoklama.okunacaklar`), in their order;
+- the tenant's rules generation (issue 42, `supportdesk.core.kurallar.nesil_anahtari`), for a
+  tenant this process holds with `kurallar_var`: left for the request
+  (`kurallar.istek_nesli_ayarla`, until `bitir(request)`), so a message or start against the
+  tenant's rules costs no round trip of its own.
 
 The script's inputs are named once (`_ARGV`, declared in Lua by `throttling.lua_argv`, built by
 `throttling.argv`); its keys are the limit's two windows, then the GETs (`musteri_nesli`, the
-snapshot's keys, `uyelik_nesli`), then the presence sets. The limit's own Lua is
+snapshot's keys, the rules generation, `uyelik_nesli`), then the presence sets. The limit's own Lua is
 `throttling.LIMIT_LUA`, the same text the limiter runs alone.
 
 Only when this process already holds the key's tenant (the limit's key names the tenant) and the
@@ -41,7 +45,7 @@ from django.conf import settings
 from django.core.cache import caches
 from redis.cluster import key_slot
 
-from supportdesk.core import throttling, varlik
+from supportdesk.core import kurallar, throttling, varlik
 from supportdesk.core.onbellek import betik_boruya, boru_hatasi
 
 from . import musteri_onbellegi
@@ -118,6 +122,8 @@ def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
     kumeler = varlik.ulasilabilir_kumeleri() if ihtiyac.varlik else None
     yoklama = tuple(ihtiyac.yoklama_ozeti(request, musteri)) if ihtiyac.yoklama_ozeti else ()
     getler = [nesil_anahtari, *yoklama]
+    if musteri.kurallar_var:
+        getler.append(caches["default"].make_key(kurallar.nesil_anahtari(musteri.pk)))
     daralt = None
     if kumeler:
         getler.append(musteri_onbellegi.uyelik_nesli_redis_anahtari(musteri.pk))
@@ -131,6 +137,8 @@ def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
     izin, cur, prev, degerler, kume, daraltildi = okunan
     on = OnOkuma(musteri_id=musteri.pk, limit=limit.karar(izin, cur, prev), musteri_nesli=degerler[0],
                  yoklama_anahtarlari=yoklama, yoklama_ozeti=degerler[1:1 + len(yoklama)] if yoklama else None)
+    if musteri.kurallar_var:
+        request.kural_nesli_jetonu = kurallar.istek_nesli_ayarla(musteri.pk, degerler[1 + len(yoklama)])
     if kumeler:
         on.uyelik_nesli = degerler[-1]
         on.varlik = {int(k) for uyeler in kume for k in uyeler}
@@ -231,6 +239,10 @@ def bitir(request) -> None:
     if jeton is not None:
         request.varlik_jetonu = None
         varlik.istek_okumasi_bitir(jeton)
+    jeton = getattr(request, "kural_nesli_jetonu", None)
+    if jeton is not None:
+        request.kural_nesli_jetonu = None
+        kurallar.istek_nesli_bitir(jeton)
 
 
 def musteri_dogrulandi(request, musteri, ihtiyac: OnOkumaIhtiyaci) -> None:

@@ -99,17 +99,25 @@ def test_the_one_round_trip_sees_an_operator_come_online(musteri, sayac):
     assert yanitlar[2]["cevrimici_operator"] is False
 
 
-def test_a_tenant_with_an_active_rule_reads_its_rules_once_more(musteri, sayac):
-    # CONTRACT 23: the rules come from the cache (one GET); a tenant without one pays nothing
-    # (the test above), since it knows it has none (Musteri.kurallar_var).
-    from otomasyon.services import kural_olustur
+def test_a_tenant_with_an_active_rule_reads_its_rules_generation_in_the_same_round_trip(musteri, sayac):
+    # CONTRACT 23, issue 42: the compiled rules are this process's, under the tenant's rules
+    # generation, which the message's one script reads with the limit: no round trip of their own
+    # (a tenant without rules reads not even that, Musteri.kurallar_var). A rule's change renews the
+    # generation, so the very next message runs the rule as changed.
+    from otomasyon.models import Kural
+    from otomasyon.services import kural_guncelle, kural_olustur
 
-    kural_olustur(musteri_id=musteri.id, aktor_id=None, veri={
-        "ad": "K", "olay": "ziyaretci_mesaji", "eylemler": [{"tur": "kapat"}],
+    kural = kural_olustur(musteri_id=musteri.id, aktor_id=None, veri={
+        "ad": "K", "olay": "ziyaretci_mesaji", "eylemler": [{"tur": "not", "icerik": "Kural"}],
         "kosullar": [{"alan": "metin", "islem": "icerir", "deger": "hiç-geçmeyen"}]})
     widget = widget_client(musteri)
     o = baslat(widget, "z")
     ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ilk"}, format="json"), 201)
     komutlar = sayac(lambda: ok(widget.post(
         W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ikinci"}, format="json"), 201))
-    assert komutlar.count("EVALSHA") == 1 and komutlar.count("GET") == 1, komutlar
+    assert komutlar.count("EVALSHA") == 1 and "GET" not in komutlar, komutlar
+    assert [c.sonuc for c in kural.calismalar.all()] == ["kosul_tutmadi"] * 2
+    kural_guncelle(kural=Kural.objects.get(pk=kural.pk), aktor_id=None,
+                   veri={"kosullar": [{"alan": "metin", "islem": "icerir", "deger": "ÜÇÜNCÜ"}]})
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "üçüncü"}, format="json"), 201)
+    assert kural.calismalar.order_by("-id").first().sonuc == "uygulandi"

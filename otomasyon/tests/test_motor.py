@@ -13,7 +13,7 @@ from tickets.models import SlaPolitikasi, Ticket, TicketYanit
 from tickets.tests.test_sla import geri_al
 from webhooks.models import Olay
 
-from .yardimci import START, W_MESAJ, W_TICKET, etiket, istemci, kural_yaz, ok, operator_yap
+from .yardimci import START, W_MESAJ, W_TICKET, etiket, istemci, kural_yaz, ok, operator_yap, widget_client
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +172,44 @@ def test_ekibe_ata_gives_a_new_chat_and_ticket_to_the_team(musteri, widget, yc, 
     t = ok(widget.post(W_TICKET, {"ziyaretci_id": "z2", "konu": "Fatura", "mesaj": "?"}, format="json"), 201)["ticket"]
     assert Ticket.objects.get(pk=t["id"]).ekip_id == ekip.id
     assert set(KuralCalismasi.objects.values_list("sonuc", flat=True)) == {"uygulandi"}
+
+
+def test_a_non_matching_rules_run_is_listed_and_a_refused_message_records_nothing(musteri, widget, yc, nobetci):
+    """Issue 42: the runs whose conditions did not hold are written in one statement of their own;
+    still one per rule and event, listed at once, and none for a message that was refused (its
+    write did not happen: nothing to record)."""
+    kural = kural_yaz(yc, musteri.id, olay="ziyaretci_mesaji",
+                      kosullar=[{"alan": "metin", "islem": "icerir", "deger": "iade"}],
+                      eylemler=[{"tur": "not", "icerik": "İade"}])
+    diger = kural_yaz(yc, musteri.id, olay="ziyaretci_mesaji",
+                      kosullar=[{"alan": "metin", "islem": "baslar", "deger": "fatura"}],
+                      eylemler=[{"tur": "not", "icerik": "Fatura"}])
+    o = ok(widget.post(START, {"ziyaretci_id": "z1", "mesaj": "Merhaba"}, format="json"), 201)["oturum"]
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z1", "oturum_id": o["id"], "icerik": "Kargom nerede?"}, format="json"), 201)
+    for k in (kural, diger):
+        assert [(c["hedef"], c["sonuc"], c["ayrinti"]) for c in _calismalar(yc, k)] == [
+            (f"chat:{o['id']}", "kosul_tutmadi", [])]
+    assert _calismalar(yc, kural)[0]["zaman"] == _calismalar(yc, diger)[0]["zaman"]  # one event, one time
+    # Another visitor's message to this chat (404) and a message to the closed chat (409): no run.
+    res = widget.post(W_MESAJ, {"ziyaretci_id": "baskasi", "oturum_id": o["id"], "icerik": "iade"}, format="json")
+    assert res.status_code == 404, res.content
+    Oturum.objects.filter(pk=o["id"]).update(durum=Oturum.Durum.KAPANDI)
+    res = widget.post(W_MESAJ, {"ziyaretci_id": "z1", "oturum_id": o["id"], "icerik": "iade"}, format="json")
+    assert res.status_code == 409, res.content
+    assert len(_calismalar(yc, kural)) == len(_calismalar(yc, diger)) == 1
+
+
+def test_a_rolled_back_start_records_no_run_of_a_rule_that_did_not_hold(musteri, yc):
+    kural = kural_yaz(yc, musteri.id, olay="chat_baslatildi",
+                      kosullar=[{"alan": "metin", "islem": "icerir", "deger": "iade"}], eylemler=[{"tur": "kapat"}])
+
+    class Vazgec(Exception):
+        pass
+
+    with pytest.raises(Vazgec), transaction.atomic():
+        chat_services.chat_baslat(musteri=Musteri.objects.get(pk=musteri.id), ziyaretci_id="z1", mesaj="selam")
+        assert KuralCalismasi.objects.filter(kural_id=kural["id"], sonuc="kosul_tutmadi").exists()  # done inside
+        raise Vazgec
+    assert _calismalar(yc, kural) == []
+    ok(widget_client(musteri).post(START, {"ziyaretci_id": "z2", "mesaj": "selam"}, format="json"), 201)
+    assert [c["sonuc"] for c in _calismalar(yc, kural)] == ["kosul_tutmadi"]

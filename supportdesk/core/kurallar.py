@@ -9,9 +9,44 @@ those apps; they reach it through this one seam, which the `otomasyon` app fills
 
 `tur`: `chat` or `ticket`; `nesne_id`: its id. `metin`: the text the event is about (the message,
 the ticket's subject and description) when the caller holds it; `etiket`: the name of the label
-added. `nesne`: the chat or ticket as the caller holds it (fields read from it need no query)."""
+added. `nesne`: the chat or ticket as the caller holds it (fields read from it need no query).
+
+The tenant's rules generation (issue 42, `otomasyon.onbellek`): its key is named here so that the
+widget's pre-read (`tenants.on_okuma`) reads it in its one round trip for a tenant with rules and
+leaves it for the request (`istek_nesli_ayarla`); the engine then needs no round trip of its own.
+"""
 from collections.abc import Callable
+from contextvars import ContextVar, Token
 from typing import Any, Protocol
+
+from .onbellek import tenant_etiketi
+
+NESIL = "otomasyon:kurallar-nesli:{}"  # formatted with the tenant's hash tag (Redis Cluster: its slot)
+_istek_nesli: ContextVar[tuple[int, Any] | None] = ContextVar("kural_nesli", default=None)
+
+
+def nesil_anahtari(musteri_id: int) -> str:
+    """The cache key (before the cache's prefix) of the tenant's rules generation."""
+    return NESIL.format(tenant_etiketi(musteri_id))
+
+
+def istek_nesli_ayarla(musteri_id: int, deger) -> Token:
+    """This request read the tenant's rules generation already (`deger`: the raw value, None when
+    unset): the engine uses it until `istek_nesli_bitir(token)`."""
+    return _istek_nesli.set((musteri_id, deger))
+
+
+def istek_nesli_bitir(token: Token) -> None:
+    _istek_nesli.reset(token)
+
+
+def istek_nesli(musteri_id: int) -> tuple[bool, Any]:
+    """(True, raw value) when this request read the tenant's rules generation; else (False, None)."""
+    okunan = _istek_nesli.get()
+    if okunan is None or okunan[0] != musteri_id:
+        return False, None
+    return True, okunan[1]
+
 
 _calistirici: Callable[..., bool] | None = None
 _on_degerlendirici: Callable[..., "OnDegerlendirme | None"] | None = None
