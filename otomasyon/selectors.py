@@ -22,7 +22,11 @@ def kural_get(*, musteri_idleri: list[int], kural_id) -> Kural:
 
 
 def calisma_list(*, kural: Kural) -> list[KuralCalismasi]:
-    return list(KuralCalismasi.objects.filter(kural=kural).order_by("-id")[:CALISMA_EN_COK])
+    # The newest by id (the index's order), shown newest first by their event's time: runs whose
+    # conditions did not hold are written in batches after the commit (`otomasyon.biriktir`), so
+    # their ids can be later than a next event's `uygulandi` run.
+    calismalar = KuralCalismasi.objects.filter(kural=kural).order_by("-id")[:CALISMA_EN_COK]
+    return sorted(calismalar, key=lambda c: (c.zaman, c.pk), reverse=True)
 
 
 def makro_list(*, musteri_id: int, kullanici_id: int) -> QuerySet[Makro]:
