@@ -65,7 +65,7 @@ def test_select_two_chats_with_x_and_label_them_in_bulk(ortam):  # noqa: F811
     k.ekran("gorunumler-toplu.png")
 
 
-def test_shift_click_selects_a_range_and_a_reload_or_phone_keeps_the_bar_usable(ortam):  # noqa: F811
+def test_shift_click_selects_a_range_and_the_bar_fits_a_phone(ortam):  # noqa: F811
     """Shift-click takes every row between the last one toggled and this one (as in every inbox);
     a second Shift-click with the box going off takes them off again. On a phone the bar fits."""
     sohbetler = [sohbet_baslat(ortam.a, f"z-aralik-{i}", ad=f"Ziyaretçi {i}")[1] for i in range(4)]
