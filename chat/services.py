@@ -12,20 +12,18 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from dosyalar.selectors import dosya_get, operator_dosya_list_by_ids
 from kisiler.services import kisi_ziyaretci_bagla
 from supportdesk.core.dil import dil_kodu, widget_dili
 from supportdesk.core.erteleme import ERTELENMIS, ertelenmis_mi
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi, GecersizIstek, ZatenTicketaDonustu
-from supportdesk.core.girdi import gecerli_id_mi, id_coz
+from supportdesk.core.girdi import email_dogrula, en_cok_karakter, gecerli_id_mi, id_coz, metin_dogrula
 from supportdesk.core.kurallar import kurallari_calistir, kurallari_on_degerlendir
 from supportdesk.core.olaylar import yayinla
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
@@ -87,35 +85,10 @@ def icerik_dogrula(icerik, *, alan: str = "icerik", en_cok: int = MESAJ_MAX) -> 
     if not icerik:
         raise GecersizIstek(alanlar={alan: _("Boş olamaz.")})
     if len(icerik) > en_cok:
-        raise GecersizIstek(alanlar={alan: _en_cok_karakter(en_cok)})
+        raise GecersizIstek(alanlar={alan: en_cok_karakter(en_cok)})
     if "\x00" in icerik:
         raise GecersizIstek(alanlar={alan: _("Geçersiz karakter içeriyor.")})
     return icerik
-
-
-def _en_cok_karakter(en_cok: int) -> str:
-    return ngettext("En çok %(sayi)d karakter olabilir.", "En çok %(sayi)d karakter olabilir.", en_cok) % {"sayi": en_cok}
-
-
-def _secimlik_metin(value, *, alan: str, en_cok: int) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise GecersizIstek(alanlar={alan: _("Metin olmalı.")})
-    value = value.strip()
-    if len(value) > en_cok or "\x00" in value:
-        raise GecersizIstek(alanlar={alan: _en_cok_karakter(en_cok)})
-    return value
-
-
-def _email_dogrula(email) -> str:
-    email = _secimlik_metin(email, alan="email", en_cok=254)
-    if email:
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi olmalı.")}) from None
-    return email
 
 
 # --- internal steps (caller holds the chat row lock) ---------------------------------------
@@ -184,8 +157,8 @@ def chat_baslat(
     A first message given with an already open chat is added to that chat, so nothing the
     visitor typed is lost. `yeni_chat` is emitted for a new chat only.
     """
-    ad = _secimlik_metin(ad, alan="ad", en_cok=AD_MAX)
-    email = _email_dogrula(email)
+    ad = metin_dogrula(ad, alan="ad", en_cok=AD_MAX)
+    email = email_dogrula(email)
     if mesaj is not None:
         mesaj = icerik_dogrula(mesaj, alan="mesaj")
     if kanal not in Oturum.Kanal.values:
@@ -368,7 +341,7 @@ def chat_puanla(*, musteri, ziyaretci_id: str, oturum_id, puan, yorum=None) -> O
     """Rate a closed chat, or an active one, which this closes first (CONTRACT 3); once only."""
     if isinstance(puan, bool) or not isinstance(puan, int) or not 1 <= puan <= 5:
         raise GecersizIstek(alanlar={"puan": _("1 ile 5 arasında bir tam sayı olmalı.")})
-    yorum = _secimlik_metin(yorum, alan="yorum", en_cok=YORUM_MAX)
+    yorum = metin_dogrula(yorum, alan="yorum", en_cok=YORUM_MAX)
     with transaction.atomic():
         oturum = _ziyaretci_kilitli(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
         if oturum.puan is not None:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from supportdesk.core.fields import utc_iso
 from supportdesk.core.olaylar import yayinla
+from tenants.etiketler import etiket_adlari
 from tickets import sla as politika_sla
 
 from .models import Oturum
@@ -50,7 +51,7 @@ def baslat(oturum: Oturum, musteri) -> None:
 def yanitlandi(*, oturum_id: int, zaman: datetime) -> None:
     """The chat's first response at `zaman` (its row locked by the message's transaction): met or
     late; late and not yet announced by the sweep, the breach is announced here, once."""
-    oturum = Oturum.objects.only("id", "musteri_id", "operator_id", *ALANLAR).filter(pk=oturum_id).first()
+    oturum = Oturum.objects.only("id", "musteri_id", "operator_id", "ekip_id", *ALANLAR).filter(pk=oturum_id).first()
     if oturum is None or oturum.sla_ilk_durum not in BORCLU:
         return
     _bitir(oturum, zaman)
@@ -134,14 +135,20 @@ def sla_verisi(oturum: Oturum, *, simdi: datetime | None = None) -> dict:
 
 
 def _yayinla(olay: str, oturum: Oturum) -> None:
+    # A webhook too (CONTRACT 17 for tickets; for chats the contract is silent, and an integrator
+    # expects the same news of a late chat as of a late ticket), shaped as the tickets' body with
+    # `oturum_id` for `ticket_id`. No mail: a chat's target is seconds or minutes, the console's
+    # toast and sound are the live alarm, and a mail per late chat would bury the members' inbox.
     yayinla(olay, musteri_id=oturum.musteri_id, veri={
         "oturum_id": oturum.id, "musteri_id": oturum.musteri_id, "hedef": HEDEF,
-        "son_zaman": utc_iso(oturum.sla_ilk_vade), "operator_id": oturum.operator_id})
+        "son_zaman": utc_iso(oturum.sla_ilk_vade), "operator_id": oturum.operator_id,
+        "etiketler": etiket_adlari(oturum),  # CONTRACT 16: a chat event carries its label names
+        "ekip_id": oturum.ekip_id})  # CONTRACT 22: and its team
 
 
 # --- the sweep (the periodic `chat.sla_tara`, beside tickets' `tickets.sla_tara`) -----------------
 PARTI = 500
-_TARAMA_ALANLARI = ("id", "musteri_id", "operator_id", *ALANLAR)
+_TARAMA_ALANLARI = ("id", "musteri_id", "operator_id", "ekip_id", *ALANLAR)
 
 
 def tara(*, simdi: datetime | None = None, parti: int = PARTI) -> dict:

@@ -40,7 +40,7 @@ from supportdesk.core.exceptions import (
     GecersizIstek,
     LimitAsildi,
 )
-from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX
+from supportdesk.core.girdi import EPOSTA_ZIYARETCI_ONEKI, ZIYARETCI_ID_MAX, email_dogrula
 from supportdesk.core.throttling import adres_ozeti, oran_coz, pencere_ayir, pencere_iade, pencere_kontrol
 from tenants.models import Kullanici, Musteri, Uyelik
 from tickets.bicim import yanit_html
@@ -347,7 +347,7 @@ def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, emai
     (else the one it gave at chat start), at most EPOSTA_DOKUM_SINIRI times per chat. Its
     refusals speak the request's language; the mail speaks the chat's."""
     oturum = ziyaretci_oturum_get(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id)
-    alici = _email_dogrula(email) or oturum.email
+    alici = email_dogrula(email) or oturum.email
     if not alici:
         raise GecersizIstek(alanlar={"email": _("Sohbette e-posta adresi yok; bir adres girin.")})
     if oturum.acik:
@@ -369,18 +369,6 @@ def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, emai
     if eposta is None:
         raise DurumCakismasi(_("Bu sohbetin e-postaları durduruldu."))
     return eposta
-
-
-def _email_dogrula(email) -> str:
-    if email in (None, ""):
-        return ""
-    if not isinstance(email, str) or len(email) > 254:
-        raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi girin.")})
-    try:
-        validate_email(email.strip())
-    except ValidationError:
-        raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi girin.")}) from None
-    return email.strip()
 
 
 def _dokum_icerigi(oturum: Oturum) -> Icerik:

@@ -5,12 +5,19 @@ from .models import Kisi, KisiZiyaretci, NitelikTanimi
 
 class _SaltOkunur(admin.ModelAdmin):
     """Contacts change through their services (typed attributes checked, merges audited;
-    HOUSE-STYLE 28): the admin only shows them."""
+    HOUSE-STYLE 28): the admin only shows them. Nor does it delete: a contact goes with the erasure
+    of its visitor ids (CONTRACT 18, 25: `DELETE /operator/ziyaretci/{id}` or the portal's button,
+    which erase its chats, tickets and files too and leave `ziyaretci_silindi` in the audit log);
+    a row deleted here would leave all of that behind, unaudited. A declaration goes by the
+    tenant's `PUT .../nitelikler`, which checks what the contacts hold."""
 
     def has_add_permission(self, request):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 

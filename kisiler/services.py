@@ -7,13 +7,12 @@ import math
 import re
 from datetime import date
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
+from supportdesk.core.girdi import email_dogrula, metin_dogrula
 from supportdesk.core.olaylar import yayinla
 
 from .models import AD_MAX, SIRKET_MAX, TELEFON_MAX, Kisi, KisiZiyaretci, NitelikTanimi, eposta_anahtari
@@ -112,24 +111,7 @@ def kisi_ziyaretci_sil(*, musteri_id: int, ziyaretci_id: str) -> None:
 
 # --- edits by operators ------------------------------------------------------------------------
 def _metin(deger, *, alan: str, en_cok: int) -> str:
-    if deger is None:
-        return ""
-    if not isinstance(deger, str):
-        raise GecersizIstek(alanlar={alan: _("Metin olmalı.")})
-    deger = " ".join(deger.split())
-    if len(deger) > en_cok or any(not c.isprintable() for c in deger):
-        raise GecersizIstek(alanlar={alan: _("En çok %(sayi)s karakter olmalı.") % {"sayi": en_cok}})
-    return deger
-
-
-def email_dogrula(deger) -> str:
-    email = _metin(deger, alan="email", en_cok=254)
-    if email:
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise GecersizIstek(alanlar={"email": _("Geçerli bir e-posta adresi olmalı.")}) from None
-    return email
+    return metin_dogrula(deger, alan=alan, en_cok=en_cok, tek_satir=True)
 
 
 def telefon_dogrula(deger) -> str:

@@ -82,9 +82,17 @@ DOLGU = {k.translate(_ASCII_TABLO) for k in {
 }}
 
 
-def anlamli_kelimeler(metin: str) -> list[str]:
+# The same for an English widget's query (CONTRACT 19): words that name no topic.
+DOLGU_EN = {
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "is", "are", "was",
+    "be", "do", "does", "did", "can", "could", "how", "what", "when", "where", "why", "which", "who", "i", "my",
+    "me", "you", "your", "we", "our", "it", "its", "this", "that", "there", "get", "want", "need", "please",
+}
+
+
+def anlamli_kelimeler(metin: str, *, dolgu: set[str] = DOLGU) -> list[str]:
     tum = kelimeler(metin)
-    anlamli = [k for k in tum if k not in DOLGU]
+    anlamli = [k for k in tum if k not in dolgu]
     return anlamli or tum
 
 
@@ -98,6 +106,18 @@ def kok(kelime: str) -> str:
                 kelime = kelime[: -len(ek)]
                 degisti = True
                 break
+    return kelime
+
+
+_EKLER_EN = ("ings", "ing", "ies", "ied", "es", "ed", "s")
+
+
+def kok_en(kelime: str) -> str:
+    """An English word's crude stem for the prefix match ("refunds", "refunded" → "refund"); the
+    English stemmer does the rest. One suffix, while at least three letters remain."""
+    for ek in _EKLER_EN:
+        if kelime.endswith(ek) and len(kelime) - len(ek) >= EN_KISA_KOK:
+            return kelime[: -len(ek)]
     return kelime
 
 

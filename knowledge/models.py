@@ -62,6 +62,15 @@ class KbMakale(models.Model):
     arama_baslik = models.TextField(blank=True, editable=False, verbose_name=_("arama başlığı"))
     arama_govde = models.TextField(blank=True, editable=False, verbose_name=_("arama gövdesi"))
     arama_vektoru = SearchVectorField(null=True, editable=False, verbose_name=_("arama vektörü"))
+    # The same for an English widget (CONTRACT 19, issue 43): each field its English version, else
+    # the project's own (the shape's fallback), so English search finds what the English widget shows.
+    duz_metin_en = models.TextField(blank=True, default="", db_default="", editable=False,
+                                    verbose_name=_("düz metin (İngilizce)"))
+    arama_baslik_en = models.TextField(blank=True, default="", db_default="", editable=False,
+                                       verbose_name=_("arama başlığı (İngilizce)"))
+    arama_govde_en = models.TextField(blank=True, default="", db_default="", editable=False,
+                                      verbose_name=_("arama gövdesi (İngilizce)"))
+    arama_vektoru_en = SearchVectorField(null=True, editable=False, verbose_name=_("arama vektörü (İngilizce)"))
     olusturulma = models.DateTimeField(_("oluşturulma"), default=timezone.now)
     guncellenme = models.DateTimeField(_("güncellenme"), default=timezone.now)
 

@@ -63,22 +63,26 @@ def kb_makale_get(*, musteri, slug: str) -> KbMakale:
         raise Bulunamadi() from None
 
 
-def kb_makale_ara(*, musteri, q: str, kategori_slug: str | None = None, limit: int = 20) -> list[KbMakale]:
+def kb_makale_ara(*, musteri, q: str, kategori_slug: str | None = None, limit: int = 20,
+                  dil: str = "tr") -> list[KbMakale]:
     """Published articles matching `q`, best first, each with a highlighted snippet in `vurgu`
-    and its rank in `skor` (CONTRACT 5). An empty `q` lists them in order, with no snippet."""
+    and its rank in `skor` (CONTRACT 5). An empty `q` lists them in order, with no snippet.
+    `dil="en"` (an English widget, CONTRACT 19): the English columns, each field the article's
+    English version or else its own, English stems and fillers; the snippet is of that text."""
     if not q:
         qs = kb_makale_list(musteri=musteri, kategori_slug=kategori_slug)
         return list(qs.annotate(vurgu=Value("")).order_by("sira", "id")[:limit])
-    katlanmis = " ".join(metin.anlamli_kelimeler(q))
+    ingilizce = dil == "en"
+    katlanmis = " ".join(metin.anlamli_kelimeler(q, dolgu=metin.DOLGU_EN if ingilizce else metin.DOLGU))
     if not katlanmis:
         return []
     qs = kb_makale_list(musteri=musteri, kategori_slug=kategori_slug)
     if connection.vendor == "postgresql":
-        return _postgres_ara(qs, katlanmis, limit)
-    return _basit_ara(qs, katlanmis, limit)
+        return _postgres_ara(qs, katlanmis, limit, ingilizce=ingilizce)
+    return _basit_ara(qs, katlanmis, limit, ingilizce=ingilizce)
 
 
-def _postgres_sorgusu(katlanmis: str) -> SearchQuery | None:
+def _postgres_sorgusu(katlanmis: str, *, ingilizce: bool = False) -> SearchQuery | None:
     """Each word matches by its Turkish stem or by the prefix of its crude stem; any word may
     match (a question like "kargom nerede" still finds the cargo article) and the rank rewards
     articles matching more of them.
@@ -89,30 +93,31 @@ def _postgres_sorgusu(katlanmis: str) -> SearchQuery | None:
     """
     sorgu = None
     for kelime in list(dict.fromkeys(katlanmis.split()))[:EN_COK_KELIME]:
-        terim = SearchQuery(kelime, config="turkish", search_type="plain")
-        kok = metin.kok(kelime)
+        terim = SearchQuery(kelime, config="english" if ingilizce else "turkish", search_type="plain")
+        kok = metin.kok_en(kelime) if ingilizce else metin.kok(kelime)
         if len(kok) >= metin.EN_KISA_KOK:
             terim = terim | SearchQuery(f"{kok}:*", config="simple", search_type="raw")
         sorgu = terim if sorgu is None else sorgu | terim
     return sorgu
 
 
-def _postgres_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
-    sorgu = _postgres_sorgusu(katlanmis)
+def _postgres_ara(qs, katlanmis: str, limit: int, *, ingilizce: bool = False) -> list[KbMakale]:
+    sorgu = _postgres_sorgusu(katlanmis, ingilizce=ingilizce)
     if sorgu is None:
         return []
+    vektor, duz = ("arama_vektoru_en", "duz_metin_en") if ingilizce else ("arama_vektoru", "duz_metin")
     rows = (
-        qs.filter(arama_vektoru=sorgu)
+        qs.filter(**{vektor: sorgu})
         .annotate(
-            skor=SearchRank(F("arama_vektoru"), sorgu, weights=AGIRLIKLAR),
-            baslik_skor=SearchRank(F("arama_vektoru"), sorgu, weights=SADECE_BASLIK),
+            skor=SearchRank(F(vektor), sorgu, weights=AGIRLIKLAR),
+            baslik_skor=SearchRank(F(vektor), sorgu, weights=SADECE_BASLIK),
             # Headline over the text with its Turkish letters pre-folded to ASCII, as the search
             # columns are (and the database's lower() gets I/İ wrong for Turkish);
             # `_asli_harfler` puts the original letters back. Parsed into whole
             # words (`simple`): the query's prefix term marks every inflection of a word, where
             # Turkish stems of the text would miss some (see `services.arama_vektoru_ifadesi`).
             vurgu=SearchHeadline(
-                Func(F("duz_metin"), Value(TURKCE), Value(ASCII), function="translate"), sorgu,
+                Func(F(duz), Value(TURKCE), Value(ASCII), function="translate"), sorgu,
                 config="simple", start_sel=_BAS, stop_sel=_SON,
                 max_words=35, min_words=15, max_fragments=2, fragment_delimiter=_AYRAC,
             ),
@@ -124,7 +129,7 @@ def _postgres_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
     )
     makaleler = list(rows)
     for m in makaleler:
-        m.vurgu, m.skor = _isaretle(_asli_harfler(m.vurgu, m.duz_metin)), float(m.skor)
+        m.vurgu, m.skor = _isaretle(_asli_harfler(m.vurgu, getattr(m, duz))), float(m.skor)
     return makaleler
 
 
@@ -143,20 +148,22 @@ def _asli_harfler(vurgu: str, orijinal: str) -> str:
     return _AYRAC.join(parcalar)
 
 
-def _basit_ara(qs, katlanmis: str, limit: int) -> list[KbMakale]:
+def _basit_ara(qs, katlanmis: str, limit: int, *, ingilizce: bool = False) -> list[KbMakale]:
     """SQLite fallback: Turkish-folded word-prefix match on crude stems, ranked in Python."""
-    kokler = list(dict.fromkeys(metin.kok(k) for k in katlanmis.split()))[:EN_COK_KELIME]
+    kokcu, ek = (metin.kok_en, "_en") if ingilizce else (metin.kok, "")
+    kokler = list(dict.fromkeys(kokcu(k) for k in katlanmis.split()))[:EN_COK_KELIME]
     kosul = Q()
     for kok in kokler:
-        kosul |= Q(arama_baslik__contains=" " + kok) | Q(arama_govde__contains=" " + kok)
+        kosul |= Q(**{f"arama_baslik{ek}__contains": " " + kok}) | Q(**{f"arama_govde{ek}__contains": " " + kok})
     qs = qs.filter(kosul)
     sonuclar = list(qs.order_by("sira", "id")[:FALLBACK_EN_COK])
     for makale in sonuclar:
-        baslikta = sum(1 for k in kokler if " " + k in makale.arama_baslik)
-        govdede = sum(makale.arama_govde.count(" " + k) for k in kokler)
+        baslik, govde = getattr(makale, f"arama_baslik{ek}"), getattr(makale, f"arama_govde{ek}")
+        baslikta = sum(1 for k in kokler if " " + k in baslik)
+        govdede = sum(govde.count(" " + k) for k in kokler)
         # Words found in the title first (as on PostgreSQL), then body hits, capped per article.
         makale.skor = 100.0 * baslikta + min(govdede, 99)
-        makale.vurgu = _basit_vurgu(makale.duz_metin, kokler)
+        makale.vurgu = _basit_vurgu(getattr(makale, f"duz_metin{ek}"), kokler)
     sonuclar.sort(key=lambda m: (-m.skor, m.sira, m.id))
     return sonuclar[:limit]
 

@@ -73,8 +73,8 @@ def kb_makale_kaydet(
 
     With `icerik_markdown` (the portal's editor) the body is that Markdown rendered, and the
     source is kept for the next edit; `icerik` is then ignored. `*_en`: the English version
-    (issue 43), its body from Markdown as the Turkish one; None leaves it as it is. Search stays
-    on the Turkish text (the index is Turkish).
+    (issue 43), its body from Markdown as the Turkish one; None leaves it as it is. An English
+    widget searches the English columns (each field English, else the project's own).
     """
     ingilizce = _ingilizce(baslik_en=(baslik_en, 200), ozet_en=(ozet_en, 500),
                            icerik_markdown_en=(icerik_markdown_en, 200_000))
@@ -107,6 +107,10 @@ def kb_makale_kaydet(
         makale.duz_metin = duz
         makale.arama_baslik = metin.arama_metni(baslik)
         makale.arama_govde = metin.arama_metni(ozet, duz)
+        # English search (CONTRACT 19): field by field the English version, else the project's own.
+        makale.duz_metin_en = metin.duz_metin(makale.icerik_en) or duz
+        makale.arama_baslik_en = metin.arama_metni(makale.baslik_en or baslik)
+        makale.arama_govde_en = metin.arama_metni(makale.ozet_en or ozet, makale.duz_metin_en)
         makale.guncellenme = timezone.now()
         makale.save()
         _vektoru_guncelle(makale)
@@ -119,22 +123,25 @@ def kb_makale_kaydet(
 def _vektoru_guncelle(makale: KbMakale) -> None:
     if connection.vendor != "postgresql":
         return
-    KbMakale.objects.filter(pk=makale.pk).update(arama_vektoru=arama_vektoru_ifadesi())
+    KbMakale.objects.filter(pk=makale.pk).update(arama_vektoru=arama_vektoru_ifadesi(),
+                                                 arama_vektoru_en=arama_vektoru_ifadesi(dil="en"))
 
 
-def arama_vektoru_ifadesi():
+def arama_vektoru_ifadesi(dil: str = "tr"):
     """The tsvector, built from the Python-folded columns so `İADE`/`iade` and `I`/`ı` agree
     whatever the database's locale; the title weighs A, the body B (ranking, CONTRACT 5).
 
     Each text goes in twice: Turkish stems, and the whole words (`simple`). Snowball's Turkish
     stemmer cuts a bare word and its inflections differently ("iade" → `ia`, "iadeler" → `iade`),
     so the query's prefix term (the crude stem, `iad:*`) needs the whole words to match against.
+    `dil="en"`: the English columns with English stems (`arama_vektoru_en`).
     """
+    ek, config = ("_en", "english") if dil == "en" else ("", "turkish")
     return (
-        SearchVector("arama_baslik", weight="A", config="turkish")
-        + SearchVector("arama_baslik", weight="A", config="simple")
-        + SearchVector("arama_govde", weight="B", config="turkish")
-        + SearchVector("arama_govde", weight="B", config="simple")
+        SearchVector(f"arama_baslik{ek}", weight="A", config=config)
+        + SearchVector(f"arama_baslik{ek}", weight="A", config="simple")
+        + SearchVector(f"arama_govde{ek}", weight="B", config=config)
+        + SearchVector(f"arama_govde{ek}", weight="B", config="simple")
     )
 
 

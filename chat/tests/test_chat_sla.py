@@ -8,7 +8,11 @@ from django.db.models import F
 
 from chat import sla
 from chat.models import Oturum
+from eposta.models import GidenEposta
 from supportdesk.core import olaylar
+from supportdesk.core.fields import utc_iso
+from webhooks.endpointler import webhook_endpoint_olustur
+from webhooks.teslimat import teslimatlari_simdi_gonder
 
 from .yardimci import CHATS, baslat, ok, op_url, operator_istemcisi, widget_client
 
@@ -151,3 +155,28 @@ def test_a_late_chat_snoozed_stays_breached(musteri, yonetici):
     s = ok(op.get(CHATS, {"gorunum": "ertelenen"}))["oturumlar"][0]["sla"]["ilk_yanit"]
     assert s["durum"] == "ihlal" and s["kalan_sn"] < 0
     assert sla.tara()["ihlal"] == 1
+
+
+def test_a_chat_s_warning_and_breach_reach_webhooks_under_their_own_names_and_mail_nobody(musteri, yonetici,
+                                                                                          webhook_alici):
+    """CONTRACT 17 gives tickets' warnings and breaches a webhook; for chats it is silent, and an
+    integrator expects the same news of a late chat: `chat_sla_uyari` / `chat_sla_ihlal`, the
+    tickets' body with `oturum_id` (a receiver of `sla_ihlal` still gets only `ticket_id` bodies).
+    No mail: a chat's target is seconds or minutes; the console's toast and sound are the alarm."""
+    _, op = yonetici
+    webhook_endpoint_olustur(musteri=musteri, url=webhook_alici.adres("/sla"),
+                             olaylar=["chat_sla_uyari", "chat_sla_ihlal", "sla_ihlal"])
+    _politika(op, musteri)
+    o = baslat(widget_client(musteri))
+    vadeler = []
+    for saniye, beklenen in ((250, {"uyari": 1, "ihlal": 0}), (60, {"uyari": 0, "ihlal": 1})):
+        _geri_al(o["id"], saniye)
+        vadeler.append(utc_iso(Oturum.objects.get(pk=o["id"]).sla_ilk_vade))
+        assert sla.tara() == beklenen
+    teslimatlari_simdi_gonder(musteri=musteri)
+    gelen = sorted((i.json() for i in webhook_alici.bekle(2)), key=lambda g: g["olay"], reverse=True)
+    assert [g["olay"] for g in gelen] == ["chat_sla_uyari", "chat_sla_ihlal"]
+    for g, vade in zip(gelen, vadeler, strict=True):
+        assert g["veri"] == {"oturum_id": o["id"], "musteri_id": musteri.id, "hedef": "ilk_yanit",
+                             "son_zaman": vade, "operator_id": None, "etiketler": [], "ekip_id": None}
+    assert not GidenEposta.objects.filter(tur=GidenEposta.Tur.SLA_IHLAL).exists()

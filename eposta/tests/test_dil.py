@@ -189,9 +189,9 @@ def test_an_english_chat_transcript_is_english_and_its_refusals_follow_the_reque
     widget.credentials(HTTP_X_API_KEY=ingilizce_musteri.api_key)
     en = widget.post("/api/v1/widget/chat/transcript", {**istek, "email": "no"}, format="json",
                      HTTP_ACCEPT_LANGUAGE="en-US")
-    assert en.status_code == 400 and "Enter a valid email address." in str(en.json()["hata"]["alanlar"]["email"])
+    assert en.status_code == 400 and "Must be a valid email address." in str(en.json()["hata"]["alanlar"]["email"])
     tr = widget.post("/api/v1/widget/chat/transcript", {**istek, "email": "yok"}, format="json")
-    assert "Geçerli bir e-posta adresi girin." in str(tr.json()["hata"]["alanlar"]["email"])
+    assert "Geçerli bir e-posta adresi olmalı." in str(tr.json()["hata"]["alanlar"]["email"])
 
 
 def test_a_turkish_chat_transcript_keeps_its_turkish_dates(smtp, sonra, musteri, widget, operator, settings):

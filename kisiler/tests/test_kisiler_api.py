@@ -322,3 +322,29 @@ def test_silme_kimligi_birakir_baslangic_yeni_kisi_yapar(musteri, widget, yoneti
     res = widget.post(START, {"ziyaretci_id": "z-1", "ad": "Yeni"}, format="json")
     ok(res, 201)
     assert [k["ad"] for k in kisiler(yonetici)] == ["Yeni"]
+
+
+@pytest.mark.parametrize(("email", "kabul"), [
+    ("  ayse@ornek.com ", "ayse@ornek.com"), ("ayse@", None), ("a" * 250 + "@x.co", None), ("a\x00@x.co", None),
+    (5, None), ("", ""),
+])
+def test_bir_e_posta_her_yerde_ayni_kurala_gore_alinir(musteri, widget, op, email, kabul):
+    """One definition (supportdesk.core.girdi.email_dogrula): a chat's start, a contact's edit and a
+    closed chat's transcript take or refuse an address alike, with the same field and message."""
+    cevaplar = []
+    res = widget.post(START, {"ziyaretci_id": "z-1", "email": email}, format="json")
+    cevaplar.append(res)
+    o = baslat(widget, "z-2")
+    kisi_id = next(k["id"] for k in kisiler(op) if k["ziyaretci_idleri"] == ["z-2"])
+    cevaplar.append(op.patch(kisi_url(kisi_id), {"email": email}, format="json"))
+    ok(op.post(f"/api/v1/operator/chat/{o['id']}/close"))
+    cevaplar.append(widget.post("/api/v1/widget/chat/transcript",
+                                {"ziyaretci_id": "z-2", "oturum_id": o["id"], "email": email}, format="json"))
+    if kabul is None:
+        mesajlar = {hata(r, 400, "GECERSIZ_ISTEK")["alanlar"]["email"] for r in cevaplar}
+        assert email != "ayse@" or mesajlar == {"Geçerli bir e-posta adresi olmalı."}, mesajlar
+        return
+    assert cevaplar[0].status_code == 201 and cevaplar[0].json()["data"]["oturum"].get("email", kabul) == kabul
+    assert ok(cevaplar[1])["kisi"]["email"] == kabul
+    if kabul:  # no address and none given at the start: the transcript asks for one
+        assert ok(cevaplar[2], 201)["eposta"]["alici"] == kabul

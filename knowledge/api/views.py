@@ -22,7 +22,7 @@ class _IcerikView(WidgetAPIView):
 
 class KbSearchView(_IcerikView):
     @extend_schema(
-        summary=gettext_lazy("Bilgi bankasında ara (Türkçe; alaka sırasına göre, vurgulu parça ile)"),
+        summary=gettext_lazy("Bilgi bankasında ara (widget dilinde; alaka sırasına göre, vurgulu parça ile)"),
         description=gettext_lazy("`q` boşsa (isteğe bağlı `kategori` içindeki) yayındaki makaleler sırayla listelenir."),
         parameters=[ZIYARETCI_PARAM, OpenApiParameter("q", {"type": "string", "maxLength": 200}),
                     OpenApiParameter("kategori", {"type": "string", "maxLength": 150, "pattern": r"^[-a-zA-Z0-9_]*$"},
@@ -36,10 +36,10 @@ class KbSearchView(_IcerikView):
         self.ziyaretci_id()
         ser = s.AramaParametreSerializer(data=request.query_params)
         ser.is_valid(raise_exception=True)
-        p = ser.validated_data
+        p, baglam = ser.validated_data, self.dil_baglami()
         makaleler = selectors.kb_makale_ara(musteri=self.musteri, q=p["q"], kategori_slug=p.get("kategori"),
-                                            limit=p["limit"])
-        return basarili({"makaleler": s.AramaSonucuSerializer(makaleler, many=True, context=self.dil_baglami()).data})
+                                            limit=p["limit"], dil=baglam["dil"])
+        return basarili({"makaleler": s.AramaSonucuSerializer(makaleler, many=True, context=baglam).data})
 
 
 class KbCategoriesView(_IcerikView):

@@ -80,6 +80,7 @@ def test_a_snoozed_ticket_keeps_its_state_and_owner(ortam):
     {}, {"kadar": "yarın"}, {"kadar": 1234567890}, {"kadar": "2030-01-01T10:00:00"},  # no offset
     {"kadar": "2020-01-01T10:00:00+00:00"},  # past
     {"kadar": "2099-01-01T10:00:00+00:00"},  # too far
+    {"kadar": "2030-13-01T10:00:00+00:00"}, {"kadar": "2030-01-01T10:00:00+99:00"},  # well-formed, impossible (a 500)
 ])
 def test_a_bad_time_is_a_400_naming_kadar_and_changes_nothing(ortam, govde):
     _, client, _, oturum, ticket = ortam

@@ -63,3 +63,42 @@ def test_select_two_chats_with_x_and_label_them_in_bulk(ortam):  # noqa: F811
     expect(page.locator("#gorunum-listesi .satir")).to_have_count(1)
     expect(page.locator(f'#gorunum-listesi .satir[data-id="{iki["id"]}"]')).to_have_count(1)
     k.ekran("gorunumler-toplu.png")
+
+
+def test_shift_click_selects_a_range_and_the_bar_fits_a_phone(ortam):  # noqa: F811
+    """Shift-click takes every row between the last one toggled and this one (as in every inbox);
+    a second Shift-click with the box going off takes them off again. On a phone the bar fits."""
+    sohbetler = [sohbet_baslat(ortam.a, f"z-aralik-{i}", ad=f"Ziyaretçi {i}")[1] for i in range(4)]
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    for o in sohbetler:
+        k.satir(o["id"]).wait_for()
+    kuyruk = page.locator("#kuyruk")
+    sira = [int(i) for i in kuyruk.locator(".satir").evaluate_all("els => els.map(e => e.dataset.id)")]
+    kutu = lambda oid: k.satir(oid).locator(".secim-kutusu")  # noqa: E731
+    kutu(sira[0]).click()
+    kutu(sira[2]).click(modifiers=["Shift"])
+    cubuk = page.get_by_role("toolbar", name="Toplu eylemler")
+    expect(cubuk.locator(".secili-sayisi")).to_have_text("3 seçili")
+    for oid in sira[:3]:
+        expect(kutu(oid)).to_be_checked()
+    expect(kutu(sira[3])).not_to_be_checked()
+    kutu(sira[1]).click(modifiers=["Shift"])  # off: the range from the anchor (sira[2]) to it goes off
+    expect(cubuk.locator(".secili-sayisi")).to_have_text("1 seçili")
+    expect(kutu(sira[0])).to_be_checked()
+    # A plain click still toggles one row only.
+    kutu(sira[3]).click()
+    expect(cubuk.locator(".secili-sayisi")).to_have_text("2 seçili")
+    k.ekran("gorunumler-shift-secim.png")
+
+    # A phone: the rows and the bar stay inside the screen.
+    telefon = ortam.konsol(ortam.ben, viewport=(390, 844))
+    tp = telefon.page
+    for o in sohbetler[:2]:
+        telefon.satir(o["id"]).wait_for()
+        telefon.satir(o["id"]).locator(".secim-kutusu").click()
+    tcubuk = tp.get_by_role("toolbar", name="Toplu eylemler")
+    expect(tcubuk.locator(".secili-sayisi")).to_have_text("2 seçili")
+    genislik = tp.evaluate("() => document.documentElement.scrollWidth")
+    assert genislik <= 390, genislik
+    telefon.ekran("gorunumler-toplu-telefon.png")

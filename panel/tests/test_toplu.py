@@ -153,6 +153,7 @@ def test_snooze_chats_in_bulk(ortam):
     ({"tur": "chat", "idler": [1], "eylem": {"tur": "kapat", "neden": "x"}}, "eylem.neden"),
     ({"tur": "chat", "idler": [1], "eylem": {"tur": "ertele", "kadar": "2020-01-01T00:00:00+00:00"}}, "eylem.kadar"),
     ({"tur": "chat", "idler": [1], "eylem": {"tur": "ertele"}}, "eylem.kadar"),
+    ({"tur": "chat", "idler": [1], "eylem": {"tur": "ertele", "kadar": "2030-02-30T00:00:00+00:00"}}, "eylem.kadar"),
     ([1, 2], "genel"),
 ])
 def test_a_bad_request_is_a_400_naming_its_field_and_changes_nothing(ortam, govde, alan):
@@ -196,3 +197,13 @@ def test_give_chats_and_tickets_to_a_team(ortam):
     # null: back to the whole tenant.
     toplu(client, "chat", [a.id], {"tur": "ekibe_ata", "ekip_id": None})
     assert Oturum.objects.get(pk=a.pk).ekip_id is None
+
+
+def test_a_repeated_id_is_answered_twice_each_as_its_single_call(ortam):
+    # CONTRACT 24: a result per item given, in order; the second close of one chat is the single
+    # call's own refusal, not a merge of the two.
+    _, client, musteri, _ = ortam
+    a = _sohbet(musteri, "z1")
+    assert _basari(toplu(client, "chat", [a.id, a.id], {"tur": "kapat"})) == [
+        (a.id, True, None), (a.id, False, "DURUM_CAKISMASI")]
+    assert Olay.objects.filter(olay="chat_kapandi").count() == 1

@@ -126,3 +126,28 @@ def test_the_services_check_english_fields_as_the_turkish_ones(musteri):
     m = kb_makale_kaydet(musteri=musteri, slug="b", baslik="B", baslik_en="Bee")
     m = kb_makale_kaydet(musteri=musteri, slug="b", baslik="B2", makale=m)
     assert m.baslik_en == "Bee"
+
+
+def test_an_english_widget_searches_the_english_version_and_falls_back_to_the_project_s_own(sahip, musteri, icerik):
+    """CONTRACT 19: the widget's words are its language's; its search finds and shows what it would
+    show: the English text where there is one, the project's own where there is none."""
+    en, tr = _widget(musteri, "en-US,en;q=0.9"), _widget(musteri, "tr-TR")
+    [hit] = _veri(en("kb/search", q="how do invoices arrive"))["makaleler"]
+    assert hit["slug"] == "fatura" and hit["baslik"] == "Invoice"
+    assert hit["vurgu"] == "Your <mark>invoice</mark> comes by e-mail"
+    [hit] = _veri(en("kb/search", q="e-mail"))["makaleler"]  # the English body, with its snippet
+    assert hit["slug"] == "fatura" and "<mark>mail</mark>" in hit["vurgu"] and "gelir" not in hit["vurgu"]
+    # An article with no English version is found by its own words, in an English widget too.
+    [hit] = _veri(en("kb/search", q="iade"))["makaleler"]
+    assert hit["slug"] == "iade" and hit["baslik"] == "İade" and "<mark>İade</mark>" in hit["vurgu"]
+    # English words do not find the Turkish-only side, nor Turkish words the English side.
+    assert _veri(tr("kb/search", q="invoice"))["makaleler"] == []
+    assert _veri(en("kb/search", q="fatura"))["makaleler"] == []
+    assert [m["slug"] for m in _veri(tr("kb/search", q="fatura"))["makaleler"]] == ["fatura"]
+    # Editing the English version re-indexes it.
+    makale = KbMakale.objects.get(musteri=musteri, slug="fatura")
+    kb_makale_kaydet(musteri=musteri, slug="fatura", baslik="Fatura", makale=makale, yayinda=True,
+                     icerik_markdown="Faturanız e-posta ile gelir.", baslik_en="Bill", ozet_en="",
+                     icerik_markdown_en="Bills are posted.")
+    assert _veri(en("kb/search", q="invoice"))["makaleler"] == []
+    assert [m["baslik"] for m in _veri(en("kb/search", q="bills"))["makaleler"]] == ["Bill"]

@@ -9,6 +9,7 @@ import { M, sayiyla, soz } from "./metinler.js";
 const T = {
   tur: "chat",
   secili: new Set(),
+  capa: null, // the last row toggled: the start of a Shift-click range
   cubuk: null,
   bitti: () => {},
   etiketler: async () => [],
@@ -39,6 +40,30 @@ function kutulariGuncelle() {
 export function secimDegistir(tur, id) {
   if (T.tur !== tur) { T.secili.clear(); T.tur = tur; }
   if (T.secili.has(id)) T.secili.delete(id); else T.secili.add(id);
+  T.capa = { tur, id };
+  kutulariGuncelle();
+}
+
+// Shift-click (as in every inbox): every row of the same list from the last row clicked or
+// toggled with `x` to this one takes this row's new state. Rows are read in the list's order on
+// screen; the anchor must be in the same list (a chat may show in the queue and in a view).
+function kutuTiklandi(olay, tur, id) {
+  const kutu = olay.currentTarget;
+  const liste = kutu.closest(".satir")?.parentElement;
+  const capa = T.capa;
+  if (!olay.shiftKey || !liste || !capa || capa.tur !== tur || T.tur !== tur || capa.id === id) {
+    secimDegistir(tur, id);
+    return;
+  }
+  const kutular = [...liste.querySelectorAll(`.secim-kutusu[data-tur="${tur}"]`)];
+  const idler = kutular.map((k) => Number(k.dataset.id));
+  const [a, b] = [idler.indexOf(capa.id), idler.indexOf(id)];
+  if (a < 0 || b < 0) { secimDegistir(tur, id); return; }
+  const sec = kutu.checked;
+  for (const aradaki of idler.slice(Math.min(a, b), Math.max(a, b) + 1)) {
+    if (sec) T.secili.add(aradaki); else T.secili.delete(aradaki);
+  }
+  T.capa = { tur, id };
   kutulariGuncelle();
 }
 
@@ -50,7 +75,7 @@ export function secimiTemizle() {
 // The row's checkbox (the mouse's way to select).
 export function secimKutusu(tur, id, ad) {
   return h("input", { type: "checkbox", class: "secim-kutusu", dataset: { tur, id: String(id) },
-    checked: seciliMi(tur, id), "aria-label": soz("satirSec", { ad }), onchange: () => secimDegistir(tur, id) });
+    checked: seciliMi(tur, id), "aria-label": soz("satirSec", { ad }), onclick: (e) => kutuTiklandi(e, tur, id) });
 }
 
 async function uygula(eylem) {

@@ -32,7 +32,10 @@ def kadar_coz(govde, *, alan: str = "kadar", simdi: datetime | None = None) -> d
     deger = govde["kadar"]
     if deger is None:
         return None
-    zaman = parse_datetime(deger) if isinstance(deger, str) else None
+    try:
+        zaman = parse_datetime(deger) if isinstance(deger, str) else None
+    except ValueError:  # well-formed but impossible: month 13, an offset of +99:00 (was a 500)
+        zaman = None
     if zaman is None or timezone.is_naive(zaman):
         raise GecersizIstek(alanlar={alan: _("Saat dilimiyle ISO 8601 bir zaman ya da null olmalı.")})
     simdi = simdi or timezone.now()

@@ -4,12 +4,16 @@ One definition each, so that "an id no row can have" and "a body too large to re
 same thing on every endpoint.
 """
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 
 ID_MAX = 2**63 - 1  # the largest primary key (bigint)
 ZIYARETCI_ID_MAX = 128
+EMAIL_MAX = 254
 
 
 def id_coz(value, *, mesaj: str | None = None) -> int:
@@ -73,3 +77,34 @@ def govde_siniri(request, sinir: int | None = None, mesaj: str | None = None) ->
     """Refuse (413) a body declared larger than `sinir` bytes before a byte of it is read."""
     if govde_uzunlugu(request) > (settings.DATA_UPLOAD_MAX_MEMORY_SIZE if sinir is None else sinir):
         raise DosyaCokBuyuk(mesaj)
+
+
+def en_cok_karakter(en_cok: int) -> str:
+    return ngettext("En çok %(sayi)d karakter olabilir.", "En çok %(sayi)d karakter olabilir.", en_cok) % {"sayi": en_cok}
+
+
+def metin_dogrula(deger, *, alan: str, en_cok: int, tek_satir: bool = False) -> str:
+    """An optional text of a request (a visitor's name, a comment, a contact's field): None is "",
+    anything but a string is a 400, trimmed, at most `en_cok` characters and never a NUL (PostgreSQL
+    refuses it: a 500). `tek_satir`: a one-line value (a contact's name, company, e-mail), its
+    whitespace runs made one space and any other unprintable character refused."""
+    if deger is None:
+        return ""
+    if not isinstance(deger, str):
+        raise GecersizIstek(alanlar={alan: _("Metin olmalı.")})
+    deger = " ".join(deger.split()) if tek_satir else deger.strip()
+    if len(deger) > en_cok or "\x00" in deger or (tek_satir and not deger.isprintable()):
+        raise GecersizIstek(alanlar={alan: en_cok_karakter(en_cok)})
+    return deger
+
+
+def email_dogrula(deger, *, alan: str = "email") -> str:
+    """An optional e-mail address of a request (chat start, a transcript, a contact): "" when
+    absent, else a valid address, trimmed, or a 400 on `alan`."""
+    email = metin_dogrula(deger, alan=alan, en_cok=EMAIL_MAX, tek_satir=True)
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise GecersizIstek(alanlar={alan: _("Geçerli bir e-posta adresi olmalı.")}) from None
+    return email

@@ -115,13 +115,16 @@ class SlaGovdesi(TypedDict):
     ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
-class ChatSla(TypedDict):
-    """A chat's first-response target (CONTRACT 17, 24): due soon or breached (chat/sla.py)."""
+class ChatSlaGovdesi(TypedDict):
+    """A chat's first-response target (CONTRACT 17, 24): due soon or breached (chat/sla.py). A
+    webhook of its own name: the tickets' `sla_uyari` / `sla_ihlal` keep their `ticket_id` body."""
     oturum_id: int
     musteri_id: int
     hedef: str
     son_zaman: str | None
     operator_id: int | None
+    etiketler: list[str]
+    ekip_id: NotRequired[int | None]  # CONTRACT 22: the chat's or ticket's team (always sent by the services)
 
 
 # A webhook event may carry more for the listeners in this process; those keys are dropped from
@@ -353,6 +356,8 @@ OLAYLAR = (
     "chat_atandi",  # a chat's operator changed: accept, transfer, automatic, re-routing (CONTRACT 15)
     "sla_uyari",  # a ticket's SLA target is due within `uyari_dk` (CONTRACT 17)
     "sla_ihlal",  # a ticket's SLA target passed its due time unmet (CONTRACT 17)
+    "chat_sla_uyari",  # a chat's first-response target is due within `uyari_dk` (CONTRACT 17, 24)
+    "chat_sla_ihlal",  # a chat's first-response target passed unmet (CONTRACT 17, 24)
 )
 
 # What else happens, by name. No webhook ever sees these (they are not in OLAYLAR). Where a name
@@ -368,8 +373,6 @@ ALAN_OLAYLARI = (
     "chat_operator_mesaji",  # an operator wrote in a chat
     "hazir_yanitlar_degisti",  # a tenant's canned responses changed
     "bahsedilme",  # a note mentioned members
-    "chat_sla_uyari",  # a chat's first-response target is due within `uyari_dk` (CONTRACT 17, 24)
-    "chat_sla_ihlal",  # a chat's first-response target passed unmet (CONTRACT 17, 24)
     # tickets (tickets)
     "ticket_guncellendi",  # a ticket was replied to, or its status, owner, priority or labels changed
     "ticket_operator_yaniti",  # an operator replied to a ticket
@@ -431,8 +434,8 @@ VERI_TIPLERI: dict[str, type] = {
     "chat_operator_mesaji": MesajIdOlayi,
     "hazir_yanitlar_degisti": HazirYanitlarDegisti,
     "bahsedilme": Bahsedilme,
-    "chat_sla_uyari": ChatSla,
-    "chat_sla_ihlal": ChatSla,
+    "chat_sla_uyari": ChatSlaGovdesi,
+    "chat_sla_ihlal": ChatSlaGovdesi,
     "ticket_guncellendi": TicketGuncellendi,
     "ticket_operator_yaniti": YanitIdOlayi,
     "sla_degisti": AyarDegisti,

@@ -46,7 +46,7 @@ VERILER = {
                     "ekip_id": None},
     "sla_uyari": _SLA, "sla_ihlal": _SLA,
     **{ad: {"oturum_id": 1, "musteri_id": 1, "hedef": "ilk_yanit", "son_zaman": "2026-01-01T00:00:00Z",
-            "operator_id": None} for ad in ("chat_sla_uyari", "chat_sla_ihlal")},
+            "operator_id": None, "etiketler": [], "ekip_id": None} for ad in ("chat_sla_uyari", "chat_sla_ihlal")},
     **{ad: {"oturum_id": 1, "sira_degisti": True} for ad in ("chat_kabul_edildi", "chat_aktarildi")},
     **{ad: {"oturum_id": 1} for ad in ("oturum_kaydedildi", "mesaj_kaydedildi", "chat_okundu")},
     "mesaj": {"mesaj": type("Mesaj", (), {"icerik": "merhaba"})()},
