@@ -145,6 +145,11 @@ OLAY_ETIKETLERI = {
     "ticket_cozuldu": _("Talep çözüldü"),
     "memnuniyet_puan": _("Memnuniyet puanı"),
     "operator_cevrimdisi": _("Operatör çevrimdışı"),
+    "chat_atandi": _("Sohbet atandı"),
+    "sla_uyari": _("Talep SLA uyarısı"),
+    "sla_ihlal": _("Talep SLA ihlali"),
+    "chat_sla_uyari": _("Sohbet SLA uyarısı"),
+    "chat_sla_ihlal": _("Sohbet SLA ihlali"),
 }
 
 

@@ -2,7 +2,7 @@
 import pytest
 from django.utils import timezone
 
-from supportdesk.core.olaylar import yayinla
+from supportdesk.core.olaylar import OLAYLAR, yayinla
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 from webhooks.endpointler import webhook_endpoint_olustur
@@ -195,3 +195,13 @@ def test_switching_project_from_an_endpoint_page_lands_on_the_webhooks_list(must
     html = t.get(detay(endpoint)).content.decode()
     assert 'name="next" value="/portal/webhooks"' in html
     assert "no-store" in t.get(detay(endpoint))["Cache-Control"]
+
+
+def test_every_event_in_the_form_has_a_name_in_both_languages(sahip):
+    # A new webhook event must not show only its raw name in the form (it did for the chat SLA ones).
+    tr = sahip.get(LISTE).content.decode()
+    en = sahip.get(LISTE, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Sohbet SLA ihlali (chat_sla_ihlal)" in tr and "Chat SLA breach (chat_sla_ihlal)" in en
+    for olay in OLAYLAR:
+        assert f"({olay})" in tr
+        assert f">{olay} ({olay})" not in tr, olay
