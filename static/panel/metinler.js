@@ -65,6 +65,7 @@ const tr = {
   sunucuHatasi: "Sunucu şu an yanıt veremiyor. Biraz sonra yeniden deneyin.",
   gonderen: { ziyaretci: "Ziyaretçi", operator: "Siz", sistem: "Sistem" },
   meslektas: "Meslektaş",
+  otomatikYanit: "Otomatik yanıt", // a rule's canned response (CONTRACT 23)
   ek: "Ek",
   baglam: "Ziyaretçi bağlamı",
   baglamKisa: "Bağlam",
@@ -327,6 +328,7 @@ const en = {
   sunucuHatasi: "The server can't answer right now. Try again in a moment.",
   gonderen: { ziyaretci: "Visitor", operator: "You", sistem: "System" },
   meslektas: "Colleague",
+  otomatikYanit: "Automatic reply",
   ek: "Attachment",
   baglam: "Visitor context",
   baglamKisa: "Context",

@@ -986,7 +986,9 @@ async function mesajlariOku(id) {
 
 function mesajCiz(m) {
   const kendi = m.gonderen === "operator" && m.operator_id === S.operator.id;
-  const kim = m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
+  // A rule's canned response: a `sistem` message with a name (`operator_adi`), "Otomatik yanıt".
+  const kim = m.gonderen === "sistem" && m.operator_adi ? M.otomatikYanit
+    : m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
   const zaman = saat(m.zaman);
   // In id order: a message shown from its send's answer may precede one a read brings later.
   const son = el.log.lastElementChild;
@@ -1401,7 +1403,9 @@ async function talepAc(id) {
   ekDurum.hidden = S.talepNotModu;
   const yanitAdi = (y) => {
     if (y.gonderen !== "operator") return M.gonderen[y.gonderen] || y.gonderen;
-    const kim = y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
+    // No operator: a rule's reply or note (CONTRACT 23), sent as "Otomatik yanıt".
+    const kim = y.operator_id === null ? M.otomatikYanit
+      : y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
     return y.ozel ? soz("notKimden", { kim }) : kim;
   };
   bosalt(el.orta,
