@@ -1163,7 +1163,7 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       balon.append(h("a", { class: "ek", href: url, target: "_blank", rel: "noopener noreferrer" },
         resim ? h("img", { src: url, alt: ek.ad || "" }) : ikon("ek", 14), h("span", { text: `${ek.ad || ""} · ${boyutYaz(ek.boyut || 0)}` })));
     }
-    // A rule's canned response is a `sistem` message with a name: shown as a reply from "Otomatik yanıt".
+    // The canned response of a rule is a `sistem` message with a name: shown as a reply from that name.
     const oto = gonderen === "s" && Boolean(m.operator_adi);
     const kim = gonderen === "z" ? t("siz") : gonderen === "o" ? (m.operator_adi || t("temsilci")) : oto ? t("otomatikYanit") : "";
     return h("div", { class: `m ${gonderen}${oto ? " oto" : ""}`, "data-id": m.id },
