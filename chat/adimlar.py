@@ -69,9 +69,11 @@ def okunmamis_ifadesi(gonderen: str):
     return F("okunmamis")
 
 
-def mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, mesaj_olayi: bool = True) -> Mesaj:
+def mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=None, mesaj_olayi: bool = True,
+               otomatik: bool = False) -> Mesaj:
     mesaj = Mesaj.objects.create(
-        musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek
+        musteri_id=oturum.musteri_id, oturum=oturum, gonderen=gonderen, operator=operator, icerik=icerik, ek=ek,
+        otomatik=otomatik,
     )
     # The preview (`son_mesaj`) is what someone wrote: a `sistem` line ("X joined", a transfer) would
     # hide the visitor's question in the queue (issue 39), so it leaves the preview as it was.

@@ -119,6 +119,10 @@ class Oturum(models.Model):
         return self.durum in self.ACIK_DURUMLAR
 
 
+# The name a rule's canned response is sent from (CONTRACT 23), on chats as on tickets.
+OTOMATIK_YANIT = _("Otomatik yanıt")
+
+
 class MesajQuerySet(KapsamliQuerySet):
     def gorunur(self) -> "MesajQuerySet":
         """What the visitor may see (CONTRACT 16): every message but the operators' internal notes
@@ -149,6 +153,10 @@ class Mesaj(models.Model):
     zaman = models.DateTimeField(_("zaman"), default=timezone.now)
     # An internal note (CONTRACT 16): in the operators' timeline only, never by any path to the visitor.
     ozel = models.BooleanField(_("iç not"), default=False)
+    # A rule's canned response (CONTRACT 23): a `sistem` message from the name "Otomatik yanıt"
+    # (`OTOMATIK_YANIT`), told apart from the other `sistem` lines (joined, transferred, closed).
+    # `db_default`: rows written by raw SQL (benchmarks) need not name it.
+    otomatik = models.BooleanField(_("otomatik yanıt"), default=False, db_default=False)
 
     objects = MesajQuerySet.as_manager()
 

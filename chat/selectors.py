@@ -36,7 +36,7 @@ from supportdesk.core.metrikler import durum_sayilari
 from tenants.ekipler import ekip_suzgeci_q
 from tenants.models import Kullanici
 
-from .models import HazirYanit, Mesaj, Oturum
+from .models import OTOMATIK_YANIT, HazirYanit, Mesaj, Oturum
 
 CEVRIMICI_DURUMLAR = (Kullanici.Durum.CEVRIMICI, Kullanici.Durum.MESGUL)
 
@@ -397,9 +397,14 @@ def _ticket_taslagi(oturum: Oturum) -> dict:
     ad = oturum.ziyaretci_adi or _("Ziyaretçi")
     # The draft is shown to the visitor: never an internal note (CONTRACT 16).
     for m in Mesaj.objects.gorunur().filter(oturum_id=oturum.pk).annotate(_operator_adi=F("operator__ad")).order_by("id"):
-        if m.gonderen == Mesaj.Gonderen.SISTEM:
-            continue
-        kim = ad if m.gonderen == Mesaj.Gonderen.ZIYARETCI else ((m._operator_adi or "").strip() or _("Temsilci"))
+        if m.gonderen == Mesaj.Gonderen.SISTEM and not m.otomatik:
+            continue  # a rule's canned response stays: the visitor read it (CONTRACT 23)
+        if m.otomatik:
+            kim = str(OTOMATIK_YANIT)
+        elif m.gonderen == Mesaj.Gonderen.ZIYARETCI:
+            kim = ad
+        else:
+            kim = (m._operator_adi or "").strip() or _("Temsilci")
         satirlar.append(f"[{timezone.localtime(m.zaman):%H:%M}] {kim}: {m.icerik}")
     metin = _("Sohbet #%(id)s üzerinden oluşturuldu.") % {"id": oturum.pk} + "\n\n" + "\n".join(satirlar)
     if len(metin) > TICKET_MESAJ_MAX:  # keep the end of a very long chat

@@ -54,7 +54,7 @@ from .adimlar import (
     sistem_metni,
     yeniden_oku,
 )
-from .models import MESAJ_MAX, HazirYanit, Mesaj, Oturum
+from .models import MESAJ_MAX, OTOMATIK_YANIT, HazirYanit, Mesaj, Oturum
 
 AD_MAX = 100
 YORUM_MAX = 1000
@@ -723,7 +723,6 @@ def ertelenen_sohbetleri_uyandir(*, simdi=None) -> int:
 
 
 # --- a rule's own moves (CONTRACT 23): the system acts, so no member's role is asked ----------
-OTOMATIK_YANIT = gettext_lazy("Otomatik yanıt")
 
 
 def chat_operatore_ata(*, oturum_id: int, operator_id: int, aktor=None) -> Oturum:
@@ -750,15 +749,16 @@ def chat_operatore_ata(*, oturum_id: int, operator_id: int, aktor=None) -> Oturu
 
 
 def chat_otomatik_yanit(*, oturum_id: int, icerik: str) -> Mesaj:
-    """A canned response sent by a rule: a `sistem` message (it claims no chat and is no operator's
-    first response), its variables filled for the chat's visitor and tenant."""
+    """A canned response sent by a rule: a `sistem` message from the name "Otomatik yanıt"
+    (`otomatik`: the shapes' `operator_adi`, the transcripts' sender; it claims no chat and is no
+    operator's first response), its variables filled for the chat's visitor and tenant."""
     with transaction.atomic():
         oturum = Oturum.objects.select_for_update(of=("self",)).select_related("musteri").get(pk=oturum_id)
         if not oturum.acik:
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         metin = hazir_yanit_doldur(icerik, {"ziyaretci_adi": oturum.ziyaretci_adi, "ziyaretci_email": oturum.email,
                                             "operator_adi": str(OTOMATIK_YANIT), "firma_adi": oturum.musteri.firma_adi})
-        return mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin)
+        return mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin, otomatik=True)
 
 
 def chat_sistem_kapat(*, oturum_id: int) -> Oturum:

@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from chat.models import Mesaj, Oturum
+from chat.models import OTOMATIK_YANIT, Mesaj, Oturum
 from chat.selectors import ziyaretci_oturum_get
 from chat.son_gorulme import ziyaretci_son_gorulme
 from dosyalar.services import dosya_yukle
@@ -383,7 +383,9 @@ def _dokum_icerigi(oturum: Oturum) -> Icerik:
             metin += " " + _("[Ek: %(ad)s]") % {"ad": mesaj.ek.ad}
         if mesaj.gonderen == Mesaj.Gonderen.ZIYARETCI:
             metin = baglantisiz(metin)
-        satirlar.append(f"[{tarih_saat(mesaj.zaman)}] {adlar[mesaj.gonderen]}: {metin}")
+        # A rule's canned response is named as the visitor saw it (CONTRACT 23).
+        kim = OTOMATIK_YANIT if mesaj.otomatik else adlar[mesaj.gonderen]
+        satirlar.append(f"[{tarih_saat(mesaj.zaman)}] {kim}: {metin}")
     return Icerik(
         konu=_("Sohbet dökümünüz (%(tarih)s)") % {"tarih": tarih(oturum.baslangic)},
         baslik=_("Sohbet dökümünüz"),

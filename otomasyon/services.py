@@ -1,7 +1,10 @@
 """Writes of rules and macros (CONTRACT 23), and a macro's run. Every part is checked before
 anything is saved (`dogrulama`): a bad rule changes nothing. A rule's write is audited
 (`kural_degisti`) and drops the tenant's cached rules (`onbellek.unut`)."""
+from datetime import timedelta
+
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chat import selectors as chat_selectors
@@ -11,7 +14,8 @@ from tenants.models import Musteri
 from tickets import selectors as ticket_selectors
 
 from . import dogrulama, eylemler, onbellek
-from .models import Kural, Makro
+from .models import Kural, KuralCalismasi, Makro
+from .selectors import CALISMA_EN_COK
 
 KURAL_ALANLARI = ("ad", "aktif", "olay", "kosullar", "eylemler", "sira")
 
@@ -86,7 +90,6 @@ def kural_guncelle(*, kural: Kural, veri, aktor_id: int | None, ip: str | None =
 
 
 @transaction.atomic
-@transaction.atomic
 def kural_sil(*, kural: Kural, aktor_id: int | None, ip: str | None = None) -> None:
     kural_id = kural.pk
     kural.delete()
@@ -148,3 +151,34 @@ def makro_uygula(*, makro: Makro, kullanici, musteri_idleri: list[int], tur, hed
         for eylem in makro.eylemler:
             eylemler.uygula(eylem, tur=tur, nesne_id=nesne_id, musteri_id=makro.musteri_id, kullanici=kullanici)
     return nesne_id
+
+
+# --- runs kept bounded -------------------------------------------------------------------------
+BUDAMA_PARTI = 5000
+
+
+def calismalari_buda(*, simdi=None) -> int:
+    """Beat, daily: a rule keeps its newest CALISMA_EN_COK runs (all that
+    `GET /operator/kurallar/{id}/calismalar` ever shows), and none older than its tenant's
+    `saklama_gun` when it has one (a run names the chat or ticket it ran on, which retention
+    erases after that many days: CONTRACT 18). Rule by rule on the `(kural, -id)` index, in
+    batches of BUDAMA_PARTI rows, each its own short statement: a rule writing runs meanwhile is
+    never waited for. Returns how many went."""
+    simdi = simdi or timezone.now()
+    silinen = 0
+    for kural_id, saklama_gun in Kural.objects.order_by("id").values_list("id", "musteri__saklama_gun"):
+        calismalar = KuralCalismasi.objects.filter(kural_id=kural_id)
+        if saklama_gun is not None:  # first the expired, so that the newest 100 are counted among the rest
+            silinen += _partilerle_sil(calismalar.filter(zaman__lt=simdi - timedelta(days=saklama_gun)))
+        # The newest run beyond the kept ones: it and everything older go.
+        esik = next(iter(calismalar.order_by("-id").values_list("id", flat=True)[CALISMA_EN_COK:CALISMA_EN_COK + 1]), None)
+        if esik is not None:
+            silinen += _partilerle_sil(calismalar.filter(id__lte=esik))
+    return silinen
+
+
+def _partilerle_sil(qs) -> int:
+    silinen = 0
+    while idler := list(qs.order_by("id").values_list("id", flat=True)[:BUDAMA_PARTI]):
+        silinen += KuralCalismasi.objects.filter(id__in=idler).delete()[0]
+    return silinen

@@ -1,7 +1,5 @@
 from django.urls import path, re_path
 
-from otomasyon import portal as otomasyon_portal
-
 from . import (
     ekip_views,
     ekipler_views,
@@ -14,6 +12,7 @@ from . import (
     kayit_views,
     kb_views,
     kisi_views,
+    kurallar_views,
     rapor_views,
     sifre_views,
     sla_views,
@@ -64,8 +63,8 @@ urlpatterns = [
     path("yonlendirme", yonlendirme_views.YonlendirmeView.as_view(), name="yonlendirme"),
     path("raporlar", rapor_views.RaporView.as_view(), name="raporlar"),
     path("sla", sla_views.SlaView.as_view(), name="sla"),
-    path("kurallar", otomasyon_portal.KurallarView.as_view(), name="kurallar"),
-    path("kurallar/<int:kural_id>", otomasyon_portal.KuralView.as_view(), name="kural"),
+    path("kurallar", kurallar_views.KurallarView.as_view(), name="kurallar"),
+    path("kurallar/<int:kural_id>", kurallar_views.KuralView.as_view(), name="kural"),
     path("gecmis", gecmis_views.GecmisView.as_view(), name="gecmis"),
     path("kisiler", kisi_views.KisilerView.as_view(), name="kisiler"),
     path("gecmis/sohbet/<int:oturum_id>", gecmis_views.GecmisSohbetView.as_view(), name="gecmis_sohbet"),

@@ -531,6 +531,8 @@ CELERY_BEAT_SCHEDULE["arama-bekleyenler"] = {
 # Backups by beat (supportdesk.core.yedek.zamanli_yedek): off while YEDEK_KLASORU is empty; else a
 # daily `yedek_al` into a dated folder there, the newest YEDEK_SAKLA kept (docs/production.md, "Backups").
 CELERY_BEAT_SCHEDULE["yedek-al"] = {"task": "yedek.zamanli_yedek", "schedule": _gunluk(4)}
+# CONTRACT 23: a rule's runs stay bounded (its newest 100, none older than the tenant's retention).
+CELERY_BEAT_SCHEDULE["otomasyon-calisma-budama"] = {"task": "otomasyon.calismalari_buda", "schedule": _gunluk(5)}
 YEDEK_KLASORU = env("YEDEK_KLASORU", default="")
 YEDEK_SAKLA = env.int("YEDEK_SAKLA", default=7)
 DOSYA_SAHIPSIZ_SAKLAMA_GUN = env.int("DOSYA_SAHIPSIZ_SAKLAMA_GUN", default=7)

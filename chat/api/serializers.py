@@ -19,7 +19,7 @@ from tickets.api.serializers import SlaSaatiSerializer
 from tickets.models import Ticket
 
 from ..adimlar import TEMSILCI
-from ..models import Mesaj, Oturum
+from ..models import OTOMATIK_YANIT, Mesaj, Oturum
 from ..selectors import GORUNUMLER
 from ..services import operator_gorunen_adi
 from ..sla import sla_verisi
@@ -103,7 +103,8 @@ def _operator_adi(mesaj: Mesaj) -> str | None:
     # Lists carry the name joined in (`_operator_adi`, selectors.mesaj_sayfasi); a message just
     # written carries its operator object. Either way no query per message.
     if mesaj.gonderen != Mesaj.Gonderen.OPERATOR:
-        return None
+        # A rule's canned response (CONTRACT 23) is sent from `sistem`'s name "Otomatik yanıt".
+        return str(OTOMATIK_YANIT) if mesaj.otomatik else None
     if hasattr(mesaj, "_operator_adi"):
         return (mesaj._operator_adi or "").strip() or str(TEMSILCI)
     return operator_gorunen_adi(mesaj.operator) if mesaj.operator_id else str(TEMSILCI)
@@ -184,8 +185,8 @@ class MesajSerializer(serializers.Serializer):
     gonderen = serializers.CharField(help_text="ziyaretci | operator | sistem")
     operator_id = serializers.IntegerField(allow_null=True)
     operator_adi = serializers.CharField(
-        allow_null=True, help_text=gettext_lazy("Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); diğerlerinde "
-                                                "null."))
+        allow_null=True, help_text=gettext_lazy("Operatör mesajında operatörün görünen adı (ad yoksa \"Temsilci\"); bir kuralın "
+                                                "otomatik yanıtında (`sistem`) \"Otomatik yanıt\"; diğerlerinde null."))
     operator_avatar = serializers.CharField(
         allow_null=True, help_text=gettext_lazy("Operatör mesajında operatörün avatar adresi (http(s)); yoksa ve diğer "
                                                 "mesajlarda null."))

@@ -6,6 +6,7 @@ import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
 import { aktarHedefe, ekipSecenekleriEkle, ekipSecildi } from "./ekipler.js";
+import { benimEkiplerim, ekipListesi, ekipSuzgeci, ekipUyar, kayitliEkipSuzgeci } from "./ekip_suzgeci.js";
 import { erteleDugmesi, ertelemedenDondu, gorunumCercevesi, gorunumKenari, gorunumListesi, gorunumListesiCiz, sayilariYenile,
   sohbetGorunumu, sohbetGorunumunuYenile, talepGorunumu } from "./gorunumler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
@@ -46,6 +47,9 @@ const S = {
   notModu: false, // the open chat's composer writes an internal note
   talepNotModu: false, // the same for the open ticket
   sohbetEtiketi: null, // label filter of the chat lists
+  sohbetEkibi: kayitliEkipSuzgeci("sohbet"), // team filter of the chat lists ("", "benim", "yok", an id)
+  talepEkibi: kayitliEkipSuzgeci("talep"), // team filter of the ticket list
+  benimEkiplerim: new Set(), // ids of the caller's teams ("benim")
   talepSuzgec: { operator_id: "", oncelik: "", etiket_id: null, q: "", siralama: "guncellenme" },
   kendiAdim: "", // this operator's display name (its member entry), for {operator_adi}
   yanPanel: null, // what the side pane (profile, context) shows: "chat:12", "ticket:7"
@@ -553,7 +557,7 @@ function beklemeSuresi(iso) {
 
 function gorunenSohbetler() {
   const hepsi = [...S.sohbetler.values()].filter((o) => !o.ertelendi_kadar && (!S.secilenMusteri || o.musteri_id === S.secilenMusteri)
-    && (!S.sohbetEtiketi || (o.etiketler || []).some((e) => e.id === S.sohbetEtiketi)));
+    && (!S.sohbetEtiketi || (o.etiketler || []).some((e) => e.id === S.sohbetEtiketi)) && ekipte(o));
   const siraliBaslangic = (a, b) => Date.parse(a.baslangic) - Date.parse(b.baslangic) || a.id - b.id;
   return {
     kuyruk: hepsi.filter((o) => o.durum === "bekliyor").sort(siraliBaslangic),
@@ -595,7 +599,7 @@ function listeyiCiz() {
     sohbetSuzgeciCiz();
   }
   if (sohbetGorunumu()) {
-    gorunumListesiCiz(el.sohbetGovde, sohbetSatiri, projede);
+    gorunumListesiCiz(el.sohbetGovde, sohbetSatiri, projedeVeEkipte);
     return;
   }
   bosalt(el.sohbetGovde,
@@ -605,18 +609,30 @@ function listeyiCiz() {
     kuyruk.length ? h("ul", { class: "satirlar", id: "kuyruk" }, kuyruk.map(sohbetSatiri)) : h("p", { class: "bos", text: M.bosKuyruk }));
 }
 
-// Labels of the selected tenant (or all of them) for the chat lists' filter.
+// Labels and teams of the selected tenant (or all of them) for the chat lists' filters.
 async function sohbetSuzgeciCiz() {
   const kap = el.sohbetUst;
   if (!kap) return;
-  const etiketler = await etiketListesi();
+  const [etiketler, ekipler] = await Promise.all([etiketListesi(), ekipleriOku()]);
   if (kap !== el.sohbetUst) return;
   if (S.sohbetEtiketi && !etiketler.some((e) => e.id === S.sohbetEtiketi)) S.sohbetEtiketi = null;
   bosalt(kap, etiketSuzgeci({ id: "sohbet-etiket", etiketler, secili: S.sohbetEtiketi, cokluProje: !S.secilenMusteri,
-    degisti: (id) => { S.sohbetEtiketi = id; S.secim = 0; listeyiCiz(); } }));
+    degisti: (id) => { S.sohbetEtiketi = id; S.secim = 0; listeyiCiz(); } }),
+  ekipSuzgeci({ id: "sohbet-ekip", tur: "sohbet", ekipler, secili: S.sohbetEkibi, cokluProje: !S.secilenMusteri,
+    firmaAdi: musteriAdi, degisti: (d) => { S.sohbetEkibi = d; S.secim = 0; listeyiCiz(); } }));
+  if (S.sohbetEkibi) listeyiCiz(); // "benim" needs the caller's teams, known only now
+}
+
+// The teams of the selected tenant (or of all), and which of them are the caller's ("benim").
+async function ekipleriOku() {
+  const hepsi = await ekipListesi(S.musteriler.map((m) => m.id));
+  S.benimEkiplerim = benimEkiplerim(hepsi, S.operator.id);
+  return S.secilenMusteri ? hepsi.filter((e) => e.musteri_id === S.secilenMusteri) : hepsi;
 }
 
 const projede = (o) => !S.secilenMusteri || o.musteri_id === S.secilenMusteri;
+const ekipte = (o) => ekipUyar(o, S.sohbetEkibi, S.benimEkiplerim);
+const projedeVeEkipte = (o) => projede(o) && ekipte(o);
 
 // A view chosen in the sidebar (CONTRACT 24): its list in place of the queue, or of the state filter.
 function gorunumSecildi(tur, g) {
@@ -986,7 +1002,9 @@ async function mesajlariOku(id) {
 
 function mesajCiz(m) {
   const kendi = m.gonderen === "operator" && m.operator_id === S.operator.id;
-  const kim = m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
+  // The canned response of a rule: a `sistem` message with a name (`operator_adi`), M.otomatikYanit.
+  const kim = m.gonderen === "sistem" && m.operator_adi ? M.otomatikYanit
+    : m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
   const zaman = saat(m.zaman);
   // In id order: a message shown from its send's answer may precede one a read brings later.
   const son = el.log.lastElementChild;
@@ -1290,7 +1308,7 @@ async function talepleriYenile() {
   try {
     veri = await api.talepler({ durum: talepGorunumu() ? undefined : S.talepDurum, gorunum: talepGorunumu() || undefined,
       musteri_id: S.secilenMusteri || undefined, operator_id: f.operator_id,
-      oncelik: f.oncelik, etiket_id: f.etiket_id, q: f.q.trim(), siralama: f.siralama === "guncellenme" ? undefined : f.siralama });
+      oncelik: f.oncelik, etiket_id: f.etiket_id, ekip_id: S.talepEkibi || undefined, q: f.q.trim(), siralama: f.siralama === "guncellenme" ? undefined : f.siralama });
   } catch { return; }
   if (sira !== talepSirasi) return;
   S.talepler = veri.ticketlar;
@@ -1334,16 +1352,20 @@ async function talepSuzgeciCiz() {
   const ara = h("input", { id: "talep-ara", type: "search", placeholder: M.talepAra, "aria-label": M.talepAra, value: f.q, maxlength: "200",
     oninput: () => { clearTimeout(zaman); zaman = setTimeout(() => { f.q = ara.value; yenile(); }, 300); } });
   const etiketKap = h("span", { class: "etiket-suzgec-kap" });
+  const ekipKap = h("span", { class: "ekip-suzgec-kap" });
   bosalt(kap,
     secici("talep-durum", M.talepSuzgeci, M.talepDurumlari, S.talepDurum, (v) => { S.talepDurum = v; }),
     secici("talep-sahip", M.sahipSuzgeci, M.sahipSuzgecleri, f.operator_id, (v) => { f.operator_id = v; }),
     secici("talep-oncelik", M.oncelikSuzgeci, { "": M.tumOncelikler, ...M.oncelikler }, f.oncelik, (v) => { f.oncelik = v; }),
     etiketKap,
+    ekipKap,
     secici("talep-siralama", M.siralama, M.siralamalar, f.siralama, (v) => { f.siralama = v; }),
     ara);
-  const etiketler = await etiketListesi();
+  const [etiketler, ekipler] = await Promise.all([etiketListesi(), ekipleriOku()]);
   if (kap !== el.talepUst) return;
   if (f.etiket_id && !etiketler.some((e) => e.id === f.etiket_id)) { f.etiket_id = null; yenile(); }
+  bosalt(ekipKap, ekipSuzgeci({ id: "talep-ekip", tur: "talep", ekipler, secili: S.talepEkibi, cokluProje: !S.secilenMusteri,
+    firmaAdi: musteriAdi, degisti: (d) => { S.talepEkibi = d; yenile(); } }));
   bosalt(etiketKap, etiketSuzgeci({ id: "talep-etiket", etiketler, secili: f.etiket_id, cokluProje: !S.secilenMusteri,
     degisti: (id) => { f.etiket_id = id; yenile(); } }));
 }
@@ -1401,7 +1423,9 @@ async function talepAc(id) {
   ekDurum.hidden = S.talepNotModu;
   const yanitAdi = (y) => {
     if (y.gonderen !== "operator") return M.gonderen[y.gonderen] || y.gonderen;
-    const kim = y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
+    // No operator: the reply or note of a rule (CONTRACT 23), named M.otomatikYanit.
+    const kim = y.operator_id === null ? M.otomatikYanit
+      : y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
     return y.ozel ? soz("notKimden", { kim }) : kim;
   };
   bosalt(el.orta,
@@ -1470,7 +1494,7 @@ function yardimAc() { if (el.yardim.open) el.yardim.close(); else el.yardim.show
 
 function listedekiler() {
   if (S.gorunum === "talep") return S.talepler.map((t) => t.id);
-  if (sohbetGorunumu()) return gorunumListesi(projede).map((o) => o.id);
+  if (sohbetGorunumu()) return gorunumListesi(projedeVeEkipte).map((o) => o.id);
   const { kuyruk, aktif } = gorunenSohbetler();
   return [...aktif, ...kuyruk].map((o) => o.id);
 }

@@ -75,6 +75,7 @@
     yaziyor: "Temsilci yazıyor…",
     siz: "Siz",
     temsilci: "Temsilci",
+    otomatikYanit: "Otomatik yanıt",
     okunmamis: "{n} okunmamış mesaj",
     yeniTalep: "Yeni talep",
     talepYok: "Henüz bir destek talebiniz yok.",
@@ -169,6 +170,7 @@
     yaziyor: "Agent is typing…",
     siz: "You",
     temsilci: "Agent",
+    otomatikYanit: "Automatic reply",
     okunmamis: { one: "{n} unread message", other: "{n} unread messages" },
     yeniTalep: "New request",
     talepYok: "You don't have any support requests yet.",
@@ -714,6 +716,8 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
 .yn{padding:2px 14px;font-size:12px;color:var(--g);font-style:italic}
 .m.s{align-self:center;max-width:92%}
 .m.s .bb{background:transparent;border:0;color:var(--g);font-size:12.5px;text-align:center;padding:2px}
+.m.s.oto{align-self:flex-start;max-width:82%}
+.m.s.oto .bb{background:#fff;border:1px solid var(--c);border-bottom-left-radius:5px;color:inherit;font-size:inherit;text-align:left;padding:9px 12px}
 .ek{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-top:6px;padding:6px 8px;border-radius:8px;background:rgba(127,127,127,.12);color:inherit;text-decoration:none;font-size:12.5px}
 .ek img{max-width:100%;max-height:140px;border-radius:6px;display:block;flex-basis:100%;object-fit:contain;background:#fff}
 .y{border-top:1px solid var(--c);background:#fff;padding:10px}
@@ -1159,10 +1163,12 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
       balon.append(h("a", { class: "ek", href: url, target: "_blank", rel: "noopener noreferrer" },
         resim ? h("img", { src: url, alt: ek.ad || "" }) : ikon("ek", 14), h("span", { text: `${ek.ad || ""} · ${boyutYaz(ek.boyut || 0)}` })));
     }
-    const kim = gonderen === "z" ? t("siz") : gonderen === "o" ? (m.operator_adi || t("temsilci")) : "";
-    return h("div", { class: `m ${gonderen}`, "data-id": m.id },
+    // The canned response of a rule is a `sistem` message with a name: shown as a reply from that name.
+    const oto = gonderen === "s" && Boolean(m.operator_adi);
+    const kim = gonderen === "z" ? t("siz") : gonderen === "o" ? (m.operator_adi || t("temsilci")) : oto ? t("otomatikYanit") : "";
+    return h("div", { class: `m ${gonderen}${oto ? " oto" : ""}`, "data-id": m.id },
       operatorEtiketi(m), h("span", { class: "gz", text: kim ? kim + ":" : "" }), balon,
-      gonderen !== "s" && h("span", { class: "zm", text: saat(m.zaman) }));
+      (gonderen !== "s" || oto) && h("span", { class: "zm", text: saat(m.zaman) }));
   }
 
   // ✓✓ on the visitor's messages an operator has read: from its `okundu` frame, and from the

@@ -29,6 +29,9 @@ KATMANLAR = {
     "panel": 5,
     "portal": 6,  # the owners' pages, over everything (privacy's export and erasure included)
     "gizlilik": 5,  # privacy (CONTRACT 18): a visitor's rows of every feature, retention
+    # automation rules and macros (CONTRACT 23): their actions are chat's and tickets' own, their
+    # conditions read the visitor's context; the portal's rules page sits above them
+    "otomasyon": 5,
 }
 # The project's wiring (settings, URL roots, the Celery and WSGI/ASGI entry points) and test code
 # may name any app.

@@ -11,13 +11,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from chat.models import HazirYanit
-from portal.views import PortalView, bulunamadi, yetkisiz
+from otomasyon import dogrulama, onizleme, selectors, services
+from otomasyon.models import OLAYLAR
 from supportdesk.core.exceptions import ApiHatasi, Bulunamadi
 from supportdesk.core.throttling import istemci_ip
 from tenants.models import Ekip, Etiket, Uyelik
 
-from . import dogrulama, onizleme, selectors, services
-from .models import OLAYLAR
+from .views import PortalView, bulunamadi, yetkisiz
 
 
 def _json(deger) -> str:
