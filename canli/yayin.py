@@ -87,7 +87,8 @@ def _mesaj(olay: YayinlananOlay) -> list[Gonderim]:
     veri = mesaj_verisi(mesaj)
     # `onceki_id`: the message before this one as each audience sees the chat (docs/api.md), so a
     # frame that overtook its predecessor (another process published first) is seen as a gap.
-    onceki, gorunur_onceki = chat_selectors.onceki_mesaj_idleri(mesaj=mesaj)
+    # The visitor's write and a note's return them from the chat's row (issue 41); others read them.
+    onceki, gorunur_onceki = olay.veri.get("onceki_idleri") or chat_selectors.onceki_mesaj_idleri(mesaj=mesaj)
     # An internal note (CONTRACT 16) goes to operators only, never to the visitor's sockets.
     sonuc = [] if mesaj.ozel else [(_ziyaretci_grubu(oturum), "mesaj", {"mesaj": veri, "onceki_id": gorunur_onceki})]
     sonuc += [(g, "mesaj", {"mesaj": veri, "musteri_id": oturum.musteri_id, "onceki_id": onceki})

@@ -8,7 +8,7 @@ Both `services` and `atama` import this module and neither imports the other bac
 calls routing directly (`chat_baslat` assigns a new chat by `atama.yeni_sohbeti_ata`) and routing
 writes through these steps (issue 40)."""
 from django.db.models import F
-from django.db.models.functions import Greatest
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -78,16 +78,35 @@ def mesaj_ekle(*, oturum: Oturum, gonderen: str, icerik: str, operator=None, ek=
     # The preview (`son_mesaj`) is what someone wrote: a `sistem` line ("X joined", a transfer) would
     # hide the visitor's question in the queue (issue 39), so it leaves the preview as it was.
     alanlar = {} if gonderen == Mesaj.Gonderen.SISTEM else {"son_mesaj": onizleme(icerik)}
-    Oturum.objects.filter(pk=oturum.pk).update(**alanlar, okunmamis=okunmamis_ifadesi(gonderen))
+    Oturum.objects.filter(pk=oturum.pk).update(**alanlar, **son_mesaj_alanlari(mesaj),
+                                               okunmamis=okunmamis_ifadesi(gonderen))
     if mesaj_olayi:
         mesaj_yayinla(mesaj)
     return mesaj
 
 
-def mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None) -> None:
+def son_mesaj_alanlari(mesaj: Mesaj) -> dict:
+    """The chat's newest message (and newest the visitor sees, unless `mesaj` is a note) is
+    `mesaj` now (`Oturum.son_mesaj_no`, issue 41). Written under the chat's row lock as every
+    message, so it is the newest; never moved backwards all the same."""
+    alanlar = ["son_mesaj_no"] if mesaj.ozel else ["son_mesaj_no", "son_gorunur_mesaj_no"]
+    return {ad: Greatest(Coalesce(F(ad), 0), mesaj.pk) for ad in alanlar}
+
+
+def son_mesaj_kaydet(mesaj: Mesaj) -> None:
+    """`son_mesaj_alanlari` on its own, for a writer that updates nothing else of the chat."""
+    Oturum.objects.filter(pk=mesaj.oturum_id).update(**son_mesaj_alanlari(mesaj))
+
+
+def mesaj_yayinla(mesaj: Mesaj, *, oturum: Oturum | None = None,
+                  onceki_idleri: tuple[int | None, int | None] | None = None) -> None:
     # `oturum`: the chat's id, tenant, visitor, state and operator as the write left them, when the
     # writer knows them (the fan-out then reads nothing); only those fields are set.
-    veri = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
+    # `onceki_idleri`: the message's predecessors (chat.selectors.onceki_mesaj_idleri's answer),
+    # when the write read them under the chat's lock (the frames then read no messages).
+    veri: dict = {"mesaj": mesaj} if oturum is None else {"mesaj": mesaj, "oturum": oturum}
+    if onceki_idleri is not None:
+        veri["onceki_idleri"] = onceki_idleri
     yayinla("mesaj", musteri_id=mesaj.musteri_id, veri=veri)
 
 

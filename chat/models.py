@@ -76,6 +76,13 @@ class Oturum(models.Model):
     # The other side's (issue 39): the last message an operator has read (its socket's `okundu`),
     # so the widget's read marks survive a reload too. Only moves forward.
     operator_son_okunan = models.BigIntegerField(_("operatörün son okuduğu mesaj"), null=True, blank=True)
+    # The chat's newest message, notes included, and its newest message the visitor sees (no note):
+    # the predecessors a new message's socket frames carry (`onceki_id`, docs/api.md). Written by
+    # every message's write under the chat's row lock, so the visitor's one statement returns them
+    # (chat.sorgular) with no read of the messages (issue 41). Only move forward; null: none yet.
+    son_mesaj_no = models.BigIntegerField(_("son mesajın numarası"), null=True, blank=True)
+    son_gorunur_mesaj_no = models.BigIntegerField(_("ziyaretçinin gördüğü son mesajın numarası"), null=True,
+                                                  blank=True)
     # Labels of the chat's tenant (CONTRACT 16): operators' shapes only, never the widget's.
     etiketler = models.ManyToManyField("tenants.Etiket", blank=True, related_name="oturumlar", verbose_name=_("etiketler"))
     # The team the chat belongs to (CONTRACT 22): routing runs among its members; null = the

@@ -441,7 +441,10 @@ def onceki_mesaj_idleri(*, mesaj: Mesaj) -> tuple[int | None, int | None]:
     carries it (`onceki_id`, CONTRACT 11) so that a client sees a frame that came before its
     predecessor and reads with `sonra` instead. Exact after the commit too: every message of a chat
     is written under the chat's row lock, so a chat's message ids are in commit order. One query,
-    two backward steps on `mesaj_oturum_idx`."""
+    two backward steps on `mesaj_oturum_idx`. The visitor's write and a note's do not need it
+    (issue 41): they take the same answer from the chat's row under its lock
+    (`Oturum.son_mesaj_no`, `son_gorunur_mesaj_no`, kept by every message's write); messages
+    are only ever deleted with their chat, so neither column names a message that is gone."""
     satirlar = _ONCEKI_MESAJLAR(oturum_id=mesaj.oturum_id, mesaj_id=mesaj.pk)
     return (satirlar[0]._onceki, satirlar[0]._gorunur) if satirlar else (None, None)
 

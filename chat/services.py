@@ -52,6 +52,7 @@ from .adimlar import (
     onizleme,
     siraya_al,
     sistem_metni,
+    son_mesaj_kaydet,
     yeniden_oku,
 )
 from .models import MESAJ_MAX, OTOMATIK_YANIT, HazirYanit, Mesaj, Oturum
@@ -286,7 +287,8 @@ def chat_ziyaretci_mesaj_gonder(*, musteri, ziyaretci_id: str, oturum_id, icerik
 def _ziyaretci_mesaji_yaz(*, musteri, ziyaretci_id: str, oturum_id: int, icerik: str, ek_id) -> Mesaj:
     yonlendirme = None
     uyandi = False
-    yazildi: tuple[str, int | None, bool] | int | None
+    onceki_idleri = None
+    yazildi: sorgular.Yazilan | int | None
     if connection.vendor == "postgresql":
         ek = _ek_bul(musteri=musteri, ziyaretci_id=ziyaretci_id, ek_id=ek_id)
         mesaj = Mesaj(musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek)
@@ -296,7 +298,7 @@ def _ziyaretci_mesaji_yaz(*, musteri, ziyaretci_id: str, oturum_id: int, icerik:
         )
         if yazildi:
             # Who follows the chat, as the statement left it: the fan-out needs no read of its own.
-            durum, operator_id, uyandi = yazildi
+            durum, operator_id, uyandi, onceki_idleri = yazildi
             yonlendirme = Oturum(pk=oturum_id, musteri_id=musteri.pk, ziyaretci_id=ziyaretci_id, durum=durum,
                                  operator_id=operator_id)
             yayinla("mesaj_kaydedildi", musteri_id=musteri.pk, veri={"oturum_id": oturum_id})  # raw SQL: no signal
@@ -311,11 +313,12 @@ def _ziyaretci_mesaji_yaz(*, musteri, ziyaretci_id: str, oturum_id: int, icerik:
                 mesaj = Mesaj.objects.create(
                     musteri_id=musteri.pk, oturum_id=oturum_id, gonderen=Mesaj.Gonderen.ZIYARETCI, icerik=icerik, ek=ek
                 )
+                son_mesaj_kaydet(mesaj)
     if not yazildi:
         if selectors.ziyaretci_oturum_var(musteri=musteri, ziyaretci_id=ziyaretci_id, oturum_id=oturum_id):
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
         raise Bulunamadi()
-    mesaj_yayinla(mesaj, oturum=yonlendirme)
+    mesaj_yayinla(mesaj, oturum=yonlendirme, onceki_idleri=onceki_idleri)
     if uyandi:
         sla.uyandi(oturum_id=oturum_id)  # CONTRACT 17, 24: its paused first-response clock runs again
         # Back in the views, to its operator (or the queue): the `ertelemeden_dondu` frame.
@@ -629,10 +632,13 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
     with transaction.atomic():
         # Under the chat's row lock as every message: a chat's message ids stay in commit order
         # (the frames' `onceki_id`, chat.selectors.onceki_mesaj_idleri).
-        _kilitli(oturum.pk)
+        kilitli = _kilitli(oturum.pk)
         mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
                                      operator=kullanici, icerik=icerik, ek=ek, ozel=True)
-        mesaj_yayinla(mesaj, oturum=oturum)
+        # The chat's newest message is this note now (the visitor's newest stays): its predecessors
+        # are what the locked row held (issue 41: no read of the messages for the frames).
+        son_mesaj_kaydet(mesaj)
+        mesaj_yayinla(mesaj, oturum=oturum, onceki_idleri=(kilitli.son_mesaj_no, kilitli.son_gorunur_mesaj_no))
         if anilanlar:
             yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
                 "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,

@@ -76,25 +76,28 @@ def test_es_zamanli_mesajlarin_cerceveleri_onceki_idyle_saklanan_sirayi_verir(ca
     ilk_z = [m["id"] for m in ziyaretci_okur(0)]
     ilk_o = [m["id"] for m in operator_okur(0)]
 
-    # ADET visitor messages at once through both web processes, and one internal note among them.
-    engel = threading.Barrier(ADET + 1)
+    # ADET visitor messages at once through both web processes, and among them one internal note
+    # and one operator answer (issue 41: each write keeps the chat's newest ids, whichever path).
+    engel = threading.Barrier(ADET + 2)
 
     def yaz(i):
         engel.wait(timeout=10)
         if i == ADET:
             operator.post(f"operator/chat/{oturum['id']}/message", {"icerik": "iç not", "ozel": True}, 201)
+        elif i == ADET + 1:
+            operator.post(f"operator/chat/{oturum['id']}/message", {"icerik": "yanıt"}, 201)
         else:
             (widget_a if i % 2 else widget_b).post(
                 "widget/chat/message", {"ziyaretci_id": "z1", "oturum_id": oturum["id"], "icerik": f"m{i}"}, 201)
 
-    parcaciklar = [threading.Thread(target=yaz, args=(i,)) for i in range(ADET + 1)]
+    parcaciklar = [threading.Thread(target=yaz, args=(i,)) for i in range(ADET + 2)]
     for p in parcaciklar:
         p.start()
     for p in parcaciklar:
         p.join(timeout=60)
 
-    z_cerceveler = _hepsini_topla(zw, ADET, oturum["id"])
-    o_cerceveler = _hepsini_topla(os_, ADET + 1, oturum["id"])
+    z_cerceveler = _hepsini_topla(zw, ADET + 1, oturum["id"])
+    o_cerceveler = _hepsini_topla(os_, ADET + 2, oturum["id"])
     saklanan_z = [m["id"] for m in ziyaretci_okur(0)]
     saklanan_o = [m["id"] for m in operator_okur(0)]
     assert len(saklanan_o) == len(saklanan_z) + 1  # the note: operators only

@@ -3,6 +3,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from chat.adimlar import mesaj_ekle
 from chat.models import Mesaj, Oturum
 from supportdesk.testing.factories import MusteriFactory
 
@@ -60,28 +61,34 @@ def test_widget_yoklama_sorgu_sayisi(musteri, nobetci, adet, django_assert_num_q
 
 
 @pytest.mark.parametrize("adet", [0, 1, 500])
-def test_ziyaretci_mesaji_sorgu_sayisi(musteri, nobetci, adet):
+def test_ziyaretci_mesaji_sorgu_sayisi(musteri, nobetci, adet, django_capture_on_commit_callbacks):
     widget = widget_client(musteri)
     _sohbetler(musteri, 20)
     o = baslat(widget, "z")
     oturum = Oturum.objects.get(pk=o["id"])
-    Mesaj.objects.bulk_create(
-        [Mesaj(musteri=musteri, oturum=oturum, gonderen="ziyaretci", icerik=f"mesaj {i}") for i in range(adet)]
-    )
-    with CaptureQueriesContext(connection) as sorgular:
-        ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Merhaba"}, format="json"), 201)
-    # The conditional UPDATE (scope, state, row lock, preview, unread count, a snooze woken) and the INSERT:
-    # one statement on PostgreSQL (chat.sorgular), two in a transaction elsewhere; the tenant
-    # comes from the key cache. The test's own transaction adds a savepoint around an atomic
-    # block. Issue 12: at most 3, asserted exactly.
+    for i in range(adet):  # through the chat's write path: the chat keeps its newest message
+        mesaj_ekle(oturum=oturum, gonderen="ziyaretci", icerik=f"mesaj {i}", mesaj_olayi=False)
+    onceki = Oturum.objects.get(pk=o["id"]).son_mesaj_no
+    with CaptureQueriesContext(connection) as sorgular, django_capture_on_commit_callbacks(execute=True):
+        yanit = ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Merhaba"},
+                               format="json"), 201)["mesaj"]
+    # The conditional UPDATE (scope, state, row lock, preview, unread count, a snooze woken, the
+    # chat's newest message ids) and the INSERT: one statement on PostgreSQL (chat.sorgular), two
+    # in a transaction elsewhere (and the newest ids); the tenant comes from the key cache. The
+    # after-commit work runs too: the socket frames' `onceki_id` comes back from the write itself
+    # on PostgreSQL (issue 41: no read of the messages). The test's own transaction adds a
+    # savepoint around an atomic block. Issue 12: at most 3, asserted exactly.
     ifadeler = [q["sql"] for q in sorgular.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     if connection.vendor == "postgresql":
         assert len(ifadeler) == 1, ifadeler
         assert ifadeler[0].startswith("WITH e AS (SELECT") and "INSERT INTO" in ifadeler[0], ifadeler
-    else:
-        assert len(ifadeler) == 2, ifadeler
+    else:  # the snooze's wake, the newest ids and the frames' read of the predecessors besides
         assert ifadeler[0].startswith("UPDATE") and ifadeler[1].startswith("INSERT"), ifadeler
     assert Mesaj.objects.filter(oturum_id=o["id"]).count() == adet + 1
+    son = Oturum.objects.get(pk=o["id"])
+    assert (son.son_mesaj_no, son.son_gorunur_mesaj_no) == (yanit["id"], yanit["id"])
+    assert onceki == (Mesaj.objects.filter(oturum_id=o["id"], id__lt=yanit["id"]).order_by("-id")
+                      .values_list("id", flat=True).first())
 
 
 @pytest.mark.parametrize("adet", [0, 1, 500])

@@ -284,6 +284,8 @@ _MODELLER = {"Oturum", "Mesaj", "Kullanici", "Uyelik"}
 _TOPLU = {"update", "bulk_create", "bulk_update"}
 _BILINENLER = {
     ("chat/adimlar.py", "mesaj_ekle", "Oturum"): "the Mesaj created just before renews the chat (mesaj_kaydedildi)",
+    ("chat/adimlar.py", "son_mesaj_kaydet", "Oturum"): "its callers' Mesaj created just before renews the chat "
+                                                       "(mesaj_kaydedildi); `son_mesaj_no` is in no poll's answer",
     ("chat/services.py", "chat_ziyaretci_mesaj_gonder", "Oturum"): "the Mesaj created after it (SQLite path)",
     ("chat/adimlar.py", "kabul_kaydet", "Oturum"): "the chat_kabul_edildi event at its end",
     ("chat/services.py", "chat_okundu", "Oturum"): "the chat_okundu event right after it",

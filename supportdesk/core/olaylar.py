@@ -150,6 +150,8 @@ class SiraOlayi(TypedDict):
 class MesajOlayi(TypedDict):
     mesaj: Any  # chat.models.Mesaj
     oturum: NotRequired[Any]  # chat.models.Oturum with only its id, tenant, visitor, state, operator
+    # The message's predecessors (any message, one the visitor sees) when the writer read them.
+    onceki_idleri: NotRequired[tuple[int | None, int | None]]
 
 
 class MesajIdOlayi(TypedDict):
