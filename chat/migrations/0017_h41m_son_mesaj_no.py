@@ -16,7 +16,7 @@ def son_mesajlari_doldur(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chat', '0015_h43d_sla_ilk_yanit'),
+        ('chat', '0016_mesaj_otomatik'),
     ]
 
     operations = [
