@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from supportdesk.core.exceptions import Bulunamadi, GecersizIstek
-from supportdesk.core.girdi import email_dogrula, metin_dogrula
+from supportdesk.core.girdi import email_dogrula, metin_dogrula, saklanabilir_metin_mi
 from supportdesk.core.olaylar import yayinla
 
 from .models import AD_MAX, SIRKET_MAX, TELEFON_MAX, Kisi, KisiZiyaretci, NitelikTanimi, eposta_anahtari
@@ -126,7 +126,8 @@ def nitelik_degeri_dogrula(tanim: NitelikTanimi, deger):
     if deger is None:
         return None
     tur = tanim.tur
-    if tur == NitelikTanimi.Tur.METIN and isinstance(deger, str) and len(deger) <= METIN_MAX:
+    if (tur == NitelikTanimi.Tur.METIN and isinstance(deger, str) and len(deger) <= METIN_MAX
+            and saklanabilir_metin_mi(deger)):
         return deger.strip()
     if tur == NitelikTanimi.Tur.SAYI and isinstance(deger, (int, float)) and not isinstance(deger, bool):
         if math.isfinite(deger):  # JSON's NaN and Infinity are no numbers
@@ -265,7 +266,8 @@ def _tanim_dogrula(i: int, kayit) -> NitelikTanimi:
     secenekler = kayit.get("secenekler")
     if tur == NitelikTanimi.Tur.SECIM:
         if (not isinstance(secenekler, list) or not 1 <= len(secenekler) <= SECENEK_MAX
-                or any(not isinstance(s, str) or not s.strip() or len(s) > 60 for s in secenekler)
+                or any(not isinstance(s, str) or not s.strip() or len(s) > 60 or not saklanabilir_metin_mi(s)
+                       for s in secenekler)
                 or len(set(secenekler)) != len(secenekler)):
             raise GecersizIstek(alanlar={f"{yer}.secenekler": _(
                 "1-%(sayi)s farklı, boş olmayan metin olmalı.") % {"sayi": SECENEK_MAX}})

@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from chat.models import MESAJ_MAX, HazirYanit
 from supportdesk.core.exceptions import GecersizIstek
-from supportdesk.core.girdi import gecerli_id_mi
+from supportdesk.core.girdi import gecerli_id_mi, saklanabilir_metin_mi
 from tenants.models import Ekip, Etiket, Uyelik
 from tickets.models import Ticket
 
@@ -30,7 +30,7 @@ def _gecerli(degerler) -> str:
 
 
 def ad_dogrula(ad) -> str:
-    if not isinstance(ad, str) or not ad.strip() or len(ad.strip()) > AD_MAX or "\x00" in ad:
+    if not isinstance(ad, str) or not ad.strip() or len(ad.strip()) > AD_MAX or not saklanabilir_metin_mi(ad):
         raise GecersizIstek(alanlar={"ad": _("1-%(en_cok)d karakter olmalı.") % {"en_cok": AD_MAX}})
     return ad.strip()
 
@@ -62,7 +62,7 @@ def kosullar_dogrula(kosullar, *, musteri_id: int) -> list[dict]:
                 raise GecersizIstek(alanlar={f"{yer}.deger": _gecerli(("acik", "kapali"))})
         elif alan == "oncelik" and islem in ("esit", "esit_degil") and deger not in Ticket.Oncelik.values:
             raise GecersizIstek(alanlar={f"{yer}.deger": _gecerli(Ticket.Oncelik.values)})
-        elif not isinstance(deger, str) or len(deger) > DEGER_MAX or "\x00" in deger:
+        elif not isinstance(deger, str) or len(deger) > DEGER_MAX or not saklanabilir_metin_mi(deger):
             raise GecersizIstek(alanlar={f"{yer}.deger": _("En çok %(sayi)d karakterlik bir metin olmalı.")
                                          % {"sayi": DEGER_MAX}})
         temiz.append({"alan": alan, "islem": islem, "deger": deger})
@@ -85,7 +85,7 @@ def eylemler_dogrula(eylemler, *, musteri_id: int, makro: bool = False) -> list[
         if not isinstance(eylem, dict):
             raise GecersizIstek(alanlar={yer: _("Nesne olmalı.")})
         tur = eylem.get("tur")
-        if tur not in turler:
+        if not isinstance(tur, str) or tur not in turler:  # a list or an object is no key (TypeError)
             raise GecersizIstek(alanlar={f"{yer}.tur": _gecerli(turler)})
         param = turler[tur]
         if set(eylem) - {"tur", param}:
@@ -116,7 +116,8 @@ def _parametre_gecerli(param: str, deger, musteri_id: int) -> bool:
     if param == "durum":
         return deger in Ticket.Durum.values
     if param == "icerik":
-        return isinstance(deger, str) and bool(deger.strip()) and len(deger) <= MESAJ_MAX and "\x00" not in deger
+        return (isinstance(deger, str) and bool(deger.strip()) and len(deger) <= MESAJ_MAX
+                and saklanabilir_metin_mi(deger))
     return False
 
 

@@ -59,7 +59,8 @@ def istek_dogrula(govde) -> tuple[str, list[int], dict]:
 
 
 def eylem_dogrula(eylem, *, tur: str) -> dict:
-    if not isinstance(eylem, dict) or eylem.get("tur") not in EYLEMLER:
+    # A list or an object as `tur` is no key of EYLEMLER (a TypeError, not "not in").
+    if not isinstance(eylem, dict) or not isinstance(eylem.get("tur"), str) or eylem["tur"] not in EYLEMLER:
         raise GecersizIstek(alanlar={"eylem.tur": _("Şunlardan biri olmalı: %(degerler)s.")
                                      % {"degerler": ", ".join(EYLEMLER)}})
     alanlar, turler = EYLEMLER[eylem["tur"]]

@@ -21,7 +21,12 @@ from .views import PortalView, bulunamadi, yetkisiz
 
 
 def _json(deger) -> str:
-    return json.dumps(deger, ensure_ascii=False, indent=1)
+    metin = json.dumps(deger, ensure_ascii=False, indent=1)
+    try:
+        metin.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate sent as `\ud800`, echoed back in the form: was a 500
+        return json.dumps(deger, indent=1)
+    return metin
 
 
 class _KuralSayfasi(PortalView):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from supportdesk.core.fields import utc_iso
+from supportdesk.core.girdi import saklanabilir_metin_mi
 
 from .models import Musteri
 from .takvim import VARSAYILAN_SAAT_DILIMI, Takvim, calisma_saatleri_hatasi, saat_dilimi_hatasi, tatiller_hatasi
@@ -43,7 +44,7 @@ def _metin(deger) -> str | None:
         return _("Metin olmalı.")
     if len(deger) > METIN_EN_COK:
         return _("En çok %(sayi)s karakter olabilir.") % {"sayi": METIN_EN_COK}
-    if "\x00" in deger:
+    if not saklanabilir_metin_mi(deger):  # NUL, or a lone surrogate the driver cannot encode (was a 500)
         return _("Geçersiz karakter içeriyor.")
     return None
 

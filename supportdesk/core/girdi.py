@@ -42,6 +42,14 @@ def sorgu_tam_sayisi(value):
     return value
 
 
+def saklanabilir_metin_mi(value: str) -> bool:
+    """Text every store can hold: no NUL (PostgreSQL refuses it in text and jsonb) and no lone
+    surrogate (a JSON body may carry the escape `\\ud800`: it has no UTF-8 form, so the driver fails
+    on it in a text column, and jsonb refuses it as an escape; either was a 500). DRF's CharField
+    refuses both; a body checked by hand asks this."""
+    return "\x00" not in value and not any("\ud800" <= c <= "\udfff" for c in value)
+
+
 def gecerli_id_mi(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= ID_MAX
 
