@@ -10,6 +10,11 @@ Two cases, each run inside PostgreSQL by one function call (no client round trip
   toplu   --toplu waiting chats inserted by one statement, accepted by one UPDATE, closed by one
           UPDATE (a bulk action: row triggers fire per row); µs per chat
 
+  tetik   the triggers' own time as EXPLAIN ANALYZE reports it ("Trigger ...: time=") over the
+          statements of `toplu`, µs per firing: the cleanest number on a loaded machine (no
+          table write of the chats in it); with a reference arm `taban`, a body that only INSERTs
+          two constant rows (the floor of any row trigger writing two counter rows)
+
 Per arm the median of the rounds; `yeni / eski` of the trigger's own cost is (yeni - kapali) /
 (eski - kapali). The counters are checked against a recount at the end (`kayan` must be 0).
 
@@ -20,6 +25,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -72,6 +78,32 @@ BEGIN
 END $$;
 """
 TETIKLER = ("panel_gorunum_sayaci_ekle_sil", "panel_gorunum_sayaci_guncelle")
+TABAN = """
+CREATE OR REPLACE FUNCTION panel_gorunum_sayaci_tetik() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO panel_gorunumsayaci (musteri_id, tur, gorunum, operator_id, sayi)
+    VALUES (coalesce(NEW.musteri_id, OLD.musteri_id), TG_ARGV[0], 'acik', NULL, 0),
+           (coalesce(NEW.musteri_id, OLD.musteri_id), TG_ARGV[0], 'atanmamis', NULL, 0);
+    RETURN NULL;
+END $$;
+"""
+
+
+def tetik_suresi(conn, n: int, op: int) -> float:
+    """The row triggers' time in EXPLAIN ANALYZE of n chats inserted, accepted, closed; µs per firing."""
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS kalip2 AS SELECT * FROM chat_oturum WITH NO DATA")
+    conn.execute("TRUNCATE kalip2")
+    conn.execute("INSERT INTO kalip2 SELECT o.* FROM chat_oturum o, generate_series(1, %s) "
+                 "WHERE o.ziyaretci_id = 'sablon'", [n])
+    conn.execute("UPDATE kalip2 SET id = nextval(pg_get_serial_sequence('chat_oturum', 'id')), durum = 'bekliyor'")
+    conn.execute("UPDATE kalip2 SET ziyaretci_id = 'e-' || id")
+    ms = 0.0
+    for sql in ("INSERT INTO chat_oturum SELECT * FROM kalip2",
+                f"UPDATE chat_oturum SET durum = 'aktif', operator_id = {int(op)} WHERE id IN (SELECT id FROM kalip2)",
+                "UPDATE chat_oturum SET durum = 'kapandi' WHERE id IN (SELECT id FROM kalip2)"):
+        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN (ANALYZE) " + sql).fetchall())
+        ms += sum(float(x) for x in re.findall(r"Trigger panel_gorunum_sayaci_\w+: time=([\d.]+)", plan))
+    return ms * 1000 / (3 * n)
 
 
 def kol(conn, ad: str, govdeler: dict) -> None:
@@ -106,6 +138,8 @@ def main() -> int:
     govdeler = json.loads(manage(repo, env, "shell", "-c", GOVDELER).strip().splitlines()[-1])
     kollar = ("kapali", "eski", "yeni")
     sonuc: dict = {durum: {ad: [] for ad in kollar} for durum in ("hayat", "toplu")}
+    sonuc["tetik"] = {"eski": [], "yeni": [], "taban": []}
+    govdeler["taban"] = TABAN
     with pg(database_url) as conn:
         conn.execute(FONKSIYONLAR)
         op = conn.execute("SELECT id FROM tenants_kullanici WHERE email = 'tetik-operator@bench.example'").fetchone()[0]
@@ -122,8 +156,12 @@ def main() -> int:
                                                              [args.adet, f"h{r}{ad}", musteri, op]).fetchone()[0]))
                 sonuc["toplu"][ad].append(float(conn.execute("SELECT pg_temp.toplu(%s, %s, %s, %s)",
                                                              [args.toplu, f"t{r}{ad}", musteri, op]).fetchone()[0]))
+            for ad in (("eski", "yeni", "taban") if r % 2 == 0 else ("taban", "yeni", "eski")):
+                kol(conn, ad, govdeler)
+                sonuc["tetik"][ad].append(tetik_suresi(conn, args.toplu, op))
             print(f"# round {r}: " + ", ".join(f"{ad} {sonuc['hayat'][ad][-1]:.0f}/{sonuc['toplu'][ad][-1]:.0f}"
-                                              for ad in kollar), flush=True)
+                                              for ad in kollar) + "; trigger µs/firing "
+                  + ", ".join(f"{ad} {v[-1]:.1f}" for ad, v in sonuc["tetik"].items()), flush=True)
         kol(conn, "yeni", govdeler)
     # The counters stay exact under the new body: the "yeni" rounds' rows against a recount.
     kayan = json.loads(manage(repo, env, "shell", "-c", "import json; from panel import sayaclar; "
@@ -138,6 +176,12 @@ def main() -> int:
                        "yeni_maliyet_us": round(yeni, 1), "oran": round(yeni / eski, 3) if eski > 0 else None}
         print(f"| {durum} | {m['kapali']:.0f} | {m['eski']:.0f} | {m['yeni']:.0f} | {eski:+.0f} | {yeni:+.0f} | "
               f"{ozet[durum]['oran']} |")
+    t = {ad: statistics.median(v) for ad, v in sonuc["tetik"].items()}
+    ozet["tetik"] = {f"{ad}_us": round(v, 1) for ad, v in t.items()} | {"oran": round(t["yeni"] / t["eski"], 3)}
+    print(f"\nTrigger time per firing (EXPLAIN ANALYZE, bulk of {args.toplu}): 0001 {t['eski']:.1f} µs, "
+          f"0002 {t['yeni']:.1f} µs (0002 / 0001 = {ozet['tetik']['oran']}), floor (2 constant rows) {t['taban']:.1f} µs; "
+          f"0002 below 0001 in {sum(y < e for y, e in zip(sonuc['tetik']['yeni'], sonuc['tetik']['eski'], strict=True))} "
+          f"of {args.tur} rounds")
     yuk_son = os.getloadavg()
     print(f"# recount after the runs: {kayan}; load at the end {yuk_son[0]:.2f} {yuk_son[1]:.2f}")
     if args.json:
