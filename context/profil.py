@@ -15,9 +15,10 @@ from django.db.models import Avg, Count, Max, Min, prefetch_related_objects
 
 from chat.models import Oturum
 from chat.selectors import ticket_idli
-from kisiler.selectors import kisi_verileri, ziyaretci_kisisi
+from kisiler.selectors import ziyaretci_kisisi
 from tickets.models import Ticket
 
+from .kisi_ozeti import kisi_verileri
 from .models import SayfaGoruntuleme, Ziyaretci
 from .selectors import _verdigiyle_tamamla, ziyaretci_get
 

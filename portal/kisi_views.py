@@ -1,13 +1,14 @@
 """`/portal/kisiler`: the project's contacts (CONTRACT 25): list and search for every member; CSV
 export and import for `sahip` and `yonetici` (a file of people's data, as CONTRACT 18's export),
-through `kisiler.aktarim` (formulas neutralised as every CSV of the service, CONTRACT 13)."""
+through `context.kisi_aktarim` (formulas neutralised as every CSV of the service, CONTRACT 13)."""
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
-from kisiler import aktarim
-from kisiler.selectors import kisi_list, kisi_verileri, nitelik_list
+from context import kisi_aktarim as aktarim
+from context.kisi_ozeti import kisi_verileri
+from kisiler.selectors import kisi_list, nitelik_list
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.pagination import sayfala
 

@@ -50,7 +50,7 @@ urlpatterns = [
     path("", include("panel.api.urls")),
     path("", include("gizlilik.api.urls")),
     path("", include("denetim.api.urls")),
-    path("", include("kisiler.api.urls")),
+    path("", include("context.api.kisi_urls")),
     # [\s\S], not `.`: a path with an encoded newline (/api/v1/x%0A) must get the envelope too.
     re_path(r"^[\s\S]*$", BilinmeyenAdresView.as_view(), name="api-bilinmeyen"),
 ]

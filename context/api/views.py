@@ -10,7 +10,6 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from chat.api.serializers import OturumSerializer, oturum_verisi
-from kisiler.api.serializers import KisiSerializer
 from supportdesk.core.exceptions import Bulunamadi, DosyaCokBuyuk, GecersizIstek
 from supportdesk.core.fields import ZamanField
 from supportdesk.core.girdi import ZIYARETCI_ID_MAX, gecerli_id_mi, govde_siniri
@@ -23,6 +22,7 @@ from tickets.api.serializers import OperatorTicketSerializer
 from .. import selectors, services
 from ..profil import ziyaretci_profili_get
 from . import serializers as s
+from .kisi_serializers import KisiSerializer
 
 _HATALAR = {
     400: OpenApiResponse(description="GECERSIZ_ISTEK"),

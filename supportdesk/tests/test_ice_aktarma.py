@@ -5,6 +5,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 
 KOK = Path(__file__).resolve().parents[2]
 
@@ -15,6 +16,10 @@ KATMANLAR = {
     "denetim": 2,  # the audit log: listeners of events by name; knows users and tenants only
     "dosyalar": 2,
     "webhooks": 2,
+    # Contacts (CONTRACT 25): their rows and the actions chat's and tickets' own actions call to link
+    # a visitor (`kisi_ziyaretci_bagla`), so below both; what reads a contact's chats and tickets (its
+    # figures, `/operator/kisiler`, the CSV import and export) is composed in context.
+    "kisiler": 2.5,
     "tickets": 3,
     # A chat sits on tickets (issue 43): it is measured by the tenant's SLA policy (tickets.sla,
     # CONTRACT 17, 24) and an operator turns it into a ticket (`chat_ticketa_cevir`), as the
@@ -96,6 +101,36 @@ def test_imports_run_one_way():
 
 def test_no_import_inside_a_function():
     assert ICERIDEKILER == []
+
+
+def _katmansizlar(uygulamalar) -> list[str]:
+    """The project's apps (those whose folder is in this repository, not an installed library) that
+    have no layer: `uygulamalar` is (name, folder) pairs."""
+    eksik = []
+    for ad, klasor in uygulamalar:
+        yol = Path(klasor).resolve()
+        if not yol.is_relative_to(KOK) or {".venv", "site-packages"} & set(yol.relative_to(KOK).parts):
+            continue
+        if ad not in KATMANLAR:
+            eksik.append(ad)
+    return sorted(set(eksik))
+
+
+def test_every_project_app_has_a_layer():
+    """A new app of INSTALLED_APPS (or a folder with an apps.py not installed yet) must be placed."""
+    kurulu = [(c.name, c.path) for c in apps.get_app_configs()]
+    klasorler = [(y.parent.name, y.parent) for y in KOK.glob("*/apps.py")]
+    assert _katmansizlar(kurulu + klasorler) == []
+
+
+@pytest.mark.parametrize("ad, klasor, eksik", [
+    ("yeni_uygulama", KOK / "yeni_uygulama", True),  # a project app without a layer
+    ("kisiler", KOK / "kisiler", False),
+    ("rest_framework", KOK / ".venv/lib/python3.11/site-packages/rest_framework", False),  # a library
+    ("rest_framework", "/usr/lib/python3/dist-packages/rest_framework", False),
+])
+def test_the_check_catches_an_app_without_a_layer(ad, klasor, eksik):
+    assert bool(_katmansizlar([(ad, klasor)])) is eksik
 
 
 @pytest.mark.parametrize("satir, beklenen", [

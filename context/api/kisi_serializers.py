@@ -2,13 +2,12 @@
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
+from kisiler.models import NitelikTanimi
 from supportdesk.core.fields import ZamanField
-
-from ..models import NitelikTanimi
 
 
 class KisiSerializer(serializers.Serializer):
-    """Fed with `selectors.kisi_verileri`' dicts."""
+    """Fed with `context.kisi_ozeti.kisi_verileri`' dicts."""
 
     id = serializers.IntegerField()
     musteri_id = serializers.IntegerField()

@@ -15,13 +15,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from kisiler import services
+from kisiler.models import Kisi, NitelikTanimi, eposta_anahtari
+from kisiler.selectors import nitelik_list
 from supportdesk.core.exceptions import GecersizIstek
 from supportdesk.core.fields import utc_iso
 from supportdesk.core.tablo import FORMUL_BASLARI, GuvenliYazici
 
-from . import services
-from .models import Kisi, NitelikTanimi, eposta_anahtari
-from .selectors import kisi_verileri, nitelik_list
+from .kisi_ozeti import kisi_verileri
 
 SABIT_SUTUNLAR = ["id", "ad", "email", "telefon", "sirket", "ziyaretci_idleri", "ilk_gorulme", "son_gorulme",
                   "oturum_sayisi", "ticket_sayisi"]

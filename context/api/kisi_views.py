@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 
+from kisiler import selectors, services
 from supportdesk.core import mesajlar
 from supportdesk.core.exceptions import GecersizIstek, Yetkisiz
 from supportdesk.core.girdi import gecerli_id_mi
@@ -12,8 +13,8 @@ from supportdesk.core.responses import basarili
 from tenants.api.temel import OperatorAPIView, istek_ip
 from tenants.selectors import uyelik_get
 
-from .. import selectors, services
-from .serializers import BirlestirSerializer, KisiGuncelleSerializer, KisiSerializer, NitelikTanimiSerializer
+from ..kisi_ozeti import kisi_verileri, kisi_verisi
+from .kisi_serializers import BirlestirSerializer, KisiGuncelleSerializer, KisiSerializer, NitelikTanimiSerializer
 
 YONETICI_GEREKLI = gettext_lazy("Bunu yalnızca proje sahibi ve yöneticiler yapabilir.")
 
@@ -34,7 +35,7 @@ def _musteri_id(params) -> int | None:
 
 
 def _kisi(kisi) -> dict:
-    return KisiSerializer(selectors.kisi_verisi(kisi)).data
+    return KisiSerializer(kisi_verisi(kisi)).data
 
 
 class KisiListView(OperatorAPIView):
@@ -51,7 +52,7 @@ class KisiListView(OperatorAPIView):
         p = request.query_params
         qs = selectors.kisi_list(musteri_idleri=self.musteri_idleri, musteri_id=_musteri_id(p), q=p.get("q"))
         rows, sonraki = sayfala(qs, p, alanlar=("id",), azalan=True)
-        return basarili({"kisiler": KisiSerializer(selectors.kisi_verileri(rows), many=True).data, "sonraki": sonraki})
+        return basarili({"kisiler": KisiSerializer(kisi_verileri(rows), many=True).data, "sonraki": sonraki})
 
 
 class KisiView(OperatorAPIView):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import kisi_views as views
 
 urlpatterns = [
     path("operator/kisiler", views.KisiListView.as_view(), name="operator-kisiler"),
