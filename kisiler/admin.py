@@ -18,7 +18,14 @@ class _SaltOkunur(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
-        return False
+        # Refused on this model's own admin pages (its delete page, the list's bulk action); a
+        # tenant or user deleted on its own page takes its contacts with it (Django's admin asks
+        # every cascaded row's admin for this permission, with the tenant's page as the view).
+        eslesme = request.resolver_match
+        kendi = f"{self.opts.app_label}_{self.opts.model_name}_"
+        if eslesme is None or (eslesme.url_name or "").startswith(kendi):
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 class KisiZiyaretciInline(admin.TabularInline):
