@@ -9,70 +9,28 @@ A process that dies between a commit and its next hand-off (at most one interval
 those messages are appended with the chat's next message, or by the rebuild its close or any other
 change of the chat makes (`oturum_kaydedildi`). A hand-off the broker refuses is noted in the
 database for the sweep, as before (`services.bekleyen_ekle`)."""
-import atexit
-import logging
-import os
-import threading
-
 from django.conf import settings
 
 from supportdesk.core import kosucu
+from supportdesk.core.biriktirici import Biriktirici
 
 from . import services, tasks
 
-logger = logging.getLogger(__name__)
 
-_kilit = threading.Lock()
-_bekleyen: dict[int, int] = {}  # chat id -> tenant id, noted since the last hand-off
-_planli = False
+def _devret(notlar: list[tuple[int, int]]) -> int:
+    """Hand the noted chats to the indexing task (one broker message); returns how many."""
+    sohbetler = dict(notlar)  # chat id -> tenant id: a chat noted ten times goes once
+    if not kosucu.gorev_gonder(tasks.chat_mesajlari_ekle, sorted(sohbetler), yerel=settings.ARAMA_YEREL_ISCI):
+        for oturum_id, musteri_id in sohbetler.items():
+            services.bekleyen_ekle(musteri_id=musteri_id, tur="chat", belge_id=oturum_id)
+    return len(sohbetler)
+
+
+_biriktirici = Biriktirici(ad="arama-biriktir", aralik=lambda: settings.ARAMA_BIRIKTIRME_SANIYE, yaz=_devret)
+bosalt = _biriktirici.bosalt
 
 
 def not_al(*, musteri_id: int, oturum_id: int) -> None:
     """Note that chat `oturum_id` has new messages (after their commit); the first note of an
     interval schedules the hand-off."""
-    global _planli
-    with _kilit:
-        _bekleyen[oturum_id] = musteri_id
-        if _planli:
-            return
-        _planli = True
-    kosucu.kosucu().sonra(settings.ARAMA_BIRIKTIRME_SANIYE, _zamani_geldi)
-
-
-def _zamani_geldi() -> None:  # on the runner's timer thread: the hand-off itself goes to a lane
-    if kosucu.kosucu().calistir("arama-biriktir", bosalt, esz=1) is None:
-        bosalt()  # the runner is stopping: hand off here
-
-
-def bosalt() -> int:
-    """Hand the noted chats to the indexing task now; returns how many."""
-    global _planli
-    with _kilit:
-        notlar = dict(_bekleyen)
-        _bekleyen.clear()
-        _planli = False
-    if not notlar:
-        return 0
-    if not kosucu.gorev_gonder(tasks.chat_mesajlari_ekle, sorted(notlar), yerel=settings.ARAMA_YEREL_ISCI):
-        for oturum_id, musteri_id in notlar.items():
-            services.bekleyen_ekle(musteri_id=musteri_id, tur="chat", belge_id=oturum_id)
-    return len(notlar)
-
-
-def _catal_sonrasi() -> None:
-    # A forked child has its own notes (none) and its own runner.
-    global _kilit, _planli
-    _kilit, _planli = threading.Lock(), False
-    _bekleyen.clear()
-
-
-os.register_at_fork(after_in_child=_catal_sonrasi)
-
-
-@atexit.register
-def _cikista() -> None:
-    # A process leaving (gunicorn's graceful restart, a worker's shutdown) hands off what it noted.
-    try:
-        bosalt()
-    except Exception:
-        logger.warning("Arama notları çıkışta devredilemedi.", exc_info=True)
+    _biriktirici.ekle((oturum_id, musteri_id))

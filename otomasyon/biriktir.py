@@ -12,25 +12,26 @@ are never noted here (they are written in the event's own transaction, with what
 did). A process that dies between a commit and its next write (at most one interval) loses its
 notes; a process leaving normally writes them at exit. `KURAL_BIRIKTIRME_SANIYE=0` writes each
 event's runs in its own transaction instead (one statement; the tests' default)."""
-import atexit
-import logging
-import os
-import threading
 from datetime import datetime
 
 from django.conf import settings
 from django.db import connection, transaction
 
-from supportdesk.core import kosucu
+from supportdesk.core.biriktirici import Biriktirici
 
 from . import sorgular
 
-logger = logging.getLogger("supportdesk.otomasyon")
-
-_kilit = threading.Lock()
-_bekleyen: list[tuple[list[int], str, datetime]] = []
-_planli = False
 EN_COK = 10_000  # events' notes held at most (the database unreachable for long): older ones are dropped
+
+
+def _yaz(olaylar: list[tuple[list[int], str, datetime]]) -> int:
+    sorgular.kosul_tutmadi_yaz(olaylar)
+    return len(olaylar)
+
+
+_biriktirici = Biriktirici(ad="kural-biriktir", aralik=lambda: settings.KURAL_BIRIKTIRME_SANIYE, yaz=_yaz,
+                           en_cok=EN_COK)
+bosalt = _biriktirici.bosalt
 
 
 def biriktiriliyor() -> bool:
@@ -40,51 +41,4 @@ def biriktiriliyor() -> bool:
 def kaydet(*, kural_idleri: list[int], hedef: str, zaman: datetime) -> None:
     """Note these runs once the current transaction commits (at once outside one)."""
     olay = (kural_idleri, hedef, zaman)
-    transaction.on_commit(lambda: _not_al(olay))
-
-
-def _not_al(olay: tuple[list[int], str, datetime]) -> None:
-    global _planli
-    with _kilit:
-        _bekleyen.append(olay)
-        if len(_bekleyen) > EN_COK:
-            del _bekleyen[:len(_bekleyen) - EN_COK]
-        if _planli:
-            return
-        _planli = True
-    kosucu.kosucu().sonra(settings.KURAL_BIRIKTIRME_SANIYE, _zamani_geldi)
-
-
-def _zamani_geldi() -> None:  # on the runner's timer thread: the write itself goes to a lane
-    if kosucu.kosucu().calistir("kural-biriktir", bosalt, esz=1) is None:
-        bosalt()  # the runner is stopping: write here
-
-
-def bosalt() -> int:
-    """Write the noted runs now, in one statement; returns how many events' were noted."""
-    global _planli
-    with _kilit:
-        olaylar = list(_bekleyen)
-        _bekleyen.clear()
-        _planli = False
-    if olaylar:
-        sorgular.kosul_tutmadi_yaz(olaylar)
-    return len(olaylar)
-
-
-def _catal_sonrasi() -> None:
-    # A forked child has its own notes (none) and its own runner.
-    global _kilit, _planli
-    _kilit, _planli = threading.Lock(), False
-    _bekleyen.clear()
-
-
-os.register_at_fork(after_in_child=_catal_sonrasi)
-
-
-@atexit.register
-def _cikista() -> None:
-    try:
-        bosalt()
-    except Exception:
-        logger.warning("Kural çalışmaları çıkışta yazılamadı.", exc_info=True)
+    transaction.on_commit(lambda: _biriktirici.ekle(olay))
