@@ -73,6 +73,14 @@ export function gorunumCercevesi(tip) {
   D.zaman = setTimeout(() => { sayilariYenile(); if (D.sohbet) sohbetGorunumunuYenile(); }, SAYIM_MS);
 }
 
+// Logout: a count or a view read still waiting on its timer would ask without a session (a 401).
+export function gorunumleriDurdur() {
+  clearTimeout(D.zaman);
+  D.zaman = null;
+  D.sira += 1;
+  D.sayilar = null;
+}
+
 export async function sohbetGorunumunuYenile() {
   const g = D.sohbet;
   if (!g) return;

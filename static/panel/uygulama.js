@@ -7,7 +7,7 @@ import { $, bosalt, h } from "./dom.js";
 import { etiketCipleri, etiketDuzenle, etiketSuzgeci, tumEtiketler } from "./etiketler.js";
 import { aktarHedefe, ekipSecenekleriEkle, ekipSecildi } from "./ekipler.js";
 import { benimEkiplerim, ekipListesi, ekipSuzgeci, ekipUyar, kayitliEkipSuzgeci } from "./ekip_suzgeci.js";
-import { erteleDugmesi, ertelemedenDondu, gorunumCercevesi, gorunumKenari, gorunumListesi, gorunumListesiCiz, sayilariYenile,
+import { erteleDugmesi, ertelemedenDondu, gorunumCercevesi, gorunumleriDurdur, gorunumKenari, gorunumListesi, gorunumListesiCiz, sayilariYenile,
   sohbetGorunumu, sohbetGorunumunuYenile, talepGorunumu } from "./gorunumler.js";
 import { bannerIkonu, ikon } from "./ikonlar.js";
 import { makrolariAc } from "./makrolar.js";
@@ -157,6 +157,9 @@ async function cikisYap() {
   S.oturumVar = false;
   if (soket) { soket.kapat(); soket = null; }
   clearInterval(yoklamaZamani);
+  clearTimeout(listeZamani);
+  clearTimeout(panoZamani);
+  gorunumleriDurdur();
   S.operator = null;
   el.govde.hidden = true;
   girisGoster(false);
