@@ -102,3 +102,4 @@ def test_shift_click_selects_a_range_and_the_bar_fits_a_phone(ortam):  # noqa: F
     genislik = tp.evaluate("() => document.documentElement.scrollWidth")
     assert genislik <= 390, genislik
     telefon.ekran("gorunumler-toplu-telefon.png")
+

@@ -230,3 +230,37 @@ def test_portalda_degisen_hazir_yanit_acik_konsola_yenilemeden_gelir(asgi_sunucu
     liste.get_by_text("Eşleşen hazır yanıt yok.").wait_for(timeout=3000)
     assert not hatalar, hatalar
     context.close()
+
+
+def test_bir_yeni_sohbet_kuyrugu_cizerken_basili_tutulan_tiklama_secer(asgi_sunucu, tarayici):
+    # A busy queue redraws its rows at every frame. A press and a release that straddle a redraw
+    # land on two different elements, and the browser drops the click: the row's box stays
+    # unticked (a CI run lost one of two clicks on a phone this way). The list now waits for the
+    # release to redraw, so the click counts; then the new chat shows.
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, email="ben@ornek.com")
+    widget = {"X-API-Key": a.api_key}
+
+    def baslat(zid):
+        return http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": zid, "ad": zid, "mesaj": "Selam"},
+                    widget)["oturum"]
+
+    bir = baslat("z-tutma-1")
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
+    atanmamis = page.locator('[data-sayi="sohbet-atanmamis"]')
+    atanmamis.filter(has_text="1").wait_for()
+    kutu = page.locator(f'.satir[data-id="{bir["id"]}"] .secim-kutusu')
+    cerceve = kutu.bounding_box()
+    page.mouse.move(cerceve["x"] + cerceve["width"] / 2, cerceve["y"] + cerceve["height"] / 2)
+    page.mouse.down()
+    iki = baslat("z-tutma-2")
+    # `chat_yeni` redraws the queue at once and the views' count a second later: the count says
+    # the redraw has been asked for.
+    atanmamis.filter(has_text="2").wait_for()
+    page.mouse.up()
+    page.get_by_role("toolbar", name="Toplu eylemler").locator(".secili-sayisi").filter(has_text="1 seçili").wait_for()
+    assert kutu.is_checked()
+    page.locator(f'.satir[data-id="{iki["id"]}"]').wait_for()  # the redraw that waited has run
+    assert page.locator(f'.satir[data-id="{bir["id"]}"] .secim-kutusu').is_checked()
+    assert hatalar == []
+    context.close()

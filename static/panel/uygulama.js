@@ -208,7 +208,7 @@ function iskeletCiz() {
         "aria-label": M.kisayollar }),
       h("button", { type: "button", class: "ikincil", onclick: cikisYap, text: M.cikis })));
   el.sekmeler = h("div", { class: "sekmeler", role: "tablist", "aria-label": M.projeler });
-  el.liste = h("div", { class: "liste-icerik" });
+  el.liste = h("div", { class: "liste-icerik", onpointerdown: listeTutuldu });
   el.gorunumSec = h("div", { class: "gorunum-sec", role: "group" },
     h("button", { type: "button", "data-gorunum": "sohbet", "aria-pressed": "true", "aria-keyshortcuts": "c",
       onclick: () => gorunumDegistir("sohbet"), text: M.sohbetler }),
@@ -589,7 +589,26 @@ function sohbetSatiri(o) {
       "aria-label": `${M.kabulEt}: ${o.ziyaretci_adi || o.ziyaretci_id}` }) : null);
 }
 
+// A redraw of the rows between a pointer's press and its release swallows the click (the press
+// and the release land on different elements: a checkbox or an Accept lost in a busy queue). While a
+// pointer is held on the list, its redraw waits for the release, and runs after the click.
+const tutma = { basili: false, bekliyor: false, zaman: null };
+function listeTutuldu() {
+  tutma.basili = true;
+  clearTimeout(tutma.zaman);
+  tutma.zaman = setTimeout(listeBirakildi, 3000); // a release the page never saw (a drag out of the window)
+}
+function listeBirakildi() {
+  if (!tutma.basili) return;
+  tutma.basili = false;
+  clearTimeout(tutma.zaman);
+  if (tutma.bekliyor) { tutma.bekliyor = false; setTimeout(listeyiCiz, 0); }
+}
+
+for (const olay of ["pointerup", "pointercancel"]) document.addEventListener(olay, listeBirakildi, true);
+
 function listeyiCiz() {
+  if (tutma.basili) { tutma.bekliyor = true; return; }
   basligiGuncelle();
   sekmeleriCiz();
   if (S.gorunum !== "sohbet") return;
