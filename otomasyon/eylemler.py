@@ -86,10 +86,10 @@ def _ticket(eylem: dict, *, ticket_id: int, musteri_id: int, kullanici) -> None:
             "operator_adi": str(chat_services.OTOMATIK_YANIT), "firma_adi": hazir.musteri.firma_adi})
         ticket_services.ticket_otomatik_yanitla(ticket=ticket, icerik=icerik)
     elif tur == "not":
-        ticket_services.ticket_not_yaz(ticket=ticket, operator=kullanici, icerik=eylem["icerik"])
+        ticket_services.ticket_not_yaz(ticket=ticket, kullanici=kullanici, icerik=eylem["icerik"])
     elif tur == "durum":
-        ticket_services.ticket_durum_ayarla(ticket=ticket, durum=eylem["durum"], operator=kullanici)
+        ticket_services.ticket_durum_ayarla(ticket=ticket, durum=eylem["durum"], kullanici=kullanici)
     elif tur == "mesaj":
-        ticket_services.ticket_operator_yanitla(ticket=ticket, operator=kullanici, icerik=eylem["icerik"])
+        ticket_services.ticket_operator_yanitla(ticket=ticket, kullanici=kullanici, icerik=eylem["icerik"])
     else:  # kapat
         raise _yalniz(_("sohbetler"))

@@ -155,7 +155,7 @@ def _ticket_eylemi(*, kullanici, musteri_idleri: list[int], eylem: dict, ip: str
             return ticket_services.ticket_etiketleri_ayarla(ticket=ticket, kullanici=kullanici, etiket_idleri=idler,
                                                             ip=ip)
         if ad == "durum":
-            return ticket_services.ticket_durum_ayarla(ticket=ticket, durum=eylem["durum"], operator=kullanici)
+            return ticket_services.ticket_durum_ayarla(ticket=ticket, durum=eylem["durum"], kullanici=kullanici)
         assert ad == "ertele"
         return ticket_services.ticket_ertele(ticket=ticket, kullanici=kullanici, kadar=eylem["kadar"])
 

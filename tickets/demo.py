@@ -19,5 +19,5 @@ def yukle(*, musteriler, operatorler) -> None:
         ticket = ticket_olustur(musteri=musteri, ziyaretci_id=ZIYARETCI, konu=konu, mesaj=mesaj, oncelik=oncelik,
                                 ad="Demo Ziyaretçi", email="ziyaretci@ornek.com")
         if yanit:
-            ticket_operator_yanitla(ticket=ticket, operator=operator, icerik=yanit)
-            ticket_durum_ayarla(ticket=ticket, durum=Ticket.Durum.COZULDU, operator=operator)
+            ticket_operator_yanitla(ticket=ticket, kullanici=operator, icerik=yanit)
+            ticket_durum_ayarla(ticket=ticket, durum=Ticket.Durum.COZULDU, kullanici=operator)

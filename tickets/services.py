@@ -94,14 +94,14 @@ def ticket_ziyaretci_yanitla(*, ticket: Ticket, icerik: str, ek_idleri: list[int
     return yanit
 
 
-def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str | None = None,
+def ticket_operator_yanitla(*, ticket: Ticket, kullanici, icerik: str, durum: str | None = None,
                             ek_idleri: list[int] | None = None) -> TicketYanit:
     """An operator's reply leaves the status as it is unless `durum` is given (CONTRACT 4).
     Attachments are the operator's own uploads in the ticket's tenant (404 for any other)."""
-    ekler = operator_dosya_list_by_ids(musteri_id=ticket.musteri_id, kullanici=operator, dosya_idleri=ek_idleri or [])
+    ekler = operator_dosya_list_by_ids(musteri_id=ticket.musteri_id, kullanici=kullanici, dosya_idleri=ek_idleri or [])
     with transaction.atomic():
         kilitli = _kilitle(ticket)
-        yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=operator,
+        yanit = _yanit_ekle(kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik, operator=kullanici,
                             ekler=ekler)
         yayinla("ticket_operator_yaniti", musteri_id=kilitli.musteri_id, veri={"yanit_id": yanit.id})
         kilitli.guncellenme = yanit.zaman
@@ -109,32 +109,32 @@ def ticket_operator_yanitla(*, ticket: Ticket, operator, icerik: str, durum: str
         if not yanit.ozel:  # a note is no response (CONTRACT 16, 17)
             sla.operator_yanitladi(kilitli, b)
         if durum is not None:
-            _durum_degistir(kilitli, durum=durum, operator=operator, b=b)
+            _durum_degistir(kilitli, durum=durum, kullanici=kullanici, b=b)
         kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR])
         _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
     return yanit
 
 
-def ticket_not_yaz(*, ticket: Ticket, operator, icerik: str, ek_idleri: list[int] | None = None,
+def ticket_not_yaz(*, ticket: Ticket, kullanici, icerik: str, ek_idleri: list[int] | None = None,
                    bahsedilenler: list[int] | None = None) -> TicketYanit:
     """An internal note (CONTRACT 16): in the ticket's timeline for operators only. It changes no
     state and no `guncellenme` (what a visitor's reply would move), is allowed on a `kapandi`
     ticket, sends no mail to the visitor (no `ticket_operator_yaniti`) and no widget frame; the
     mentioned members (404 unless members of the ticket's tenant) hear of it (`bahsedilme`)."""
-    ekler = operator_dosya_list_by_ids(musteri_id=ticket.musteri_id, kullanici=operator, dosya_idleri=ek_idleri or [])
+    ekler = operator_dosya_list_by_ids(musteri_id=ticket.musteri_id, kullanici=kullanici, dosya_idleri=ek_idleri or [])
     anilanlar = uye_idleri_dogrula(musteri_id=ticket.musteri_id, kullanici_idleri=bahsedilenler or [])
     with transaction.atomic():
         kilitli = Ticket.objects.select_for_update().get(pk=ticket.pk)
         yanit = TicketYanit.objects.create(ticket=kilitli, gonderen=TicketYanit.Gonderen.OPERATOR, icerik=icerik,
-                                           operator=operator, ozel=True)
+                                           operator=kullanici, ozel=True)
         if ekler:
             yanit.ekler.set(ekler)
         yayinla("ticket_guncellendi", musteri_id=kilitli.musteri_id, veri={"ticket": kilitli, "yalniz_operator": True})
         if anilanlar:
             yayinla("bahsedilme", musteri_id=kilitli.musteri_id, veri={
                 "yanit": yanit, "musteri_id": kilitli.musteri_id, "ticket_id": kilitli.id,
-                "kullanici_idleri": anilanlar, "aktor_id": operator.pk,
+                "kullanici_idleri": anilanlar, "aktor_id": kullanici.pk,
             })
     _tazele(ticket, kilitli)
     return yanit
@@ -231,12 +231,12 @@ def ticket_otomatik_yanitla(*, ticket: Ticket, icerik: str) -> TicketYanit:
     return yanit
 
 
-def ticket_durum_ayarla(*, ticket: Ticket, durum: str, operator) -> Ticket:
+def ticket_durum_ayarla(*, ticket: Ticket, durum: str, kullanici) -> Ticket:
     """Any status may be set, except out of `kapandi` (terminal: 409)."""
     with transaction.atomic():
         kilitli = _kilitle(ticket)
         kilitli.guncellenme = timezone.now()
-        _durum_degistir(kilitli, durum=durum, operator=operator, b=sla.baglam(kilitli.musteri, simdi=kilitli.guncellenme))
+        _durum_degistir(kilitli, durum=durum, kullanici=kullanici, b=sla.baglam(kilitli.musteri, simdi=kilitli.guncellenme))
         kilitli.save(update_fields=["durum", "guncellenme", *sla.ALANLAR])
         _ticket_yayinla(kilitli)
     _tazele(ticket, kilitli)
@@ -318,14 +318,14 @@ def _gecerli_degerler(degerler) -> str:
     return _("Geçerli değerler: %(degerler)s.") % {"degerler": ", ".join(degerler)}
 
 
-def _durum_degistir(ticket: Ticket, *, durum: str, operator, b: "sla.Baglam") -> None:
+def _durum_degistir(ticket: Ticket, *, durum: str, kullanici, b: "sla.Baglam") -> None:
     if durum not in Ticket.Durum.values:
         raise GecersizIstek(alanlar={"durum": _gecerli_degerler(Ticket.Durum.values)})
     onceki, ticket.durum = ticket.durum, durum
     sla.durum_degisti(ticket, b, onceki)
     if durum == Ticket.Durum.COZULDU and onceki != Ticket.Durum.COZULDU:
         yayinla("ticket_cozuldu", musteri_id=ticket.musteri_id, veri={
-            "ticket_id": ticket.id, "musteri_id": ticket.musteri_id, "operator_id": operator.id if operator else None,
+            "ticket_id": ticket.id, "musteri_id": ticket.musteri_id, "operator_id": kullanici.id if kullanici else None,
             "etiketler": etiket_adlari(ticket), "ekip_id": ticket.ekip_id,
         })
 

@@ -195,11 +195,11 @@ class OperatorTicketReplyView(OperatorAPIView):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.OperatorYanitSerializer, request.data)
         if veri["ozel"]:
-            yanit = services.ticket_not_yaz(ticket=ticket, operator=request.user, icerik=veri["icerik"],
+            yanit = services.ticket_not_yaz(ticket=ticket, kullanici=request.user, icerik=veri["icerik"],
                                             ek_idleri=veri.get("ek_idleri"), bahsedilenler=veri["bahsedilenler"])
         else:
             yanit = services.ticket_operator_yanitla(
-                ticket=ticket, operator=request.user, icerik=veri["icerik"], durum=veri.get("durum"),
+                ticket=ticket, kullanici=request.user, icerik=veri["icerik"], durum=veri.get("durum"),
                 ek_idleri=veri.get("ek_idleri"))
         return basarili({"yanit": s.YanitSerializer(yanit, context={"request": request}).data,
                          "ticket": _operator_ticketi(self, ticket.id)}, status=201)
@@ -217,7 +217,7 @@ class OperatorTicketStatusView(OperatorAPIView):
     def put(self, request, ticket_id: int):
         ticket = selectors.operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket_id, detay=False)
         veri = _dogrula(s.DurumSerializer, request.data)
-        services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], operator=request.user)
+        services.ticket_durum_ayarla(ticket=ticket, durum=veri["durum"], kullanici=request.user)
         return basarili({"ticket": _operator_ticketi(self, ticket.id)})
 
 

@@ -43,7 +43,7 @@ def test_two_resolutions_emit_one_event():
     operator = operator_yap(musteri)
     ticket = ticket_olustur(musteri=musteri, ziyaretci_id="z", konu="k", mesaj="m")
     kopyalar = [Ticket.objects.get(pk=ticket.pk) for _ in range(4)]
-    _hep_birlikte(*[lambda t=t: ticket_durum_ayarla(ticket=t, durum="cozuldu", operator=operator) for t in kopyalar])
+    _hep_birlikte(*[lambda t=t: ticket_durum_ayarla(ticket=t, durum="cozuldu", kullanici=operator) for t in kopyalar])
     assert Ticket.objects.get(pk=ticket.pk).durum == "cozuldu"
     assert Olay.objects.filter(olay="ticket_cozuldu").count() == 1
 
@@ -55,7 +55,7 @@ def test_reply_racing_a_close_never_lands_on_closed_ticket():
         ticket = ticket_olustur(musteri=musteri, ziyaretci_id="z", konu="k", mesaj="m")
         a, b = Ticket.objects.get(pk=ticket.pk), Ticket.objects.get(pk=ticket.pk)
         sonuclar = _hep_birlikte(
-            lambda a=a: ticket_durum_ayarla(ticket=a, durum="kapandi", operator=operator),
+            lambda a=a: ticket_durum_ayarla(ticket=a, durum="kapandi", kullanici=operator),
             lambda b=b: ticket_ziyaretci_yanitla(ticket=b, icerik="son söz"),
         )
         assert all(not isinstance(s, Exception) or isinstance(s, DurumCakismasi) for s in sonuclar), sonuclar
