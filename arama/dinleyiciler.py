@@ -20,7 +20,7 @@ from . import biriktir, services, tasks
 # which just committed the change, and the beat sweep `arama-bekleyenler` does it later
 # (services.bekleyen_ekle / bekleyenleri_dizinle): nothing stays unsearchable until it changes again.
 @dinle("oturum_kaydedildi")
-def sohbet(olay: YayinlananOlay) -> None:
+def oturum(olay: YayinlananOlay) -> None:
     # A chat saved (created, visitor name or e-mail known, closed, deleted), by any path: its row
     # is rebuilt (rare: a handful of times in a chat's life).
     if not kosucu.gorev_gonder(tasks.chat_dizinle, olay.veri["oturum_id"], yerel=settings.ARAMA_YEREL_ISCI):

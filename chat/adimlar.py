@@ -5,7 +5,7 @@ states what happened (`yayinla`) for the outward effects only (outbox, sockets, 
 caches); no step waits for a listener to do its work.
 
 Both `services` and `atama` import this module and neither imports the other back: `services`
-calls routing directly (`chat_baslat` assigns a new chat by `atama.yeni_sohbeti_ata`) and routing
+calls routing directly (`chat_baslat` assigns a new chat by `atama.yeni_oturumu_ata`) and routing
 writes through these steps (issue 40)."""
 from django.db.models import F
 from django.db.models.functions import Coalesce, Greatest

@@ -1,7 +1,7 @@
 """Automatic assignment and re-routing of chats (CONTRACT 15), for tenants whose `atama_modu` is
 `sirayla` or `en_az_yuklu`; `manuel` tenants are never touched here.
 
-- A new chat is assigned in its start's transaction (`yeni_sohbeti_ata`, called by
+- A new chat is assigned in its start's transaction (`yeni_oturumu_ata`, called by
   `chat.services.chat_baslat` when the tenant is open at the start's instant).
 - When a place frees (a close, a transfer, a member coming online, its cap rising, unmuting) the
   tenant's oldest waiting chats are assigned (`kuyrugu_doldur`), after that change's commit.
@@ -108,7 +108,7 @@ def _aday_kilitle(musteri: Musteri, *, mod: str | None = None, ekip_id: int | No
 
 
 # --- a new chat ------------------------------------------------------------------------------
-def yeni_sohbeti_ata(*, oturum_id: int, musteri_id: int, ekip_id: int | None = None) -> bool:
+def yeni_oturumu_ata(*, oturum_id: int, musteri_id: int, ekip_id: int | None = None) -> bool:
     """In the start's transaction: give the new waiting chat to the best eligible member. One
     statement (finding nothing, locking nothing) for a `manuel` tenant. True when assigned.
 

@@ -15,7 +15,7 @@ HAZIR_YANITLAR = [
     {"kisayol": "/tesekkur", "baslik": "Kapanış", "icerik": "Bizi tercih ettiğiniz için teşekkürler, iyi günler dileriz!"},
 ]
 
-DEMO_SOHBETLER = [
+DEMO_OTURUMLAR = [
     # (tenant index, visitor id, name, first message, accepted by operator index or None)
     (0, "demo-ziyaretci-1", "Ayşe Yılmaz", "Merhaba, faturamı bulamıyorum.", None),
     (1, "demo-ziyaretci-2", "Mehmet Demir", "Siparişim ne zaman kargoya verilir?", None),
@@ -26,7 +26,7 @@ DEMO_SOHBETLER = [
 def yukle(*, musteriler, operatorler) -> None:
     for musteri in musteriler:
         hazir_yanitlari_yukle(musteri=musteri, kayitlar=HAZIR_YANITLAR)
-    for index, ziyaretci_id, ad, mesaj, operator_index in DEMO_SOHBETLER:
+    for index, ziyaretci_id, ad, mesaj, operator_index in DEMO_OTURUMLAR:
         musteri = musteriler[index]
         if Oturum.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id).exists():
             continue

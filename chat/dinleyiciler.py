@@ -20,13 +20,13 @@ _KULLANICI_ALANLARI = frozenset({"durum", "is_active"})
 
 
 @dinle("oturum_kaydedildi", "chat_kabul_edildi", islem_icinde=True)
-def sohbet_ve_sira(olay: YayinlananOlay) -> None:
+def oturum_ve_sira(olay: YayinlananOlay) -> None:
     # Any change to a chat may move the queue of its tenant (created, taken, closed, deleted).
     yoklama.degisti(oturum_idleri=[olay.veri["oturum_id"]], musteri_idleri=[olay.musteri_id])
 
 
 @dinle("mesaj_kaydedildi", "chat_okundu", islem_icinde=True)
-def sohbet(olay: YayinlananOlay) -> None:
+def oturum(olay: YayinlananOlay) -> None:
     yoklama.degisti(oturum_idleri=[olay.veri["oturum_id"]])
 
 

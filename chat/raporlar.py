@@ -28,7 +28,7 @@ def _ilk_yanit():
     return Subquery(ilk)
 
 
-def sohbet_raporu(*, musteri_id: int, bas: datetime, son: datetime, tz: tzinfo) -> dict:
+def oturum_raporu(*, musteri_id: int, bas: datetime, son: datetime, tz: tzinfo) -> dict:
     """Chats started in [bas, son): per local day, totals, ratings, medians, per operator."""
     qs = _aralik(musteri_id, bas, son)
     gunluk = dict(qs.annotate(gun=TruncDate("baslangic", tzinfo=tz)).values("gun").annotate(n=Count("id"))

@@ -69,7 +69,7 @@ ULASILAMAZ_METNI = gettext_lazy("Şu an çevrimiçi temsilcimiz yok.")
 # `erteleme_degisti`'s `neden` (CONTRACT 24): by hand, the visitor wrote, its time came.
 ERTELEME_OPERATOR, ERTELEME_ZIYARETCI, ERTELEME_ZAMAN = "operator", "ziyaretci", "zaman"
 
-def sohbet_dili(musteri, dil: str | None = None) -> str:
+def oturum_dili(musteri, dil: str | None = None) -> str:
     """A new chat's (or ticket's) language (CONTRACT 19): `dil` when supported (the widget's,
     `supportdesk.core.dil.widget_dili`, which the views decide); else the tenant's `dil` when it is
     `tr` or `en` (API starts by the tenant's server, e-mail; `widget_dili` without a request),
@@ -139,13 +139,13 @@ def chat_baslat(
 ) -> tuple[Oturum, bool]:
     """Start a chat, or return the visitor's open one (CONTRACT 3). Returns (chat, created).
 
-    `dil`: the new chat's language, fixed for good (CONTRACT 19; `sohbet_dili`): the widget's for
+    `dil`: the new chat's language, fixed for good (CONTRACT 19; `oturum_dili`): the widget's for
     a visitor's start (the view decides it from the request), else the tenant's.
 
     `simdi`: the request's instant. Whether the tenant is open is decided once, at it (CONTRACT 15,
     wave 4), and that one decision feeds routing and the answer (the view words `data.mesai` at
     the same instant): a chat started while closed is created with its ticket offer already made,
-    and routing never assigns such a chat at its start (`chat.atama.yeni_sohbeti_ata`). `acik`:
+    and routing never assigns such a chat at its start (`chat.atama.yeni_oturumu_ata`). `acik`:
     that decision when the caller made it already at `simdi` (the view, for `data.mesai`).
 
     `ekip_id`: the team the visitor chose (CONTRACT 22; the view checked it is one the widget
@@ -177,7 +177,7 @@ def chat_baslat(
                 with transaction.atomic():
                     oturum = Oturum(
                         musteri=musteri, ziyaretci_id=ziyaretci_id, ziyaretci_adi=ad, email=email, kanal=kanal,
-                        dil=sohbet_dili(musteri, dil), ticket_onerildi=None if acik else simdi, ekip_id=ekip_id,
+                        dil=oturum_dili(musteri, dil), ticket_onerildi=None if acik else simdi, ekip_id=ekip_id,
                     )
                     sla.baslat(oturum, musteri)  # CONTRACT 17, 24: the first-response clock starts with it
                     oturum.save(force_insert=True)
@@ -210,7 +210,7 @@ def chat_baslat(
         })
         # Routing (CONTRACT 15), by the one "open now" decision above: a chat started while closed
         # waits for someone to take it by hand or for the tenant to open.
-        if acik and atama.yeni_sohbeti_ata(oturum_id=oturum.id, musteri_id=musteri.id, ekip_id=oturum.ekip_id):
+        if acik and atama.yeni_oturumu_ata(oturum_id=oturum.id, musteri_id=musteri.id, ekip_id=oturum.ekip_id):
             oturum = yeniden_oku(oturum)  # assigned: answer as it is now
         if ilk is not None:
             mesaj_yayinla(ilk)
@@ -710,7 +710,7 @@ def _uyandir(oturum: Oturum, *, neden: str, aktor_id: int | None = None) -> None
         atama.commit_sonrasi_doldur(oturum.musteri_id)  # a waiting chat is routed again
 
 
-def ertelenen_sohbetleri_uyandir(*, simdi=None) -> int:
+def ertelenen_oturumlari_uyandir(*, simdi=None) -> int:
     """The periodic wake (`chat.ertelenenleri_uyandir`): open chats whose `kadar` has come. Each is
     re-checked under its row lock, so a wake racing the sweep (the visitor wrote, an operator
     woke it or snoozed it again) acts once."""
@@ -944,15 +944,15 @@ def hazir_yanit_sil(*, hazir_yanit: HazirYanit) -> None:
 
 
 @transaction.atomic
-def silinen_operatorun_sohbetlerini_birak(*, operator_id: int) -> int:
+def silinen_operatorun_oturumlarini_birak(*, operator_id: int) -> int:
     """A user is being deleted: its active chats in every tenant go back to the queue, as when it
     leaves each project."""
     musteri_idleri = sorted(set(Oturum.objects.filter(operator_id=operator_id, durum=Oturum.Durum.AKTIF)
                                 .values_list("musteri_id", flat=True)))
-    return sum(operator_sohbetlerini_birak(musteri_id=m, operator_id=operator_id) for m in musteri_idleri)
+    return sum(operator_oturumlarini_birak(musteri_id=m, operator_id=operator_id) for m in musteri_idleri)
 
 
-def operator_sohbetlerini_birak(*, musteri_id: int, operator_id: int) -> int:
+def operator_oturumlarini_birak(*, musteri_id: int, operator_id: int) -> int:
     """A member left the project (CONTRACT 13, team page): their active chats there go back to
     the queue, each with the same system note a transfer to the queue writes."""
     oturumlar = list(Oturum.objects.kapsamda([musteri_id]).select_for_update()

@@ -20,7 +20,7 @@ def atama_taramasi() -> dict:
 @shared_task(name="chat.ertelenenleri_uyandir", ignore_result=True)
 def ertelenenleri_uyandir() -> int:
     """Beat ("ertelenenleri-uyandir"): snoozed chats whose time has come (CONTRACT 24)."""
-    return services.ertelenen_sohbetleri_uyandir()
+    return services.ertelenen_oturumlari_uyandir()
 
 
 @shared_task(name="chat.sla_tara", ignore_result=True)

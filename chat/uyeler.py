@@ -13,7 +13,7 @@ from tenants import ekip, services
 from tenants.models import Kullanici, Uyelik
 
 from . import atama
-from .services import operator_sohbetlerini_birak, silinen_operatorun_sohbetlerini_birak
+from .services import operator_oturumlarini_birak, silinen_operatorun_oturumlarini_birak
 
 
 @transaction.atomic
@@ -22,7 +22,7 @@ def uyeyi_cikar(*, uyelik: Uyelik, yapan: Uyelik | None = None) -> int:
     who may remove whom, never the last owner) and its active chats there go back to the queue,
     each with the transfer's system line. Returns how many chats went back."""
     ekip.uyelik_cikar(uyelik=uyelik, yapan=yapan)
-    return operator_sohbetlerini_birak(musteri_id=uyelik.musteri_id, operator_id=uyelik.kullanici_id)
+    return operator_oturumlarini_birak(musteri_id=uyelik.musteri_id, operator_id=uyelik.kullanici_id)
 
 
 @transaction.atomic
@@ -30,7 +30,7 @@ def kullaniciyi_sil(*, kullanici: Kullanici) -> int:
     """A user account is deleted (the Django admin): its active chats in every project go back to
     the queue first (the delete would leave them `aktif` with no operator), then the user goes
     with its memberships. Returns how many chats went back."""
-    birakilan = silinen_operatorun_sohbetlerini_birak(operator_id=kullanici.pk)
+    birakilan = silinen_operatorun_oturumlarini_birak(operator_id=kullanici.pk)
     kullanici.delete()
     return birakilan
 

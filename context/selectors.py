@@ -32,7 +32,7 @@ def ziyaretci_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: i
     bulunan = {z.musteri_id for z in adaylar}
     kalan = [mid for mid in musteri_idleri if mid not in bulunan and (musteri_id is None or mid == musteri_id)]
     if kalan:
-        adaylar += _yalniz_sohbet_ya_da_ticketta(musteri_idleri=kalan, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
+        adaylar += _yalniz_oturum_ya_da_ticketta(musteri_idleri=kalan, ziyaretci_id=ziyaretci_id, musteri_id=musteri_id)
         adaylar.sort(key=lambda z: z.musteri_id)
     if not adaylar:
         raise Bulunamadi(_("Ziyaretçi bulunamadı."))
@@ -44,7 +44,7 @@ def ziyaretci_get(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: i
     return adaylar[0]
 
 
-def _yalniz_sohbet_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None) -> list[Ziyaretci]:
+def _yalniz_oturum_ya_da_ticketta(*, musteri_idleri: list[int], ziyaretci_id: str, musteri_id: int | None) -> list[Ziyaretci]:
     """A visitor who chatted or opened a ticket (e.g. over the API) but sent no context yet.
 
     The operator opening that chat gets an empty context with the name and e-mail the visitor

@@ -342,7 +342,7 @@ def bahsedilme_gonder(*, musteri_id: int, kullanici_idleri: list[int], yazan_id:
     return _uyelere_yaz(uyeler, musteri=musteri, tur=Tur.BAHSEDILME, icerik_yap=icerik_yap)
 
 
-def sohbet_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, email=None) -> GidenEposta:
+def oturum_dokumu_gonder(*, musteri: Musteri, ziyaretci_id: str, oturum_id, email=None) -> GidenEposta:
     """`POST /widget/chat/transcript`: the visitor's own closed chat, to the address it gives
     (else the one it gave at chat start), at most EPOSTA_DOKUM_SINIRI times per chat. Its
     refusals speak the request's language; the mail speaks the chat's."""

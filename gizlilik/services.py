@@ -259,7 +259,7 @@ def _sinyalsiz_sil(model, idler: list[int]) -> None:
     model._base_manager.filter(id__in=idler)._raw_delete(model._base_manager.db)
 
 
-def _sohbet_ve_ticketlari_sil(*, musteri: Musteri, oturum_idleri: list[int], ticket_idleri: list[int],
+def _oturum_ve_ticketlari_sil(*, musteri: Musteri, oturum_idleri: list[int], ticket_idleri: list[int],
                               ek_dosya_filtresi: Q | None = None, sessiz: bool = False) -> dict:
     """Delete these chats and tickets of one tenant with their messages, replies, the uploads
     attached to them (and `ek_dosya_filtresi`'s), and the mails kept for them. In the caller's
@@ -317,7 +317,7 @@ def _ziyaretci_sil(*, musteri: Musteri, ziyaretci_id: str, kullanici_id: int | N
         # The payloads first: they are found by the ids of rows about to go.
         _webhook_gecmisini_temizle(musteri=musteri, ziyaretci_id=ziyaretci_id,
                                    oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri)
-        silinen = _sohbet_ve_ticketlari_sil(musteri=musteri, oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri,
+        silinen = _oturum_ve_ticketlari_sil(musteri=musteri, oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri,
                                             ek_dosya_filtresi=Q(ziyaretci_id=ziyaretci_id))
         profiller = Ziyaretci.objects.filter(musteri=musteri, ziyaretci_id=ziyaretci_id)
         ekranlar = EkranGoruntusu.objects.filter(musteri=musteri, ziyaretci__in=profiller)
@@ -365,7 +365,7 @@ def _saklama_partisi(musteri: Musteri, sinir) -> dict | None:
                            .select_for_update(skip_locked=True).order_by("id").values_list("id", flat=True)[:1000])
         if not (oturum_idleri or ticket_idleri or ekranlar or sayfa_idleri or hata_idleri):
             return None
-        silinen = _sohbet_ve_ticketlari_sil(musteri=musteri, oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri,
+        silinen = _oturum_ve_ticketlari_sil(musteri=musteri, oturum_idleri=oturum_idleri, ticket_idleri=ticket_idleri,
                                             sessiz=True)
         if ekranlar:
             EkranGoruntusu.objects.filter(id__in=[i for i, _ in ekranlar]).delete()

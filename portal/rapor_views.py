@@ -13,7 +13,7 @@ from django.utils import dateformat, formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from chat.raporlar import PUANLAR, ilk_yanit_sla_raporu, sohbet_raporu
+from chat.raporlar import PUANLAR, ilk_yanit_sla_raporu, oturum_raporu
 from supportdesk.core.replika import replikadan
 from supportdesk.core.tablo import GuvenliYazici
 from tenants.ayarlar import bolge
@@ -47,7 +47,7 @@ def _sayi(deger, basamak=2):
 def rapor_hesapla(*, musteri_id: int, bas_gun, son_gun, tz) -> dict:
     bas = timezone.make_aware(datetime.combine(bas_gun, time.min), tz)
     son = timezone.make_aware(datetime.combine(son_gun + timedelta(days=1), time.min), tz)
-    sohbet = sohbet_raporu(musteri_id=musteri_id, bas=bas, son=son, tz=tz)
+    sohbet = oturum_raporu(musteri_id=musteri_id, bas=bas, son=son, tz=tz)
     gunler = [bas_gun + timedelta(days=i) for i in range((son_gun - bas_gun).days + 1)]
     chat_hedef = ticket_sla.politika(musteri_id).chat_ilk_yanit_sn
     return {**sohbet, "ticket": ticket_raporu(musteri_id=musteri_id, bas=bas, son=son),

@@ -42,6 +42,6 @@ def acik_ticket_sayisi(*, musteri_id: int) -> int:
     return acik_ticket_sayilari(musteri_idleri=[musteri_id]).get(musteri_id, 0)
 
 
-def bugunku_sohbet_sayisi(*, musteri: Musteri) -> int:
+def bugunku_oturum_sayisi(*, musteri: Musteri) -> int:
     """Chats of the project started today (the local day of its zone, as the operator dashboard counts)."""
     return Oturum.objects.kapsamda([musteri.pk]).filter(baslangic__gte=bugun_baslangici(bolge(musteri))).count()

@@ -275,7 +275,7 @@ class PanoView(PortalView):
             musteri=musteri,
             trial_kalan=selectors.trial_kalan_gun(musteri=musteri), saat_dilimi=bolge(musteri),
             gomme_kodu=gomme_kodu(request, musteri),
-            bugunku_sohbet=selectors.bugunku_sohbet_sayisi(musteri=musteri),
+            bugunku_sohbet=selectors.bugunku_oturum_sayisi(musteri=musteri),
             acik_ticket=selectors.acik_ticket_sayisi(musteri_id=musteri.id),
         )
 

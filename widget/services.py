@@ -65,7 +65,7 @@ def _imzali_init_govdesi(govde: dict, *, ziyaretci_id: str, email, timestamp) ->
     return {**alanlar, "ziyaretci_id": ziyaretci_id, "email": email or "", "timestamp": str(timestamp)}
 
 
-def sohbeti_ticketa_donustur(*, musteri, ziyaretci_id: str, oturum_id, konu: str | None = None,
+def oturumu_ticketa_donustur(*, musteri, ziyaretci_id: str, oturum_id, konu: str | None = None,
                              mesaj: str | None = None, ad: str | None = None, email: str | None = None):
     """A waiting chat becomes a ticket (issue 13): the ticket is created with the chat's transcript,
     name and e-mail as defaults for what the visitor left out, then the chat is closed by `sistem`

@@ -54,7 +54,7 @@ def test_wake_frames_reach_the_operator_or_the_queue(canli_sunucu):
     rest["a2"].post(f"operator/chat/{bekleyen['id']}/ertele", {"kadar": _kadar(5)}, 200)
     rest["a1"].post(f"operator/ticket/{ticket['id']}/ertele", {"kadar": _kadar(5)}, 200)
     sonra = datetime.now(UTC) + timedelta(minutes=6)
-    assert chat_services.ertelenen_sohbetleri_uyandir(simdi=sonra) == 1
+    assert chat_services.ertelenen_oturumlari_uyandir(simdi=sonra) == 1
     for k in ("a1", "a2"):
         d = s[k].bekle("ertelemeden_dondu", kosul=lambda d: d["tur"] == "chat" and d["oturum"]["id"] == bekleyen["id"])
         assert d["oturum"]["durum"] == "bekliyor" and d["oturum"]["operator_id"] is None

@@ -128,7 +128,7 @@ class WidgetChatBaslatView(WidgetAPIView):
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, ad=veri.get("ad"), email=veri.get("email"),
             mesaj=veri.get("mesaj"), kanal=veri["kanal"],
             # CONTRACT 19: a visitor's chat speaks the widget's language; a start by the tenant's
-            # own server (`kanal: api`) the tenant's (`sohbet_dili`).
+            # own server (`kanal: api`) the tenant's (`oturum_dili`).
             dil=widget_dili(self.musteri, request) if veri["kanal"] == Oturum.Kanal.WIDGET else None, simdi=simdi,
             acik=mesai["acik"], ekip_id=ekip.pk if ekip is not None else None,
         )

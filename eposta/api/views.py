@@ -40,7 +40,7 @@ class WidgetSohbetDokumuView(WidgetAPIView):
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
         veri = request.data if isinstance(request.data, dict) else {}
-        eposta = services.sohbet_dokumu_gonder(
+        eposta = services.oturum_dokumu_gonder(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri.get("oturum_id"), email=veri.get("email"),
         )
         return basarili({"eposta": {"oturum_id": eposta.oturum_id, "alici": eposta.alici, "durum": eposta.durum}},

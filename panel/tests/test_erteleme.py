@@ -149,13 +149,13 @@ def test_the_periodic_sweep_wakes_what_is_due_and_nothing_else(ortam, musteri):
     ok(client.post(op_url(ikinci["id"], "ertele"), {"kadar": _sonra(hours=5)}, format="json"))
     ok(client.post(t_url(ticket["id"]), {"kadar": _sonra(minutes=10)}, format="json"))
     simdi = timezone.now() + timedelta(minutes=11)
-    assert chat_services.ertelenen_sohbetleri_uyandir(simdi=simdi) == 1
+    assert chat_services.ertelenen_oturumlari_uyandir(simdi=simdi) == 1
     assert ticket_services.ertelenen_ticketlari_uyandir(simdi=simdi) == 1
-    assert chat_services.ertelenen_sohbetleri_uyandir(simdi=simdi) == 0  # a second run does nothing
+    assert chat_services.ertelenen_oturumlari_uyandir(simdi=simdi) == 0  # a second run does nothing
     assert Oturum.objects.get(pk=oturum["id"]).ertelendi_kadar is None
     assert Oturum.objects.get(pk=ikinci["id"]).ertelendi_kadar is not None
     assert Ticket.objects.get(pk=ticket["id"]).ertelendi_kadar is None
-    assert chat_services.ertelenen_sohbetleri_uyandir(simdi=simdi + timedelta(hours=5)) == 1
+    assert chat_services.ertelenen_oturumlari_uyandir(simdi=simdi + timedelta(hours=5)) == 1
     assert _sayilar(client)["chat"] == {"acik": 2, "atanmamis": 1, "benim": 1, "ertelenen": 0}
 
 

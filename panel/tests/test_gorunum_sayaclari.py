@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from chat import selectors as chat_selectors
 from chat.models import Oturum
-from chat.services import ertelenen_sohbetleri_uyandir
+from chat.services import ertelenen_oturumlari_uyandir
 from chat.tests.yardimci import baslat, ok, op_url, operator_istemcisi, widget_client
 from panel import sayaclar
 from panel.models import GorunumSayaci
@@ -136,7 +136,7 @@ class Dunya:
             Oturum.objects.filter(ertelendi_ziyaretci=False, durum__in=["bekliyor", "aktif"]).update(
                 ertelendi_kadar=timezone.now() - timedelta(seconds=1))
             Ticket.objects.filter(ertelendi_kadar__isnull=False).update(ertelendi_kadar=timezone.now() - timedelta(seconds=1))
-            ertelenen_sohbetleri_uyandir()
+            ertelenen_oturumlari_uyandir()
             ertelenen_ticketlari_uyandir()
         else:  # an item moved to another tenant
             if (i := self.ticket()) is not None:

@@ -112,9 +112,9 @@ DURUMLAR = [
     ("ekip_degisti", "tenants.dinleyiciler.ekip_onbellegi", [("tenants.musteri_onbellegi", "unut")], True),
     *[(ad, "tenants.dinleyiciler.uyelik_nesli", [("tenants.musteri_onbellegi", "uyelik_nesli_yenile")], True)
       for ad in ("uyelik_eklendi", "uyelik_silindi")],
-    *[(ad, "chat.dinleyiciler.sohbet_ve_sira", [("chat.yoklama", "degisti")], True)
+    *[(ad, "chat.dinleyiciler.oturum_ve_sira", [("chat.yoklama", "degisti")], True)
       for ad in ("oturum_kaydedildi", "chat_kabul_edildi")],
-    *[(ad, "chat.dinleyiciler.sohbet", [("chat.yoklama", "degisti")], True)
+    *[(ad, "chat.dinleyiciler.oturum", [("chat.yoklama", "degisti")], True)
       for ad in ("mesaj_kaydedildi", "chat_okundu")],
     *[(ad, "chat.dinleyiciler.uyelik", [("chat.yoklama", "degisti")], True)
       for ad in ("uyelik_eklendi", "uyelik_guncellendi", "uyelik_silindi")],
@@ -122,7 +122,7 @@ DURUMLAR = [
      [("chat.yoklama", "degisti")], True),
     ("kullanici_degisti", "chat.dinleyiciler.kullanici", [("chat.yoklama", "degisti")], True),
     ("kullanici_silindi", "chat.dinleyiciler.kullanici_silindi", [("chat.yoklama", "degisti")], True),
-    ("oturum_kaydedildi", "arama.dinleyiciler.sohbet", [("supportdesk.core.kosucu", "gorev_gonder")], False),
+    ("oturum_kaydedildi", "arama.dinleyiciler.oturum", [("supportdesk.core.kosucu", "gorev_gonder")], False),
     # A message is appended to its chat's row: at its commit here (ARAMA_BIRIKTIRME_SANIYE=0 in
     # tests), else noted for the interval's one hand-off (arama.biriktir, tested in arama/tests).
     ("mesaj_kaydedildi", "arama.dinleyiciler.mesaj", [("supportdesk.core.kosucu", "gorev_gonder")], False),

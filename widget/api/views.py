@@ -155,7 +155,7 @@ class WidgetSohbetTicketView(WidgetAPIView):
         ser = SohbetTicketSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         veri = ser.validated_data
-        ticket, oturum = services.sohbeti_ticketa_donustur(
+        ticket, oturum = services.oturumu_ticketa_donustur(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"],
             konu=(veri.get("konu") or "").strip() or None, mesaj=(veri.get("mesaj") or "").strip() or None,
             ad=veri.get("ad"), email=veri.get("email"),
