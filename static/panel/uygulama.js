@@ -592,7 +592,13 @@ function sohbetSatiri(o) {
 // A redraw of the rows between a pointer's press and its release swallows the click (the press
 // and the release land on different elements: a checkbox or an Accept lost in a busy queue). While a
 // pointer is held on the list, its redraw waits for the release, and runs after the click.
-const tutma = { basili: false, bekliyor: false, zaman: null };
+const tutma = { basili: false, bekleyenler: new Set(), zaman: null };
+// True when a redraw must wait for the release (it runs then).
+function tutulurken(ciz) {
+  if (!tutma.basili) return false;
+  tutma.bekleyenler.add(ciz);
+  return true;
+}
 function listeTutuldu() {
   tutma.basili = true;
   clearTimeout(tutma.zaman);
@@ -602,13 +608,15 @@ function listeBirakildi() {
   if (!tutma.basili) return;
   tutma.basili = false;
   clearTimeout(tutma.zaman);
-  if (tutma.bekliyor) { tutma.bekliyor = false; setTimeout(listeyiCiz, 0); }
+  const bekleyenler = [...tutma.bekleyenler];
+  tutma.bekleyenler.clear();
+  if (bekleyenler.length) setTimeout(() => { for (const ciz of bekleyenler) ciz(); }, 0);
 }
 
 for (const olay of ["pointerup", "pointercancel"]) document.addEventListener(olay, listeBirakildi, true);
 
 function listeyiCiz() {
-  if (tutma.basili) { tutma.bekliyor = true; return; }
+  if (tutulurken(listeyiCiz)) return;
   basligiGuncelle();
   sekmeleriCiz();
   if (S.gorunum !== "sohbet") return;
@@ -1334,7 +1342,12 @@ async function talepleriYenile() {
   } catch { return; }
   if (sira !== talepSirasi) return;
   S.talepler = veri.ticketlar;
+  talepleriCiz();
+}
+
+function talepleriCiz() {
   if (S.gorunum !== "talep") return;
+  if (tutulurken(talepleriCiz)) return;
   // The filters stay in place (a half-typed search keeps its focus); only the rows are redrawn.
   if (!el.liste.contains(el.talepUst)) {
     el.talepUst = h("div", { class: "liste-suzgec talep-suzgec" });
