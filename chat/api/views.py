@@ -143,7 +143,7 @@ class WidgetChatMesajView(WidgetAPIView):
     )
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
-        veri = _dogrula(s.WidgetMesajSerializer, request.data)
+        veri = s.widget_mesaj_hizli(request.data) or _dogrula(s.WidgetMesajSerializer, request.data)
         mesaj = services.chat_ziyaretci_mesaj_gonder(
             musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], icerik=veri["icerik"],
             ek_id=veri.get("ek_id"),
