@@ -52,6 +52,7 @@ message renews after its commit as before.
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 from contextvars import ContextVar
@@ -120,7 +121,8 @@ def nesil_yenilenecek(*, oturum_id, musteri_id: int) -> tuple[str, int, int] | N
     onbellek = _onbellek()
     if onbellek is None or connection.vendor != "postgresql" or getattr(onbellek, "kume", False):
         return None
-    return _anahtar(onbellek, f"s:{{o:{oturum_id}}}"), oturum_id, secrets.randbits(62)
+    # Not secret, only new: the process's own generator (reseeded at fork), no system call per message.
+    return _anahtar(onbellek, f"s:{{o:{oturum_id}}}"), oturum_id, random.getrandbits(62)
 
 
 @contextlib.contextmanager
