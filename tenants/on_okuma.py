@@ -38,6 +38,7 @@ generation), the chat's `{o:<id>}`, presence's `{varlik}`, the global generation
 runs on the tenant's slot with the reads that share it, and the rest is read by plain commands in
 the same pipeline (`_kumede_calistir`): every script touches one slot.
 """
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,13 +52,20 @@ from supportdesk.core.onbellek import betik_boruya, boru_hatasi
 from . import musteri_onbellegi
 from .kimlik import widget_anahtari
 
-_ARGV = (*throttling.LIMIT_ARGV, "get_sayisi", "kume_sayisi", "en_dusuk", "daralt_sirasi", "daralt_degeri")
+YENILEME_SURESI = 86400  # s a renewed generation lives (chat.yoklama.NESIL_SURE)
+
+_ARGV = (*throttling.LIMIT_ARGV, "get_sayisi", "kume_sayisi", "en_dusuk", "daralt_sirasi", "daralt_degeri",
+         "yenile_sayisi", "yenile_degeri", "yenile_suresi")
 # After the named inputs: the members to look up when narrowing (`daralt_degeri` read at GET
 # number `daralt_sirasi`), by ZMSCORE instead of reading the whole sets.
 _LUA = throttling.lua_argv(_ARGV) + throttling.LIMIT_LUA + """
 local n = tonumber(get_sayisi)
 local okunan = {}
 for i = 1, n do okunan[i] = redis.call('GET', KEYS[2 + i]) end
+local zaman = redis.call('TIME')
+local ms = string.format('%.0f', tonumber(zaman[1]) * 1000 + math.floor(tonumber(zaman[2]) / 1000))
+local yk = tonumber(yenile_sayisi)
+if yk > 0 then redis.call('SET', KEYS[3 + n], ms .. ':' .. yenile_degeri, 'EX', tonumber(yenile_suresi)) end
 local kumeler = {}
 local daralt = daralt_degeri ~= '' and okunan[tonumber(daralt_sirasi)] == daralt_degeri
 local alt = tonumber((string.gsub(en_dusuk, '^%(', '')))
@@ -65,17 +73,17 @@ for j = 1, tonumber(kume_sayisi) do
   if daralt and alt then
     local canli = {}
     if #ARGV > UYE_ONCESI then
-      local skorlar = redis.call('ZMSCORE', KEYS[2 + n + j], unpack(ARGV, UYE_ONCESI + 1))
+      local skorlar = redis.call('ZMSCORE', KEYS[2 + n + yk + j], unpack(ARGV, UYE_ONCESI + 1))
       for i = 1, #skorlar do
         if skorlar[i] and tonumber(skorlar[i]) > alt then canli[#canli + 1] = ARGV[UYE_ONCESI + i] end
       end
     end
     kumeler[j] = canli
   else
-    kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + j], en_dusuk, '+inf')
+    kumeler[j] = redis.call('ZRANGEBYSCORE', KEYS[2 + n + yk + j], en_dusuk, '+inf')
   end
 end
-return {izin, cur, prev, okunan, kumeler, (daralt and alt) and 1 or 0}
+return {izin, cur, prev, okunan, kumeler, (daralt and alt) and 1 or 0, ms}
 """.replace("UYE_ONCESI", str(len(_ARGV)))
 
 
@@ -88,6 +96,9 @@ class OnOkumaIhtiyaci:
 
     varlik: bool = False
     yoklama_ozeti: Callable[..., list[str]] | None = None
+    # `yenilenecek(request, musteri)`: (a generation's raw Redis key, its chat's id, a new random value)
+    # for the script to renew with its Redis `TIME` (`chat.yoklama`, the visitor's message), or None.
+    yenilenecek: Callable[..., tuple[str, int, int] | None] | None = None
 
 
 @dataclass
@@ -102,6 +113,10 @@ class OnOkuma:
     daraltildi: bool = False
     yoklama_anahtarlari: tuple[str, ...] = ()
     yoklama_ozeti: list | None = None  # the values of `yoklama_anahtarlari`
+    zaman_ms: int | None = None  # Redis `TIME` the script ran at (ms); None on a cluster (nodes' clocks differ)
+    yenilenen: int | None = None  # the chat whose generation the script renewed (`yenilenecek`)
+    yenileme_basi: float = 0.0  # time.monotonic() before the script was sent
+
 
     def yoklama_ozeti_icin(self, musteri_id: int) -> list | None:
         """The snapshot's values when they were read for `musteri_id` (the authenticated tenant)."""
@@ -128,15 +143,21 @@ def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
     if kumeler:
         getler.append(musteri_onbellegi.uyelik_nesli_redis_anahtari(musteri.pk))
         daralt = musteri_onbellegi.adaylar(musteri.pk)
+    yenile = ihtiyac.yenilenecek(request, musteri) if ihtiyac.yenilenecek else None
     oran = throttling.oran_coz(settings.WIDGET_RATE_LIMIT)
     limit = throttling.pencere(
         throttling.widget_limit_anahtari(musteri.pk, throttling.WidgetThrottle().get_ident(request)), oran)
-    okunan = _calistir(limit=limit, say=oran is not None, getler=getler, kumeler=kumeler, daralt=daralt)
+    basi = time.monotonic()
+    okunan = _calistir(limit=limit, say=oran is not None, getler=getler, kumeler=kumeler, daralt=daralt,
+                       yenile=yenile)
     if okunan is None:
         return None
-    izin, cur, prev, degerler, kume, daraltildi = okunan
+    izin, cur, prev, degerler, kume, daraltildi, zaman_ms = okunan
+    zaman_ms = int(zaman_ms) if zaman_ms is not None else None  # the script's text of a number
     on = OnOkuma(musteri_id=musteri.pk, limit=limit.karar(izin, cur, prev), musteri_nesli=degerler[0],
-                 yoklama_anahtarlari=yoklama, yoklama_ozeti=degerler[1:1 + len(yoklama)] if yoklama else None)
+                 yoklama_anahtarlari=yoklama, yoklama_ozeti=degerler[1:1 + len(yoklama)] if yoklama else None,
+                 zaman_ms=zaman_ms, yenilenen=yenile[1] if yenile and zaman_ms is not None else None,
+                 yenileme_basi=basi)
     if musteri.kurallar_var:
         request.kural_nesli_jetonu = kurallar.istek_nesli_ayarla(musteri.pk, degerler[1 + len(yoklama)])
     if kumeler:
@@ -148,10 +169,12 @@ def on_oku(request, ihtiyac: OnOkumaIhtiyaci) -> OnOkuma | None:
     return on
 
 
-def _calistir(*, limit: throttling.Pencere, say: bool, getler: list[str], kumeler, daralt) -> list | None:
+def _calistir(*, limit: throttling.Pencere, say: bool, getler: list[str], kumeler, daralt,
+              yenile: tuple[str, int, int] | None = None) -> list | None:
     """Run the script; None (the limit fails open, as the limiter's own) when Redis cannot be reached.
     `daralt` = (membership generation, member ids) held by this process, checked against the
-    last GET."""
+    last GET. `yenile` = (key, chat id, random value): the key set to `<Redis TIME in ms>:<value>`
+    (not on a cluster: there the writer renews after its commit as before)."""
     cache = caches["default"]
     try:
         betik = getattr(cache, "_on_okuma_betigi", None)
@@ -161,12 +184,16 @@ def _calistir(*, limit: throttling.Pencere, say: bool, getler: list[str], kumele
         girdiler = {
             **limit.argv(say=say), "get_sayisi": len(getler), "kume_sayisi": len(setler), "en_dusuk": en_dusuk,
             "daralt_sirasi": len(getler) if daralt else 0, "daralt_degeri": str(daralt[0]) if daralt else "",
+            "yenile_sayisi": 0, "yenile_degeri": "", "yenile_suresi": 0,
         }
         # Cache keys of our own ASCII names: no memcached key checks on the hot path.
         pencereler = [cache.make_key(limit.guncel), cache.make_key(limit.onceki)]
         if getattr(cache, "kume", False):
-            return _kumede_calistir(cache, betik, pencereler, girdiler, getler, setler, en_dusuk, daralt)
-        return betik(keys=[*pencereler, *getler, *setler],
+            return [*_kumede_calistir(cache, betik, pencereler, girdiler, getler, setler, en_dusuk, daralt), None]
+        yenilenecek = [yenile[0]] if yenile else []
+        if yenile:
+            girdiler.update(yenile_sayisi=1, yenile_degeri=str(yenile[2]), yenile_suresi=YENILEME_SURESI)
+        return betik(keys=[*pencereler, *getler, *yenilenecek, *setler],
                      args=[*throttling.argv(_ARGV, girdiler), *(daralt[1] if daralt else ())])
     except Exception:  # noqa: BLE001  (as the limiter: a dead cache must not take the widget down)
         throttling.acik_gecis()
@@ -206,7 +233,7 @@ def _kumede_calistir(cache, betik, pencereler, girdiler, getler, setler, en_dusu
         except Exception as e:
             boru_hatasi(istemci, e)
             raise
-    (izin, cur, prev, yerinde_okunan, *_), geri = sonuc[0], sonuc[1:]
+    (izin, cur, prev, yerinde_okunan, *_), geri = sonuc[0], sonuc[1:]  # (its TIME is not used here)
     okunan: list = [None] * len(getler)
     for i, deger in zip(yerinde, yerinde_okunan, strict=True):
         okunan[i] = deger or None  # Lua's false (a missing key) comes back as None

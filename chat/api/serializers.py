@@ -3,6 +3,8 @@
 Output is built by the plain `*_verisi` functions (the hot polling path stays cheap); the
 Serializer classes beside them describe the same shapes for the OpenAPI schema and validate input.
 """
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
@@ -226,6 +228,34 @@ class WidgetOturumIstekSerializer(serializers.Serializer):
 class WidgetMesajSerializer(WidgetOturumIstekSerializer):
     icerik = StrictCharField(allow_blank=True, trim_whitespace=False, help_text=gettext_lazy("1-5000 karakter düz metin."))
     ek_id = StrictIntegerField(required=False, allow_null=True, min_value=1)
+
+
+_VEKIL = re.compile("[\ud800-\udfff]")
+
+
+def widget_mesaj_hizli(data) -> dict | None:
+    """`WidgetMesajSerializer`'s `validated_data` for a body it certainly accepts, without the
+    serializer (its fields are deep-copied per instance: the visitor's message is the widget's
+    hottest write, issue 41); None for anything else, which the serializer then checks and refuses
+    with its own messages. Only ever stricter than the serializer (asserted against it,
+    chat/tests/test_widget_mesaj_dogrulama.py)."""
+    if type(data) is not dict:
+        return None
+    ziyaretci_id, oturum_id, icerik = data.get("ziyaretci_id"), data.get("oturum_id"), data.get("icerik")
+    if (type(ziyaretci_id) is not str or not 0 < len(ziyaretci_id.strip()) <= 128
+            or not ziyaretci_id.isprintable()):
+        return None  # CharField(max_length=128): trimmed, not blank; no NUL nor surrogate
+    if type(oturum_id) is not int or oturum_id < 1:
+        return None
+    if type(icerik) is not str or "\x00" in icerik or (not icerik.isascii() and _VEKIL.search(icerik)):
+        return None  # CharField's NUL and surrogate validators
+    veri = {"ziyaretci_id": ziyaretci_id.strip(), "oturum_id": oturum_id, "icerik": icerik}
+    if "ek_id" in data:
+        ek_id = data["ek_id"]
+        if ek_id is not None and (type(ek_id) is not int or ek_id < 1):
+            return None
+        veri["ek_id"] = ek_id
+    return veri
 
 
 class PuanSerializer(WidgetOturumIstekSerializer):

@@ -1,4 +1,5 @@
 """Chat endpoints (CONTRACT 3): thin views turning input into service calls."""
+import json
 from collections.abc import Mapping
 
 from django.db.models import prefetch_related_objects
@@ -14,7 +15,7 @@ from supportdesk.core import mesajlar, varlik
 from supportdesk.core.dil import widget_dili
 from supportdesk.core.erteleme import ErteleSerializer, kadar_coz
 from supportdesk.core.exceptions import DurumCakismasi, GecersizIstek
-from supportdesk.core.girdi import gecerli_id_mi, sorgu_tam_sayisi
+from supportdesk.core.girdi import gecerli_id_mi, govde_uzunlugu, sorgu_tam_sayisi
 from supportdesk.core.pagination import imlec_coz, imlec_yap, sayfa_boyutu, sayfala
 from supportdesk.core.responses import basarili
 from supportdesk.core.views import ZarfJSONRenderer
@@ -135,7 +136,25 @@ class WidgetChatBaslatView(WidgetAPIView):
         return basarili(_widget_oturum_yaniti(oturum, self.musteri, request, mesai=mesai), status=201 if yeni else 200)
 
 
+def _yenilenecek(request, musteri) -> tuple[str, int, int] | None:
+    """The chat's poll generation for the message's pre-read to renew (chat.yoklama, issue 41):
+    the body's `oturum_id`, read before DRF parses it (a small JSON body only; anything else is
+    renewed after the commit as before)."""
+    meta = request.META
+    if not meta.get("CONTENT_TYPE", "").startswith("application/json") or not 0 < govde_uzunlugu(request) <= 65536:
+        return None
+    try:
+        govde = json.loads(request.body)
+    except Exception:  # noqa: BLE001  (DRF's parser answers it)
+        return None
+    if type(govde) is not dict:
+        return None
+    return yoklama.nesil_yenilenecek(oturum_id=govde.get("oturum_id"), musteri_id=musteri.pk)
+
+
 class WidgetChatMesajView(WidgetAPIView):
+    on_okuma = OnOkumaIhtiyaci(yenilenecek=_yenilenecek)
+
     @extend_schema(
         summary=gettext_lazy("Ziyaretçi mesajı gönder"),
         request=s.WidgetMesajSerializer,
@@ -143,11 +162,15 @@ class WidgetChatMesajView(WidgetAPIView):
     )
     def post(self, request):
         ziyaretci_id = self.ziyaretci_id()
-        veri = _dogrula(s.WidgetMesajSerializer, request.data)
-        mesaj = services.chat_ziyaretci_mesaj_gonder(
-            musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], icerik=veri["icerik"],
-            ek_id=veri.get("ek_id"),
-        )
+        veri = s.widget_mesaj_hizli(request.data) or _dogrula(s.WidgetMesajSerializer, request.data)
+        on = getattr(request, "on_okuma", None)
+        yenilenen = on.yenilenen if on is not None and on.musteri_id == self.musteri.pk else None
+        with yoklama.onceden_yenilendi(yenilenen if yenilenen == veri["oturum_id"] else None,
+                                       on.yenileme_basi if on is not None else 0.0):
+            mesaj = services.chat_ziyaretci_mesaj_gonder(
+                musteri=self.musteri, ziyaretci_id=ziyaretci_id, oturum_id=veri["oturum_id"], icerik=veri["icerik"],
+                ek_id=veri.get("ek_id"),
+            )
         ziyaretci_goruldu(oturum_id=mesaj.oturum_id)
         return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
@@ -221,7 +244,8 @@ class WidgetChatMesajlarView(WidgetAPIView):
                 veri["oturum"]["cevrimici_operator"] = veri["cevrimici_operator"] = cevrimici
                 yanitlar.append(ZarfJSONRenderer().render({"basarili": True, "data": veri}))
             yoklama.ozet_yaz(anahtarlar=list(on.yoklama_anahtarlari), okunan=okunan, yanitlar=tuple(yanitlar), veri={
-                "m": self.musteri.pk, "z": ziyaretci_id, "s": esik, "u": list(oturum._uygun_idler)})
+                "m": self.musteri.pk, "z": ziyaretci_id, "s": esik, "u": list(oturum._uygun_idler)},
+                zaman_ms=getattr(on, "zaman_ms", None))
         return yanit
 
 

@@ -6,6 +6,8 @@ poll that has messages to get, or a request the ordinary path would refuse.
 Needs Redis as the cache and PostgreSQL (CI has both); skipped otherwise, where the ordinary
 path (tested everywhere else) is the only one."""
 import ast
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -13,8 +15,10 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from chat import sorgular, yoklama
 from chat.api.serializers import widget_oturum_verisi
 from chat.models import Oturum
 from supportdesk.core import varlik
@@ -404,4 +408,66 @@ def test_the_mixed_loads_other_requests_leave_a_chats_snapshot_current(musteri, 
     ozetten(widget, o["id"], django_assert_num_queries)
     ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Hâlâ bekliyorum"}, format="json"), 201)
     veritabanindan(widget, o["id"], django_assert_num_queries)
+    # Within YAZIM_PAYI of a visitor's message its chat's polls store no snapshot (issue 41); after it, one does.
+    time.sleep(yoklama.YAZIM_PAYI)
+    ok(yokla(widget, o["id"]))
     ozetten(widget, o["id"], django_assert_num_queries)
+
+
+def test_polls_within_the_margin_of_a_visitors_message_store_no_snapshot(musteri, django_assert_num_queries,
+                                                                          monkeypatch):
+    monkeypatch.setattr(yoklama, "YAZIM_PAYI", 600.0)
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    ok(yokla(widget, o["id"]))
+    ozetten(widget, o["id"], django_assert_num_queries)
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "Merhaba"}, format="json"), 201)
+    for _ in range(3):
+        assert veritabanindan(widget, o["id"], django_assert_num_queries)["oturum"]["son_mesaj"] == "Merhaba"
+    # Another write of the chat (the operator's accept) keeps the message's time on the generation.
+    _, operator = operator_istemcisi(musteri)
+    ok(operator.post(op_url(o["id"], "accept"), format="json"))
+    assert ok(yokla(widget, o["id"]))["oturum"]["durum"] == "aktif"
+    with CaptureQueriesContext(connection) as sorgular_:
+        ok(yokla(widget, o["id"]))
+    assert len(sorgular_) >= 1  # still not from a snapshot
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_stuck_before_its_commit_is_not_hidden_by_a_snapshot_taken_meanwhile(musteri, monkeypatch):
+    # The guarantee (chat.yoklama): the visitor's next poll never reads a snapshot older than its
+    # own answer. Here the message's statement waits (as behind the chat's lock) longer than
+    # YAZIM_PAYI after its pre-read renewed the generation, and another poll of the chat stores a
+    # snapshot without the message meanwhile: the writer must renew after its commit.
+    monkeypatch.setattr(yoklama, "YAZIM_PAYI", 0.05)
+    widget = widget_client(musteri)
+    o = baslat(widget, "z")
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ilk"}, format="json"), 201)
+    time.sleep(0.1)
+    ok(yokla(widget, o["id"]))
+    ozet_anahtari = yoklama.okunacaklar(oturum_id=o["id"], musteri_id=musteri.pk)[0]
+    istemci = caches["default"]._cache.get_client(write=True)
+    asil = sorgular.ziyaretci_mesaji_yaz
+    arada = []
+
+    def takilan(**kw):
+        istemci.delete(ozet_anahtari)
+        time.sleep(0.15)
+
+        def yokla_ve_kapat():
+            try:
+                arada.append(ok(yokla(widget_client(musteri), o["id"]))["oturum"]["son_mesaj"])
+            finally:
+                connection.close()
+
+        t = threading.Thread(target=yokla_ve_kapat)
+        t.start()
+        t.join()
+        arada.append(istemci.get(ozet_anahtari) is not None)
+        return asil(**kw)
+
+    monkeypatch.setattr(sorgular, "ziyaretci_mesaji_yaz", takilan)
+    ok(widget.post(W_MESAJ, {"ziyaretci_id": "z", "oturum_id": o["id"], "icerik": "ikinci"}, format="json"), 201)
+    assert arada == ["ilk", True]  # the poll in between stored its snapshot (without the message)
+    data = ok(yokla(widget, o["id"]))
+    assert data["oturum"]["son_mesaj"] == "ikinci" and data["oturum"]["okunmamis"] == 2
