@@ -7,7 +7,8 @@ import pytest
 
 from chat.tests.yardimci import baslat, ok, operator_istemcisi
 from kisiler.models import Kisi
-from supportdesk.testing.fixtures import widget_client
+from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.fixtures import modul_verisi, widget_client
 
 from .test_kisiler_api import KISILER, NITELIKLER, hata, kisi_url, nitelik_url
 
@@ -20,8 +21,16 @@ def _gonder(client, method: str, yol: str, govde):
     return client.generic(method, yol, json.dumps(govde), content_type="application/json")
 
 
-@pytest.fixture
-def ortam(musteri, diger_musteri, widget):
+@pytest.fixture(scope="module")
+def ortam(django_db_setup, django_db_blocker, tmp_path_factory):
+    # Written once for the module's ~60 cases, none of which may change it (each runs and rolls
+    # back in its own test transaction).
+    with modul_verisi(django_db_blocker, tmp_path_factory):
+        musteri = MusteriFactory(firma_adi="Anadolu Yazılım")
+        yield _ortam_kur(musteri, MusteriFactory(firma_adi="Başka Firma"), widget_client(musteri))
+
+
+def _ortam_kur(musteri, diger_musteri, widget):
     _, op = operator_istemcisi(musteri)
     _, yonetici = operator_istemcisi(musteri, rol="yonetici")
     _, yabanci = operator_istemcisi(diger_musteri, rol="sahip")

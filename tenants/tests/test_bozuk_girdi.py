@@ -12,7 +12,8 @@ from django.apps import apps
 from rest_framework.test import APIClient
 
 from dosyalar.tests.yardimci import yuklenen_id
-from supportdesk.testing.fixtures import giris_yap, operator_yap
+from supportdesk.testing.factories import MusteriFactory
+from supportdesk.testing.fixtures import giris_yap, modul_verisi, operator_yap
 from tenants.tests.test_auth import hata
 
 pytestmark = pytest.mark.django_db
@@ -58,8 +59,15 @@ def _sayimlar() -> dict:
     return {etiket: apps.get_model(etiket).objects.count() for etiket in SAYILAN}
 
 
-@pytest.fixture
-def ortam(musteri):
+@pytest.fixture(scope="module")
+def ortam(django_db_setup, django_db_blocker, tmp_path_factory):
+    # One tenant, operator, chat, ticket and upload for the module's ~290 cases, none of which may
+    # change them (each refused call runs and rolls back in its own test transaction).
+    with modul_verisi(django_db_blocker, tmp_path_factory):
+        yield _ortam_kur(MusteriFactory(firma_adi="Anadolu Yazılım"))
+
+
+def _ortam_kur(musteri):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {giris_yap(client, operator_yap(musteri))}",
                        HTTP_X_API_KEY=musteri.api_key)
