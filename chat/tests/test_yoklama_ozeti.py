@@ -414,6 +414,8 @@ def test_the_mixed_loads_other_requests_leave_a_chats_snapshot_current(musteri, 
     ozetten(widget, o["id"], django_assert_num_queries)
 
 
+@pytest.mark.skipif("settings.REDIS_KUME", reason="on a cluster the message renews after its commit, untimed "
+                    "(the chat's key is on another node, whose clock differs): no margin")
 def test_polls_within_the_margin_of_a_visitors_message_store_no_snapshot(musteri, django_assert_num_queries,
                                                                           monkeypatch):
     monkeypatch.setattr(yoklama, "YAZIM_PAYI", 600.0)
