@@ -1,5 +1,7 @@
 """Automation rules, their runs, and macros (CONTRACT 23)."""
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -58,6 +60,33 @@ class KuralCalismasi(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hedef}: {self.sonuc}"
+
+
+class TutmayanCalismalar(models.Model):
+    """The runs of one event whose conditions did not hold (issue 42): one row per event naming its
+    rules (`kural_idleri`, in `sira` order), not one `KuralCalismasi` per rule. A visitor's message
+    against 50 rules that hold for none thus writes one row, not 50 rows, 50 index entries and 50
+    foreign-key checks. `GET /operator/kurallar/{id}/calismalar` lists them among the rule's other
+    runs as `kosul_tutmadi` with empty `ayrinti` (`selectors.calisma_list`), exactly as before.
+
+    No foreign key to the rules (an id array cannot have one): a deleted rule's id stays in the rows
+    until the daily prune (`services.calismalari_buda`), but no listing reads it (rule ids are never
+    reused). The tenant's key makes its deletion and its retention (CONTRACT 18) reach the rows."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=False,
+                                verbose_name=_("proje"))
+    kural_idleri = ArrayField(models.BigIntegerField(), verbose_name=_("kurallar"))
+    zaman = models.DateTimeField(_("zaman"), default=timezone.now)
+    hedef = models.CharField(_("hedef"), max_length=40)  # "chat:12", "ticket:7"
+
+    class Meta:
+        verbose_name = _("koşulu tutmayan çalışmalar")
+        verbose_name_plural = _("koşulu tutmayan çalışmalar")
+        indexes = [GinIndex(fields=["kural_idleri"], name="tutmayan_kural_idx"),
+                   models.Index(fields=["musteri", "zaman"], name="tutmayan_musteri_zaman_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.hedef}: {len(self.kural_idleri)} kosul_tutmadi"
 
 
 class MakroQuerySet(KapsamliQuerySet):
