@@ -29,7 +29,7 @@ def calisma_list(*, kural: Kural) -> list[KuralCalismasi]:
     written in batches after the commit (`otomasyon.biriktir`), so their ids can be later than a
     next event's `uygulandi` run."""
     kendi = list(KuralCalismasi.objects.filter(kural=kural).order_by("-id")[:CALISMA_EN_COK])
-    olaylar = (TutmayanCalismalar.objects.filter(musteri_id=kural.musteri_id, kural_idleri__contains=[kural.pk])
+    olaylar = (TutmayanCalismalar.objects.filter(musteri_id=kural.musteri_id, kural_idleri__contains=f",{kural.pk},")
                .order_by("-id").values_list("id", "zaman", "hedef")[:CALISMA_EN_COK])
     tutmayan = [(zaman, 0, i, KuralCalismasi(kural=kural, zaman=zaman, hedef=hedef, ayrinti=[],
                                              sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI))

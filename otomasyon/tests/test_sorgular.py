@@ -6,17 +6,13 @@ delete keeps exactly the rows some rule still shows."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection  # noqa: F401 (the skipif condition reads it)
 from django.utils import timezone
 
 from otomasyon import selectors, sorgular
 from otomasyon.models import Kural, TutmayanCalismalar
 from supportdesk.testing.factories import MusteriFactory
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL-only statement"),
-]
+pytestmark = pytest.mark.django_db
 
 
 def _kural(musteri, ad: str) -> Kural:
