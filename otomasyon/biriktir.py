@@ -1,7 +1,7 @@
 """The runs whose conditions did not hold reach the database together (issue 42): an event that ran
-N rules of which none held only notes `(rule ids, target, time)` in this process after its commit (a
-list: no I/O), and once an interval (`KURAL_BIRIKTIRME_SANIYE`, 1 s) the runner writes every
-noted run in one statement (`sorgular.kosul_tutmadi_yaz`). A visitor's message against 50 rules
+N rules of which none held only notes `(rule ids, target, time, tenant)` in this process after its
+commit (a tuple: no I/O), and once an interval (`KURAL_BIRIKTIRME_SANIYE`, 1 s) the runner writes
+every noted event in one statement, one row per event (`sorgular.kosul_tutmadi_yaz`). A visitor's message against 50 rules
 thus costs no statement and no commit of its own for them; the runs are listed by
 `GET /operator/kurallar/{id}/calismalar` within about one interval. The pattern is
 `arama.biriktir`'s.
@@ -24,7 +24,7 @@ from . import sorgular
 EN_COK = 10_000  # events' notes held at most (the database unreachable for long): older ones are dropped
 
 
-def _yaz(olaylar: list[tuple[list[int], str, datetime]]) -> int:
+def _yaz(olaylar: list[sorgular.Olay]) -> int:
     sorgular.kosul_tutmadi_yaz(olaylar)
     return len(olaylar)
 
@@ -38,7 +38,7 @@ def biriktiriliyor() -> bool:
     return settings.KURAL_BIRIKTIRME_SANIYE > 0 and connection.vendor == "postgresql"
 
 
-def kaydet(*, kural_idleri: list[int], hedef: str, zaman: datetime) -> None:
+def kaydet(*, kural_idleri: list[int], hedef: str, zaman: datetime, musteri_id: int) -> None:
     """Note these runs once the current transaction commits (at once outside one)."""
-    olay = (kural_idleri, hedef, zaman)
+    olay = (kural_idleri, hedef, zaman, musteri_id)
     transaction.on_commit(lambda: _biriktirici.ekle(olay))

@@ -16,7 +16,9 @@ class KatliOkur(Protocol):
 
 
 def kosul_derle(kosul: dict) -> Yuklem:
-    """A condition as a predicate on its field's folded values (CONTRACT 23's operators)."""
+    """A condition as a predicate on its field's folded values (CONTRACT 23's operators). Most fields
+    hold one value (a list of one): that case is checked without a generator (issue 42: 50 rules'
+    conditions run on every visitor message)."""
     aranan = katla(str(kosul["deger"]))
     islem = kosul["islem"]
     if islem == "esit":
@@ -24,10 +26,13 @@ def kosul_derle(kosul: dict) -> Yuklem:
     if islem == "esit_degil":
         return lambda degerler: aranan not in degerler
     if islem == "icerir":
-        return lambda degerler: any(aranan in d for d in degerler)
+        return lambda degerler: (aranan in degerler[0] if len(degerler) == 1
+                                 else any(aranan in d for d in degerler))
     if islem == "icermez":
-        return lambda degerler: not any(aranan in d for d in degerler)
-    return lambda degerler: any(d.startswith(aranan) for d in degerler)  # baslar
+        return lambda degerler: (aranan not in degerler[0] if len(degerler) == 1
+                                 else not any(aranan in d for d in degerler))
+    return lambda degerler: (degerler[0].startswith(aranan) if len(degerler) == 1  # baslar
+                             else any(d.startswith(aranan) for d in degerler))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,4 +49,8 @@ class DerlenmisKural:
 
     def tutar(self, baglam: KatliOkur) -> bool:
         """Every condition holds (the first that does not stops the check: later fields unread)."""
-        return all(yuklem(baglam.katli(alan)) for alan, yuklem in self.kosullar)
+        katli = baglam.katli
+        for alan, yuklem in self.kosullar:
+            if not yuklem(katli(alan)):
+                return False
+        return True

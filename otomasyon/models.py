@@ -60,6 +60,50 @@ class KuralCalismasi(models.Model):
         return f"{self.hedef}: {self.sonuc}"
 
 
+class IdListesiField(models.TextField):
+    """A list of ids kept as text between commas (",12,7,"), the same on PostgreSQL and SQLite (the
+    embedded default): `__contains=",7,"` finds the rows naming 7. Python sees a list of ints."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else [int(p) for p in value.strip(",").split(",") if p]
+
+    def to_python(self, value):
+        if value is None or isinstance(value, list):
+            return value
+        return [int(p) for p in str(value).strip(",").split(",") if p]
+
+    def get_prep_value(self, value):
+        if value is None or isinstance(value, str):  # a lookup's pattern (",7,") passes as it is
+            return value
+        return "," + ",".join(str(int(i)) for i in value) + ","
+
+
+class TutmayanCalismalar(models.Model):
+    """The runs of one event whose conditions did not hold (issue 42): one row per event naming its
+    rules (`kural_idleri`, in `sira` order), not one `KuralCalismasi` per rule. A visitor's message
+    against 50 rules that hold for none thus writes one row, not 50 rows, 50 index entries and 50
+    foreign-key checks. `GET /operator/kurallar/{id}/calismalar` lists them among the rule's other
+    runs as `kosul_tutmadi` with empty `ayrinti` (`selectors.calisma_list`), exactly as before.
+
+    No foreign key to the rules (an id list cannot have one): a deleted rule's id stays in the rows
+    until the daily prune (`services.calismalari_buda`), but no listing reads it (rule ids are never
+    reused). The tenant's key makes its deletion and its retention (CONTRACT 18) reach the rows."""
+
+    musteri = models.ForeignKey("tenants.Musteri", on_delete=models.CASCADE, related_name="+", db_index=False,
+                                verbose_name=_("proje"))
+    kural_idleri = IdListesiField(_("kurallar"))
+    zaman = models.DateTimeField(_("zaman"), default=timezone.now)
+    hedef = models.CharField(_("hedef"), max_length=40)  # "chat:12", "ticket:7"
+
+    class Meta:
+        verbose_name = _("koşulu tutmayan çalışmalar")
+        verbose_name_plural = _("koşulu tutmayan çalışmalar")
+        indexes = [models.Index(fields=["musteri", "zaman"], name="tutmayan_musteri_zaman_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.hedef}: {len(self.kural_idleri)} kosul_tutmadi"
+
+
 class MakroQuerySet(KapsamliQuerySet):
     def gorunur(self, *, kullanici_id: int) -> "MakroQuerySet":
         """CONTRACT 23: a personal macro is visible to its owner only; shared ones to every member."""

@@ -7,15 +7,16 @@ are checked (each compiled once into a predicate, `kosul_derle`; the event's fie
 event, `Baglam.katli`: Turkish folding both ways),
 and when all hold, the actions run one by one, each in a savepoint of its own, so a refused one
 (its service's 400/404/409) is recorded and undone alone while the rest still run. Every run is
-recorded (`KuralCalismasi`: `_kaydet`; the runs whose conditions did not hold are written
-after the commit, many events' in one statement, `biriktir`).
+recorded (`_kaydet`: `KuralCalismasi` per rule that ran its actions; the runs whose conditions
+did not hold as one `TutmayanCalismalar` row per event, written after the commit, many events' in
+one statement, `biriktir`).
 
 Chains: an action is a change like any other and may trigger rules again; the rules running on
 this call stack are kept in a context variable (`_zincir`): a rule never runs inside itself, and
 nothing runs deeper than `DERINLIK` rules."""
 from contextvars import ContextVar
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from chat.models import Oturum
@@ -39,29 +40,30 @@ class OnDegerlendirme:
     """`supportdesk.core.kurallar.kurallari_on_degerlendir`'s answer."""
 
     def __init__(self, *, kurallar: list[DerlenmisKural] | tuple[DerlenmisKural, ...], baglam: "Baglam", hedef: str):
-        self.kurallar, self.hedef = kurallar, hedef
-        self.eslesen = any(k.tutar(baglam) for k in kurallar)
+        self.kurallar, self.hedef, self.musteri_id = kurallar, hedef, baglam.musteri_id
+        self.eslesen = False
+        for kural in kurallar:
+            if kural.tutar(baglam):
+                self.eslesen = True
+                break
 
     def kaydet(self) -> None:
-        _kaydet([], kosul_tutmadi=[k.id for k in self.kurallar], hedef=self.hedef)
+        _kaydet([], kosul_tutmadi=[k.id for k in self.kurallar], hedef=self.hedef, musteri_id=self.musteri_id)
 
 
-def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: list[int], hedef: str) -> None:
-    """The runs of one event. The rules whose conditions did not hold: noted and written after the
-    commit with other events' (`biriktir`), or, with `KURAL_BIRIKTIRME_SANIYE=0`, in one short
-    statement here (`sorgular.kosul_tutmadi_yaz`, PostgreSQL). The rest (`uygulandi`, `hata`, or
-    everything on another database): one INSERT through the ORM's `_insert`, not `bulk_create`
-    (outside a transaction that wraps its statement in BEGIN/COMMIT, two more round trips; the
-    rows' ids are never read back)."""
-    zaman = timezone.now()
-    if kosul_tutmadi and biriktir.biriktiriliyor():
-        biriktir.kaydet(kural_idleri=kosul_tutmadi, hedef=hedef, zaman=zaman)
-        kosul_tutmadi = []
-    elif not kayitlar and kosul_tutmadi and connection.vendor == "postgresql":
-        sorgular.kosul_tutmadi_yaz([(kosul_tutmadi, hedef, zaman)])
-        return
-    kayitlar = [*kayitlar, *(KuralCalismasi(kural_id=i, hedef=hedef, zaman=zaman,
-                                            sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI) for i in kosul_tutmadi)]
+def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: list[int], hedef: str, musteri_id: int) -> None:
+    """The runs of one event. The rules whose conditions did not hold: one row for the event naming
+    them (`TutmayanCalismalar`), noted and written after the commit with other events'
+    (`biriktir`), or, with `KURAL_BIRIKTIRME_SANIYE=0`, by one short statement here
+    (`sorgular.kosul_tutmadi_yaz`). The rest (`uygulandi`, `hata`): one INSERT through the ORM's
+    `_insert`, not `bulk_create` (outside a transaction that wraps its statement in BEGIN/COMMIT,
+    two more round trips; the rows' ids are never read back)."""
+    if kosul_tutmadi:
+        zaman = timezone.now()
+        if biriktir.biriktiriliyor():
+            biriktir.kaydet(kural_idleri=kosul_tutmadi, hedef=hedef, zaman=zaman, musteri_id=musteri_id)
+        else:
+            sorgular.kosul_tutmadi_yaz([(kosul_tutmadi, hedef, zaman, musteri_id)])
     if kayitlar:
         alanlar = [f for f in KuralCalismasi._meta.concrete_fields if not f.primary_key]
         KuralCalismasi.objects._insert(kayitlar, fields=alanlar)  # type: ignore[attr-defined]
@@ -177,7 +179,7 @@ def calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str 
         hatali = any(a["sonuc"] == "hata" for a in ayrinti)
         kayitlar.append(KuralCalismasi(kural_id=kural.id, hedef=hedef, ayrinti=ayrinti,
                                        sonuc=KuralCalismasi.Sonuc.HATA if hatali else KuralCalismasi.Sonuc.UYGULANDI))
-    _kaydet(kayitlar, kosul_tutmadi=tutmadi, hedef=hedef)
+    _kaydet(kayitlar, kosul_tutmadi=tutmadi, hedef=hedef, musteri_id=musteri_id)
     return bool(kayitlar)
 
 

@@ -5,7 +5,7 @@ from supportdesk.core.exceptions import Bulunamadi
 from supportdesk.core.fields import ZamanField
 from supportdesk.core.girdi import gecerli_id_mi
 
-from .models import Kural, KuralCalismasi, Makro
+from .models import Kural, KuralCalismasi, Makro, TutmayanCalismalar
 
 CALISMA_EN_COK = 100
 
@@ -22,11 +22,20 @@ def kural_get(*, musteri_idleri: list[int], kural_id) -> Kural:
 
 
 def calisma_list(*, kural: Kural) -> list[KuralCalismasi]:
-    # The newest by id (the index's order), shown newest first by their event's time: runs whose
-    # conditions did not hold are written in batches after the commit (`otomasyon.biriktir`), so
-    # their ids can be later than a next event's `uygulandi` run.
-    calismalar = KuralCalismasi.objects.filter(kural=kural).order_by("-id")[:CALISMA_EN_COK]
-    return sorted(calismalar, key=lambda c: (c.zaman, c.pk), reverse=True)
+    """The rule's newest CALISMA_EN_COK runs, newest first by their event's time: its own rows
+    (`uygulandi`, `hata`, and `kosul_tutmadi` rows written before issue 42's one row per event) and
+    the events' rows naming it (`TutmayanCalismalar`, shown as `kosul_tutmadi` with empty
+    `ayrinti`), each the newest by id (the indexes' order): runs whose conditions did not hold are
+    written in batches after the commit (`otomasyon.biriktir`), so their ids can be later than a
+    next event's `uygulandi` run."""
+    kendi = list(KuralCalismasi.objects.filter(kural=kural).order_by("-id")[:CALISMA_EN_COK])
+    olaylar = (TutmayanCalismalar.objects.filter(musteri_id=kural.musteri_id, kural_idleri__contains=f",{kural.pk},")
+               .order_by("-id").values_list("id", "zaman", "hedef")[:CALISMA_EN_COK])
+    tutmayan = [(zaman, 0, i, KuralCalismasi(kural=kural, zaman=zaman, hedef=hedef, ayrinti=[],
+                                             sonuc=KuralCalismasi.Sonuc.KOSUL_TUTMADI))
+                for i, zaman, hedef in olaylar]
+    hepsi = sorted([*((c.zaman, 1, c.pk, c) for c in kendi), *tutmayan], key=lambda t: t[:3], reverse=True)
+    return [t[3] for t in hepsi[:CALISMA_EN_COK]]
 
 
 def makro_list(*, musteri_id: int, kullanici_id: int) -> QuerySet[Makro]:

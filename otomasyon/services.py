@@ -13,9 +13,9 @@ from supportdesk.core.olaylar import yayinla
 from tenants.models import Musteri
 from tickets import selectors as ticket_selectors
 
-from . import dogrulama, eylemler, onbellek
-from .models import Kural, KuralCalismasi, Makro
-from .selectors import CALISMA_EN_COK
+from . import dogrulama, eylemler, onbellek, sorgular
+from .models import Kural, KuralCalismasi, Makro, TutmayanCalismalar
+from .selectors import CALISMA_EN_COK, calisma_list
 
 KURAL_ALANLARI = ("ad", "aktif", "olay", "kosullar", "eylemler", "sira")
 
@@ -174,11 +174,32 @@ def calismalari_buda(*, simdi=None) -> int:
         esik = next(iter(calismalar.order_by("-id").values_list("id", flat=True)[CALISMA_EN_COK:CALISMA_EN_COK + 1]), None)
         if esik is not None:
             silinen += _partilerle_sil(calismalar.filter(id__lte=esik))
+    return silinen + _olay_satirlarini_buda(simdi)
+
+
+def _olay_satirlarini_buda(simdi) -> int:
+    """The events' `kosul_tutmadi` rows (`TutmayanCalismalar`), tenant by tenant: those older than
+    its retention go; of the rest, a row goes when no rule it names (and that still exists) shows
+    it: each rule shows its newest CALISMA_EN_COK runs (`calisma_list`), so a row older than the
+    oldest shown run of every rule it names is shown by none. A rule showing fewer keeps all its rows."""
+    silinen = 0
+    musteriler = (TutmayanCalismalar.objects.order_by("musteri_id").values_list("musteri_id", flat=True).distinct())
+    for musteri_id in list(musteriler):
+        satirlar = TutmayanCalismalar.objects.filter(musteri_id=musteri_id)
+        saklama_gun = Musteri.objects.filter(pk=musteri_id).values_list("saklama_gun", flat=True).first()
+        if saklama_gun is not None:
+            silinen += _partilerle_sil(satirlar.filter(zaman__lt=simdi - timedelta(days=saklama_gun)),
+                                       model=TutmayanCalismalar)
+        sinirlar = {}  # rule id -> the time of its oldest shown run, None: it shows fewer, keep all
+        for kural in Kural.objects.filter(musteri_id=musteri_id).order_by("id"):
+            gosterilen = calisma_list(kural=kural)
+            sinirlar[kural.pk] = gosterilen[-1].zaman if len(gosterilen) >= CALISMA_EN_COK else None
+        silinen += sorgular.gosterilmeyenleri_sil(musteri_id=musteri_id, sinirlar=sinirlar, parti=BUDAMA_PARTI)
     return silinen
 
 
-def _partilerle_sil(qs) -> int:
+def _partilerle_sil(qs, *, model=KuralCalismasi) -> int:
     silinen = 0
     while idler := list(qs.order_by("id").values_list("id", flat=True)[:BUDAMA_PARTI]):
-        silinen += KuralCalismasi.objects.filter(id__in=idler).delete()[0]
+        silinen += model.objects.filter(id__in=idler).delete()[0]
     return silinen

@@ -1,57 +1,50 @@
-"""The rules' statement the ORM cannot write (issue 42): PostgreSQL only, with its own test
-(otomasyon/tests/test_sorgular.py); the caller keeps an ORM path for other databases.
+"""The rules' runs whose conditions did not hold, written and pruned (issue 42), the same on
+PostgreSQL and SQLite (the embedded default), with their own test (otomasyon/tests/test_sorgular.py).
 
-`kosul_tutmadi_yaz`: runs whose conditions did not hold, of any number of events, in one INSERT with
-three array parameters, one element per event (its rules' ids as one text, its target, its time),
-unnested in PostgreSQL: the ORM's multi-row INSERT built one model instance and prepared five
-values per row in Python, and a row per rule would still adapt three values per rule. A row whose
-rule was deleted meanwhile is left out (the join), so a
-batch written after the events (`otomasyon.biriktir`) never fails on a rule deleted since.
+`kosul_tutmadi_yaz`: the runs of any number of events in one INSERT of one `TutmayanCalismalar`
+row per event (its tenant, its rules' ids, its target, its time), through the ORM's `_insert`, not
+`bulk_create` (outside a transaction that wraps its statement in BEGIN/COMMIT: two more round
+trips; the rows' ids are never read back). Before this, a row per rule per event (50 rows, 50 index
+entries and 50 foreign-key checks for a message against 50 rules) cost PostgreSQL about as much as
+the message's own write.
 
-Table, column and type names come from the models' `_meta`, and the values are prepared by the
-fields themselves (`get_db_prep_save`), so a model change reaches this statement as it reaches
-the ORM's; the SQL text is built once per process."""
+`gosterilmeyenleri_sil`: the daily prune's delete of the event rows no rule shows any more."""
 from collections.abc import Sequence
 from datetime import datetime
-from functools import cache
 
-from django.db import connection
+from .models import TutmayanCalismalar
 
-from .models import Kural, KuralCalismasi
-
-
-@cache
-def _kosul_tutmadi_sql() -> str:
-    q = connection.ops.quote_name
-    m = KuralCalismasi._meta
-    kolon = {ad: q(m.get_field(ad).column) for ad in ("kural", "zaman", "hedef", "sonuc", "ayrinti")}
-    tur = {ad: m.get_field(ad).db_type(connection) for ad in ("kural", "zaman", "hedef", "sonuc", "ayrinti")}
-    kural_tablo, kural_id = q(Kural._meta.db_table), q(Kural._meta.pk.column)
-    # Only identifiers and types from the models' _meta are formatted in; every value is a parameter.
-    return (
-        f"INSERT INTO {q(m.db_table)} ({kolon['kural']}, {kolon['zaman']}, {kolon['hedef']}, {kolon['sonuc']}, "  # noqa: S608
-        f"{kolon['ayrinti']}) "
-        f"SELECT r.k, e.z, e.h, CAST(%s AS {tur['sonuc']}), CAST(%s AS {tur['ayrinti']}) "
-        f"FROM unnest(CAST(%s AS text[]), CAST(%s AS {tur['zaman']}[]), CAST(%s AS {tur['hedef']}[])) "
-        f"WITH ORDINALITY AS e(idler, z, h, n) "
-        f"CROSS JOIN LATERAL unnest(CAST(string_to_array(e.idler, ',') AS {tur['kural']}[])) WITH ORDINALITY AS r(k, s) "
-        f"JOIN {kural_tablo} ON {kural_tablo}.{kural_id} = r.k ORDER BY e.n, r.s"
-    )
+Olay = tuple[Sequence[int], str, datetime, int]  # (rule ids, target, time, tenant id)
 
 
-def kosul_tutmadi_yaz(olaylar: list[tuple[Sequence[int], str, datetime]]) -> None:
-    """For each `(rule ids, target, time)` (an event), one `kosul_tutmadi` run per rule, empty
-    `ayrinti`, in this order. PostgreSQL only."""
-    olaylar = [o for o in olaylar if o[0]]
-    if not olaylar:
+def kosul_tutmadi_yaz(olaylar: list[Olay]) -> None:
+    """For each `(rule ids, target, time, tenant id)` (an event), one row; none for an event
+    without rules."""
+    satirlar = [TutmayanCalismalar(kural_idleri=list(idler), hedef=hedef, zaman=zaman, musteri_id=musteri_id)
+                for idler, hedef, zaman, musteri_id in olaylar if idler]
+    if not satirlar:
         return
-    alan = KuralCalismasi._meta.get_field
-    zaman, hedef = alan("zaman"), alan("hedef")
-    with connection.cursor() as imlec:
-        imlec.execute(_kosul_tutmadi_sql(), [
-            KuralCalismasi.Sonuc.KOSUL_TUTMADI.value,
-            alan("ayrinti").get_db_prep_save([], connection),
-            [",".join(map(str, o[0])) for o in olaylar],
-            [zaman.get_db_prep_save(o[2], connection) for o in olaylar],
-            [hedef.get_db_prep_save(o[1], connection) for o in olaylar],
-        ])
+    alanlar = [f for f in TutmayanCalismalar._meta.concrete_fields if not f.primary_key]
+    TutmayanCalismalar.objects._insert(satirlar, fields=alanlar)  # type: ignore[attr-defined]
+
+
+def gosterilmeyenleri_sil(*, musteri_id: int, sinirlar: dict[int, datetime | None], parti: int) -> int:
+    """Delete the tenant's event rows that no rule shows: a row stays when a rule it names is in
+    `sinirlar` (the tenant's rules) with no limit (it shows all its runs) or a limit not after the
+    row's time (its oldest shown run). Rows naming only deleted rules go. Read in id order, deleted
+    in batches of `parti` (a statement each); returns how many went."""
+
+    def gosteren_var(idler: list[int], zaman: datetime) -> bool:
+        for kural_id in idler:
+            if kural_id in sinirlar:
+                sinir = sinirlar[kural_id]
+                if sinir is None or zaman >= sinir:
+                    return True
+        return False
+
+    satirlar = (TutmayanCalismalar.objects.filter(musteri_id=musteri_id).order_by("id")
+                .values_list("id", "kural_idleri", "zaman"))
+    silinecek = [pk for pk, idler, zaman in satirlar.iterator(chunk_size=2000) if not gosteren_var(idler, zaman)]
+    for i in range(0, len(silinecek), parti):
+        TutmayanCalismalar.objects.filter(pk__in=silinecek[i:i + parti]).delete()
+    return len(silinecek)
