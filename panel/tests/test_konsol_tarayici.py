@@ -672,3 +672,27 @@ def test_dolu_sohbette_ilk_mesaj_sikismaz_kaydirilir(ortam):
     log.get_by_text("Ek bilgi 19").wait_for()
     assert log.evaluate("ol => ol.scrollHeight > ol.clientHeight")  # fuller than its pane
     assert k.page.locator(".mesajlar li.mesaj").first.evaluate(ILK_BALON_SAGLAM)
+
+
+def test_cikistan_sonra_gelen_okuma_hata_atmaz(ortam):
+    # A read answered after the logout (a slow network: the teams of the list's filter here) draws
+    # nothing and throws nothing. The console read the caller's id from a session already gone
+    # ("Cannot read properties of null (reading 'id')", seen once in CI on a reload then a logout).
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    bekleyen = []
+
+    def tut(route):
+        bekleyen.append((route, route.fetch()))  # answered by the server now, handed to the page later
+
+    page.route(re.compile(r".*/api/v1/operator/tenants/\d+/ekipler$"), tut)
+    with page.expect_request(re.compile(r".*/operator/tenants/\d+/ekipler$")):
+        page.reload()
+    page.get_by_role("button", name="Çıkış").click()
+    page.get_by_role("button", name="Giriş yap").wait_for()
+    assert bekleyen
+    with page.expect_response(re.compile(r".*/operator/tenants/\d+/ekipler$")):
+        for route, yanit in bekleyen:
+            route.fulfill(response=yanit)
+    page.evaluate("() => new Promise((r) => setTimeout(r, 100))")  # the answers' continuations have run
+    assert k.hatalar == []

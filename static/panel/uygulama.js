@@ -219,7 +219,7 @@ function iskeletCiz() {
   el.baglam = h("aside", { class: "baglam", "aria-label": M.baglam });
   // CONTRACT 24: the views with their counts, and the bulk bar over the selected rows (gorunumler.js, toplu.js).
   el.gorunumKenari = gorunumKenari({ secildi: gorunumSecildi, listeDegisti: () => listeyiCiz() });
-  el.topluCubuk = topluKur({ bitti: topluBitti, etiketler: etiketListesi, bildir, operatorId: () => S.operator.id });
+  el.topluCubuk = topluKur({ bitti: topluBitti, etiketler: etiketListesi, bildir, operatorId: () => benimId() });
   el.main = h("main", { class: "bolmeler", "data-bolme": "liste" },
     h("section", { class: "liste", "aria-label": M.sohbetler }, el.gorunumSec, el.gorunumKenari, el.topluCubuk, el.liste),
     el.orta, el.baglam);
@@ -250,7 +250,7 @@ function uyelerGetir(musteriId) {
     const istek = api.uyeler(musteriId).then((v) => {
       for (const u of v.operatorler) {
         S.uyeAdlari.set(u.id, u.ad || u.email);
-        if (u.id === S.operator.id) S.kendiAdim = (u.ad || "").trim();
+        if (u.id === benimId()) S.kendiAdim = (u.ad || "").trim();
       }
       return v.operatorler;
     });
@@ -374,7 +374,7 @@ function soketOlayi(tip, d) {
   } else if (tip === "hazir_yanitlar_degisti") {
     hazirYanitlarDegisti(d.musteri_id);
   } else if (tip === "operator_durumu") {
-    if (S.operator && d.operator_id === S.operator.id) el.durum.value = d.durum;
+    if (S.operator && d.operator_id === benimId()) el.durum.value = d.durum;
     panoGecikmeli();
   }
 }
@@ -519,7 +519,11 @@ async function sohbetleriYenile() {
   listeyiCiz();
 }
 
-const benimMi = (o) => Boolean(o) && o.durum === "aktif" && o.operator_id === S.operator.id;
+// The caller's id; null once logged out (a read answered after the logout draws nothing of ours,
+// and does not throw).
+function benimId() { return S.operator ? S.operator.id : null; }
+
+const benimMi = (o) => Boolean(o) && o.durum === "aktif" && o.operator_id === benimId();
 
 // A chat that became ours without this console taking it: a transfer, or (later) an automatic
 // assignment. It reaches us as a new chat does (CONTRACT 3a): it rings, and the server counts it unread.
@@ -656,7 +660,7 @@ async function sohbetSuzgeciCiz() {
 // The teams of the selected tenant (or of all), and which of them are the caller's ("benim").
 async function ekipleriOku() {
   const hepsi = await ekipListesi(S.musteriler.map((m) => m.id));
-  S.benimEkiplerim = benimEkiplerim(hepsi, S.operator.id);
+  S.benimEkiplerim = benimEkiplerim(hepsi, benimId());
   return S.secilenMusteri ? hepsi.filter((e) => e.musteri_id === S.secilenMusteri) : hepsi;
 }
 
@@ -754,7 +758,7 @@ async function aktarAc() {
   let uyeler = [];
   // Fresh each time: the list shows who is online now.
   S.uyeler.delete(o.musteri_id);
-  try { uyeler = (await uyelerGetir(o.musteri_id)).filter((u) => u.id !== S.operator.id); } catch { return; }
+  try { uyeler = (await uyelerGetir(o.musteri_id)).filter((u) => u.id !== benimId()); } catch { return; }
   const secim = h("select", { id: "aktar-hedef" },
     h("option", { value: "", text: M.siraya }),
     uyeler.map((u) => h("option", { value: String(u.id), text: `${u.ad || u.email} · ${M.durumlar[u.durum] || u.durum}` })));
@@ -904,7 +908,7 @@ function sohbetBasligiCiz() {
 // reply, transfer or close would be 409); a `yonetici` or `sahip` too, until it steps in with the
 // explicit button, after which the composer answers the visitor and the chat keeps its operator.
 function meslektasinSohbeti(o) {
-  return Boolean(o) && o.durum === "aktif" && o.operator_id != null && o.operator_id !== S.operator.id;
+  return Boolean(o) && o.durum === "aktif" && o.operator_id != null && o.operator_id !== benimId();
 }
 function arayaGirebilir(o) {
   const m = musteri(o.musteri_id);
@@ -1031,7 +1035,7 @@ async function mesajlariOku(id) {
 }
 
 function mesajCiz(m) {
-  const kendi = m.gonderen === "operator" && m.operator_id === S.operator.id;
+  const kendi = m.gonderen === "operator" && m.operator_id === benimId();
   // The canned response of a rule: a `sistem` message with a name (`operator_adi`), M.otomatikYanit.
   const kim = m.gonderen === "sistem" && m.operator_adi ? M.otomatikYanit
     : m.gonderen === "operator" && !kendi ? S.uyeAdlari.get(m.operator_id) || M.meslektas : M.gonderen[m.gonderen] || m.gonderen;
@@ -1115,7 +1119,7 @@ function kisayolBekliyor(metin) {
 function bekleyeniAldim(id) {
   S.kendiAldiklarim.delete(id);
   const o = S.sohbetler.get(id);
-  if (o && o.durum === "bekliyor") Object.assign(o, { durum: "aktif", operator_id: S.operator.id });
+  if (o && o.durum === "bekliyor") Object.assign(o, { durum: "aktif", operator_id: benimId() });
   profilSohbetiGuncelle(el.baglam, o);
   sohbetBasligiCiz();
   listeyiCiz();
@@ -1367,7 +1371,7 @@ function talepleriCiz() {
             t.oncelik && t.oncelik !== "normal" ? h("span", { class: "oncelik-rozet", dataset: { oncelik: t.oncelik }, text: M.oncelikler[t.oncelik] || t.oncelik }) : null),
           h("span", { class: "proje", text: `${m.firma_adi || ""} · ${M.talepDurumlari[t.durum] || t.durum} · ${M.oncelikler[t.oncelik] || t.oncelik}` }),
           h("span", { class: "onizleme", text: `${t.ad || t.email || t.ziyaretci_id || ""}` }),
-          "operator_id" in t ? h("span", { class: "sahip", text: `${M.sahip}: ${t.operator_id ? (t.operator_id === S.operator.id ? M.ben : t.operator_adi || S.uyeAdlari.get(t.operator_id) || t.operator_id) : M.sahipYok}` }) : null,
+          "operator_id" in t ? h("span", { class: "sahip", text: `${M.sahip}: ${t.operator_id ? (t.operator_id === benimId() ? M.ben : t.operator_adi || S.uyeAdlari.get(t.operator_id) || t.operator_id) : M.sahipYok}` }) : null,
           etiketCipleri(t.etiketler))));
   })) : h("p", { class: "bos", text: M.bosTalep }));
 }
@@ -1444,7 +1448,7 @@ async function talepAc(id) {
     onchange: () => guncelle({ operator_id: sahip.value ? Number(sahip.value) : null }) },
   h("option", { value: "", text: M.sahipYok, selected: !t.operator_id }),
   t.operator_id && !sahiplerde ? h("option", { value: String(t.operator_id), selected: true, text: t.operator_adi || String(t.operator_id) }) : null,
-  uyeler.map((u) => h("option", { value: String(u.id), selected: u.id === t.operator_id, text: u.id === S.operator.id ? `${u.ad || u.email} (${M.ben})` : u.ad || u.email })));
+  uyeler.map((u) => h("option", { value: String(u.id), selected: u.id === t.operator_id, text: u.id === benimId() ? `${u.ad || u.email} (${M.ben})` : u.ad || u.email })));
   const oncelik = h("select", { id: "talep-oncelik-degistir", "aria-label": M.oncelik,
     onchange: () => guncelle({ oncelik: oncelik.value }) },
   Object.entries(M.oncelikler).map(([k, v]) => h("option", { value: k, text: v, selected: k === t.oncelik })));
@@ -1460,7 +1464,7 @@ async function talepAc(id) {
     if (y.gonderen !== "operator") return M.gonderen[y.gonderen] || y.gonderen;
     // No operator: the reply or note of a rule (CONTRACT 23), named M.otomatikYanit.
     const kim = y.operator_id === null ? M.otomatikYanit
-      : y.operator_id === S.operator.id ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
+      : y.operator_id === benimId() ? M.gonderen.operator : S.uyeAdlari.get(y.operator_id) || M.meslektas;
     return y.ozel ? soz("notKimden", { kim }) : kim;
   };
   bosalt(el.orta,
@@ -1471,7 +1475,7 @@ async function talepAc(id) {
       h("div", { class: "talep-alanlar" },
         h("label", { class: "satir-ici" }, `${M.durumDegistir} `, durum),
         sahipVar ? h("label", { class: "satir-ici" }, `${M.sahip} `, sahip) : null,
-        sahipVar && t.operator_id !== S.operator.id ? h("button", { type: "button", class: "ikincil kucuk", onclick: () => guncelle({ operator_id: S.operator.id }), text: M.ustlen }) : null,
+        sahipVar && t.operator_id !== benimId() ? h("button", { type: "button", class: "ikincil kucuk", onclick: () => guncelle({ operator_id: benimId() }), text: M.ustlen }) : null,
         h("label", { class: "satir-ici" }, `${M.oncelik} `, oncelik),
         ["acik", "beklemede"].includes(t.durum) ? erteleDugmesi({ tur: "ticket", nesne: t, dialog: el.dialog,
           hata: (m) => { el.bildirim.textContent = m; }, bitti: () => { talepleriYenile(); talepAc(t.id); } }) : null,
