@@ -16,9 +16,7 @@ class KatliOkur(Protocol):
 
 
 def kosul_derle(kosul: dict) -> Yuklem:
-    """A condition as a predicate on its field's folded values (CONTRACT 23's operators). Most fields
-    hold one value (a list of one): that case is checked without a generator (issue 42: 50 rules'
-    conditions run on every visitor message)."""
+    """A condition as a predicate on its field's folded values (CONTRACT 23's operators)."""
     aranan = katla(str(kosul["deger"]))
     islem = kosul["islem"]
     if islem == "esit":
@@ -26,13 +24,10 @@ def kosul_derle(kosul: dict) -> Yuklem:
     if islem == "esit_degil":
         return lambda degerler: aranan not in degerler
     if islem == "icerir":
-        return lambda degerler: (aranan in degerler[0] if len(degerler) == 1
-                                 else any(aranan in d for d in degerler))
+        return lambda degerler: any(aranan in d for d in degerler)
     if islem == "icermez":
-        return lambda degerler: (aranan not in degerler[0] if len(degerler) == 1
-                                 else not any(aranan in d for d in degerler))
-    return lambda degerler: (degerler[0].startswith(aranan) if len(degerler) == 1  # baslar
-                             else any(d.startswith(aranan) for d in degerler))
+        return lambda degerler: not any(aranan in d for d in degerler)
+    return lambda degerler: any(d.startswith(aranan) for d in degerler)  # baslar
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +44,4 @@ class DerlenmisKural:
 
     def tutar(self, baglam: KatliOkur) -> bool:
         """Every condition holds (the first that does not stops the check: later fields unread)."""
-        katli = baglam.katli
-        for alan, yuklem in self.kosullar:
-            if not yuklem(katli(alan)):
-                return False
-        return True
+        return all(yuklem(baglam.katli(alan)) for alan, yuklem in self.kosullar)

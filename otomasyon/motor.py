@@ -41,11 +41,7 @@ class OnDegerlendirme:
 
     def __init__(self, *, kurallar: list[DerlenmisKural] | tuple[DerlenmisKural, ...], baglam: "Baglam", hedef: str):
         self.kurallar, self.hedef, self.musteri_id = kurallar, hedef, baglam.musteri_id
-        self.eslesen = False
-        for kural in kurallar:
-            if kural.tutar(baglam):
-                self.eslesen = True
-                break
+        self.eslesen = any(k.tutar(baglam) for k in kurallar)
 
     def kaydet(self) -> None:
         _kaydet([], kosul_tutmadi=[k.id for k in self.kurallar], hedef=self.hedef, musteri_id=self.musteri_id)
