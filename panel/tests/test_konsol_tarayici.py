@@ -202,6 +202,27 @@ def test_meslektasin_kabul_ettigi_sohbet_kuyruktan_hemen_kalkar(ortam):
     assert time.monotonic() - basla <= 2.0
 
 
+def test_yoklamada_meslektas_alinca_taslakli_sohbet_acik_kalir(ortam):
+    # Polling (no live socket here): a colleague takes the chat this operator is answering. The
+    # next poll's list no longer holds it; with a draft in its box it stays open to read, in its
+    # new state (notes only), as it does when the socket's frame says so, draft and all.
+    k = ortam.konsol(ortam.ben)
+    page = k.page
+    _, oturum = sohbet_baslat(ortam.a, "z-taslak")
+    k.satir(oturum["id"]).wait_for()
+    k.satir(oturum["id"]).locator(".satir-ac").click()
+    page.get_by_role("log").get_by_text(re.compile("faturam")).wait_for()
+    page.locator("#yazi").fill("Faturanıza bakıyorum")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Bearer " + ok(client.post(
+        "/api/v1/auth/login", {"email": ortam.meslektas.email, "sifre": TEST_SIFRE}, format="json"))["token"])
+    ok(client.post(f"/api/v1/operator/chat/{oturum['id']}/accept"))
+    k.satir(oturum["id"]).wait_for(state="detached")
+    page.locator(".sohbet-baslik").get_by_text("yalnızca okuyorsunuz ve not yazabilirsiniz").wait_for()
+    assert page.locator("#yazi").input_value() == "Faturanıza bakıyorum"
+    assert page.locator('.yazma-modu [data-mod="yanit"]').is_disabled()
+
+
 def test_sessizdeki_proje_bildirim_ve_ses_vermez_ama_gorunur(ortam):
     k = ortam.konsol(ortam.ben)
     page = k.page

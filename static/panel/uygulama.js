@@ -514,9 +514,23 @@ async function sohbetleriYenile() {
     }
   }
   S.ilkYukleme = false;
+  const acik = S.acikSohbet;
+  const gorulen = acik ? S.sohbetler.get(acik) : null;
   S.sohbetler = yeni;
-  if (S.acikSohbet && !yeni.has(S.acikSohbet) && !S.arsiv.has(S.acikSohbet)) sohbetGitti();
+  if (acik && !yeni.has(acik) && !S.arsiv.has(acik)) {
+    // Left the list (a colleague took it, or it closed). As with the socket's frame (sohbetGuncelle),
+    // one with a draft in its box stays open to read, and its read brings its new state.
+    if (gorulen && taslakliAcik(acik)) {
+      S.arsiv.set(acik, gorulen);
+      mesajlariYenile(acik).then(sohbetBasligiCiz);
+    } else sohbetGitti();
+  }
   listeyiCiz();
+}
+
+// The open chat `id` with a draft in its box: kept open when it leaves this console's list.
+function taslakliAcik(id) {
+  return id === S.acikSohbet && Boolean(el.yazi && el.yazi.value.trim());
 }
 
 // The caller's id; null once logged out (a read answered after the logout draws nothing of ours,
@@ -541,7 +555,7 @@ function sohbetGuncelle(o, yeniMi) {
     else if (bizeDevredildi(eski, o)) sohbetIcinUyar(o.id, soz("sizeAktarildi", { proje: musteriAdi(o.musteri_id) }), o.ziyaretci_adi || o.son_mesaj, o.musteri_id);
     S.sohbetler.set(o.id, o);
     if (o.id === S.acikSohbet) sohbetBasligiCiz();
-  } else if (S.arsiv.has(o.id) || (o.id === S.acikSohbet && el.yazi && el.yazi.value.trim())) {
+  } else if (S.arsiv.has(o.id) || taslakliAcik(o.id)) {
     // A chat opened to read (search, profile), or one with a draft in its box (taken by a
     // colleague while being answered: the draft is kept): it stays open and shows its new state.
     S.arsiv.set(o.id, o);
