@@ -33,7 +33,6 @@ def yukle(*, musteriler, operatorler) -> None:
         oturum, _ = chat_baslat(musteri=musteri, ziyaretci_id=ziyaretci_id, ad=ad, mesaj=mesaj)
         if operator_index is not None:
             operator = operatorler[operator_index]
-            musteri_idleri = [musteri.id]
-            chat_kabul_et(kullanici=operator, musteri_idleri=musteri_idleri, oturum_id=oturum.id)
-            chat_operator_mesaj_gonder(kullanici=operator, musteri_idleri=musteri_idleri, oturum_id=oturum.id,
+            oturum = chat_kabul_et(kullanici=operator, oturum=oturum)
+            chat_operator_mesaj_gonder(kullanici=operator, oturum=oturum,
                                        icerik="Merhaba Zeynep Hanım, hemen yardımcı oluyorum.")

@@ -29,7 +29,7 @@ from supportdesk.core.olaylar import yayinla
 from tenants.ayarlar import TICKET_TEKLIFI, ayar_degeri, kapali_metni, takvim
 from tenants.ekipler import ekip_coz
 from tenants.etiketler import etiket_adlari, etiketler_coz
-from tenants.models import Uyelik
+from tenants.models import Kullanici, Uyelik
 from tenants.selectors import uye_idleri_dogrula
 from tickets import services as ticket_services
 from tickets.models import Ticket
@@ -94,7 +94,12 @@ def icerik_dogrula(icerik, *, alan: str = "icerik", en_cok: int = MESAJ_MAX) -> 
 
 # --- internal steps (caller holds the chat row lock) ---------------------------------------
 def _kilitli(oturum_id: int) -> Oturum:
-    return Oturum.objects.select_for_update().get(pk=oturum_id)
+    # By primary key: the caller resolved the chat (and its tenant scope) already. A chat gone
+    # since (retention, an erasure) is the same 404 as one never seen.
+    try:
+        return Oturum.objects.select_for_update().get(pk=oturum_id)
+    except Oturum.DoesNotExist:
+        raise Bulunamadi() from None
 
 
 def _ziyaretci_kilitli(*, musteri, ziyaretci_id: str, oturum_id) -> Oturum:
@@ -429,6 +434,19 @@ def chat_ticketa_donustu(*, oturum: Oturum, ticket_id: int) -> Oturum:
 
 
 # --- operator side -------------------------------------------------------------------------
+# The service shape (issue 40), as tickets.services has it: an operator's or a rule's action on a
+# chat is handed the chat, `oturum: Oturum`, resolved ONCE by its caller: the view
+# (`chat.api.views.OperatorOturumAPIView.oturum_coz`: `selectors.oturum_get`, scoped to the
+# caller's tenants, the same 404 for a missing chat and another tenant's), the bulk change
+# (`panel.toplu`, scoped the same way) or the rule or macro (`otomasyon.eylemler`, the rule's
+# tenant). The action uses the object for its id and tenant only: everything it decides on it
+# re-reads under its own row locks, inside its transaction (`_kilitli` by primary key, after the
+# membership where it locks one: `_uyelik_kilitle`, then the chat), so a stale object never
+# passes a check. The VISITOR-side actions keep their own shape on purpose
+# (`chat_ziyaretci_mesaj_gonder`, `chat_ziyaretci_bitir`, `chat_puanla`, `chat_ticketa_donusecek`,
+# the read marks `chat_ziyaretci_okudu` / `chat_operator_okudu`): they take `oturum_id` because
+# their scope check (tenant and visitor) and the row lock are one statement on the hottest path
+# (issue 41); a lookup in the view first would add a query to every visitor message.
 def _uyelik_kilitle(*, kullanici_id: int, musteri_id: int) -> Uyelik | None:
     # Locking the membership serialises this operator's accepts/transfers-in (and answers that
     # claim a waiting chat) for the tenant, so the `max_chat_per_tenant` count cannot be passed by
@@ -459,9 +477,11 @@ def _araya_girebilir_mi(*, oturum: Oturum, kullanici) -> None:
         raise DurumCakismasi(str(MESLEKTASIN_SOHBETI))
 
 
-def chat_kabul_et(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
+def chat_kabul_et(*, kullanici: Kullanici, oturum: Oturum) -> Oturum:
+    """Accept a waiting chat (CONTRACT 3). The chat row is not locked: the conditional UPDATE of
+    `kabul_kaydet` (`WHERE durum = 'bekliyor'`) settles two racing accepts, under the membership's
+    lock (the cap)."""
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
         uyelik = _uyelik_kilitle(kullanici_id=kullanici.id, musteri_id=oturum.musteri_id)
         if uyelik is None:
             raise Bulunamadi()
@@ -480,10 +500,9 @@ def operator_gorunen_adi(kullanici) -> str:
     return str(gorunen_ad(kullanici))
 
 
-def chat_aktar(*, kullanici, musteri_idleri: list[int], oturum_id, hedef_operator_id: int | None) -> Oturum:
+def chat_aktar(*, kullanici: Kullanici, oturum: Oturum, hedef_operator_id: int | None) -> Oturum:
     """Hand an active chat to another member of its tenant, or back to the queue (None)."""
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
         hedef = None
         if hedef_operator_id is not None:
             hedef = _uyelik_kilitle(kullanici_id=hedef_operator_id, musteri_id=oturum.musteri_id)
@@ -519,7 +538,7 @@ def _aktar(*, oturum: Oturum, hedef: Uyelik) -> Oturum:
 EKIBE_AKTARILDI = gettext_lazy("Sohbet {ad} ekibine aktarıldı; ekipten ilk uygun temsilci size yanıt verecek.")
 
 
-def chat_ekibe_aktar(*, oturum_id: int, ekip_id: int | None, aktor=None) -> Oturum:
+def chat_ekibe_aktar(*, oturum: Oturum, ekip_id: int | None, aktor: Kullanici | None = None) -> Oturum:
     """Give a chat to a team (CONTRACT 22), or to the whole tenant (None): the chat's `ekip` is set
     and it goes back to routing as a transfer to nobody does (`siraya_al`: `bekliyor`, its `sistem`
     line naming the team, `chat_aktarildi`, `chat_atandi` with `operator_id` null); after the commit
@@ -528,13 +547,11 @@ def chat_ekibe_aktar(*, oturum_id: int, ekip_id: int | None, aktor=None) -> Otur
     the same way); a closed chat only changes its team.
 
     The team must be of the chat's tenant (else 400 with `alanlar.ekip_id`). The caller's
-    membership is the views' to check (the rules and bulk changes call this as the service);
-    `aktor`, when given, is held to CONTRACT 3a as a transfer is (a plain operator moving a
-    colleague's active chat: 409)."""
+    membership is the caller's to check, by resolving `oturum` in its tenants (the view, the bulk
+    change, the rule); `aktor`, when given, is held to CONTRACT 3a as a transfer is (a plain
+    operator moving a colleague's active chat: 409)."""
     with transaction.atomic():
-        oturum = Oturum.objects.select_for_update().filter(pk=id_coz(oturum_id)).first()
-        if oturum is None:
-            raise Bulunamadi()
+        oturum = _kilitli(oturum.pk)
         ekip = ekip_coz(musteri_id=oturum.musteri_id, ekip_id=ekip_id)
         if aktor is not None and oturum.acik:
             _araya_girebilir_mi(oturum=oturum, kullanici=aktor)
@@ -562,35 +579,35 @@ def _aktarildi_metni(oturum: Oturum, hedef: Uyelik):
     return lambda: str(SISTEM_METINLERI["aktarildi_adli"]).format(ad=ad)
 
 
-def chat_operator_kapat(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
+def chat_operator_kapat(*, kullanici: Kullanici, oturum: Oturum) -> Oturum:
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        oturum = _kilitli(oturum.pk)
         if oturum.acik:
             _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
         return yeniden_oku(_kapat(oturum=oturum, kapatan=Oturum.Kapatan.OPERATOR))
 
 
-def chat_operator_mesaj_gonder(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None) -> Mesaj:
+def chat_operator_mesaj_gonder(*, kullanici: Kullanici, oturum: Oturum, icerik, ek_id=None) -> Mesaj:
     """An operator's message (CONTRACT 3a). To a waiting chat it claims the chat first, in this
     transaction, exactly as an accept would (cap, `sistem` line before the reply, events); if a
     colleague's claim wins the race meanwhile, 409 and nothing is stored. To a colleague's active
     chat it is someone stepping in: a `yonetici` or `sahip` only (else 409), and the chat keeps its
     operator."""
     icerik = icerik_dogrula(icerik)
+    gorulen = oturum
     with transaction.atomic():
         # The common case, a chat that is not waiting (it cannot go back to the queue while locked):
         # one statement, the chat's row lock, as before CONTRACT 3a.
-        oturum = (Oturum.objects.kapsamda(musteri_idleri).select_for_update()
-                  .filter(pk=id_coz(oturum_id)).exclude(durum=Oturum.Durum.BEKLIYOR).first())
+        kilitli = Oturum.objects.select_for_update().filter(pk=gorulen.pk).exclude(durum=Oturum.Durum.BEKLIYOR).first()
         uyelik = None
-        if oturum is None:
-            # Waiting (or unknown: 404): the message may claim it, locked as an accept locks (the
+        if kilitli is None:
+            # Waiting (or gone: 404): the message may claim it, locked as an accept locks (the
             # membership, then the chat).
-            gorulen = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
             uyelik = _uyelik_kilitle(kullanici_id=kullanici.id, musteri_id=gorulen.musteri_id)
             if uyelik is None:
                 raise Bulunamadi()
-            oturum = _kilitli(gorulen.pk)
+            kilitli = _kilitli(gorulen.pk)
+        oturum = kilitli
         # The operator's own upload of the chat's tenant (the console's `POST /operator/upload`).
         ek = None if ek_id is None else operator_dosya_list_by_ids(
             musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
@@ -617,7 +634,7 @@ def ilk_yanit_kaydet(mesaj: Mesaj) -> None:
         sla.yanitlandi(oturum_id=mesaj.oturum_id, zaman=mesaj.zaman)
 
 
-def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, icerik, ek_id=None,
+def chat_operator_not_yaz(*, kullanici: Kullanici | None, oturum: Oturum, icerik, ek_id=None,
                           bahsedilenler: list[int] | None = None) -> Mesaj:
     """An internal note (CONTRACT 16): a message with `ozel` in the chat's timeline, for operators
     only. It claims no chat (CONTRACT 3a does not apply), changes no state, is allowed on a closed
@@ -625,7 +642,6 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
     no visitor mail (`chat_operator_mesaji` is not stated). Mentioned members (404 unless members of
     the chat's tenant) hear of it (`bahsedilme`)."""
     icerik = icerik_dogrula(icerik)
-    oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
     anilanlar = uye_idleri_dogrula(musteri_id=oturum.musteri_id, kullanici_idleri=bahsedilenler or [])
     ek = None if ek_id is None else operator_dosya_list_by_ids(
         musteri_id=oturum.musteri_id, kullanici=kullanici, dosya_idleri=[ek_id])[0]
@@ -633,26 +649,27 @@ def chat_operator_not_yaz(*, kullanici, musteri_idleri: list[int], oturum_id, ic
         # Under the chat's row lock as every message: a chat's message ids stay in commit order
         # (the frames' `onceki_id`, chat.selectors.onceki_mesaj_idleri).
         kilitli = _kilitli(oturum.pk)
-        mesaj = Mesaj.objects.create(musteri_id=oturum.musteri_id, oturum=oturum, gonderen=Mesaj.Gonderen.OPERATOR,
+        mesaj = Mesaj.objects.create(musteri_id=kilitli.musteri_id, oturum=kilitli, gonderen=Mesaj.Gonderen.OPERATOR,
                                      operator=kullanici, icerik=icerik, ek=ek, ozel=True)
         # The chat's newest message is this note now (the visitor's newest stays): its predecessors
-        # are what the locked row held (issue 41: no read of the messages for the frames).
+        # are what the locked row held (issue 41: no read of the messages for the frames), and who
+        # follows it (state, operator) is what the locked row says, not the caller's earlier read.
         son_mesaj_kaydet(mesaj)
-        mesaj_yayinla(mesaj, oturum=oturum, onceki_idleri=(kilitli.son_mesaj_no, kilitli.son_gorunur_mesaj_no))
+        mesaj_yayinla(mesaj, oturum=kilitli, onceki_idleri=(kilitli.son_mesaj_no, kilitli.son_gorunur_mesaj_no))
         if anilanlar:
-            yayinla("bahsedilme", musteri_id=oturum.musteri_id, veri={
-                "mesaj": mesaj, "musteri_id": oturum.musteri_id, "oturum_id": oturum.pk,
-                "kullanici_idleri": anilanlar, "aktor_id": kullanici.pk,
+            yayinla("bahsedilme", musteri_id=kilitli.musteri_id, veri={
+                "mesaj": mesaj, "musteri_id": kilitli.musteri_id, "oturum_id": kilitli.pk,
+                "kullanici_idleri": anilanlar, "aktor_id": kullanici.pk if kullanici is not None else None,
             })
     return mesaj
 
 
-def chat_etiketleri_ayarla(*, kullanici, musteri_idleri: list[int], oturum_id, etiket_idleri: list[int],
+def chat_etiketleri_ayarla(*, kullanici: Kullanici | None, oturum: Oturum, etiket_idleri: list[int],
                            ip: str | None = None) -> Oturum:
     """Set the whole list of a chat's labels (CONTRACT 16): labels of the chat's own tenant only
     (404 for any other), in any state; the operators' consoles get the chat again."""
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        oturum = _kilitli(oturum.pk)
         yeni = etiketler_coz(musteri_id=oturum.musteri_id, etiket_idleri=etiket_idleri)
         onceki = set(oturum.etiketler.values_list("id", flat=True))
         oturum.etiketler.set(yeni)
@@ -675,12 +692,12 @@ def _erteleme_yayinla(oturum: Oturum, *, uyandi: bool, neden: str, aktor_id: int
     })
 
 
-def chat_ertele(*, kullanici, musteri_idleri: list[int], oturum_id, kadar) -> Oturum:
+def chat_ertele(*, kullanici: Kullanici, oturum: Oturum, kadar) -> Oturum:
     """Snooze an open chat until `kadar` (an aware time, checked by `erteleme.kadar_coz`), or until
     the visitor writes (None). It keeps its state and operator and leaves every view but
     `ertelenen`. A colleague's active chat is stepping in (CONTRACT 3a): `yonetici`/`sahip` only."""
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        oturum = _kilitli(oturum.pk)
         if not oturum.acik:
             raise DurumCakismasi(_("Kapanmış bir sohbet ertelenemez."))
         _araya_girebilir_mi(oturum=oturum, kullanici=kullanici)
@@ -691,10 +708,10 @@ def chat_ertele(*, kullanici, musteri_idleri: list[int], oturum_id, kadar) -> Ot
     return oturum
 
 
-def chat_uyandir(*, kullanici, musteri_idleri: list[int], oturum_id) -> Oturum:
+def chat_uyandir(*, kullanici: Kullanici, oturum: Oturum) -> Oturum:
     """`DELETE .../ertele`: back in the views at once (nothing to do when it is not snoozed)."""
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        oturum = _kilitli(oturum.pk)
         if ertelenmis_mi(oturum):
             _uyandir(oturum, neden=ERTELEME_OPERATOR, aktor_id=kullanici.pk)
     return oturum
@@ -731,19 +748,16 @@ def ertelenen_oturumlari_uyandir(*, simdi=None) -> int:
 # --- a rule's own moves (CONTRACT 23): the system acts, so no member's role is asked ----------
 
 
-def chat_operatore_ata(*, oturum_id: int, operator_id: int, aktor=None) -> Oturum:
+def chat_operatore_ata(*, oturum: Oturum, operator_id: int, aktor: Kullanici | None = None) -> Oturum:
     """Give an open chat to a member of its tenant (404 otherwise): a waiting chat is assigned as
     routing would (`chat_atandi` with `otomatik`, the cap counted); an active one is transferred.
     `aktor`: None for a rule (the system); a user (a macro's caller) is held to CONTRACT 3a, as
     its own transfer is."""
     with transaction.atomic():
-        gorulen = Oturum.objects.filter(pk=oturum_id).only("musteri_id").first()
-        if gorulen is None:
-            raise Bulunamadi()
-        hedef = _uyelik_kilitle(kullanici_id=operator_id, musteri_id=gorulen.musteri_id)
+        hedef = _uyelik_kilitle(kullanici_id=operator_id, musteri_id=oturum.musteri_id)
         if hedef is None:
             raise Bulunamadi(_("Aktarılacak operatör bu projede bulunamadı."))
-        oturum = _kilitli(oturum_id)
+        oturum = _kilitli(oturum.pk)
         if oturum.durum == Oturum.Durum.BEKLIYOR:
             return kabul_kaydet(oturum=oturum, kullanici=hedef.kullanici, uyelik=hedef, neden=ATAMA_OTOMATIK)
         if oturum.durum != Oturum.Durum.AKTIF:
@@ -754,26 +768,28 @@ def chat_operatore_ata(*, oturum_id: int, operator_id: int, aktor=None) -> Oturu
         return _aktar(oturum=oturum, hedef=hedef)
 
 
-def chat_otomatik_yanit(*, oturum_id: int, icerik: str) -> Mesaj:
+def chat_otomatik_yanit(*, oturum: Oturum, icerik: str) -> Mesaj:
     """A canned response sent by a rule: a `sistem` message from the name "Otomatik yanıt"
     (`otomatik`: the shapes' `operator_adi`, the transcripts' sender; it claims no chat and is no
     operator's first response), its variables filled for the chat's visitor and tenant."""
     with transaction.atomic():
-        oturum = Oturum.objects.select_for_update(of=("self",)).select_related("musteri").get(pk=oturum_id)
-        if not oturum.acik:
+        kilitli = Oturum.objects.select_for_update(of=("self",)).select_related("musteri").filter(pk=oturum.pk).first()
+        if kilitli is None:
+            raise Bulunamadi()
+        if not kilitli.acik:
             raise DurumCakismasi(_("Sohbet kapanmış; yeni mesaj gönderilemez."))
-        metin = hazir_yanit_doldur(icerik, {"ziyaretci_adi": oturum.ziyaretci_adi, "ziyaretci_email": oturum.email,
-                                            "operator_adi": str(OTOMATIK_YANIT), "firma_adi": oturum.musteri.firma_adi})
-        return mesaj_ekle(oturum=oturum, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin, otomatik=True)
+        metin = hazir_yanit_doldur(icerik, {"ziyaretci_adi": kilitli.ziyaretci_adi, "ziyaretci_email": kilitli.email,
+                                            "operator_adi": str(OTOMATIK_YANIT), "firma_adi": kilitli.musteri.firma_adi})
+        return mesaj_ekle(oturum=kilitli, gonderen=Mesaj.Gonderen.SISTEM, icerik=metin, otomatik=True)
 
 
-def chat_sistem_kapat(*, oturum_id: int) -> Oturum:
+def chat_sistem_kapat(*, oturum: Oturum) -> Oturum:
     """A rule closes a chat: by `sistem`, as the periodic close does (409 when closed already)."""
     with transaction.atomic():
-        return yeniden_oku(_kapat(oturum=_kilitli(oturum_id), kapatan=Oturum.Kapatan.SISTEM))
+        return yeniden_oku(_kapat(oturum=_kilitli(oturum.pk), kapatan=Oturum.Kapatan.SISTEM))
 
 
-def chat_ticketa_cevir(*, kullanici, musteri_idleri: list[int], oturum_id, konu: str,
+def chat_ticketa_cevir(*, kullanici: Kullanici, oturum: Oturum, konu: str,
                       oncelik: str = Ticket.Oncelik.NORMAL) -> Ticket:
     """An operator turns a chat into a ticket (CONTRACT 24): the ticket is made as any other
     (`ticket_olustur`: routing, SLA clocks, `yeni_ticket`), the chat's transcript as the visitor
@@ -783,7 +799,7 @@ def chat_ticketa_cevir(*, kullanici, musteri_idleri: list[int], oturum_id, konu:
     messages, closes and transfers). One ticket per chat: a second is 409 `ZATEN_TICKETA_DONUSTU`,
     decided under the chat's row lock, so two at once make one."""
     with transaction.atomic():
-        oturum = selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
+        oturum = _kilitli(oturum.pk)
         if Oturum.objects.filter(pk=oturum.pk, ticket__isnull=False).exists():
             raise ZatenTicketaDonustu()
         taslak = selectors.ticket_taslagi(oturum=oturum)

@@ -5,7 +5,6 @@ raises the service's own error (`ApiHatasi`: 400, 404, 409), which the rule reco
 answers with."""
 from django.utils.translation import gettext as _
 
-from chat import selectors as chat_selectors
 from chat import services as chat_services
 from chat.models import HazirYanit, Oturum
 from supportdesk.core.exceptions import Bulunamadi, DurumCakismasi
@@ -32,30 +31,32 @@ def _hazir_yanit(musteri_id: int, hazir_yanit_id) -> HazirYanit:
 
 
 def _chat(eylem: dict, *, oturum_id: int, musteri_id: int, kullanici) -> None:
-    tur, kapsam = eylem["tur"], [musteri_id]
+    # The chat is resolved here, in the rule's (or macro's) tenant, once per action, and handed to
+    # the action as the views hand it (issue 40); the action locks it again in its transaction.
+    tur = eylem["tur"]
+    if tur not in ("ekibe_ata", "operatore_ata", "etiket_ekle", "etiket_kaldir", "hazir_yanit", "not", "kapat",
+                   "mesaj"):  # oncelik, durum
+        raise _yalniz(_("destek talepleri"))
+    oturum = Oturum.objects.kapsamda([musteri_id]).filter(pk=oturum_id).first()
+    if oturum is None:
+        raise Bulunamadi()
     if tur == "ekibe_ata":
-        chat_services.chat_ekibe_aktar(oturum_id=oturum_id, ekip_id=eylem["ekip_id"], aktor=kullanici)
+        chat_services.chat_ekibe_aktar(oturum=oturum, ekip_id=eylem["ekip_id"], aktor=kullanici)
     elif tur == "operatore_ata":
-        chat_services.chat_operatore_ata(oturum_id=oturum_id, operator_id=eylem["operator_id"], aktor=kullanici)
+        chat_services.chat_operatore_ata(oturum=oturum, operator_id=eylem["operator_id"], aktor=kullanici)
     elif tur in ("etiket_ekle", "etiket_kaldir"):
-        oturum = chat_selectors.oturum_get(musteri_idleri=kapsam, oturum_id=oturum_id)
-        chat_services.chat_etiketleri_ayarla(kullanici=kullanici, musteri_idleri=kapsam, oturum_id=oturum_id,
-                                             etiket_idleri=_etiketler(oturum, eylem))
+        chat_services.chat_etiketleri_ayarla(kullanici=kullanici, oturum=oturum, etiket_idleri=_etiketler(oturum, eylem))
     elif tur == "hazir_yanit":
-        chat_services.chat_otomatik_yanit(oturum_id=oturum_id, icerik=_hazir_yanit(musteri_id, eylem["hazir_yanit_id"]).icerik)
+        chat_services.chat_otomatik_yanit(oturum=oturum, icerik=_hazir_yanit(musteri_id, eylem["hazir_yanit_id"]).icerik)
     elif tur == "not":
-        chat_services.chat_operator_not_yaz(kullanici=kullanici, musteri_idleri=kapsam, oturum_id=oturum_id,
-                                            icerik=eylem["icerik"])
+        chat_services.chat_operator_not_yaz(kullanici=kullanici, oturum=oturum, icerik=eylem["icerik"])
     elif tur == "kapat":
         if kullanici is None:
-            chat_services.chat_sistem_kapat(oturum_id=oturum_id)
+            chat_services.chat_sistem_kapat(oturum=oturum)
         else:
-            chat_services.chat_operator_kapat(kullanici=kullanici, musteri_idleri=kapsam, oturum_id=oturum_id)
-    elif tur == "mesaj":
-        chat_services.chat_operator_mesaj_gonder(kullanici=kullanici, musteri_idleri=kapsam, oturum_id=oturum_id,
-                                                 icerik=eylem["icerik"])
-    else:  # oncelik, durum
-        raise _yalniz(_("destek talepleri"))
+            chat_services.chat_operator_kapat(kullanici=kullanici, oturum=oturum)
+    else:  # mesaj
+        chat_services.chat_operator_mesaj_gonder(kullanici=kullanici, oturum=oturum, icerik=eylem["icerik"])
 
 
 def _etiketler(nesne: Oturum | Ticket, eylem: dict) -> list[int]:

@@ -109,33 +109,36 @@ def toplu_uygula(*, kullanici, musteri_idleri: list[int], tur: str, idler: list[
 
 
 def _chat_eylemi(*, kullanici, musteri_idleri: list[int], eylem: dict, ip: str | None) -> Callable[[int], Any]:
-    ortak = {"kullanici": kullanici, "musteri_idleri": musteri_idleri}
+    # Each item's chat is resolved here, in the caller's tenants (the same 404 for a missing chat
+    # and another tenant's), and handed to the action as its view hands it (issue 40).
+    def oturum(oturum_id: int, *, kilitle: bool = False) -> Oturum:
+        return chat_selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=kilitle)
+
     ad = eylem["tur"]
     if ad == "ata":
         def ata(oturum_id: int):
             # "To me" of a waiting chat is its accept; anything else is a transfer (to nobody: the queue).
-            if eylem["operator_id"] == kullanici.pk:
-                oturum = chat_selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
-                if oturum.durum == Oturum.Durum.BEKLIYOR:
-                    return chat_services.chat_kabul_et(**ortak, oturum_id=oturum_id)
-            return chat_services.chat_aktar(**ortak, oturum_id=oturum_id, hedef_operator_id=eylem["operator_id"])
+            gorulen = oturum(oturum_id)
+            if eylem["operator_id"] == kullanici.pk and gorulen.durum == Oturum.Durum.BEKLIYOR:
+                return chat_services.chat_kabul_et(kullanici=kullanici, oturum=gorulen)
+            return chat_services.chat_aktar(kullanici=kullanici, oturum=gorulen, hedef_operator_id=eylem["operator_id"])
         return ata
     if ad == "ekibe_ata":
-        def ekibe_ata(oturum_id: int):
-            # The team action checks the team's tenant, not the caller's membership: the lookup does.
-            oturum = chat_selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id)
-            return chat_services.chat_ekibe_aktar(oturum_id=oturum.pk, ekip_id=eylem["ekip_id"], aktor=kullanici)
-        return ekibe_ata
+        # The team action checks the team's tenant, not the caller's membership: the lookup does.
+        return lambda oturum_id: chat_services.chat_ekibe_aktar(oturum=oturum(oturum_id), ekip_id=eylem["ekip_id"],
+                                                                aktor=kullanici)
     if ad in ("etiket_ekle", "etiket_kaldir"):
         def etiket(oturum_id: int):
-            oturum = chat_selectors.oturum_get(musteri_idleri=musteri_idleri, oturum_id=oturum_id, kilitle=True)
-            idler = _etiketler(oturum, ad, eylem["etiket_id"])
-            return chat_services.chat_etiketleri_ayarla(**ortak, oturum_id=oturum_id, etiket_idleri=idler, ip=ip)
+            # Locked: the list is read and set under the chat's lock (the action takes it again).
+            kilitli = oturum(oturum_id, kilitle=True)
+            idler = _etiketler(kilitli, ad, eylem["etiket_id"])
+            return chat_services.chat_etiketleri_ayarla(kullanici=kullanici, oturum=kilitli, etiket_idleri=idler, ip=ip)
         return etiket
     if ad == "kapat":
-        return lambda oturum_id: chat_services.chat_operator_kapat(**ortak, oturum_id=oturum_id)
+        return lambda oturum_id: chat_services.chat_operator_kapat(kullanici=kullanici, oturum=oturum(oturum_id))
     assert ad == "ertele"
-    return lambda oturum_id: chat_services.chat_ertele(**ortak, oturum_id=oturum_id, kadar=eylem["kadar"])
+    return lambda oturum_id: chat_services.chat_ertele(kullanici=kullanici, oturum=oturum(oturum_id),
+                                                       kadar=eylem["kadar"])
 
 
 def _ticket_eylemi(*, kullanici, musteri_idleri: list[int], eylem: dict, ip: str | None) -> Callable[[int], Any]:

@@ -322,6 +322,17 @@ class WidgetChatPuanView(WidgetAPIView):
 
 
 # --- operator ------------------------------------------------------------------------------
+class OperatorOturumAPIView(OperatorAPIView):
+    """An operator endpoint about one chat (`/operator/chat/<oturum_id>/...`). The chat is
+    resolved here, once per request (`oturum_coz`), in the caller's tenants: the same 404 for a
+    missing chat and another tenant's. The action is handed the object (`oturum: Oturum`), as the
+    ticket views hand theirs `ticket`, and takes its row locks itself, inside its transaction
+    (the service shape, chat/services.py "operator side")."""
+
+    def oturum_coz(self, oturum_id) -> Oturum:
+        return selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+
+
 class OperatorChatListView(OperatorAPIView):
     @extend_schema(
         summary=gettext_lazy("Birleşik sohbet kuyruğu (tüm projeleriniz); varsayılan: bekleyenler ve sizin aktifleriniz"),
@@ -359,7 +370,7 @@ class OperatorChatListView(OperatorAPIView):
         return basarili({"oturumlar": [s.oturum_verisi(o) for o in rows], "sonraki": sonraki})
 
 
-class OperatorChatMesajlarView(OperatorAPIView):
+class OperatorChatMesajlarView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbetin mesajları (`sonra` ile yalnızca yeniler); okunmamış sayısını sıfırlar"),
         parameters=[OpenApiParameter("sonra", int), *SAYFA_PARAMETRELERI],
@@ -372,14 +383,14 @@ class OperatorChatMesajlarView(OperatorAPIView):
         }), **_hatalar("GECERSIZ_ISTEK", "KIMLIK_GEREKLI", "BULUNAMADI")},
     )
     def get(self, request, oturum_id: int):
-        oturum = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        oturum = self.oturum_coz(oturum_id)
         mesajlar, sonraki = _mesajlar_sayfasi(oturum, request, notlar=True)
         services.chat_okundu(oturum=oturum)
         return basarili({"mesajlar": mesajlar, "sonraki": sonraki, "oturum": s.oturum_verisi(oturum),
                          "ziyaretci_son_okunan": oturum.ziyaretci_son_okunan})
 
 
-class OperatorChatMesajView(OperatorAPIView):
+class OperatorChatMesajView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Operatör mesajı ya da iç not (`ozel: true`, `bahsedilenler`) gönder"),
         request=s.OperatorMesajSerializer,
@@ -389,19 +400,19 @@ class OperatorChatMesajView(OperatorAPIView):
         veri = _dogrula(s.OperatorMesajSerializer, request.data)
         if veri["ozel"]:
             mesaj = services.chat_operator_not_yaz(
-                kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
+                kullanici=request.user, oturum=self.oturum_coz(oturum_id), icerik=veri["icerik"],
                 ek_id=veri.get("ek_id"), bahsedilenler=veri["bahsedilenler"])
         else:
             if veri["bahsedilenler"]:
                 raise GecersizIstek(alanlar={"bahsedilenler": _("Yalnızca iç notta (ozel: true) operatör anılabilir.")})
             mesaj = services.chat_operator_mesaj_gonder(
-                kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, icerik=veri["icerik"],
+                kullanici=request.user, oturum=self.oturum_coz(oturum_id), icerik=veri["icerik"],
                 ek_id=veri.get("ek_id"),
             )
         return basarili({"mesaj": s.mesaj_verisi(mesaj, request=request)}, status=201)
 
 
-class OperatorChatKabulView(OperatorAPIView):
+class OperatorChatKabulView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbeti kabul et (yarışta yalnızca biri kazanır)"),
         request=None,
@@ -409,11 +420,11 @@ class OperatorChatKabulView(OperatorAPIView):
                    **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI", "CHAT_LIMITI_DOLU")},
     )
     def post(self, request, oturum_id: int):
-        oturum = services.chat_kabul_et(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        oturum = services.chat_kabul_et(kullanici=request.user, oturum=self.oturum_coz(oturum_id))
         return basarili({"oturum": s.oturum_verisi(oturum)})
 
 
-class OperatorChatAktarView(OperatorAPIView):
+class OperatorChatAktarView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbeti aktar (operator_id: null ise sıraya geri al; ya da ekip_id: ekibin kuyruğuna)"),
         request=s.AktarSerializer,
@@ -422,33 +433,30 @@ class OperatorChatAktarView(OperatorAPIView):
     )
     def post(self, request, oturum_id: int):
         veri = _dogrula(s.AktarSerializer, request.data)
+        gorulen = self.oturum_coz(oturum_id)
         if "ekip_id" in veri:
             # CONTRACT 22: to a team = back to that team's routing. The chat must be the caller's
             # tenants' (404) and open (409); the team its tenant's (400, by the service).
-            gorulen = selectors.oturum_get(musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
             if not gorulen.acik:
                 raise DurumCakismasi(_("Kapanmış bir sohbet aktarılamaz."))
-            oturum = services.chat_ekibe_aktar(oturum_id=gorulen.pk, ekip_id=veri["ekip_id"], aktor=request.user)
+            oturum = services.chat_ekibe_aktar(oturum=gorulen, ekip_id=veri["ekip_id"], aktor=request.user)
             return basarili({"oturum": s.oturum_verisi(oturum)})
-        oturum = services.chat_aktar(
-            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
-            hedef_operator_id=veri["operator_id"],
-        )
+        oturum = services.chat_aktar(kullanici=request.user, oturum=gorulen, hedef_operator_id=veri["operator_id"])
         return basarili({"oturum": s.oturum_verisi(oturum)})
 
 
-class OperatorChatKapatView(OperatorAPIView):
+class OperatorChatKapatView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbeti kapat"),
         request=None,
         responses={200: OTURUM_YANITI, **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI", "DURUM_CAKISMASI")},
     )
     def post(self, request, oturum_id: int):
-        oturum = services.chat_operator_kapat(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        oturum = services.chat_operator_kapat(kullanici=request.user, oturum=self.oturum_coz(oturum_id))
         return basarili({"oturum": s.oturum_verisi(oturum)})
 
 
-class OperatorChatEtiketlerView(OperatorAPIView):
+class OperatorChatEtiketlerView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbetin etiketlerini ayarla (tüm liste; her üye, her durumda)"),
         request=s.OturumEtiketlerAyarlaSerializer,
@@ -457,12 +465,12 @@ class OperatorChatEtiketlerView(OperatorAPIView):
     def put(self, request, oturum_id: int):
         veri = _dogrula(s.OturumEtiketlerAyarlaSerializer, request.data)
         oturum = services.chat_etiketleri_ayarla(
-            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
+            kullanici=request.user, oturum=self.oturum_coz(oturum_id),
             etiket_idleri=etiket_idleri_dogrula(veri["etiket_idleri"]), ip=istek_ip(request))
         return basarili({"oturum": s.oturum_verisi(oturum)})
 
 
-class OperatorChatErteleView(OperatorAPIView):
+class OperatorChatErteleView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbeti ertele (`kadar`: bir zaman, ya da null: ziyaretçi yazana dek)"),
         request=ErteleSerializer,
@@ -470,8 +478,7 @@ class OperatorChatErteleView(OperatorAPIView):
     )
     def post(self, request, oturum_id: int):
         kadar = kadar_coz(request.data)
-        oturum = services.chat_ertele(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id,
-                                      kadar=kadar)
+        oturum = services.chat_ertele(kullanici=request.user, oturum=self.oturum_coz(oturum_id), kadar=kadar)
         return basarili({"oturum": _operator_oturumu(oturum)})
 
     @extend_schema(
@@ -480,7 +487,7 @@ class OperatorChatErteleView(OperatorAPIView):
         responses={200: OTURUM_YANITI, **_hatalar("KIMLIK_GEREKLI", "BULUNAMADI")},
     )
     def delete(self, request, oturum_id: int):
-        oturum = services.chat_uyandir(kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id)
+        oturum = services.chat_uyandir(kullanici=request.user, oturum=self.oturum_coz(oturum_id))
         return basarili({"oturum": _operator_oturumu(oturum)})
 
 
@@ -489,7 +496,7 @@ def _operator_oturumu(oturum: Oturum) -> dict:
     return s.oturum_verisi(oturum)
 
 
-class OperatorChatTicketView(OperatorAPIView):
+class OperatorChatTicketView(OperatorOturumAPIView):
     @extend_schema(
         summary=gettext_lazy("Sohbetten destek talebi oluştur (döküm ilk yanıt olur, notlar hariç; sohbet olduğu gibi "
                              "kalır)"),
@@ -500,7 +507,7 @@ class OperatorChatTicketView(OperatorAPIView):
     def post(self, request, oturum_id: int):
         veri = _dogrula(s.ChatTicketSerializer, request.data)
         ticket = services.chat_ticketa_cevir(
-            kullanici=request.user, musteri_idleri=self.musteri_idleri, oturum_id=oturum_id, konu=veri["konu"],
+            kullanici=request.user, oturum=self.oturum_coz(oturum_id), konu=veri["konu"],
             oncelik=veri.get("oncelik") or Ticket.Oncelik.NORMAL)
         ticket = operator_ticket_get(musteri_idleri=self.musteri_idleri, ticket_id=ticket.id)
         return basarili({"ticket": OperatorTicketDetaySerializer(ticket, context={"request": request}).data}, status=201)

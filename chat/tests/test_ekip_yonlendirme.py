@@ -37,7 +37,7 @@ def test_an_active_chat_given_to_a_team_goes_back_to_that_teams_routing_and_to_o
     satis = ekip(musteri, uyeler=[b])
     o = baslat(widget_client(musteri), "z1")
     assert o["operator_id"] == a.id  # assigned longest ago (never): a first
-    sonuc = services.chat_ekibe_aktar(oturum_id=o["id"], ekip_id=satis.id, aktor=a)
+    sonuc = services.chat_ekibe_aktar(oturum=Oturum.objects.get(pk=o["id"]), ekip_id=satis.id, aktor=a)
     assert sonuc.ekip_id == satis.id and sonuc.durum == "bekliyor"  # as the action left it, before the drain
     oturum = Oturum.objects.get(pk=o["id"])
     assert (oturum.durum, oturum.operator_id, oturum.ekip_id) == ("aktif", b.id, satis.id)  # drained after commit
@@ -55,10 +55,10 @@ def test_a_team_in_a_manual_tenant_leaves_the_chat_waiting_in_its_queue_and_none
     destek = ekip(musteri, ad="Destek", uyeler=[a])
     o = baslat(widget_client(musteri), "z1")
     ok(ac.post(op_url(o["id"], "accept")))
-    services.chat_ekibe_aktar(oturum_id=o["id"], ekip_id=destek.id)
+    services.chat_ekibe_aktar(oturum=Oturum.objects.get(pk=o["id"]), ekip_id=destek.id)
     oturum = Oturum.objects.get(pk=o["id"])
     assert (oturum.durum, oturum.operator_id, oturum.ekip_id) == ("bekliyor", None, destek.id)
-    services.chat_ekibe_aktar(oturum_id=o["id"], ekip_id=None)
+    services.chat_ekibe_aktar(oturum=Oturum.objects.get(pk=o["id"]), ekip_id=None)
     assert Oturum.objects.get(pk=o["id"]).ekip_id is None
 
 
@@ -69,7 +69,7 @@ def test_another_tenants_team_is_a_validation_error_naming_ekip_id_and_changes_n
     ok(ac.post(op_url(o["id"], "accept")))
     for yanlis in (baska.id, 10**9, "1", True):
         with pytest.raises(GecersizIstek) as hata:
-            services.chat_ekibe_aktar(oturum_id=o["id"], ekip_id=yanlis)
+            services.chat_ekibe_aktar(oturum=Oturum.objects.get(pk=o["id"]), ekip_id=yanlis)
         assert "ekip_id" in hata.value.alanlar
     oturum = Oturum.objects.get(pk=o["id"])
     assert (oturum.durum, oturum.operator_id, oturum.ekip_id) == ("aktif", a.id, None)
@@ -81,7 +81,7 @@ def test_a_plain_operator_may_not_move_a_colleagues_active_chat_to_a_team(muster
     o = baslat(widget_client(musteri), "z1")
     ok(ac.post(op_url(o["id"], "accept")))
     with pytest.raises(DurumCakismasi):
-        services.chat_ekibe_aktar(oturum_id=o["id"], ekip_id=satis.id, aktor=b)
+        services.chat_ekibe_aktar(oturum=Oturum.objects.get(pk=o["id"]), ekip_id=satis.id, aktor=b)
     assert Oturum.objects.get(pk=o["id"]).ekip_id is None
 
 
