@@ -597,7 +597,7 @@ def chat_operator_mesaj_gonder(*, kullanici: Kullanici, oturum: Oturum, icerik, 
     gorulen = oturum
     with transaction.atomic():
         # The common case, a chat that is not waiting (it cannot go back to the queue while locked):
-        # one statement, the chat's row lock, as before CONTRACT 3a.
+        # one statement, the chat's row lock by primary key (the caller resolved it in its tenants).
         kilitli = Oturum.objects.select_for_update().filter(pk=gorulen.pk).exclude(durum=Oturum.Durum.BEKLIYOR).first()
         uyelik = None
         if kilitli is None:
