@@ -103,7 +103,7 @@ ekran-goruntuleri: install browser derle
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: install browser derle
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=supportdesk.test_settings >/dev/null
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 worker: install
 	$(BIN)/celery -A supportdesk worker -l info

@@ -93,17 +93,3 @@ def pytest_configure(config):
 
     TransactionTestCase._fixture_teardown = _fixture_teardown
 
-
-def pytest_collection_modifyitems(session, config, items):
-    # The longest files first (`make test` runs xdist with `--no-loadscope-reorder`, so a worker
-    # takes the files in this order): those with a real-process test (`slow`: the production
-    # topology, the embedded default's race, a day end to end), then those with a browser, then the
-    # rest. A 3-minute file started last kept one worker busy while the other had finished.
-    def agirlik(item) -> int:
-        return 0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("browser") else 2
-
-    dosya_agirligi: dict[str, int] = {}
-    for item in items:
-        dosya = item.nodeid.split("::", 1)[0]
-        dosya_agirligi[dosya] = min(dosya_agirligi.get(dosya, 2), agirlik(item))
-    items.sort(key=lambda item: dosya_agirligi[item.nodeid.split("::", 1)[0]])  # stable: a file keeps its order
