@@ -183,6 +183,36 @@ def test_konsol_yuklenirken_tarayici_konsoluna_hata_dusmez(asgi_sunucu, tarayici
     assert hatalar == [] and basarisiz == [], (hatalar, basarisiz)
 
 
+def test_cikis_yoldaki_okumanin_yanitini_bekler(asgi_sunucu, tarayici):
+    # A read on its way when "Çıkış" is pressed (the views' count a new chat's frame asked for) is
+    # answered before the session ends: the logout waits for it, so no 401 reaches the browser
+    # (CI saw one when the count's answer came after the logout had revoked the token).
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    kullanici = operator_yap(a)
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, kullanici)
+    basarisiz, tutulan, cikislar = [], [], []
+    page.on("response", lambda r: basarisiz.append((r.status, r.url)) if r.status >= 400 else None)
+    page.on("request", lambda r: cikislar.append(r.url) if r.url.endswith("/panel/cikis") else None)
+    page.route("**/api/v1/operator/gorunumler", lambda route: tutulan.append(route))
+    http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-cikis", "mesaj": "Merhaba"},
+         {"X-API-Key": a.api_key})
+    for _ in range(100):  # the frame's count, held on its way (the route's handler runs in Playwright's calls)
+        if tutulan:
+            break
+        page.wait_for_timeout(100)
+    assert tutulan
+    page.get_by_role("button", name="Çıkış").click()
+    page.wait_for_timeout(700)  # a window for what must not happen: the logout overtaking the held read
+    assert cikislar == []
+    for route in tutulan:
+        route.continue_()
+    page.get_by_role("button", name="Giriş yap").wait_for()
+    assert len(cikislar) == 1
+    page.wait_for_timeout(300)  # the held read's answer, if it were a 401, lands here
+    assert basarisiz == [] and not hatalar, (basarisiz, hatalar)
+    context.close()
+
+
 def test_portalda_degisen_hazir_yanit_acik_konsola_yenilemeden_gelir(asgi_sunucu, tarayici):
     # CONTRACT 16: a canned response created, edited or deleted in the portal reaches an open
     # console (`hazir_yanitlar_degisti` on the operator socket); the open list redraws itself.

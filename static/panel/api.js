@@ -28,6 +28,17 @@ export function ayarla({ csrfDegeri, oturumDustu, baglanti } = {}) {
   if (baglanti) dinleyiciler.baglanti = baglanti;
 }
 
+// Requests on their way (to their answer's headers). A logout waits for them (`yoldakiler`): one
+// answered after the session ended would be a 401 of a session closed on purpose.
+const yolda = new Set();
+
+export async function yoldakiler(enCok = 3000) {
+  const son = Date.now() + enCok;
+  while (yolda.size && Date.now() < son) {
+    await Promise.race([Promise.allSettled([...yolda]), new Promise((r) => setTimeout(r, son - Date.now()))]);
+  }
+}
+
 export async function istek(yontem, yol, { govde, sorgu, form, sessiz401 } = {}) {
   let url = TABAN + yol;
   if (sorgu) {
@@ -44,7 +55,9 @@ export async function istek(yontem, yol, { govde, sorgu, form, sessiz401 } = {})
   else if (govde !== undefined) { body = JSON.stringify(govde); basliklar["Content-Type"] = "application/json"; }
   let yanit;
   try {
-    yanit = await fetch(url, { method: yontem, headers: basliklar, body, credentials: "same-origin", cache: "no-store" });
+    const yanitSozu = fetch(url, { method: yontem, headers: basliklar, body, credentials: "same-origin", cache: "no-store" });
+    yolda.add(yanitSozu);
+    try { yanit = await yanitSozu; } finally { yolda.delete(yanitSozu); }
   } catch (e) {
     dinleyiciler.baglanti(false);
     throw new ApiHatasi(0, { kod: "BAGLANTI_YOK", mesaj: insanca(0) });

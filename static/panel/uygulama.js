@@ -1,6 +1,6 @@
 // The operator console (CONTRACT 12): a client of the public operator REST API and the
 // operator socket only. Plain ES modules, no build step.
-import { api, ayarla, ApiHatasi } from "./api.js";
+import { api, ayarla, ApiHatasi, yoldakiler } from "./api.js";
 import { aramaAc } from "./arama.js";
 import { markdownDugumleri } from "./bicim.js";
 import { $, bosalt, h } from "./dom.js";
@@ -153,13 +153,16 @@ function girisGoster(dustu) {
 }
 
 async function cikisYap() {
-  try { await api.cikis(); } catch { /* the cookie is cleared or already dead */ }
+  // Nothing asks any more (socket, polls, timers), and what is on its way is answered, before the
+  // session ends: a read answered after it would be a 401 of a logout asked for.
   S.oturumVar = false;
   if (soket) { soket.kapat(); soket = null; }
   clearInterval(yoklamaZamani);
   clearTimeout(listeZamani);
   clearTimeout(panoZamani);
   gorunumleriDurdur();
+  await yoldakiler();
+  try { await api.cikis(); } catch { /* the cookie is cleared or already dead */ }
   S.operator = null;
   el.govde.hidden = true;
   girisGoster(false);
