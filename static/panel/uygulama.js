@@ -1107,11 +1107,18 @@ async function mesajGonder(ek) {
   const not = S.notModu ? { bahsedilenler: el.bahsetme.bahsedilenler() } : null;
   const aliyorum = !not && S.sohbetler.get(id)?.durum === "bekliyor";
   if (aliyorum) S.kendiAldiklarim.add(id);
+  // The box as sent: what is typed while the send is on its way (the next message) is kept, and
+  // another chat opened meanwhile keeps its own box.
+  const kutu = el.yazi;
+  const gonderilen = kutu.value;
   try {
     const { mesaj } = await api.mesajGonder(id, metin, ek && ek.id, not);
     if (aliyorum) bekleyeniAldim(id);
-    if (!ek || el.yazi.value.trim()) { el.yazi.value = ""; el.bahsetme.sifirla(); }
-    S.taslaklar.delete(id);
+    if (kutu === el.yazi && kutu.value === gonderilen && (!ek || gonderilen.trim())) {
+      kutu.value = "";
+      el.bahsetme.sifirla();
+      S.taslaklar.delete(id);
+    } else if (S.taslaklar.get(id) === gonderilen) S.taslaklar.delete(id);
     const harita = S.mesajlar.get(id);
     if (harita && !harita.has(mesaj.id) && S.acikSohbet === id) { harita.set(mesaj.id, mesaj); mesajCiz(mesaj); el.log.scrollTop = el.log.scrollHeight; }
   } catch (e) {
