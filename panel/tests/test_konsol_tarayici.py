@@ -203,21 +203,23 @@ def test_meslektasin_kabul_ettigi_sohbet_kuyruktan_hemen_kalkar(ortam):
     assert time.monotonic() - basla <= 2.0
 
 
+def _sohbeti_acik_konsol(ortam, ziyaretci_id):
+    """`ben`'s console (polling) with a new chat of tenant A open: (konsol, page, widget, chat)."""
+    k = ortam.konsol(ortam.ben)
+    w, oturum = sohbet_baslat(ortam.a, ziyaretci_id)
+    k.satir(oturum["id"]).wait_for()
+    k.satir(oturum["id"]).locator(".satir-ac").click()
+    k.page.get_by_role("log").get_by_text(re.compile("faturam")).wait_for()
+    return k, k.page, w, oturum
+
+
 def test_yoklamada_meslektas_alinca_taslakli_sohbet_acik_kalir(ortam):
     # Polling (no live socket here): a colleague takes the chat this operator is answering. The
     # next poll's list no longer holds it; with a draft in its box it stays open to read, in its
     # new state (notes only), as it does when the socket's frame says so, draft and all.
-    k = ortam.konsol(ortam.ben)
-    page = k.page
-    _, oturum = sohbet_baslat(ortam.a, "z-taslak")
-    k.satir(oturum["id"]).wait_for()
-    k.satir(oturum["id"]).locator(".satir-ac").click()
-    page.get_by_role("log").get_by_text(re.compile("faturam")).wait_for()
+    k, page, _, oturum = _sohbeti_acik_konsol(ortam, "z-taslak")
     page.locator("#yazi").fill("Faturanıza bakıyorum")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION="Bearer " + ok(client.post(
-        "/api/v1/auth/login", {"email": ortam.meslektas.email, "sifre": TEST_SIFRE}, format="json"))["token"])
-    ok(client.post(f"/api/v1/operator/chat/{oturum['id']}/accept"))
+    ok(_bearer(ortam.meslektas).post(f"/api/v1/operator/chat/{oturum['id']}/accept"))
     k.satir(oturum["id"]).wait_for(state="detached")
     page.locator(".sohbet-baslik").get_by_text("yalnızca okuyorsunuz ve not yazabilirsiniz").wait_for()
     assert page.locator("#yazi").input_value() == "Faturanıza bakıyorum"
@@ -228,12 +230,7 @@ def test_gonderim_yoldayken_yazilan_sonraki_mesaj_kutuda_kalir(ortam):
     # An operator presses Enter and goes on typing the next message at once: the send's answer,
     # coming after, empties the box only if it still holds what was sent (CI saw the next line
     # wiped, and its Enter then sent nothing).
-    k = ortam.konsol(ortam.ben)
-    page = k.page
-    w, oturum = sohbet_baslat(ortam.a, "z-pespese")
-    k.satir(oturum["id"]).wait_for()
-    k.satir(oturum["id"]).locator(".satir-ac").click()
-    page.get_by_role("log").get_by_text(re.compile("faturam")).wait_for()
+    k, page, w, oturum = _sohbeti_acik_konsol(ortam, "z-pespese")
     tutulan = []
     # The first send is held; any later one goes through.
     page.route(f"**/api/v1/operator/chat/{oturum['id']}/message",
