@@ -163,12 +163,16 @@ def yukle(page, url):
         page.goto(url)
 
 
-def sohbet_baslat(page, mesaj="Merhaba, faturam hakkında bir sorum var.", ad="Ayşe Yılmaz"):
+def sohbet_formu_gonder(page, mesaj="Merhaba, faturam hakkında bir sorum var.", ad="Ayşe Yılmaz"):
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
     page.get_by_label("Adınız").fill(ad)
     page.get_by_label("E-posta adresiniz").fill("ayse@example.com")
     page.get_by_label("Mesajınız").fill(mesaj)
     page.get_by_role("button", name="Sohbeti başlat").click()
+
+
+def sohbet_baslat(page, mesaj="Merhaba, faturam hakkında bir sorum var.", ad="Ayşe Yılmaz"):
+    sohbet_formu_gonder(page, mesaj, ad)
     page.get_by_role("log").get_by_text(mesaj).wait_for()
 
 
@@ -286,6 +290,35 @@ def test_yapistirilan_ekran_goruntusu_ve_birakilan_dosya_ek_olur(sayfa, demo):
     mesajlar = ok(operator.get(f"/api/v1/operator/chat/{oturum_id}/messages"))["mesajlar"]
     ekler = {m["icerik"]: (m["ek"] or {}).get("ad") for m in mesajlar}
     assert ekler["Yapıştırdığım ekran."] == "pano.png" and ekler["Bıraktığım fatura."] == "fatura.pdf"
+    assert not sayfa.hatalar
+
+
+def test_init_yanitlamadan_baslatilan_sohbet_acilir(sayfa, demo):
+    """A visitor quicker than `widget/init` (a slow network, a loaded server): the start waits for
+    init's token instead of going without it (CI met it as a start that never showed its message:
+    sent tokenless, it was refused once init had bound the id)."""
+    musteri, url = demo
+    ulasilabilir_yap(operator_yap(musteri))
+    page = sayfa.page
+    tutulan = []
+    page.route("**/api/v1/widget/init", lambda route: tutulan.append(route))
+    page.goto(url)
+    for _ in range(100):  # the route's handler runs inside Playwright's calls
+        if tutulan:
+            break
+        page.wait_for_timeout(100)
+    assert tutulan, "widget/init was never asked"
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_label("Mesajınız").fill("İlk sözüm.")
+    baslatilan = []
+    page.on("request", lambda r: baslatilan.append(r) if "/widget/chat/start" in r.url else None)
+    page.get_by_role("button", name="Sohbeti başlat").click()
+    page.wait_for_timeout(500)
+    assert not baslatilan, "the start left before widget/init had answered"
+    [route] = tutulan
+    route.continue_()
+    page.get_by_role("log").get_by_text("İlk sözüm.").wait_for()
+    assert [r.headers.get("x-ziyaretci-token") for r in baslatilan] != [None]
     assert not sayfa.hatalar
 
 
@@ -771,9 +804,11 @@ def test_gec_gelen_init_yazilani_ve_baslayan_sohbeti_silmez(sayfa, demo):
 
     page.reload(wait_until="domcontentloaded")
     route, yanit = init_bekle_ve_birak()  # read by the server before the chat exists
-    sohbet_baslat(page, mesaj="Init gelmeden başladım.")
+    # Started before init's answer: the start waits for its token (CONTRACT 2a), then goes.
+    sohbet_formu_gonder(page, mesaj="Init gelmeden başladım.")
     with page.expect_request(lambda r: "/api/v1/widget/campaigns" in r.url):
         route.fulfill(response=yanit)
+    page.get_by_role("log").get_by_text("Init gelmeden başladım.").wait_for()
     page.wait_for_timeout(300)  # a window for what must not happen: the late init's answer putting the form back
     assert page.get_by_role("log").get_by_text("Init gelmeden başladım.").is_visible()
     assert page.get_by_role("button", name="Sohbeti başlat").count() == 0

@@ -301,6 +301,10 @@
   async function api(yontem, yol, govde, sorgu) {
     if (S.durdu) throw new ApiHatasi(403, "ORIGIN_IZINSIZ", t("kullanilamaz"));
     if (ONIZLEME) return onizlemeYaniti(yontem, yol);
+    // Every call but init's own waits for init: it brings the visitor's token (CONTRACT 2a). A
+    // visitor quicker than a slow init would otherwise start a chat without it, refused once init
+    // has bound the id (a start whose message never showed). Init failing for good rejects them.
+    if (!S.hazir && yol !== "/widget/init") await hazirOl;
     let url = API + yol;
     const basliklar = { "X-API-Key": API_KEY, Accept: "application/json" };
     if (token) basliklar["X-Ziyaretci-Token"] = token;
