@@ -5,8 +5,9 @@ For event `olay` on one chat or ticket, the tenant's active rules for it (this p
 copy under the tenant's rules generation, `onbellek`: no query) run in `sira` order: the conditions
 are checked (each compiled once into a predicate, `kosul_derle`; the event's fields folded once per
 event, `Baglam.katli`: Turkish folding both ways; the rules sharing their first condition's field
-and `esit`/`icerir`/`baslar` tested as one group first, `kosullar.OlayKurallari`), and when all hold, the actions run one by one, each in a savepoint of its own, so a refused one
-(its service's 400/404/409) is recorded and undone alone while the rest still run. Every run is
+and `esit`/`icerir`/`baslar` tested as one group first, `kosullar.OlayKurallari`), and when all
+hold, the actions run one by one, each in a savepoint of its own, so a refused one (its service's
+400/404/409) is recorded and undone alone while the rest still run. Every run is
 recorded (`_kaydet`: `KuralCalismasi` per rule that ran its actions; the runs whose conditions
 did not hold as one `TutmayanCalismalar` row per event, written after the commit, many events' in
 one statement, `biriktir`).
