@@ -129,3 +129,20 @@ def test_the_prefilter_decides_and_reads_as_rule_by_rule_checks_on_random_rules(
         assert kume.biri_tutar(biri) == any(k.tutar(tek_tek) for k in kurallar)
         assert biri.okunan == tek_tek.okunan
         assert kume.idler == tuple(k.id for k in kurallar) and len(kume) == len(kurallar)
+
+
+def test_a_group_that_finds_none_of_its_values_checks_none_of_its_rules():
+    """The prefilter's point: "none holds" without a rule's own predicates (here they would fail)."""
+    def kontrol_edilmemeli(degerler):
+        raise AssertionError("checked one by one")
+
+    def kural(i: int, islem: str, deger: str) -> DerlenmisKural:
+        return DerlenmisKural(id=i, olay=OLAY, eylemler=[], ilk=("metin", islem, deger),
+                              kosullar=(("metin", kontrol_edilmemeli),))
+
+    kume = OlayKurallari([kural(1, "baslar", "kargo"), kural(2, "icerir", "iade"), kural(3, "esit", "selam"),
+                          kural(4, "baslar", "a.b"), kural(5, "icerir", "1+1")])
+    for metin in ("benim kargom", "selamlar", "axb", "11", "iad e"):
+        olay = _Olay({"metin": [metin]})
+        assert kume.biri_tutar(olay) is False
+        assert [t for _, t in kume.degerlendir(olay)] == [False] * 5
