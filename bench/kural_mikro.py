@@ -18,6 +18,7 @@ def main() -> None:
                        "DATABASE_URL": os.environ["BENCH_DATABASE_URL"], "REDIS_URL": os.environ["BENCH_REDIS_URL"],
                        "DJANGO_SETTINGS_MODULE": "supportdesk.settings", "KURAL_BIRIKTIRME_SANIYE": "3600"})
     sys.path[:0] = [repo]
+    os.chdir(repo)  # start-up puts the working directory first on sys.path: measure `repo`, not the caller's
     import django
 
     django.setup()

@@ -12,6 +12,7 @@ are never noted here (they are written in the event's own transaction, with what
 did). A process that dies between a commit and its next write (at most one interval) loses its
 notes; a process leaving normally writes them at exit. `KURAL_BIRIKTIRME_SANIYE=0` writes each
 event's runs in its own transaction instead (one statement; the tests' default)."""
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.conf import settings
@@ -38,7 +39,7 @@ def biriktiriliyor() -> bool:
     return settings.KURAL_BIRIKTIRME_SANIYE > 0 and connection.vendor == "postgresql"
 
 
-def kaydet(*, kural_idleri: list[int], hedef: str, zaman: datetime, musteri_id: int) -> None:
+def kaydet(*, kural_idleri: Sequence[int], hedef: str, zaman: datetime, musteri_id: int) -> None:
     """Note these runs once the current transaction commits (at once outside one)."""
     olay = (kural_idleri, hedef, zaman, musteri_id)
     transaction.on_commit(lambda: _biriktirici.ekle(olay))

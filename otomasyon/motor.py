@@ -4,9 +4,10 @@
 For event `olay` on one chat or ticket, the tenant's active rules for it (this process's compiled
 copy under the tenant's rules generation, `onbellek`: no query) run in `sira` order: the conditions
 are checked (each compiled once into a predicate, `kosul_derle`; the event's fields folded once per
-event, `Baglam.katli`: Turkish folding both ways),
-and when all hold, the actions run one by one, each in a savepoint of its own, so a refused one
-(its service's 400/404/409) is recorded and undone alone while the rest still run. Every run is
+event, `Baglam.katli`: Turkish folding both ways; the rules sharing their first condition's field
+and `esit`/`icerir`/`baslar` tested as one group first, `kosullar.OlayKurallari`), and when all
+hold, the actions run one by one, each in a savepoint of its own, so a refused one (its service's
+400/404/409) is recorded and undone alone while the rest still run. Every run is
 recorded (`_kaydet`: `KuralCalismasi` per rule that ran its actions; the runs whose conditions
 did not hold as one `TutmayanCalismalar` row per event, written after the commit, many events' in
 one statement, `biriktir`).
@@ -14,6 +15,7 @@ one statement, `biriktir`).
 Chains: an action is a change like any other and may trigger rules again; the rules running on
 this call stack are kept in a context variable (`_zincir`): a rule never runs inside itself, and
 nothing runs deeper than `DERINLIK` rules."""
+from collections.abc import Sequence
 from contextvars import ContextVar
 
 from django.db import transaction
@@ -28,7 +30,7 @@ from tenants.models import Etiket, Musteri
 from tickets.models import Ticket
 
 from . import biriktir, eylemler, onbellek, sorgular
-from .kosullar import DerlenmisKural, kosul_derle
+from .kosullar import OlayKurallari, kosul_derle
 from .models import KuralCalismasi
 
 DERINLIK = 3
@@ -39,15 +41,18 @@ _SATIR_ALANLARI = ("kanal", "dil", "email", "ekip_id", "ziyaretci_id")
 class OnDegerlendirme:
     """`supportdesk.core.kurallar.kurallari_on_degerlendir`'s answer."""
 
-    def __init__(self, *, kurallar: list[DerlenmisKural] | tuple[DerlenmisKural, ...], baglam: "Baglam", hedef: str):
+    __slots__ = ("kurallar", "hedef", "musteri_id", "eslesen")
+
+    def __init__(self, *, kurallar: OlayKurallari, baglam: "Baglam", hedef: str):
         self.kurallar, self.hedef, self.musteri_id = kurallar, hedef, baglam.musteri_id
-        self.eslesen = any(k.tutar(baglam) for k in kurallar)
+        self.eslesen = kurallar.biri_tutar(baglam)
 
     def kaydet(self) -> None:
-        _kaydet([], kosul_tutmadi=[k.id for k in self.kurallar], hedef=self.hedef, musteri_id=self.musteri_id)
+        # `idler`: the rules' ids as compiled (a tuple, shared by every event: nothing built per message).
+        _kaydet([], kosul_tutmadi=self.kurallar.idler, hedef=self.hedef, musteri_id=self.musteri_id)
 
 
-def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: list[int], hedef: str, musteri_id: int) -> None:
+def _kaydet(kayitlar: list[KuralCalismasi], *, kosul_tutmadi: Sequence[int], hedef: str, musteri_id: int) -> None:
     """The runs of one event. The rules whose conditions did not hold: one row for the event naming
     them (`TutmayanCalismalar`), noted and written after the commit with other events'
     (`biriktir`), or, with `KURAL_BIRIKTIRME_SANIYE=0`, by one short statement here
@@ -156,15 +161,15 @@ def calistir(olay: str, *, musteri_id: int, tur: str, nesne_id: int, metin: str 
     zincir = _zincir.get()
     if len(zincir) >= DERINLIK:
         return False
-    kurallar = [k for k in onbellek.olay_kurallari(musteri_id, olay) if k.id not in zincir]
+    kurallar = onbellek.olay_kurallari(musteri_id, olay)
     if not kurallar:
         return False
     baglam = Baglam(musteri_id=musteri_id, tur=tur, nesne_id=nesne_id, metin=metin, etiket=etiket, nesne=nesne)
     hedef = f"{tur}:{nesne_id}"
     kayitlar: list[KuralCalismasi] = []
     tutmadi: list[int] = []
-    for kural in kurallar:
-        if not kural.tutar(baglam):
+    for kural, tutar in kurallar.degerlendir(baglam, haric=zincir):  # the rules on this stack left out
+        if not tutar:
             tutmadi.append(kural.id)
             continue
         token = _zincir.set((*zincir, kural.id))

@@ -21,7 +21,7 @@ from django.core.cache import cache
 from supportdesk.core import kurallar as kural_noktasi
 from supportdesk.core.onbellek import simdi_ve_commit_sonrasi
 
-from .kosullar import DerlenmisKural
+from .kosullar import DerlenmisKural, OlayKurallari
 from .models import Kural
 
 logger = logging.getLogger("supportdesk.otomasyon")
@@ -31,18 +31,21 @@ YEREL_SURE = 60.0
 
 
 class _Kopya:
-    """One tenant's rules as this process holds them: all, and by event (in `sira` order)."""
+    """One tenant's rules as this process holds them, by event (in `sira` order, with the event's
+    prefilter: `kosullar.OlayKurallari`)."""
 
     __slots__ = ("nesil", "olaya_gore", "zaman")
 
     def __init__(self, nesil: int | None, kurallar: list[DerlenmisKural]):
         self.nesil, self.zaman = nesil, time.monotonic()
-        self.olaya_gore: dict[str, tuple[DerlenmisKural, ...]] = {}
+        olaya_gore: dict[str, list[DerlenmisKural]] = {}
         for kural in kurallar:
-            self.olaya_gore[kural.olay] = (*self.olaya_gore.get(kural.olay, ()), kural)
+            olaya_gore.setdefault(kural.olay, []).append(kural)
+        self.olaya_gore = {olay: OlayKurallari(k) for olay, k in olaya_gore.items()}
 
 
 _yerel: dict[int, _Kopya] = {}
+_HICBIRI = OlayKurallari(())
 
 
 def _nesil_oku(musteri_id: int) -> int | None:
@@ -78,9 +81,9 @@ def _kopya(musteri_id: int) -> _Kopya:
     return kopya
 
 
-def olay_kurallari(musteri_id: int, olay: str) -> tuple[DerlenmisKural, ...]:
-    """The tenant's active rules for `olay`, compiled, in `sira` order."""
-    return _kopya(musteri_id).olaya_gore.get(olay, ())
+def olay_kurallari(musteri_id: int, olay: str) -> OlayKurallari:
+    """The tenant's active rules for `olay`, compiled, in `sira` order (empty: none)."""
+    return _kopya(musteri_id).olaya_gore.get(olay, _HICBIRI)
 
 
 def _oku(musteri_id: int) -> list[dict]:

@@ -71,3 +71,44 @@ def test_the_prune_keeps_a_row_some_rule_shows_and_deletes_the_rest():
     assert sorgular.gosterilmeyenleri_sil(musteri_id=musteri.pk, parti=10, sinirlar={
         a.pk: t0 + timedelta(seconds=1), b.pk: t0 + timedelta(seconds=1)}) == 1
     assert list(TutmayanCalismalar.objects.values_list("hedef", flat=True)) == ["chat:4"]
+
+
+def test_a_large_batch_of_several_tenants_is_one_statement_listed_exactly_in_order():
+    """The runner's batch: events of two tenants, id lists given as tuples (the engine's compiled
+    ones, shared) and lists, times to the microsecond; one statement whatever its size."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    m1, m2 = MusteriFactory(), MusteriFactory(firma_adi="B")
+    a, b = _kural(m1, "A"), _kural(m1, "B")
+    c = _kural(m2, "C")
+    t0 = timezone.now()
+    ortak = (a.pk, b.pk)
+    olaylar = [(ortak if i % 3 else [a.pk], f"chat:{i}", t0 + timedelta(microseconds=i * 7), m1.pk)
+               for i in range(300)] + [([c.pk], "ticket:5", t0, m2.pk), ((), "chat:0", t0, m2.pk)]
+    for parti in (olaylar[:1], olaylar[1:]):
+        with CaptureQueriesContext(connection) as sorgular_:
+            sorgular.kosul_tutmadi_yaz(parti)
+        assert len(sorgular_) == 1
+    assert list(TutmayanCalismalar.objects.order_by("id").values_list("musteri_id", "kural_idleri", "hedef", "zaman")) == [
+        (m, list(i), h, z) for i, h, z, m in olaylar if i]
+    hepsi = [(f"chat:{i}", "kosul_tutmadi", [], t0 + timedelta(microseconds=i * 7)) for i in range(299, -1, -1)]
+    assert _liste(a) == hepsi[:100]  # the newest 100, newest first
+    assert _liste(b) == [x for x in hepsi if int(x[0][5:]) % 3][:100]
+    assert _liste(c) == [("ticket:5", "kosul_tutmadi", [], t0)]
+
+
+def test_a_write_rolled_back_with_its_transaction_leaves_nothing():
+    from django.db import transaction
+
+    musteri = MusteriFactory()
+    a = _kural(musteri, "A")
+
+    class Vazgec(Exception):
+        pass
+
+    with pytest.raises(Vazgec), transaction.atomic():
+        sorgular.kosul_tutmadi_yaz([((a.pk,), "chat:1", timezone.now(), musteri.pk)])
+        assert len(_liste(a)) == 1
+        raise Vazgec
+    assert _liste(a) == [] and not TutmayanCalismalar.objects.exists()
