@@ -57,8 +57,6 @@ def _hizli_ayarlar(settings, tmp_path):
 
 
 def pytest_configure(config):
-    if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_AgirOncePlanlayici(), "agir-once-planlayici")
     # A transactional test ends by emptying every table: on PostgreSQL the tables it wrote, with
     # DELETE, keeping the content types and permissions (supportdesk.testing.bosalt; Django's
     # flush TRUNCATEd all of them and wrote those rows again, 1.5-2 s a test on a loaded machine),
@@ -95,55 +93,3 @@ def pytest_configure(config):
 
     TransactionTestCase._fixture_teardown = _fixture_teardown
 
-
-
-# --- parallel order (pytest-xdist, `make test`) ------------------------------------------------
-# The files that start a whole production topology, a second PostgreSQL or many real processes
-# (each holds tens of PostgreSQL connections: two at once exhausted the server's 100 once) form one
-# work unit: one worker runs them one after another, and it starts them first, so the longest unit
-# never begins at the end on one worker while the others sit idle. Every other file is its own unit,
-# as `--dist loadfile` makes it.
-AGIR_DOSYALAR = frozenset({
-    "portal/tests/test_bir_gun_e2e.py",
-    "supportdesk/tests/test_runtime_asamasi.py",
-    "supportdesk/tests/test_uretim_topolojisi.py",
-    "supportdesk/tests/test_replika.py",
-    "chat/tests/test_gomulu_yaris.py",
-    "supportdesk/tests/test_iki_host.py",
-    "supportdesk/tests/test_yuklemeler_topoloji.py",
-    "supportdesk/tests/test_arka_plan.py",
-    "supportdesk/tests/test_beat.py",
-    "supportdesk/tests/test_gunluk_surecler.py",
-    "supportdesk/tests/test_paketleme.py",
-    "supportdesk/tests/test_katalog.py",
-})
-AGIR_BIRIM = "agir-surecler"
-
-
-class _AgirOncePlanlayici:
-    """Registered only with xdist loaded (`-p no:xdist` does not know the hook)."""
-
-    @staticmethod
-    def pytest_xdist_make_scheduler(config, log):
-        if config.getoption("dist") != "loadfile":
-            return None
-        from collections import OrderedDict
-
-        from xdist.scheduler import LoadFileScheduling
-
-        class Kuyruk(OrderedDict):
-            def __setitem__(self, birim, isler):
-                super().__setitem__(birim, isler)
-                if birim == AGIR_BIRIM:
-                    self.move_to_end(birim, last=False)  # first, whatever its number of tests
-
-        class AgirOnce(LoadFileScheduling):
-            def __init__(self, config, log=None):
-                super().__init__(config, log)
-                self.workqueue = Kuyruk()
-
-            def _split_scope(self, nodeid: str) -> str:
-                dosya = nodeid.split("::", 1)[0]
-                return AGIR_BIRIM if dosya in AGIR_DOSYALAR else dosya
-
-        return AgirOnce(config, log)

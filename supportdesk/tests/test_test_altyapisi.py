@@ -82,14 +82,3 @@ def test_ortamsiz_calisan_pytest_ozetinde_postgresql_ve_redisi_soyler():
     assert sonuc.returncode == 0, sonuc.stdout + sonuc.stderr
     assert ("veritabanı: postgresql (127.0.0.1:5432/supportdesk; bu makinede bulundu), "
             "redis: 127.0.0.1:6379/0 (bu makinede bulundu)") in sonuc.stdout
-
-
-def test_agir_dosyalar_var():
-    """The parallel order's one unit of heavy files (conftest.AGIR_DOSYALAR) names files that exist:
-    a renamed file would silently run beside another topology again."""
-    from pathlib import Path
-
-    from conftest import AGIR_DOSYALAR
-
-    kok = Path(__file__).resolve().parents[2]
-    assert [d for d in sorted(AGIR_DOSYALAR) if not (kok / d).is_file()] == []
