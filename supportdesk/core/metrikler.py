@@ -16,6 +16,7 @@ series stays bounded whatever clients request.
 """
 import atexit
 import contextlib
+import glob
 import hmac
 import logging
 import os
@@ -297,6 +298,27 @@ gosterge_kaydet("supportdesk_open_sockets", "Open WebSockets of every process, b
                 "kind", varlik.acik_soket_sayilari)
 
 
+class _OkunanDosyalar(MultiProcessCollector):
+    """prometheus_client's multiprocess collector, reading only the files that can be read: a
+    process creating its file for a metric leaves it empty for a moment (opened, not yet sized),
+    and reading that one raised `struct.error` out of the scrape (a 500 at /metrics while a worker
+    started, met under load); a file of a process marked dead between the listing and the read is
+    left out too. A file at least as long as its header only ever grows, so one read is safe."""
+
+    def collect(self):
+        for _ in range(3):
+            dosyalar = []
+            for yol in glob.glob(os.path.join(self._path, "*.db")):
+                with contextlib.suppress(OSError):
+                    if os.path.getsize(yol) >= 8:  # the header: how much of the file is in use
+                        dosyalar.append(yol)
+            try:
+                return self.merge(dosyalar, accumulate=True)
+            except FileNotFoundError:
+                continue  # gone since the listing: list again
+        return self.merge([d for d in dosyalar if os.path.exists(d)], accumulate=True)
+
+
 def metin() -> bytes:
     """The exposition text of a scrape: every process's counters, then the gauges of now."""
     _olcerek(surec_olc)(simdi_olc=True)
@@ -304,7 +326,7 @@ def metin() -> bytes:
     if _COKLU_SUREC_KLASORU:
         try:
             surecler = CollectorRegistry()
-            MultiProcessCollector(surecler, path=_COKLU_SUREC_KLASORU)
+            _OkunanDosyalar(surecler, path=_COKLU_SUREC_KLASORU)
         except (OSError, ValueError):  # the folder went away under the running service
             logger.warning("PROMETHEUS_MULTIPROC_DIR okunamadı: yalnızca bu sürecin sayıları.", exc_info=True)
             surecler = _SUREC
