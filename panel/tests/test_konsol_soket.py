@@ -280,6 +280,7 @@ def test_bir_yeni_sohbet_kuyrugu_cizerken_basili_tutulan_tiklama_secer(asgi_sunu
     atanmamis = page.locator('[data-sayi="sohbet-atanmamis"]')
     atanmamis.filter(has_text="1").wait_for()
     kutu = page.locator(f'.satir[data-id="{bir["id"]}"] .secim-kutusu')
+    kutu.wait_for()  # the count and the queue's rows come from two reads: the row may follow the count
     cerceve = kutu.bounding_box()
     page.mouse.move(cerceve["x"] + cerceve["width"] / 2, cerceve["y"] + cerceve["height"] / 2)
     page.mouse.down()
