@@ -169,18 +169,26 @@ class TeslimatHavuzu:
 
     def _calistir(self, teslimat_idleri: list[int], endpoint_id: int, jeton: str) -> None:
         geri: list[int] = []
+        denenen = []
         try:
             sonuc = self._dene(teslimat_idleri, self._oturum(), lambda: not self._dur.is_set())
             geri = sonuc.geri
             for teslimat, sure in sonuc.denenen:
                 self._olc(endpoint_id, teslimat, sure)
-            for teslimat, _ in sonuc.denenen:
-                self._sonra(teslimat)
+            denenen = [teslimat for teslimat, _ in sonuc.denenen]
         except Exception:
             logger.exception("Webhook teslimatları %s denenemedi", teslimat_idleri)
             connection.close()  # whatever state it is in, the next attempt starts clean
         finally:
             self._bitti(teslimat_idleri, endpoint_id, jeton, geri=geri)
+        # The next attempts are planned once the deliveries have left this pool (`_bitti`): a short
+        # retry's timer (0.1-2 s) firing before that found its delivery "already here" and was
+        # dropped, and the retry waited for the sweep, a minute on (met on a loaded machine).
+        try:
+            for teslimat in denenen:
+                self._sonra(teslimat)
+        except Exception:
+            logger.exception("Webhook teslimatları %s yeniden planlanamadı", teslimat_idleri)
 
     def _oturum(self):
         oturum = getattr(self._yerel, "oturum", None)
