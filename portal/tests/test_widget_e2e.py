@@ -322,6 +322,34 @@ def test_init_yanitlamadan_baslatilan_sohbet_acilir(sayfa, demo):
     assert not sayfa.hatalar
 
 
+def test_init_reddedilirse_bekleyen_baslangic_hata_verir_asili_kalmaz(sayfa, demo):
+    """Calls wait for init (its token); when init is refused for good, a start made meanwhile fails
+    with init's error and its button works again, instead of waiting for ever."""
+    musteri, url = demo
+    page = sayfa.page
+    tutulan = []
+    page.route("**/api/v1/widget/init", lambda route: tutulan.append(route))
+    page.goto(url)
+    for _ in range(100):
+        if tutulan:
+            break
+        page.wait_for_timeout(100)
+    page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
+    page.get_by_label("Mesajınız").fill("Bekleyen başlangıç.")
+    page.get_by_role("button", name="Sohbeti başlat").click()
+    [route] = tutulan
+    route.fulfill(status=400, content_type="application/json",
+                  body='{"basarili": false, "hata": {"kod": "GECERSIZ_ISTEK", "mesaj": "Init reddedildi."}}')
+    page.get_by_role("alert").get_by_text("Init reddedildi.").wait_for()
+    baslat_dugmesi = page.get_by_role("button", name="Sohbeti başlat")
+    for _ in range(50):
+        if baslat_dugmesi.is_enabled():
+            break
+        page.wait_for_timeout(100)
+    assert baslat_dugmesi.is_enabled()
+    assert page.get_by_label("Mesajınız").input_value() == "Bekleyen başlangıç."
+
+
 def test_yeniden_yuklemede_acik_sohbet_surer(sayfa, demo):
     musteri, url = demo
     ulasilabilir_yap(operator_yap(musteri))  # someone online: the chat waits, no ticket offer line

@@ -1985,8 +1985,10 @@ input:focus,textarea:focus,select:focus{outline:none;border-color:var(--r);box-s
     } catch (err) {
       if (!S.durdu) {
         uyariGoster(err.message);
-        // Network or server trouble at start: try again later, calmly.
+        // Network or server trouble at start: try again later, calmly (calls made meanwhile wait
+        // for it). Any other refusal is final: the calls waiting for init fail with it, not hang.
         if (err.durum === 0 || err.durum >= 500 || err.durum === 429) setTimeout(basla, Math.max(err.bekle * 1000, 15000));
+        else hazirCoz.red(err);
       }
       return;
     }
