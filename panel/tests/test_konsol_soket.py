@@ -281,7 +281,15 @@ def test_bir_yeni_sohbet_kuyrugu_cizerken_basili_tutulan_tiklama_secer(asgi_sunu
     atanmamis.filter(has_text="1").wait_for()
     kutu = page.locator(f'.satir[data-id="{bir["id"]}"] .secim-kutusu')
     kutu.wait_for()  # the count and the queue's rows come from two reads: the row may follow the count
-    cerceve = kutu.bounding_box()
+    # A redraw between the wait and the measure can leave no box for a moment (a CI run met None):
+    # measure until the row has one.
+    cerceve = None
+    for _ in range(50):
+        cerceve = kutu.bounding_box()
+        if cerceve is not None:
+            break
+        page.wait_for_timeout(100)
+    assert cerceve is not None, "the row's box never showed"
     page.mouse.move(cerceve["x"] + cerceve["width"] / 2, cerceve["y"] + cerceve["height"] / 2)
     page.mouse.down()
     iki = baslat("z-tutma-2")
