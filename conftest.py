@@ -57,6 +57,13 @@ def _hizli_ayarlar(settings, tmp_path):
 
 
 def pytest_configure(config):
+    # `make test`'s workers take the slow files first (supportdesk/testing/planlayici.py).
+    if (config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") == "loadfile"
+            and not hasattr(config, "workerinput")):
+        from supportdesk.testing.planlayici import PlanlayiciEklentisi
+
+        config.pluginmanager.register(PlanlayiciEklentisi(), "agir-once-planlayici")
+
     # A transactional test ends by emptying every table: on PostgreSQL the tables it wrote, with
     # DELETE, keeping the content types and permissions (supportdesk.testing.bosalt; Django's
     # flush TRUNCATEd all of them and wrote those rows again, 1.5-2 s a test on a loaded machine),
