@@ -2,10 +2,11 @@ from django.urls import path
 
 from . import views
 
+# The widget's hottest calls first (the idle poll, the visitor's message): patterns are tried in order.
 urlpatterns = [
-    path("widget/chat/start", views.WidgetChatBaslatView.as_view(), name="widget-chat-start"),
-    path("widget/chat/message", views.WidgetChatMesajView.as_view(), name="widget-chat-message"),
     path("widget/chat/messages", views.WidgetChatMesajlarView.as_view(), name="widget-chat-messages"),
+    path("widget/chat/message", views.WidgetChatMesajView.as_view(), name="widget-chat-message"),
+    path("widget/chat/start", views.WidgetChatBaslatView.as_view(), name="widget-chat-start"),
     path("widget/chat/end", views.WidgetChatBitirView.as_view(), name="widget-chat-end"),
     path("widget/chat/rate", views.WidgetChatPuanView.as_view(), name="widget-chat-rate"),
     path("operator/chats", views.OperatorChatListView.as_view(), name="operator-chats"),

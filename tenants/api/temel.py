@@ -1,14 +1,20 @@
 """The tenant-resolving base views: who the caller is and which tenants it may touch is decided
 here once, not per endpoint (HOUSE-STYLE 5)."""
+import json
+from collections.abc import Callable
 from functools import cached_property
 
+from django.conf import settings
 from django.http import HttpResponse
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.json import strict_constant
 
 from supportdesk.core import gunluk
-from supportdesk.core.girdi import ziyaretci_id_dogrula
+from supportdesk.core.girdi import govde_uzunlugu, ziyaretci_id_dogrula
 from supportdesk.core.throttling import WidgetThrottle, istemci_ip
-from supportdesk.core.views import TemelAPIView
+from supportdesk.core.views import JSONAyristirici, TemelAPIView, ZarfJSONRenderer
 
 from .. import on_okuma
 from ..kimlik import (
@@ -16,6 +22,7 @@ from ..kimlik import (
     OriginIzinli,
     PanelCerezAuthentication,
     WidgetAnahtarAuthentication,
+    WidgetIstemci,
     widget_musterisi,
 )
 from ..models import Musteri
@@ -60,22 +67,29 @@ class WidgetAPIView(TemelAPIView):
         super().initial(request, *args, **kwargs)
         on_okuma.musteri_dogrulandi(request, self.musteri, self.on_okuma)
 
+    # The method `hizli_yanit` answers: the idle poll's GET, the visitor's message's POST.
+    hizli_yontem = "GET"
+
     def hizli_yanit(self, request) -> HttpResponse | None:
-        """A view's answer to a plain `GET` before DRF's request cycle, or None to take the
-        ordinary path (which then answers, errors included). Only for the hottest request (the
-        idle poll); it must give exactly what the ordinary path would, `hizli_musteri` included."""
+        """A view's answer to a plain `hizli_yontem` request before DRF's request cycle, or None to
+        take the ordinary path (which then answers, errors included). Only for the hottest requests
+        (the idle poll, the visitor's message); it must give exactly what the ordinary path would,
+        `hizli_musteri` included. A `Response` is finalised as DRF's cycle finalises one
+        (`hizli_calistir`)."""
         return None
 
     def hizli_musteri(self, request) -> Musteri | None:
         """The tenant of a request that passes, exactly as the ordinary path would pass it, every
-        check before the view: no body, an answer in JSON acceptable, the limit (already counted
-        by the pre-read) allowing it, the key, the origin whitelist. None for anything else, which
-        the ordinary path then handles (and refuses, with its own error)."""
+        check before the view: no body (but a POST's, which `json_nesnesi` reads), an answer in
+        JSON acceptable, the limit (already counted by the pre-read) allowing it, the key, the
+        origin whitelist. None for anything else, which the ordinary path then handles (and
+        refuses, with its own error)."""
         on = getattr(request, "on_okuma", None)
         if on is None or not on.limit.izin:
             return None
         meta = request.META
-        if meta.get("CONTENT_LENGTH") not in (None, "", "0") or "HTTP_TRANSFER_ENCODING" in meta:
+        if request.method != "POST" and (meta.get("CONTENT_LENGTH") not in (None, "", "0")
+                                         or "HTTP_TRANSFER_ENCODING" in meta):
             return None
         if meta.get("HTTP_ACCEPT", "*/*") not in ("*/*", "application/json") or "format" in request.GET:
             return None  # DRF's content negotiation decides anything else
@@ -87,17 +101,32 @@ class WidgetAPIView(TemelAPIView):
         gunluk.baglam_ekle(musteri_id=musteri.pk)  # what the authentication would have noted
         return musteri
 
+    def hizli_calistir(self, request, musteri: Musteri, islem: Callable[[Request], Response]) -> Response:
+        """`islem(drf_request)` run as DRF's cycle runs a handler after `initial`, which the fast
+        path's checks (`hizli_musteri`, the view's own) stood in for: on DRF's request, authenticated
+        as the key's tenant, JSON accepted; an error (the service's 404, 409, 400) through
+        `handle_exception`, the project's exception handler. `dispatch` finalises the answer."""
+        istek = self.initialize_request(request)
+        istek.accepted_renderer, istek.accepted_media_type = ZarfJSONRenderer(), ZarfJSONRenderer.media_type
+        istek.user, istek.auth = WidgetIstemci(musteri=musteri), musteri  # as the authentication leaves them
+        self.request = istek
+        on_okuma.musteri_dogrulandi(request, musteri, self.on_okuma)
+        try:
+            return islem(istek)
+        except Exception as exc:  # noqa: BLE001  (as APIView.dispatch)
+            return self.handle_exception(exc)
+
     def dispatch(self, request, *args, **kwargs):
         try:
-            if (request.method == "GET" and WidgetThrottle in self.throttle_classes
+            if (request.method == self.hizli_yontem and WidgetThrottle in self.throttle_classes
                     and type(self).hizli_yanit is not WidgetAPIView.hizli_yanit):
                 on_okuma.on_oku(request, self.on_okuma)
+                self.args, self.kwargs = args, kwargs
                 yanit = self.hizli_yanit(request)
                 if yanit is not None:
-                    self.headers = self.default_response_headers  # as DRF's finalize_response adds them
-                    for ad, deger in self.headers.items():
-                        yanit[ad] = deger
-                    return yanit
+                    self.headers = self.default_response_headers
+                    self.response = self.finalize_response(self.request, yanit, *args, **kwargs)
+                    return self.response
             return super().dispatch(request, *args, **kwargs)
         finally:
             on_okuma.bitir(request)
@@ -130,3 +159,37 @@ def ziyaretci_dogrula(request, musteri, source, *, token_denetle: bool = True) -
         ziyaretci_erisimi_dogrula(musteri=musteri, ziyaretci_id=ziyaretci_id,
                                   token=request.META.get(TOKEN_BASLIGI) or None)
     return ziyaretci_id
+
+
+_JSON_TIPLERI = frozenset(f"application/json{ek}" for ek in (
+    "", "; charset=utf-8", ";charset=utf-8", "; charset=UTF-8", ";charset=UTF-8"))
+
+
+def json_nesnesi(request) -> dict | None:
+    """The request's JSON object body, exactly as the ordinary path parses it (`JSONAyristirici`:
+    DRF's JSONParser, UTF-8, no NaN nor Infinity), when it certainly parses it so and lets it in:
+    `Content-Type` JSON in UTF-8 as written above (DRF's parser takes more; the rest is its to
+    decide), a declared length within `DATA_UPLOAD_MAX_MEMORY_SIZE` (`TemelAPIView`'s 413), no
+    transfer or content coding (415). None for anything else, an object or not. Read once per
+    request (the message's pre-read reads it too, `chat.api.views._yenilenecek`)."""
+    request = getattr(request, "_request", request)
+    try:
+        return request._json_nesnesi
+    except AttributeError:
+        pass
+    nesne = None
+    meta = request.META
+    if (meta.get("CONTENT_TYPE") in _JSON_TIPLERI and "HTTP_TRANSFER_ENCODING" not in meta
+            and meta.get("HTTP_CONTENT_ENCODING", "identity").strip().lower() in ("", "identity")
+            and 0 < govde_uzunlugu(request) <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE):
+        try:
+            # As the parser: UTF-8 (the charset said), no NaN nor Infinity (DRF's STRICT_JSON).
+            nesne = json.loads(request.body.decode("utf-8"),
+                               parse_constant=strict_constant if JSONAyristirici.strict else None)
+        except Exception:  # noqa: BLE001  (the parser answers it, on the ordinary path)
+            nesne = None
+        if type(nesne) is not dict:
+            nesne = None
+    request._json_nesnesi = nesne
+    return nesne
+
