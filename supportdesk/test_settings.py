@@ -29,6 +29,15 @@ from .settings import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# A connection per request in the test process, closed when the request ends (Django's default),
+# not kept for a minute as in production: the live servers of the browser tests answer from
+# threads of their own (uvicorn's loop, its thread pools), a new set per test, and each kept its
+# connection open after its test; with three workers one worker held 65 idle connections and the
+# run met PostgreSQL's 100 ("too many clients already"). The test client keeps its own (the test's
+# transaction); the processes tests start keep their production settings.
+for _ayar in DATABASES.values():  # noqa: F405
+    _ayar["CONN_MAX_AGE"] = 0
+
 # The test worker's embedded beat (supportdesk.testing.celery_worker) keeps its schedule in a file:
 # the tests' cache.clear() empties the Redis database that would hold redbeat's lock.
 if os.environ.get("BEAT_DOSYADA") == "true":
