@@ -11,8 +11,8 @@ from collections import OrderedDict
 
 from xdist.scheduler import LoadFileScheduling
 
-# Seconds of setup, call and teardown per file in a run with two workers (junit, 2026-11-29):
-# only the order matters, not the figures.
+# Seconds of setup, call and teardown per file in a run with two workers (junit, 2026-11-29; every
+# file of 7 s or more): only the order matters, not the figures.
 AGIR_DOSYALAR = {
     "portal/tests/test_bir_gun_e2e.py": 121,
     "panel/tests/test_konsol_tarayici.py": 84,
@@ -41,6 +41,46 @@ AGIR_DOSYALAR = {
     "supportdesk/tests/test_yedek.py": 20,
     "portal/tests/test_csp_tarayici.py": 20,
     "portal/tests/test_widget_vardiya_e2e.py": 20,
+    "supportdesk/tests/test_katalog.py": 19,
+    "chat/tests/test_atama.py": 19,
+    "canli/tests/test_uyelik.py": 19,
+    "portal/tests/test_widget_token_e2e.py": 18,
+    "canli/tests/test_soketler.py": 18,
+    "portal/tests/test_widget_gunluk.py": 17,
+    "panel/tests/test_konsol_dil_tarayici.py": 16,
+    "webhooks/tests/test_worker.py": 16,
+    "panel/tests/test_gorunumler_tarayici.py": 14,
+    "supportdesk/tests/test_gunluk_surecler.py": 14,
+    "panel/tests/test_konsol_araya_girme.py": 14,
+    "chat/tests/test_kuyruk_olcek.py": 12,
+    "panel/tests/test_kotu_girdi_toplu.py": 12,
+    "widget/tests/test_ekip_secimi_tarayici.py": 12,
+    "portal/tests/test_self_servis_tarayici.py": 12,
+    "supportdesk/tests/test_paketleme.py": 12,
+    "tenants/tests/test_ekipler_api.py": 11,
+    "portal/tests/test_widget_mesai_e2e.py": 11,
+    "supportdesk/tests/test_dinleyiciler.py": 10,
+    "tenants/tests/test_bozuk_girdi.py": 10,
+    "kisiler/tests/test_kisiler_api.py": 10,
+    "tenants/tests/test_commands.py": 10,
+    "panel/tests/test_gorunum_sayaclari.py": 10,
+    "portal/tests/test_dil_tarayici.py": 10,
+    "panel/tests/test_guven_konsol_tarayici.py": 10,
+    "tenants/tests/test_limit_surecler.py": 10,
+    "canli/tests/test_cerceve_sirasi_tarayici.py": 10,
+    "gizlilik/tests/test_silme_yarisi.py": 9,
+    "widget/tests/test_icerik_dili_tarayici.py": 9,
+    "panel/tests/test_ekip_suzgeci_tarayici.py": 9,
+    "portal/tests/test_iki_adim_tarayici.py": 8,
+    "arama/tests/test_arama.py": 8,
+    "tenants/tests/test_kotu_girdi_ekipler_ayarlar.py": 8,
+    "eposta/tests/test_giden.py": 8,
+    "panel/tests/test_konsol_sohbet_ek_tarayici.py": 8,
+    "supportdesk/tests/test_arka_plan.py": 8,
+    "canli/tests/test_dayaniklilik.py": 7,
+    "tenants/tests/test_onbellek_surecler.py": 7,
+    "otomasyon/tests/test_kotu_girdi_otomasyon.py": 7,
+    "supportdesk/tests/test_ceviri.py": 7,
 }
 
 
