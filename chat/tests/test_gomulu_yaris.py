@@ -3,8 +3,9 @@ embedded default (`make run`: uvicorn on SQLite, no Redis) and of PostgreSQL (CO
 exactly one answer is stored, the other is 409 `DURUM_CAKISMASI`, on every database.
 
 The server is its own process on its own throw-away database, filled as `make run` fills it
-(`migrate`, `demo_verisi`: two plain operators of one project), so the race is the one two people
-meet at the console: real HTTP requests, released together by a barrier.
+(`migrate`, here a copy of its result built once per set of migrations, then `demo_verisi`: two
+plain operators of one project), so the race is the one two people meet at the console: real
+HTTP requests, released together by a barrier.
 """
 import json
 import os
@@ -23,6 +24,7 @@ from django.db import connection
 
 from supportdesk.testing.factories import TEST_SIFRE, MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
+from supportdesk.testing.gomulu import gocmus_sqlite
 
 KOK = Path(settings.BASE_DIR)
 TUR = 6
@@ -81,8 +83,7 @@ class _Sunucu:
 
 @pytest.fixture
 def gomulu_sunucu(tmp_path):
-    ortam = _ortam(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    _komut(ortam, "migrate", "--noinput", "-v", "0")
+    ortam = _ortam(gocmus_sqlite(tmp_path / "db.sqlite3"))  # `migrate`'s result, built once
     demo = json.loads(_komut(ortam, "demo_verisi", "--json"))
     sunucu = _Sunucu(ortam, tmp_path / "uvicorn.log")
     try:

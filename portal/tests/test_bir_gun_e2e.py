@@ -38,6 +38,7 @@ from django.db import connection
 from dosyalar.tests.yardimci import png_bayt
 from panel.tests.test_gelen_kutusu_tarayici import DOSYA_OLAYI, PDF, b64
 from supportdesk.testing.canli_sunucu import CanliSunucu
+from supportdesk.testing.gomulu import gocmus_sqlite
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI, chromium
 
 from .bir_gun_kurulum import kur
@@ -71,9 +72,8 @@ class GomuluSunucu:
     """`make run`'s topology: one uvicorn process on a SQLite file of its own, no Redis."""
 
     def __init__(self, tmp: Path):
-        db_url = f"sqlite:///{tmp / 'gun.sqlite3'}"
+        db_url = gocmus_sqlite(tmp / "gun.sqlite3")  # `migrate`'s result, built once (supportdesk.testing.gomulu)
         ortam = {"DATABASE_URL": db_url, "REDIS_URL": "", "KOSUCU_ZAMANLAYICI": "true", **SUNUCU_AYARLARI}
-        self._komut(ortam, "migrate", "--noinput", "-v", "0")
         cikti = self._komut(ortam, "shell", "-c", "from portal.tests.bir_gun_kurulum import yazdir; yazdir()")
         self.veri = json.loads(cikti.strip().splitlines()[-1])
         self.sunucu = CanliSunucu(tmp=tmp, ek_ortam=ortam, veritabani_url=db_url)
