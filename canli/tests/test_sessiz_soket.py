@@ -1,13 +1,15 @@
-"""Issue 39.6 through a live server with the production windows: an operator whose browser crashed
-or lost its network closes nothing, so its TCP connection stays up and only the keepalive ping
-(`--ws-ping-interval` / `--ws-ping-timeout`, the Makefile's figures) tells the server it is gone.
-Presence must end within 30 s of the socket going silent, its chats handed back (CONTRACT 15) with
-"bağlantısı koptu" to the visitor; an operator that chooses "Çevrimdışı" is told differently."""
+"""Issue 39.6 through a live server: an operator whose browser crashed or lost its network closes
+nothing, so its TCP connection stays up and only the keepalive ping (`--ws-ping-interval` /
+`--ws-ping-timeout`, the Makefile's figures) tells the server it is gone. Presence must end within
+30 s of the socket going silent, its chats handed back (CONTRACT 15) with "bağlantısı koptu" to the
+visitor; an operator that chooses "Çevrimdışı" is told differently. The live server runs the chain
+of windows that ends it scaled down (SINIR's comment below)."""
 import json
 import socket
 import time
 
 import pytest
+from django.conf import settings
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
@@ -15,6 +17,7 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from chat.models import Mesaj, Oturum
+from supportdesk.testing.canli_sunucu import ws_ping
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import operator_yap
 from tenants.models import Kullanici
@@ -23,11 +26,29 @@ from .yardimci import Rest, giris, operator_soketi, widget_soketi
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-# settings.py's defaults, so the 30 s is measured with what production runs (the live-server
-# fixture shortens them for the other presence tests).
-URETIM_PENCERELERI = {"CANLI_SOKET_TTL": "30", "CANLI_KAPANIS_PENCERESI": "60", "CANLI_REST_PENCERESI": "90",
-                      "CANLI_KOPMA_PENCERESI": "5", "CANLI_TARAMA_ARALIGI": "5"}
 SINIR = 30.0
+# What ends a silent socket's presence, in order: the ping interval and its timeout (the Makefile's
+# figures), the loss window (CANLI_KOPMA_PENCERESI) and the sweep that hands the chats back
+# (CANLI_TARAMA_ARALIGI). The live server runs this chain at a fifth of production's figures (25 s
+# there: a test waiting for it spent ~20 s asleep), and must end presence within the chain's sum
+# plus the room production has under the 30 s (5 s); that production's figures fit is checked from
+# the Makefile and settings.py below. The windows that must NOT keep a silent socket (the socket's
+# TTL, a clean close's 60 s, a REST call's 90 s) keep settings.py's defaults.
+OLCEK = 5
+PING = (ws_ping()[0] / OLCEK, ws_ping()[1] / OLCEK)
+KOPMA, TARAMA = settings.CANLI_KOPMA_PENCERESI / OLCEK, settings.CANLI_TARAMA_ARALIGI / OLCEK
+PENCERELER = {"CANLI_SOKET_TTL": str(settings.CANLI_SOKET_TTL), "CANLI_KAPANIS_PENCERESI": str(settings.CANLI_KAPANIS_PENCERESI),
+              "CANLI_REST_PENCERESI": str(settings.CANLI_REST_PENCERESI),
+              "CANLI_KOPMA_PENCERESI": str(KOPMA), "CANLI_TARAMA_ARALIGI": str(TARAMA)}
+
+
+def _zincir_uretimde() -> float:
+    return sum(ws_ping()) + settings.CANLI_KOPMA_PENCERESI + settings.CANLI_TARAMA_ARALIGI
+
+
+@pytest.mark.django_db(transaction=False)
+def test_production_figures_end_a_silent_socket_within_30_s():
+    assert _zincir_uretimde() <= SINIR, (ws_ping(), settings.CANLI_KOPMA_PENCERESI, settings.CANLI_TARAMA_ARALIGI)
 
 
 class SessizOperatorSoketi:
@@ -82,8 +103,8 @@ def _bekle(kosul, *, bitis: float, aciklama: str):
         time.sleep(0.2)
 
 
-def test_a_silent_operator_socket_ends_presence_and_hands_its_chats_back_within_30_s(canli_sunucu_baslat):
-    sunucu = canli_sunucu_baslat(**URETIM_PENCERELERI)
+def test_a_silent_operator_socket_ends_presence_and_hands_its_chats_back_within_its_chain(canli_sunucu_baslat):
+    sunucu = canli_sunucu_baslat(ping=PING, **PENCERELER)
     musteri = MusteriFactory()
     musteri.atama_modu = "sirayla"
     musteri.save(update_fields=["atama_modu"])
@@ -100,13 +121,13 @@ def test_a_silent_operator_socket_ends_presence_and_hands_its_chats_back_within_
     # The client is silent from `hazir` on; its REST calls (login, status) had earned 90 s of
     # presence and its socket the 60 s closing window of a clean close: neither may keep it.
     sessiz_basi = time.monotonic()
-    bitis = sessiz_basi + SINIR
+    bitis = sessiz_basi + sum(PING) + KOPMA + TARAMA + (SINIR - _zincir_uretimde())
     _bekle(lambda: widget.post("widget/init", {"ziyaretci_id": "z2"}, 200)["cevrimici_operator"] is False,
            bitis=bitis, aciklama="the widget still says an operator is online")
     _bekle(lambda: Oturum.objects.get(pk=oturum["id"]).operator_id is None,
            bitis=bitis, aciklama="the silent operator still holds its chat")
     gecen = time.monotonic() - sessiz_basi
-    assert gecen > 10, gecen  # ended by the unanswered ping, not by anything before it
+    assert gecen > PING[0], gecen  # ended by the unanswered ping, not by anything before it
     assert Kullanici.objects.get(pk=dusen.pk).durum == "cevrimdisi"
     assert Oturum.objects.get(pk=oturum["id"]).durum == "bekliyor"
     baslat = widget.post("widget/chat/start", {"ziyaretci_id": "z3", "mesaj": "Kimse var mı?"}, 201)["oturum"]

@@ -52,9 +52,11 @@ def ws_ping() -> tuple[int, int]:
 
 class CanliSunucu:
     """`veritabani_url`: another database than the test database (the embedded default's own SQLite
-    file, with `REDIS_URL=""` in `ek_ortam`: `make run`'s topology)."""
+    file, with `REDIS_URL=""` in `ek_ortam`: `make run`'s topology). `ping`: `--ws-ping-interval` and
+    `--ws-ping-timeout` in seconds instead of the Makefile's (a test of the keepalive's chain, scaled)."""
 
-    def __init__(self, *, tmp: Path, ek_ortam: dict | None = None, veritabani_url: str | None = None):
+    def __init__(self, *, tmp: Path, ek_ortam: dict | None = None, veritabani_url: str | None = None,
+                 ping: tuple[float, float] | None = None):
         db_url = veritabani_url or worker_veritabani_url()
         if db_url is None:
             pytest.skip("Canlı sunucu testleri paylaşılabilir bir PostgreSQL veritabanı ister (DATABASE_URL).")
@@ -73,10 +75,11 @@ class CanliSunucu:
             **CANLI_AYARLARI,
             **(ek_ortam or {}),
         }
+        aralik, zaman_asimi = ping or ws_ping()
         komut = [sys.executable, "-m", "uvicorn", "supportdesk.asgi:application", "--fd", str(self.soket.fileno()),
                  "--log-level", "warning", "--ws", "websockets-sansio", "--lifespan", "off",
                  "--ws-max-size", str(ws_max_size()),
-                 "--ws-ping-interval", str(ws_ping()[0]), "--ws-ping-timeout", str(ws_ping()[1])]
+                 "--ws-ping-interval", str(aralik), "--ws-ping-timeout", str(zaman_asimi)]
         with open(self.log, "wb") as cikti:
             self.proc = subprocess.Popen(komut, cwd=Path(settings.BASE_DIR), env=env, start_new_session=True,
                                          pass_fds=(self.soket.fileno(),), stdout=cikti, stderr=subprocess.STDOUT)
@@ -122,8 +125,8 @@ def canli_sunucu_baslat(django_db_setup, tmp_path_factory):
     """Start more servers in one test (two processes on one Redis; a dead Redis)."""
     sunucular = []
 
-    def baslat(**ek_ortam) -> CanliSunucu:
-        sunucu = CanliSunucu(tmp=tmp_path_factory.mktemp("canli"), ek_ortam=ek_ortam)
+    def baslat(ping: tuple[float, float] | None = None, **ek_ortam) -> CanliSunucu:
+        sunucu = CanliSunucu(tmp=tmp_path_factory.mktemp("canli"), ek_ortam=ek_ortam, ping=ping)
         sunucular.append(sunucu)
         return sunucu
 
