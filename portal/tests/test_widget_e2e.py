@@ -152,6 +152,15 @@ def ok(res):
     return body["data"]
 
 
+def yoklamayi_one_al(page, ms: int) -> None:
+    """The widget's next poll now instead of after its interval (2.5 s with the panel open, 6 s
+    closed; static/widget/widget.js): Playwright's clock, installed before the page loaded, jumps
+    `ms` ahead and fires the timers then due, once. What that poll fetches and draws is the live
+    service's; a poll already on its way when this runs plans the next one on the real clock, so
+    the wait after it stays within its timeout, only slower."""
+    page.clock.fast_forward(ms)
+
+
 def acik_oturum_id(operator) -> int:
     [oturum] = [o for o in ok(operator.get("/api/v1/operator/chats"))["oturumlar"]]
     return oturum["id"]
@@ -187,6 +196,7 @@ def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_al
     operator = operator_istemcisi(musteri)
     ok(operator.post("/api/v1/operator/status", {"durum": "cevrimici"}, format="json"))
     page = sayfa.page
+    page.clock.install()  # yoklamayi_one_al
 
     page.goto(url)
     launcher = page.get_by_role("button", name=re.compile("Destek penceresini aç"))
@@ -205,7 +215,8 @@ def test_demo_sayfasinda_sohbet_yanit_puan_ve_webhooklar(sayfa, demo, webhook_al
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message",
                      {"icerik": "Merhaba Ayşe, hemen bakıyorum. Fatura numaranızı yazar mısınız?"}, format="json"))
-    # the accept's "... sohbete katıldı." line and the answer (issue 13)
+    # the accept's "... sohbete katıldı." line and the answer (issue 13), at the closed panel's next poll
+    yoklamayi_one_al(page, 6000)
     page.get_by_role("button", name=re.compile(r"Destek penceresini aç \(2 okunmamış mesaj\)")).wait_for(timeout=15_000)
 
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
@@ -487,13 +498,18 @@ def test_izinsiz_origin_sakin_hata_gosterir_ve_baska_cagri_yapmaz(sayfa, demo):
     musteri.izinli_originler = ["https://magaza.example.com"]
     musteri.save(update_fields=["izinli_originler"])
     page = sayfa.page
+    page.clock.install()
     page.goto(url)
     launcher = page.get_by_role("button", name=re.compile("^Destek penceresini"))
     launcher.click()
     uyari = page.get_by_role("alert")
     uyari.get_by_text("Destek penceresi bu sitede şu an kullanılamıyor").wait_for()
     assert page.get_by_role("tab").count() == 0 or not page.get_by_role("tab").first.is_visible()
-    page.wait_for_timeout(2500)  # a window for what must not happen: a retry or another call after the refusal
+    # A window for what must not happen: a retry or another call after the refusal. A minute of
+    # page time at once (the widget's longest wait before a retry is 60 s), then time for a call
+    # to leave.
+    page.clock.fast_forward(60_000)
+    page.wait_for_timeout(300)
     page.keyboard.press("Escape")
     launcher.click()
     page.wait_for_timeout(500)  # a window for what must not happen: reopening making a call

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from eposta.tests.conftest import _celery_eager, smtp  # noqa: F401 (fixtures)
 from portal.tests import test_widget_e2e as e2e
-from portal.tests.test_widget_e2e import Sayfa, acik_oturum_id, ok
+from portal.tests.test_widget_e2e import Sayfa, acik_oturum_id, ok, yoklamayi_one_al
 from supportdesk.testing.factories import MusteriFactory
 from supportdesk.testing.fixtures import giris_yap, operator_yap
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
@@ -79,7 +79,9 @@ def sayfa_ac(tarayici, tmp_path):
         context = tarayici.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
         context.set_default_timeout(10_000)
         acilan.append(context)
-        return Sayfa(context.new_page(), tmp_path)
+        page = context.new_page()
+        page.clock.install()  # e2e.yoklamayi_one_al
+        return Sayfa(page, tmp_path)
 
     yield ac
     for context in acilan:
@@ -170,7 +172,8 @@ def ingilizce_sohbet(sayfa, operator, mesaj="Hello, I have a question about my i
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message",
                      {"icerik": "Hi Jane, happy to help. What is your invoice number?"}, format="json"))
-    # the accept's `sistem` line and the answer: a plural
+    # the accept's `sistem` line and the answer: a plural, at the closed panel's next poll
+    yoklamayi_one_al(page, 6000)
     page.get_by_role("button", name="Open support window (2 unread messages)").wait_for(timeout=15_000)
     page.get_by_role("button", name=re.compile("Open support window")).click()
     page.get_by_role("log").get_by_text("What is your invoice number?", exact=False).wait_for()
@@ -191,6 +194,7 @@ def ingilizce_sohbet(sayfa, operator, mesaj="Hello, I have a question about my i
 def ingilizce_puan(sayfa, operator, oturum_id):
     page = sayfa.page
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/close", {}, format="json"))
+    yoklamayi_one_al(page, 2500)
     page.get_by_role("heading", name="How was your conversation?").wait_for(timeout=15_000)
     page.get_by_role("status").get_by_text("This chat has ended.").wait_for()
     page.get_by_role("button", name="1 star", exact=True).wait_for()
@@ -394,11 +398,13 @@ def test_turkce_proje_bugunku_turkceyi_gosterir(sayfa_ac, baska_site):
     oturum_id = acik_oturum_id(operator)
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/accept", {}, format="json"))
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/message", {"icerik": "Buyurun"}, format="json"))
+    yoklamayi_one_al(page, 6000)
     page.get_by_role("button", name="Destek penceresini aç (2 okunmamış mesaj)").wait_for(timeout=15_000)
     page.get_by_role("button", name=re.compile("Destek penceresini aç")).click()
     saatler = page.get_by_role("log").locator(".m .zm:not(.oa)").all_inner_texts()
     assert saatler and all(re.fullmatch(r"\d\d:\d\d", s) for s in saatler), saatler
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/close", {}, format="json"))
+    yoklamayi_one_al(page, 2500)
     page.get_by_role("button", name="5 yıldız").click()
     page.get_by_role("tab", name="Talepler").click()
     page.get_by_role("button", name="Yeni talep").click()
@@ -424,6 +430,7 @@ def test_ingilizce_proje_sunucu_metinleri(sayfa_ac, baska_site, smtp):  # noqa: 
     assert page.get_by_role("log").locator(".m.s .bb").count() >= 1  # the accept's line
     turkce_yok(page, sistemsiz=False, izinli=("Hello, I have a question about my invoice.",))
     ok(operator.post(f"/api/v1/operator/chat/{oturum_id}/close", {}, format="json"))
+    yoklamayi_one_al(page, 2500)
     page.get_by_role("heading", name="How was your conversation?").wait_for(timeout=15_000)
     turkce_yok(page, sistemsiz=False, izinli=("Hello, I have a question about my invoice.",))
     page.get_by_role("button", name="Email me the chat transcript").click()
