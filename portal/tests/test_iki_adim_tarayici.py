@@ -17,14 +17,21 @@ def _kod(gizli: str, adim: int = 0) -> str:
     return str(totp(anahtar, drift=adim)).zfill(6)
 
 
-@pytest.fixture
-def sayfa():
+@pytest.fixture(scope="module")
+def tarayici():
+    # One Chromium for the module (~2 s to start and stop on a loaded machine); each test has a
+    # browser context of its own, closed after it (cookies, storage and pages never shared).
     with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1200, "height": 860}, locale="tr-TR")
-        page = context.new_page()
-        page.set_default_timeout(30000)
-        yield page
-        context.close()
+        yield browser
+
+
+@pytest.fixture
+def sayfa(tarayici):
+    context = tarayici.new_context(viewport={"width": 1200, "height": 860}, locale="tr-TR")
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    yield page
+    context.close()
 
 
 def _giris(page, url, email, sifre):

@@ -15,15 +15,23 @@ pytestmark = TARAYICI_ISARETLERI
 XSS = "**Ödeme** adımları.\n\n<script>window.__xss=1</script>\n\n<img src=x onerror=\"window.__xss=2\">"
 
 
-@pytest.fixture
-def sayfa(live_server, settings, tmp_path):
-    settings.DEBUG = True  # the /demo/ host page
+@pytest.fixture(scope="module")
+def tarayici():
+    # One Chromium for the module (~2 s to start and stop on a loaded machine); each test has a
+    # browser context of its own, closed after it (cookies, storage and pages never shared).
     with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="tr-TR")
-        context.set_default_timeout(30_000)
-        page = context.new_page()
-        page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(f"dialog: {d.message}")))
-        yield page
+        yield browser
+
+
+@pytest.fixture
+def sayfa(tarayici, live_server, settings, tmp_path):
+    settings.DEBUG = True  # the /demo/ host page
+    context = tarayici.new_context(viewport={"width": 1280, "height": 860}, locale="tr-TR")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(f"dialog: {d.message}")))
+    yield page
+    context.close()
 
 
 def portala_gir(page, url, user):

@@ -26,8 +26,10 @@ def ekran_dizini(tmp_path):
     return tmp_path
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def tarayici():
+    # One Chromium for the module (~2 s to start and stop on a loaded machine); each test has a
+    # browser context of its own, closed after it (cookies, storage and pages never shared).
     with chromium() as browser:
         yield browser
 

@@ -18,18 +18,25 @@ document.addEventListener('securitypolicyviolation', (e) => {
 """
 
 
-@pytest.fixture
-def sayfa():
+@pytest.fixture(scope="module")
+def tarayici():
+    # One Chromium for the module (~2 s to start and stop on a loaded machine); each test has a
+    # browser context of its own, closed after it (cookies, storage and pages never shared).
     with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="tr-TR")
-        context.add_init_script(IHLAL_DINLEYICISI)
-        page = context.new_page()
-        page.set_default_timeout(30000)
-        konsol = []
-        page.on("console", lambda m: konsol.append(m.text) if "Content Security Policy" in m.text else None)
-        page.konsol = konsol
-        yield page
-        context.close()
+        yield browser
+
+
+@pytest.fixture
+def sayfa(tarayici):
+    context = tarayici.new_context(viewport={"width": 1280, "height": 860}, locale="tr-TR")
+    context.add_init_script(IHLAL_DINLEYICISI)
+    page = context.new_page()
+    page.set_default_timeout(30000)
+    konsol = []
+    page.on("console", lambda m: konsol.append(m.text) if "Content Security Policy" in m.text else None)
+    page.konsol = konsol
+    yield page
+    context.close()
 
 
 def _ihlaller(page) -> list:
