@@ -474,8 +474,8 @@ KOSUCU_ZAMANLAYICI = env.bool("KOSUCU_ZAMANLAYICI", default=True)
 # Beat (docs/production.md, "Periodic jobs"): the schedule and each job's last run live in Redis
 # (celery-redbeat), so a restart or a redeploy neither re-runs nor skips a job, and a lock that
 # expires with its holder (BEAT_KILIT_SANIYE, renewed every loop of at most
-# CELERY_BEAT_MAX_LOOP_INTERVAL s) keeps a second beat waiting: it takes over within
-# BEAT_KILIT_SANIYE + CELERY_BEAT_MAX_LOOP_INTERVAL s of the holder's death, under a minute.
+# CELERY_BEAT_MAX_LOOP_INTERVAL s, BEAT_DONGU_SANIYE) keeps a second beat waiting: it takes over
+# within BEAT_KILIT_SANIYE + CELERY_BEAT_MAX_LOOP_INTERVAL s of the holder's death, under a minute.
 BEAT_ANAHTAR_ONEKI = env("BEAT_ANAHTAR_ONEKI", default="redbeat:")
 if REDIS_URL:
     CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
@@ -483,7 +483,7 @@ if REDIS_URL:
     CELERY_REDBEAT_REDIS_OPTIONS = {}
     CELERY_REDBEAT_KEY_PREFIX = BEAT_ANAHTAR_ONEKI
     CELERY_REDBEAT_LOCK_TIMEOUT = env.int("BEAT_KILIT_SANIYE", default=30)
-    CELERY_BEAT_MAX_LOOP_INTERVAL = 5
+    CELERY_BEAT_MAX_LOOP_INTERVAL = env.float("BEAT_DONGU_SANIYE", default=5)
 # Daily jobs run at a fixed local time (TIME_ZONE), not 24 h after each start: a service redeployed
 # every day would otherwise never reach them. GUNLUK_ISLER_SAATI is the first one's "HH:MM"; the
 # others follow 10 minutes apart, so they do not contend.
