@@ -201,8 +201,8 @@ class Ziyaretci(Kisi):
             self.page.get_by_role("button", name=re.compile(self.soz["ac"])).click()
         self.page.get_by_role("dialog").wait_for()
 
-    def yenile(self) -> None:
-        self.page.reload()
+    def yenilendi(self) -> None:
+        self.page.wait_for_load_state()
         self.ac()
         self.log.locator(".m").first.wait_for()
 
@@ -258,8 +258,8 @@ class Operator(Kisi):
         self.page.get_by_role("dialog").get_by_role("button", name=self.soz["evet"]).click()
         self.satir(oturum_id).wait_for(state="detached")
 
-    def yenile(self) -> None:
-        self.page.reload()
+    def yenilendi(self) -> None:
+        self.page.wait_for_load_state()
         self.hazir()
 
 
@@ -444,11 +444,14 @@ def test_bir_gun(sunucu, tarayici, tmp_path):
     john.kapat_sohbet(v4.oturum_id)
     ekran(v6.page, tmp_path, "gun-widget-kapali.png")
 
-    # 7. Every page reloads mid-shift.
-    for k in kisiler:
-        if isinstance(k, (Operator, Ziyaretci)):
-            k.yenile()
-    sp.reload()
+    # 7. Every page reloads mid-shift, all at once: each reload is sent, then each page is awaited
+    # (one after another, each waited out the others' loading and sockets in turn).
+    yenilenen = [k for k in kisiler if isinstance(k, (Operator, Ziyaretci))]
+    for k in (*yenilenen, sahip):
+        k.page.reload(wait_until="commit")
+    for k in yenilenen:
+        k.yenilendi()
+    sp.wait_for_load_state()
 
     # 8. The claim race: both click Accept on the waiting chat at the same instant (two fresh
     # consoles, neither has a chat open): exactly one wins, the other is told why.
