@@ -34,19 +34,18 @@ def _onbellek() -> Path:
     return Path(os.environ.get("GOMULU_ONBELLEK", varsayilan))
 
 
-def _migrate(hedef: Path, ortam: dict) -> None:
-    tam = {**os.environ, "DJANGO_SETTINGS_MODULE": "supportdesk.test_settings", **ortam,
-           "DATABASE_URL": f"sqlite:///{hedef}", "REDIS_URL": ""}
+def _migrate(hedef: Path) -> None:
+    tam = {**os.environ, "DJANGO_SETTINGS_MODULE": "supportdesk.test_settings", "DATABASE_URL": f"sqlite:///{hedef}",
+           "REDIS_URL": ""}
     tam.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     sonuc = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=settings.BASE_DIR,
                            env=tam, capture_output=True, text=True, timeout=300)
     assert sonuc.returncode == 0, sonuc.stdout[-2000:] + sonuc.stderr[-3000:]
 
 
-def gocmus_sqlite(hedef: Path, ortam: dict | None = None) -> str:
+def gocmus_sqlite(hedef: Path) -> str:
     """`hedef`: a SQLite file with every migration applied, as `manage.py migrate` leaves a fresh
-    one; returns its DATABASE_URL. `ortam`: the environment `migrate` runs with when the cache has
-    no file yet (the file does not depend on it: settings that change the schema do not exist)."""
+    one; returns its DATABASE_URL."""
     klasor = _onbellek()
     klasor.mkdir(parents=True, exist_ok=True)
     kalip = klasor / f"{_anahtar(Path(settings.BASE_DIR))}.sqlite3"
@@ -56,7 +55,7 @@ def gocmus_sqlite(hedef: Path, ortam: dict | None = None) -> str:
             gecici = klasor / f"{kalip.stem}.{os.getpid()}.yapiliyor"
             for eski in klasor.glob(f"{gecici.name}*"):
                 eski.unlink()
-            _migrate(gecici, ortam or {})
+            _migrate(gecici)
             # One self-contained file (no -wal beside it): the backup API copies a consistent state.
             with closing(sqlite3.connect(gecici)) as kaynak, closing(sqlite3.connect(f"{gecici}.tam")) as kopya:
                 kaynak.backup(kopya)
