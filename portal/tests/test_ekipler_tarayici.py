@@ -7,7 +7,7 @@ from supportdesk.testing.fixtures import operator_yap
 from supportdesk.testing.tarayici import TARAYICI_ISARETLERI
 from tenants.models import Ekip
 
-from .test_self_servis_tarayici import portala_gir, sayfa  # noqa: F401 (fixture)
+from .test_self_servis_tarayici import portala_gir, sayfa, tarayici  # noqa: F401 (fixtures)
 
 pytestmark = TARAYICI_ISARETLERI
 
