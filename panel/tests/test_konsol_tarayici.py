@@ -232,9 +232,11 @@ def test_gonderim_yoldayken_yazilan_sonraki_mesaj_kutuda_kalir(ortam):
     # wiped, and its Enter then sent nothing).
     k, page, w, oturum = _sohbeti_acik_konsol(ortam, "z-pespese")
     tutulan = []
-    # The first send is held; any later one goes through.
-    page.route(f"**/api/v1/operator/chat/{oturum['id']}/message",
-               lambda route: route.continue_() if tutulan else tutulan.append(route))
+    # The first send is held; the route is gone before the next one (a route's handler runs only
+    # inside a Playwright call, and the wait below sleeps outside one: a second send caught by it
+    # stayed held until the wait gave up).
+    yol = f"**/api/v1/operator/chat/{oturum['id']}/message"
+    page.route(yol, lambda route: tutulan.append(route))
     yazi = page.locator("#yazi")
     yazi.fill("Bakıyorum.")
     yazi.press("Enter")
@@ -247,6 +249,7 @@ def test_gonderim_yoldayken_yazilan_sonraki_mesaj_kutuda_kalir(ortam):
     page.get_by_role("log").get_by_text("Bakıyorum.").wait_for()
     page.wait_for_timeout(300)  # the send's answer has been handled
     assert yazi.input_value() == "Bir dakika lütfen."
+    page.unroute(yol)
     yazi.press("Enter")
     bekle(lambda: [m["icerik"] for m in ziyaretci_mesajlari(w, "z-pespese", oturum["id"])
                    if m["gonderen"] == "operator"] == ["Bakıyorum.", "Bir dakika lütfen."])
