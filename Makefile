@@ -98,11 +98,13 @@ ekran-goruntuleri: install browser derle
 # The suite runs on the machine's PostgreSQL and Redis when they answer (as CI does), on SQLite and
 # in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used
 # (supportdesk/testing/altyapi.py).
-# In parallel (pytest-xdist): TEST_WORKERS processes, one per core and at most 4 (each worker's
-# Redis database is REDIS_URL's plus its index and must stay below the fixed 12-14); `--dist loadfile`
+# In parallel (pytest-xdist): TEST_WORKERS processes, one more than the cores and at most 4 (each
+# worker's Redis database is REDIS_URL's plus its index and must stay below the fixed 12-14). A
+# fifth of a two-worker run on two cores is waiting (sockets, polls, servers starting) with a core
+# idle: three workers fill it (9 min 54 s -> 8 min 31 s, docs/performance.md). `--dist loadfile`
 # keeps a test file on one worker, so a module's live server, Celery worker or browser starts once.
 # `TEST_WORKERS=0 make test` runs it in one process.
-TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
+TEST_WORKERS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 1) + 1 )); [ $$n -gt 4 ] && n=4; echo $$n)
 test: install browser derle
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=supportdesk.test_settings >/dev/null
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
