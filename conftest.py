@@ -87,10 +87,10 @@ def _limit_penceresi_basinda(monkeypatch):
 
 
 def pytest_configure(config):
-    # The test database is a copy of a migrated template on PostgreSQL (supportdesk/testing/sablon.py).
-    from supportdesk.testing import sablon
+    # The test database is a copy of a migrated mould on PostgreSQL (supportdesk/testing/kalip.py).
+    from supportdesk.testing import kalip
 
-    sablon.kur()
+    kalip.kur()
 
     # `make test`'s workers take the slow files first (supportdesk/testing/planlayici.py).
     if (config.pluginmanager.hasplugin("xdist") and getattr(config.option, "dist", "no") == "loadfile"

@@ -9,7 +9,6 @@ or changed migration, another Django or another SQLite makes another key, hence 
 `migrate`. `GOMULU_ONBELLEK` names the folder (default ~/.cache/supportdesk/gomulu-sqlite).
 """
 import fcntl
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -18,15 +17,9 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-import django
 from django.conf import settings
 
-
-def _anahtar(kok: Path) -> str:
-    ozet = hashlib.sha256(f"{django.__version__} {sqlite3.sqlite_version} {sys.version_info[:2]}".encode())
-    for goc in sorted(kok.glob("*/migrations/*.py")):
-        ozet.update(str(goc.relative_to(kok)).encode() + b"\0" + goc.read_bytes())
-    return ozet.hexdigest()[:16]
+from .kalip import goc_anahtari
 
 
 def _onbellek() -> Path:
@@ -48,7 +41,7 @@ def gocmus_sqlite(hedef: Path) -> str:
     one; returns its DATABASE_URL."""
     klasor = _onbellek()
     klasor.mkdir(parents=True, exist_ok=True)
-    kalip = klasor / f"{_anahtar(Path(settings.BASE_DIR))}.sqlite3"
+    kalip = klasor / f"{goc_anahtari(Path(settings.BASE_DIR), sqlite3.sqlite_version)}.sqlite3"
     with open(klasor / ".kilit", "w") as kilit:
         fcntl.flock(kilit, fcntl.LOCK_EX)  # one build while the other workers wait for it
         if not kalip.exists():

@@ -6,7 +6,7 @@ else `/usr/bin/chromium`; `TEST_CHROMIUM` names another. The shell is the same C
 built as Chromium's headless shell, the browser Playwright itself runs for `headless=True`: the same
 Blink and V8 without the full browser's user interface, profile and services, which the tests never
 look at. On the console's browser file it spends 14 CPU seconds where `chromium --headless` spends
-38 (docs/performance.md, "Suite time: the headless shell"), and the browser files are half the
+38 (docs/performance.md, "Suite time: the headless shell and a third worker"), and the browser files are half the
 suite's time on two cores.
 
 `TARAYICI_ISARETLERI` marks a browser test module (`pytestmark`): the `browser` marker, a skip
