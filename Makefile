@@ -99,7 +99,7 @@ ekran-goruntuleri: install browser derle
 # in-memory stand-ins otherwise; DATABASE_URL / REDIS_URL win. Its summary names what it used
 # (supportdesk/testing/altyapi.py).
 # In parallel (pytest-xdist): TEST_WORKERS processes, one more than the cores and at most 4 (each
-# worker's Redis database is REDIS_URL's plus its index and must stay below the fixed 12-14). A
+# worker's Redis database is REDIS_URL's plus its index plus one and must stay below the fixed 12-14). A
 # fifth of a two-worker run on two cores is waiting (sockets, polls, servers starting) with a core
 # idle: three workers fill it (9 min 54 s -> 8 min 31 s, docs/performance.md). `--dist loadfile`
 # keeps a test file on one worker, so a module's live server, Celery worker or browser starts once.

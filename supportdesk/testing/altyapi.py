@@ -88,8 +88,11 @@ def ortami_hazirla(ortam=None, *, pg_port: int = PG_PORT, redis_port: int = REDI
 
 
 def isci_redis_url(redis_url: str, isci: str) -> str:
-    """The Redis address of xdist worker `isci` (`gw3`): the database number plus the worker's index,
-    kept below ISCI_SINIRI."""
+    """The Redis address of xdist worker `isci` (`gw3`): the database number plus the worker's index
+    plus one, kept below ISCI_SINIRI. Never the given number itself: a connection that has not yet
+    chosen a database (redis-py sends no SELECT for 0) is in database 0, so with REDIS_URL's usual /0
+    the first worker would share its database with every other process's handshakes and readiness
+    probes (HELLO, PING), which its Redis round-trip counts (MONITOR) then saw as its own."""
     if redis_url.startswith("redis+cluster://"):
         raise RuntimeError("REDIS_URL bir Redis Cluster: tek veritabanı var, testleri tek süreçte çalıştırın "
                            "(-p no:xdist; .ci/kume).")
@@ -97,7 +100,7 @@ def isci_redis_url(redis_url: str, isci: str) -> str:
     sorgu = parse_qs(parca.query)
     taban = int(sorgu["db"][0] if "db" in sorgu else (parca.path.strip("/") or "0"))
     sira = int(isci.removeprefix("gw"))
-    numara = taban + sira
+    numara = taban + sira + 1
     if numara >= ISCI_SINIRI:
         raise RuntimeError(
             f"REDIS_URL veritabanı {taban} + test işçisi {isci} = {numara}: {ISCI_SINIRI} ve sonrası tek testlerin "

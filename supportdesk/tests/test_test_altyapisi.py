@@ -37,27 +37,28 @@ def test_acik_ortam_degiskeni_kazanir():
 
 
 def test_her_paralel_isci_kendi_redis_veritabaninda():
-    # `make test` runs pytest -n: worker gwK empties (FLUSHDB) the base database + K, never another's.
+    # `make test` runs pytest -n: worker gwK empties (FLUSHDB) the base database + K + 1, never another's
+    # and never the base itself, where every connection is before its SELECT.
     ortamlar = [{"DATABASE_URL": "sqlite:///x", "REDIS_URL": "redis://127.0.0.1:6379/4", "PYTEST_XDIST_WORKER": f"gw{k}"}
                 for k in range(4)]
-    assert [altyapi.ortami_hazirla(o)["redis"] for o in ortamlar] == [f"redis://127.0.0.1:6379/{n}" for n in (4, 5, 6, 7)]
+    assert [altyapi.ortami_hazirla(o)["redis"] for o in ortamlar] == [f"redis://127.0.0.1:6379/{n}" for n in (5, 6, 7, 8)]
     # A server or Celery worker the test process starts inherits the environment: the same database.
     cocuk = dict(ortamlar[1])
     altyapi.ortami_hazirla(cocuk)
-    assert cocuk["REDIS_URL"] == "redis://127.0.0.1:6379/5" and cocuk[altyapi.ISCI_ISARETI] == "gw1"
+    assert cocuk["REDIS_URL"] == "redis://127.0.0.1:6379/6" and cocuk[altyapi.ISCI_ISARETI] == "gw1"
     # Without xdist (a serial run) the database is the one given.
     tek = {"DATABASE_URL": "sqlite:///x", "REDIS_URL": "redis://127.0.0.1:6379/4"}
     assert altyapi.ortami_hazirla(tek)["redis"] == "redis://127.0.0.1:6379/4"
     # The `?db=` form, a password and no number at all (database 0).
-    assert altyapi.isci_redis_url("redis://:gizli@h:6380?db=2", "gw3") == "redis://:gizli@h:6380?db=5"
-    assert altyapi.isci_redis_url("redis://h:6379", "gw2") == "redis://h:6379/2"
+    assert altyapi.isci_redis_url("redis://:gizli@h:6380?db=2", "gw3") == "redis://:gizli@h:6380?db=6"
+    assert altyapi.isci_redis_url("redis://h:6379", "gw2") == "redis://h:6379/3"
 
 
 def test_isci_sabit_test_veritabanlarina_tasmaz():
     # 12 (background work), 13 (beat) and 14 (CI runtime) belong to single tests: refused, with why.
     with pytest.raises(RuntimeError, match="12"):
-        altyapi.ortami_hazirla({"DATABASE_URL": "sqlite:///x", "REDIS_URL": "redis://h:6379/10", "PYTEST_XDIST_WORKER": "gw2"})
-    assert altyapi.isci_redis_url("redis://h:6379/10", "gw1") == "redis://h:6379/11"
+        altyapi.ortami_hazirla({"DATABASE_URL": "sqlite:///x", "REDIS_URL": "redis://h:6379/10", "PYTEST_XDIST_WORKER": "gw1"})
+    assert altyapi.isci_redis_url("redis://h:6379/10", "gw0") == "redis://h:6379/11"
 
 
 @pytest.mark.skipif(not altyapi.postgres_hazir_mi() or not altyapi.redis_hazir_mi(),
