@@ -210,7 +210,7 @@ function iskeletCiz() {
       h("button", { type: "button", class: "ikincil", "aria-keyshortcuts": "?", onclick: yardimAc, text: "?",
         "aria-label": M.kisayollar }),
       h("button", { type: "button", class: "ikincil", onclick: cikisYap, text: M.cikis })));
-  el.sekmeler = h("div", { class: "sekmeler", role: "tablist", "aria-label": M.projeler });
+  el.sekmeler = h("div", { class: "sekmeler", role: "tablist", "aria-label": M.projeler, onpointerdown: listeTutuldu });
   el.liste = h("div", { class: "liste-icerik", onpointerdown: listeTutuldu });
   el.gorunumSec = h("div", { class: "gorunum-sec", role: "group" },
     h("button", { type: "button", "data-gorunum": "sohbet", "aria-pressed": "true", "aria-keyshortcuts": "c",
@@ -417,7 +417,10 @@ function bekleyenSayisi(id) {
 }
 
 function sekmeleriCiz() {
-  // Redrawn on every refresh: the focused tab keeps the focus (keyboard users, Alt+←/→).
+  // Redrawn on every refresh: the focused tab keeps the focus (keyboard users, Alt+←/→). Like the
+  // list's rows, not while a pointer is held on them: a tab or its mute button pressed as a chat
+  // arrives would lose its click (see tutulurken).
+  if (tutulurken(sekmeleriCiz)) return;
   const odakta = el.sekmeler.contains(document.activeElement) ? document.activeElement.id : "";
   const toplam = S.musteriler.reduce((t, m) => t + bekleyenSayisi(m.id), 0);
   const sekme = (id, ad, sayi, ek) => h("div", { class: "sekme-kap", dataset: { id: String(id) } },
@@ -611,8 +614,9 @@ function sohbetSatiri(o) {
 }
 
 // A redraw of the rows between a pointer's press and its release swallows the click (the press
-// and the release land on different elements: a checkbox or an Accept lost in a busy queue). While a
-// pointer is held on the list, its redraw waits for the release, and runs after the click.
+// and the release land on different elements: a checkbox or an Accept lost in a busy queue, a
+// project's tab or mute button). While a pointer is held on the list or the tabs, their redraw
+// waits for the release, and runs after the click.
 const tutma = { basili: false, bekleyenler: new Set(), zaman: null };
 // True when a redraw must wait for the release (it runs then).
 function tutulurken(ciz) {
