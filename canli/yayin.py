@@ -24,7 +24,7 @@ from tenants.selectors import kullanici_musteri_idleri
 from tickets import selectors as ticket_selectors
 from tickets.api.serializers import OperatorTicketSerializer, TicketDetaySerializer, YanitSerializer
 
-from . import gruplar
+from . import dogrudan, gruplar
 
 logger = logging.getLogger("supportdesk.canli")
 
@@ -243,47 +243,52 @@ YAYIN_SIRASI = "canli-yayin"
 
 
 def gruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
-    """Send from sync code (a service's after-commit hook), without waiting: the event joins this
-    process's publishing line (commit order kept) and the request goes on. A dead channel layer
-    (Redis down) is logged, never raised and never waited for: the change is saved and clients
-    re-read it by polling."""
-    _yayinla(olay_id, agruba_gonder, olay_id, gonderimler)
+    """Send from sync code (a service's after-commit hook). A dead channel layer (Redis down) is
+    logged, never raised: the change is saved and clients re-read it by polling."""
+    _yayinla(olay_id, [(grup, _cerceve_mesaji(olay_id, len(gonderimler) > 1, tip, data))
+                       for grup, tip, data in gonderimler])
 
 
-def _yayinla(etiket: str, isci, *argumanlar) -> None:
-    """Run `await isci(*argumanlar)` (a publication) in this process's publishing line: the
-    runner's ordered line on its event loop (supportdesk/core/kosucu.py), where the Redis layer
-    keeps its connection instead of a new loop and connection per event (`async_to_sync`: tens of
-    ms on a busy machine), and events go out one after another in commit order."""
+def _yayinla(etiket: str, mesajlar: list[tuple[str, dict]]) -> None:
+    """Send layer messages `[(group, message), ...]` (one publication) from sync code: on the Redis
+    pub/sub layer from this thread, in one round trip (`canli.dogrudan`); otherwise by the layer's
+    `group_send` on this process's runner loop, in its ordered line (supportdesk/core/kosucu.py),
+    where the layer keeps its connection, or, for `make run`'s in-memory layer, on the server's own
+    loop, where the sockets' queues live."""
     try:
-        if isinstance(get_channel_layer(), InMemoryChannelLayer):
-            # `make run`: the sockets' queues live on the server's own loop; go there.
-            async_to_sync(isci)(*argumanlar)
+        katman = get_channel_layer()
+        yayinci = dogrudan.yayinci(katman)
+        if yayinci is not None:
+            yayinci.yayinla(mesajlar)
+        elif isinstance(katman, InMemoryChannelLayer):
+            async_to_sync(_agonder)(mesajlar)
         else:
-            kosucu().sirala(YAYIN_SIRASI, etiket, isci, *argumanlar)
+            kosucu().sirala(YAYIN_SIRASI, etiket, _agonder, mesajlar)
     except Exception:
         logger.warning("Canlı olay %s gönderilemedi; istemciler yoklamayla alacak.", etiket, exc_info=True)
 
 
-async def agruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
+async def _agonder(mesajlar: list[tuple[str, dict]]) -> None:
+    katman = get_channel_layer()
+    for grup, mesaj in mesajlar:
+        await katman.group_send(grup, mesaj)
+
+
+def _cerceve_mesaji(olay_id: str, coklu: bool, tip: str, data: dict) -> dict:
     """One layer message per group: the frame's JSON text (built here, once per event and group;
     each socket process encodes it once and writes it to its members of the group, `canli.dagitim`)
     and whether the event goes to more than one group (`coklu`: a socket in two of them gets it once)."""
-    katman = get_channel_layer()
+    return {"type": "cerceve", "olay_id": olay_id, "coklu": coklu, "metin": cerceve_metni(tip, data)}
+
+
+async def agruba_gonder(olay_id: str, gonderimler: list[Gonderim]) -> None:
+    """`gruba_gonder` from async code (a socket's own frames), through the layer."""
     coklu = len(gonderimler) > 1
-    for grup, tip, data in gonderimler:
-        await katman.group_send(grup, {"type": "cerceve", "olay_id": olay_id, "coklu": coklu,
-                                       "metin": cerceve_metni(tip, data)})
+    await _agonder([(grup, _cerceve_mesaji(olay_id, coklu, tip, data)) for grup, tip, data in gonderimler])
 
 
 # --- membership changes: an operator socket's tenants are re-read at once ---------------------
 def uyelik_degisti_bildir(*adlar: str) -> None:
     """Tell the operator sockets in these groups to re-read their user's tenants now
     (`OperatorSoketi.uyelik_degisti`), without waiting for the next token re-check."""
-    _yayinla("uyelik.degisti", _auyelik_degisti, adlar)
-
-
-async def _auyelik_degisti(adlar: tuple[str, ...]) -> None:
-    katman = get_channel_layer()
-    for ad in adlar:
-        await katman.group_send(ad, {"type": "uyelik.degisti"})
+    _yayinla("uyelik.degisti", [(ad, {"type": "uyelik.degisti"}) for ad in adlar])

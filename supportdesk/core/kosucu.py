@@ -11,8 +11,8 @@ held in globals:
 - a timer thread (`sonra`, `her`): calls after a delay, and the periodic timetable, each run of a
   periodic job claimed for its period in the cache (`cache.add`, shared by every process on Redis)
   so two runners at once run it once a period;
-- one event loop in a thread (`sirala`): ordered lines of coroutines (the socket publisher: one
-  Redis connection, commit order kept);
+- one event loop in a thread (`sirala`): ordered lines of coroutines (the socket publisher where
+  the channel layer is not a single plain Redis: one Redis connection, commit order kept);
 - per-process objects of the apps (`nesne`: the webhook delivery pool), stopped with it.
 
 One start (first use; a web process's first request also starts the timetable, `baslat`), one stop
