@@ -14,8 +14,14 @@ the floor's one synchronous `PUBLISH` (docs/performance.md).
 Order: a thread publishes its events in the order of its commits, as it handed them to the ordered
 line before; across threads and processes frames could always swap, and a `mesaj` frame names its
 predecessor for that (`onceki_id`, docs/architecture.md). A dead Redis is learnt fast (the short
-timeouts and no retries of the service's other Redis clients); the caller logs it and goes on.
+timeouts and no retries of the service's other Redis clients); the caller logs it and goes on. An
+unreachable Redis is not asked again for `SUSKUNLUK` seconds: a host that drops packets would
+otherwise hold every committing thread for the connect timeout, once per event (the runner's line
+held them before); the frames meanwhile are lost, and clients re-read by polling, as with any
+failed publish.
 """
+import time
+
 import redis
 from django.conf import settings
 from redis.backoff import NoBackoff
@@ -23,6 +29,7 @@ from redis.retry import Retry
 
 PUBSUB_KATMANI = "channels_redis.pubsub.RedisPubSubChannelLayer"
 _SEMALAR = ("redis://", "rediss://", "unix://")
+SUSKUNLUK = 1.0  # seconds without a publish attempt after Redis could not be reached
 
 
 class DogrudanYayinci:
@@ -31,6 +38,7 @@ class DogrudanYayinci:
     def __init__(self, katman, url: str, onek: str):
         self._katman = katman
         self._onek = onek
+        self._sessiz_kadar = 0.0  # time.monotonic() until which Redis is not asked (SUSKUNLUK)
         self._istemci = redis.Redis.from_url(
             url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT,
             socket_timeout=settings.REDIS_SOCKET_TIMEOUT)
@@ -39,14 +47,20 @@ class DogrudanYayinci:
         return f"{self._onek}__group__{grup}"
 
     def yayinla(self, mesajlar: list[tuple[str, dict]]) -> None:
-        if len(mesajlar) == 1:
-            grup, mesaj = mesajlar[0]
-            self._istemci.publish(self.kanal(grup), self._katman.serialize(mesaj))
-            return
-        with self._istemci.pipeline(transaction=False) as boru:
-            for grup, mesaj in mesajlar:
-                boru.publish(self.kanal(grup), self._katman.serialize(mesaj))
-            boru.execute()
+        if time.monotonic() < self._sessiz_kadar:
+            raise redis.ConnectionError("Redis az önce ulaşılamadı; yayın denenmeden atlandı.")
+        try:
+            if len(mesajlar) == 1:
+                grup, mesaj = mesajlar[0]
+                self._istemci.publish(self.kanal(grup), self._katman.serialize(mesaj))
+                return
+            with self._istemci.pipeline(transaction=False) as boru:
+                for grup, mesaj in mesajlar:
+                    boru.publish(self.kanal(grup), self._katman.serialize(mesaj))
+                boru.execute()
+        except (redis.ConnectionError, redis.TimeoutError):
+            self._sessiz_kadar = time.monotonic() + SUSKUNLUK
+            raise
 
 
 _yayinci: tuple[object, DogrudanYayinci | None] | None = None

@@ -4,7 +4,9 @@ it; a layer it cannot stand in for is left to the layer; a dead Redis is logged,
 Skipped without REDIS_URL (CI has it)."""
 import asyncio
 import logging
+import socket
 import threading
+import time
 
 import pytest
 from channels.layers import get_channel_layer
@@ -82,3 +84,41 @@ def test_ulasilamayan_redis_kaydedilir_firlatilmaz(settings, caplog):
         yayin.gruba_gonder("olay-3", [("operator.musteri.993", "chat_yeni", {"oturum": {}})])
     assert "olay-3" in caplog.text and "gönderilemedi" in caplog.text
     assert settings.REDIS_CONNECT_TIMEOUT <= 1
+
+
+def test_cevap_vermeyen_redis_bir_sure_sorulmaz(settings, caplog, monkeypatch):
+    # A Redis that accepts and never answers (a host dropping packets holds a thread as long): the
+    # first publish waits for the socket timeout; the next ones within SUSKUNLUK are dropped at
+    # once, without a connection (the listener counts them); after it, Redis is asked again.
+    dinleyici = socket.create_server(("127.0.0.1", 0))
+    baglantilar = []
+
+    def kabul_et():
+        while True:
+            try:
+                baglantilar.append(dinleyici.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=kabul_et, daemon=True).start()
+    settings.REDIS_SOCKET_TIMEOUT = 0.3
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": dogrudan.PUBSUB_KATMANI, "CONFIG": {
+        "hosts": [f"redis://127.0.0.1:{dinleyici.getsockname()[1]}/0"], "prefix": "asgi-sessiz"}}}
+    yayinci = dogrudan.yayinci(get_channel_layer())
+    cerceve = [("operator.musteri.994", "chat_yeni", {"oturum": {}})]
+    try:
+        with caplog.at_level(logging.WARNING, logger="supportdesk.canli"):
+            yayin.gruba_gonder("olay-4", cerceve)
+            assert len(baglantilar) == 1 and "olay-4" in caplog.text
+            caplog.clear()
+            yayin.gruba_gonder("olay-5", cerceve)
+        assert len(baglantilar) == 1 and "olay-5" in caplog.text and "denenmeden" in caplog.text
+        simdi = time.monotonic()
+        monkeypatch.setattr(dogrudan.time, "monotonic", lambda: simdi + dogrudan.SUSKUNLUK + 0.01)
+        yayin.gruba_gonder("olay-6", cerceve)
+        assert len(baglantilar) == 2  # asked again once the window has passed
+    finally:
+        dinleyici.close()
+        for b in baglantilar:
+            b.close()
+        assert yayinci is not None
