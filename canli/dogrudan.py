@@ -48,7 +48,7 @@ class DogrudanYayinci:
 
     def yayinla(self, mesajlar: list[tuple[str, dict]]) -> None:
         if time.monotonic() < self._sessiz_kadar:
-            raise redis.ConnectionError("Redis az önce ulaşılamadı; yayın denenmeden atlandı.")
+            raise redis.ConnectionError("Redis az önce ulaşılamadı; yayın denenmeden atlandı.")  # ceviri: yok
         try:
             if len(mesajlar) == 1:
                 grup, mesaj = mesajlar[0]
