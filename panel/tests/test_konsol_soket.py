@@ -262,6 +262,20 @@ def test_portalda_degisen_hazir_yanit_acik_konsola_yenilemeden_gelir(asgi_sunucu
     context.close()
 
 
+def _ortasina_bas(page, hedef):
+    """Press the mouse down (and hold it) on the middle of `hedef`. A redraw between a wait and the
+    measure can leave no element for a moment (a CI run met None): measure until there is one."""
+    cerceve = None
+    for _ in range(50):
+        cerceve = hedef.bounding_box()
+        if cerceve is not None:
+            break
+        page.wait_for_timeout(100)
+    assert cerceve is not None, f"{hedef} never showed"
+    page.mouse.move(cerceve["x"] + cerceve["width"] / 2, cerceve["y"] + cerceve["height"] / 2)
+    page.mouse.down()
+
+
 def test_bir_yeni_sohbet_kuyrugu_cizerken_basili_tutulan_tiklama_secer(asgi_sunucu, tarayici):
     # A busy queue redraws its rows at every frame. A press and a release that straddle a redraw
     # land on two different elements, and the browser drops the click: the row's box stays
@@ -281,17 +295,7 @@ def test_bir_yeni_sohbet_kuyrugu_cizerken_basili_tutulan_tiklama_secer(asgi_sunu
     atanmamis.filter(has_text="1").wait_for()
     kutu = page.locator(f'.satir[data-id="{bir["id"]}"] .secim-kutusu')
     kutu.wait_for()  # the count and the queue's rows come from two reads: the row may follow the count
-    # A redraw between the wait and the measure can leave no box for a moment (a CI run met None):
-    # measure until the row has one.
-    cerceve = None
-    for _ in range(50):
-        cerceve = kutu.bounding_box()
-        if cerceve is not None:
-            break
-        page.wait_for_timeout(100)
-    assert cerceve is not None, "the row's box never showed"
-    page.mouse.move(cerceve["x"] + cerceve["width"] / 2, cerceve["y"] + cerceve["height"] / 2)
-    page.mouse.down()
+    _ortasina_bas(page, kutu)
     iki = baslat("z-tutma-2")
     # `chat_yeni` redraws the queue at once and the views' count a second later: the count says
     # the redraw has been asked for.
@@ -316,17 +320,7 @@ def test_bir_yeni_sohbet_sekmeleri_cizerken_basili_tutulan_sessize_alma_tiklamas
     sayi = page.locator(f'.sekme-kap[data-id="{a.id}"] .sayi')
     sayi.filter(has_text="0").wait_for()
     dugme = page.get_by_role("button", name="Anadolu Yazılım: sessize al")
-    # A redraw between the wait and the measure can leave no button for a moment: measure until
-    # there is one (as the list's test does).
-    cerceve = None
-    for _ in range(50):
-        cerceve = dugme.bounding_box()
-        if cerceve is not None:
-            break
-        page.wait_for_timeout(100)
-    assert cerceve is not None, "the mute button never showed"
-    page.mouse.move(cerceve["x"] + cerceve["width"] / 2, cerceve["y"] + cerceve["height"] / 2)
-    page.mouse.down()
+    _ortasina_bas(page, dugme)
     http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-sekme", "ad": "Can", "mesaj": "Selam"}, widget)
     # The views' count follows a frame a second later: by then the tabs' redraw has been asked for.
     page.locator('[data-sayi="sohbet-atanmamis"]').filter(has_text="1").wait_for()
