@@ -24,8 +24,8 @@ import time
 
 import redis
 from django.conf import settings
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+
+from supportdesk.core.redis_adresi import hizli_istemci
 
 PUBSUB_KATMANI = "channels_redis.pubsub.RedisPubSubChannelLayer"
 _SEMALAR = ("redis://", "rediss://", "unix://")
@@ -39,9 +39,8 @@ class DogrudanYayinci:
         self._katman = katman
         self._onek = onek
         self._sessiz_kadar = 0.0  # time.monotonic() until which Redis is not asked (SUSKUNLUK)
-        self._istemci = redis.Redis.from_url(
-            url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT,
-            socket_timeout=settings.REDIS_SOCKET_TIMEOUT)
+        self._istemci = hizli_istemci(url, baglanti_suresi=settings.REDIS_CONNECT_TIMEOUT,
+                                      soket_suresi=settings.REDIS_SOCKET_TIMEOUT)
 
     def kanal(self, grup: str) -> str:
         return f"{self._onek}__group__{grup}"

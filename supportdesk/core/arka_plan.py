@@ -19,10 +19,10 @@ import time
 import redis
 from django.conf import settings
 from redbeat.decoder import RedBeatJSONDecoder
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from supportdesk.celery import app as celery_app
+
+from .redis_adresi import hizli_istemci
 
 ISCILER_ANAHTARI = "supportdesk:isciler"
 ISCI_PENCERESI = 60.0  # seconds: a worker not seen for this long is not counted
@@ -42,9 +42,8 @@ def broker_redis() -> redis.Redis | None:
     if not url.startswith(("redis://", "rediss://", "unix://")):
         return None
     if _istemci is None or _istemci[0] != url:
-        _istemci = (url, redis.Redis.from_url(
-            url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT,
-            socket_timeout=settings.REDIS_SOCKET_TIMEOUT))
+        _istemci = (url, hizli_istemci(url, baglanti_suresi=settings.REDIS_CONNECT_TIMEOUT,
+                                       soket_suresi=settings.REDIS_SOCKET_TIMEOUT))
     return _istemci[1]
 
 

@@ -1,6 +1,11 @@
 """Redis addresses (no Django import: the settings read them): a Redis Cluster's URL,
-`redis+cluster://host:port,host:port,...` (issue 44, CONTRACT 26)."""
+`redis+cluster://host:port,host:port,...` (issue 44, CONTRACT 26); and the one way the code base
+builds a plain Redis client of its own, learning "down" fast (`hizli_istemci`)."""
 from urllib.parse import urlsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 KUME_SEMASI = "redis+cluster"
 
@@ -23,3 +28,11 @@ def kume_dugumleri(url: str) -> list[tuple[str, int]]:
             raise ValueError(f"Bad node in the Redis Cluster URL: {adres!r}")
         dugumler.append((parca.hostname, parca.port or 6379))
     return dugumler
+
+
+def hizli_istemci(url: str, *, baglanti_suresi: float, soket_suresi: float) -> redis.Redis:
+    """A pooled client of the plain Redis at `url` that learns "down" fast: no retries (redis-py's
+    default spends about a second per call) and the given connect and socket timeouts (the
+    service's REDIS_CONNECT_TIMEOUT and REDIS_SOCKET_TIMEOUT, as its cache has)."""
+    return redis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=baglanti_suresi,
+                                socket_timeout=soket_suresi)
