@@ -41,6 +41,10 @@ def main() -> int:
     p.add_argument("--cpu", action="store_true",
                    help="time this process's CPU (time.process_time) instead of wall-clock time: steadier on a "
                         "shared, loaded machine; leaves out Redis's and PostgreSQL's own work")
+    p.add_argument("--sunucular", action="store_true",
+                   help="also say the CPU per request of this process's PostgreSQL backend and of the Redis server "
+                        "(/proc/<pid>/stat of the backend, Redis INFO cpu): the whole machine's work per request, "
+                        "not the Django process's alone")
     args = p.parse_args()
     saat = time.process_time if args.cpu else time.perf_counter
 
@@ -124,14 +128,22 @@ def main() -> int:
     sonuc = {}
     for ad in yollar:
         en_iyi = None
+        sunucular = None
         for _ in range(args.tur):
+            once = _sunucu_cpu(connection) if args.sunucular else None
             t0 = saat()
             for _ in range(args.kez):
                 istek(ad)
             gecen = (saat() - t0) / args.kez * 1000
+            if once is not None:
+                sonra = _sunucu_cpu(connection)
+                tur = tuple((b - a) / args.kez * 1000 for a, b in zip(once, sonra, strict=True))
+                sunucular = tur if sunucular is None else tuple(map(min, sunucular, tur))
             en_iyi = gecen if en_iyi is None else min(en_iyi, gecen)
         sonuc[ad] = en_iyi
-        print(f"{ad:12s} {en_iyi:.3f} ms{' CPU' if args.cpu else ''}/request (best of {args.tur} x {args.kez})")
+        ek = (f"; PostgreSQL backend {sunucular[0]:.3f} ms CPU, Redis {sunucular[1]:.3f} ms CPU (best of {args.tur})"
+              if sunucular else "")
+        print(f"{ad:12s} {en_iyi:.3f} ms{' CPU' if args.cpu else ''}/request (best of {args.tur} x {args.kez}){ek}")
     print(f"yoklama / bos_okuma = {sonuc['yoklama'] / sonuc['bos_okuma']:.2f}x time; "
           f"chat_mesaj / bos_kayit = {sonuc['chat_mesaj'] / sonuc['bos_kayit']:.2f}x time; "
           f"chat_mesaj / yayinli_kayit = {sonuc['chat_mesaj'] / sonuc['yayinli_kayit']:.2f}x time")
@@ -145,6 +157,22 @@ def main() -> int:
         s.sort_stats("tottime").print_stats(args.satir)
         s.sort_stats("cumulative").print_stats(args.satir * 2)
     return 0
+
+
+def _sunucu_cpu(connection) -> tuple[float, float]:
+    """(CPU seconds so far of this connection's PostgreSQL backend, of the Redis server): the
+    backend's /proc stat (the server runs on this machine), Redis's INFO cpu."""
+    from django.core.cache import caches
+
+    from supportdesk.core.throttling import _redis
+
+    with connection.cursor() as c:
+        c.execute("SELECT pg_backend_pid()")
+        pid = c.fetchone()[0]
+    alanlar = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    pg = (int(alanlar[11]) + int(alanlar[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    cpu = _redis(caches["default"]).info("cpu")
+    return pg, float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
 
 
 if __name__ == "__main__":
