@@ -698,7 +698,12 @@ def test_soket_istemcisi_sozlesmeye_gore(ortam):
     assert {"tip": "yaziyor", "data": {"oturum_id": oturum["id"]}} in gonderilen
     page.evaluate(f"window.__soketler[0].it('yaziyor', {{oturum_id: {oturum['id']}}})")
     page.get_by_text("yazıyor…").wait_for()
-    page.locator("#yazi").press("Enter")
+    # Answering a waiting chat takes it, and the console reads its list again 300 ms later. That
+    # read must be over before the frames below, which say what the server does not (the
+    # colleague's chat waiting): an answer landing between a frame and the check puts the server's
+    # list back. A loaded run waited 10 s for that row; this is the one race found on its path.
+    with page.expect_response(lambda r: r.request.method == "GET" and re.search(r"/api/v1/operator/chats(\?|$)", r.url)):
+        page.locator("#yazi").press("Enter")
     page.locator(".mesaj.operator").get_by_text("Bakıyorum").wait_for()
     mesaj_id = int(page.locator(".mesaj.operator").last.get_attribute("data-id"))
     page.evaluate(f"window.__soketler[0].it('okundu', {{oturum_id: {oturum['id']}, mesaj_id: {mesaj_id}}})")
