@@ -330,3 +330,55 @@ def test_bir_yeni_sohbet_sekmeleri_cizerken_basili_tutulan_sessize_alma_tiklamas
     sayi.filter(has_text="1").wait_for()  # the redraw that waited has run
     assert hatalar == []
     context.close()
+
+
+def test_gorunum_sayilari_yenilenirken_basili_tutulan_gorunum_tiklamasi_kaybolmaz(asgi_sunucu, tarayici):
+    # The views' counts are read again a second after a frame, every second in a busy queue. Their
+    # buttons used to be drawn anew with the counts, so a press and a release that straddled a
+    # count lost the operator's choice of a view. The buttons now stay; only their counts change.
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, email="ben@ornek.com")
+    widget = {"X-API-Key": a.api_key}
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
+    atanmamis = page.locator('[data-sayi="sohbet-atanmamis"]')
+    atanmamis.filter(has_text="0").wait_for()
+    dugme = page.locator('button.gorunum[data-tur="sohbet"][data-gorunum="atanmamis"]')
+    _ortasina_bas(page, dugme)
+    http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-gorunum", "ad": "Can", "mesaj": "Selam"}, widget)
+    atanmamis.filter(has_text="1").wait_for()  # counted again under the held pointer
+    page.mouse.up()
+    bekle(lambda: dugme.get_attribute("aria-pressed") == "true")
+    page.locator("#gorunum-listesi .satir").first.wait_for()  # the view chosen, its list read
+    assert dugme.get_attribute("aria-label") == "Atanmamış: 1"
+    assert hatalar == []
+    context.close()
+
+
+def test_acik_sohbet_guncellenirken_basili_tutulan_kapat_tiklamasi_kaybolmaz(asgi_sunucu, tarayici):
+    # A frame about the open chat (here a colleague's label) draws its header's buttons again. A
+    # press on Close that such a redraw straddled made no click. The header waits for the release,
+    # as the list and the tabs do: the dialog opens, and the label shows after it.
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, email="ben@ornek.com")
+    meslektas = operator_yap(a, email="meslektas@ornek.com")
+    widget = {"X-API-Key": a.api_key}
+    oturum = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-baslik", "ad": "Can", "mesaj": "Selam"},
+                  widget)["oturum"]
+    token = http(asgi_sunucu, "POST", "/api/v1/auth/login", {"email": meslektas.email, "sifre": TEST_SIFRE})["token"]
+    yetki = {"Authorization": f"Bearer {token}"}
+    etiket = http(asgi_sunucu, "POST", f"/api/v1/operator/tenants/{a.id}/etiketler", {"ad": "İade"}, yetki)["etiket"]
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
+    page.locator(f'.satir[data-id="{oturum["id"]}"] .satir-ac').click()
+    baslik = page.locator(".sohbet-baslik")
+    kapat = baslik.get_by_role("button", name="Kapat", exact=True)
+    _ortasina_bas(page, kapat)
+    # The frame reads the views' counts again a second after it: that read says it has come.
+    with page.expect_request(lambda r: "/operator/gorunumler" in r.url):
+        http(asgi_sunucu, "PUT", f"/api/v1/operator/chat/{oturum['id']}/etiketler", {"etiket_idleri": [etiket["id"]]},
+             yetki)
+    assert baslik.locator(".baslik-etiketler").inner_text() == ""  # held: not drawn under the pointer
+    page.mouse.up()
+    page.get_by_role("dialog").get_by_role("button", name="Evet").wait_for()
+    baslik.locator(".baslik-etiketler", has_text="İade").wait_for()  # the redraw that waited has run
+    assert hatalar == []
+    context.close()

@@ -34,19 +34,28 @@ export function gorunumKenari({ secildi, listeDegisti }) {
   return D.kap;
 }
 
+// The counts are read again every second in a busy queue. The buttons are drawn once and then
+// changed in place: a button replaced between a press and its release makes no click (the
+// operator's choice of a view lost to a count).
 function ciz() {
   if (!D.kap) return;
-  const grup = (tur, baslik) => h("div", { class: "gorunum-grup" }, h("h3", { text: baslik }),
-    h("ul", {}, GORUNUMLER.map((g) => {
-      const secili = D[tur] === g;
-      const sayi = D.sayilar ? D.sayilar[tur === "sohbet" ? "chat" : "ticket"][g] : null;
-      return h("li", {}, h("button", { type: "button", class: "gorunum", "aria-pressed": String(secili),
-        dataset: { tur, gorunum: g }, onclick: () => sec(tur, secili ? null : g),
-        "aria-label": soz("gorunumSayisi", { ad: M.gorunumAdlari[g], n: sayi === null ? "…" : sayiYaz(sayi) }) },
+  if (!D.kap.querySelector("button.gorunum")) {
+    const grup = (tur, baslik) => h("div", { class: "gorunum-grup" }, h("h3", { text: baslik }),
+      h("ul", {}, GORUNUMLER.map((g) => h("li", {}, h("button", { type: "button", class: "gorunum", dataset: { tur, gorunum: g },
+        onclick: () => sec(tur, D[tur] === g ? null : g) },
       h("span", { class: "ad", text: M.gorunumAdlari[g] }),
-      h("span", { class: "sayi", dataset: { sayi: `${tur}-${g}` }, text: sayi === null ? "…" : sayiYaz(sayi) })));
-    })));
-  bosalt(D.kap, grup("sohbet", M.sohbetler), grup("talep", M.talepler));
+      h("span", { class: "sayi", dataset: { sayi: `${tur}-${g}` } }))))));
+    bosalt(D.kap, grup("sohbet", M.sohbetler), grup("talep", M.talepler));
+  }
+  for (const dugme of D.kap.querySelectorAll("button.gorunum")) {
+    const { tur, gorunum: g } = dugme.dataset;
+    const sayi = D.sayilar ? D.sayilar[tur === "sohbet" ? "chat" : "ticket"][g] : null;
+    const metin = sayi === null ? "…" : sayiYaz(sayi);
+    dugme.setAttribute("aria-pressed", String(D[tur] === g));
+    dugme.setAttribute("aria-label", soz("gorunumSayisi", { ad: M.gorunumAdlari[g], n: metin }));
+    const yer = dugme.querySelector(".sayi");
+    if (yer.textContent !== metin) yer.textContent = metin;
+  }
 }
 
 function sec(tur, g) {

@@ -615,8 +615,8 @@ function sohbetSatiri(o) {
 
 // A redraw of the rows between a pointer's press and its release swallows the click (the press
 // and the release land on different elements: a checkbox or an Accept lost in a busy queue, a
-// project's tab or mute button). While a pointer is held on the list or the tabs, their redraw
-// waits for the release, and runs after the click.
+// project's tab or mute button, the open chat's Close). While a pointer is held on the list, the
+// tabs or the open chat's header, their redraw waits for the release, and runs after the click.
 const tutma = { basili: false, bekleyenler: new Set(), zaman: null };
 // True when a redraw must wait for the release (it runs then).
 function tutulurken(ciz) {
@@ -875,7 +875,7 @@ async function sohbetAc(id) {
   el.yazi.addEventListener("keydown", yaziTusu);
   el.yazi.addEventListener("input", yaziDegisti);
   el.hazir = h("ul", { id: "hazir-liste", class: "hazir", role: "listbox", "aria-label": M.hazirYanitlar, hidden: true });
-  el.sohbetBaslik = h("div", { class: "sohbet-baslik" });
+  el.sohbetBaslik = h("div", { class: "sohbet-baslik", onpointerdown: listeTutuldu });
   const gonder = h("button", { type: "submit", class: "birincil", text: M.gonder });
   el.yazmaModu = yazmaModu(el.yazi, gonder, { not: S.notModu, yalnizNot: kapali, yer: M.mesajYaz,
     degisti: (n) => { S.notModu = n; el.hazir.hidden = true; } });
@@ -899,6 +899,9 @@ async function sohbetAc(id) {
   if (sira === acmaSirasi) el.yazi.focus();
 }
 function sohbetBasligiCiz() {
+  // A frame about the open chat (a label, an SLA warning, a colleague's transfer) redraws its
+  // buttons: a press on Close or Transfer waits for its release (see tutulurken).
+  if (tutulurken(sohbetBasligiCiz)) return;
   const o = sohbetBul(S.acikSohbet);
   if (!o || !el.sohbetBaslik) return;
   const m = musteri(o.musteri_id) || {};
