@@ -382,3 +382,36 @@ def test_acik_sohbet_guncellenirken_basili_tutulan_kapat_tiklamasi_kaybolmaz(asg
     baslik.locator(".baslik-etiketler", has_text="İade").wait_for()  # the redraw that waited has run
     assert hatalar == []
     context.close()
+
+
+def test_acik_talep_guncellenirken_basili_tutulan_yanitla_tiklamasi_kaybolmaz(asgi_sunucu, tarayici):
+    # A frame about the open ticket (a colleague's change, the customer's reply) draws it again,
+    # its composer and Reply button too. A press on Reply that such a redraw straddled sent
+    # nothing. The ticket waits for the release: the reply goes, then the change shows.
+    from tickets.models import TicketYanit
+
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, email="ben@ornek.com")
+    meslektas = operator_yap(a, email="meslektas@ornek.com")
+    talep = http(asgi_sunucu, "POST", "/api/v1/widget/ticket/create",
+                 {"ziyaretci_id": "z-talep", "konu": "İade", "mesaj": "Paketim hasarlı geldi.", "ad": "Can"},
+                 {"X-API-Key": a.api_key})["ticket"]
+    token = http(asgi_sunucu, "POST", "/api/v1/auth/login", {"email": meslektas.email, "sifre": TEST_SIFRE})["token"]
+    context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
+    page.keyboard.press("v")
+    page.locator(f'#talepler .satir[data-id="{talep["id"]}"] .satir-ac').click()
+    page.get_by_text("Paketim hasarlı geldi.").wait_for()
+    page.get_by_label("Yanıtınız…").fill("Yenisini gönderiyoruz.")
+    oncelik = page.locator("#talep-oncelik-degistir")
+    _ortasina_bas(page, page.get_by_role("button", name="Yanıtla"))
+    # The frame reads the tickets' list again at once: that read says it has come.
+    with page.expect_response(lambda r: "/api/v1/operator/tickets" in r.url):
+        http(asgi_sunucu, "PATCH", f"/api/v1/operator/ticket/{talep['id']}", {"oncelik": "yuksek"},
+             {"Authorization": f"Bearer {token}"})
+    assert oncelik.input_value() == "normal"  # held: not drawn under the pointer
+    page.mouse.up()
+    bekle(lambda: TicketYanit.objects.filter(ticket_id=talep["id"], icerik="Yenisini gönderiyoruz.").exists())
+    page.locator(".mesaj.operator", has_text="Yenisini gönderiyoruz.").wait_for()
+    bekle(lambda: oncelik.input_value() == "yuksek")  # the redraw that waited has run
+    assert hatalar == []
+    context.close()

@@ -218,7 +218,7 @@ function iskeletCiz() {
     h("button", { type: "button", "data-gorunum": "talep", "aria-pressed": "false", "aria-keyshortcuts": "v",
       onclick: () => gorunumDegistir("talep"), text: M.talepler }),
     h("button", { type: "button", class: "ara-dugme", "aria-keyshortcuts": "/", onclick: aramayiAc, text: M.ara }));
-  el.orta = h("section", { class: "orta", "aria-label": M.sohbet }, bosBolme("sohbet"));
+  el.orta = h("section", { class: "orta", "aria-label": M.sohbet, onpointerdown: listeTutuldu }, bosBolme("sohbet"));
   el.baglam = h("aside", { class: "baglam", "aria-label": M.baglam });
   // CONTRACT 24: the views with their counts, and the bulk bar over the selected rows (gorunumler.js, toplu.js).
   el.gorunumKenari = gorunumKenari({ secildi: gorunumSecildi, listeDegisti: () => listeyiCiz() });
@@ -367,7 +367,7 @@ function soketOlayi(tip, d) {
     if (S.gorunum === "talep") talepleriYenile();
   } else if (tip === "ticket_yeni" || tip === "ticket_guncellendi") {
     if (S.gorunum === "talep") talepleriYenile();
-    if (S.acikTalep && d.ticket && d.ticket.id === S.acikTalep.id) talepAc(d.ticket.id);
+    if (S.acikTalep && d.ticket && d.ticket.id === S.acikTalep.id) acikTalebiYenile();
     panoGecikmeli();
   } else if (tip === "bahsedilme") {
     bahsedilme(d);
@@ -615,8 +615,9 @@ function sohbetSatiri(o) {
 
 // A redraw of the rows between a pointer's press and its release swallows the click (the press
 // and the release land on different elements: a checkbox or an Accept lost in a busy queue, a
-// project's tab or mute button, the open chat's Close). While a pointer is held on the list, the
-// tabs or the open chat's header, their redraw waits for the release, and runs after the click.
+// project's tab or mute button, the open chat's Close, the open ticket's Reply). While a pointer is
+// held on the list, the tabs or the middle pane, their redraws wait for the release, and run after
+// the click.
 const tutma = { basili: false, bekleyenler: new Set(), zaman: null };
 // True when a redraw must wait for the release (it runs then).
 function tutulurken(ciz) {
@@ -875,7 +876,7 @@ async function sohbetAc(id) {
   el.yazi.addEventListener("keydown", yaziTusu);
   el.yazi.addEventListener("input", yaziDegisti);
   el.hazir = h("ul", { id: "hazir-liste", class: "hazir", role: "listbox", "aria-label": M.hazirYanitlar, hidden: true });
-  el.sohbetBaslik = h("div", { class: "sohbet-baslik", onpointerdown: listeTutuldu });
+  el.sohbetBaslik = h("div", { class: "sohbet-baslik" });
   const gonder = h("button", { type: "submit", class: "birincil", text: M.gonder });
   el.yazmaModu = yazmaModu(el.yazi, gonder, { not: S.notModu, yalnizNot: kapali, yer: M.mesajYaz,
     degisti: (n) => { S.notModu = n; el.hazir.hidden = true; } });
@@ -1442,6 +1443,13 @@ async function talepSuzgeciCiz() {
 
 let talepEkleri = [];
 let talepAcmaSirasi = 0;
+// A frame about the open ticket (the customer's reply, a colleague's change) draws it again, its
+// buttons and composer too: after the release of a press on it (tutulurken).
+function acikTalebiYenile() {
+  if (tutulurken(acikTalebiYenile)) return;
+  if (S.acikTalep) talepAc(S.acikTalep.id);
+}
+
 async function talepAc(id) {
   const sira = ++talepAcmaSirasi; // a later opening (or redraw) wins over one still reading
   let t;
