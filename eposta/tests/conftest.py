@@ -1,13 +1,14 @@
 """A real SMTP server on loopback (aiosmtpd) for the mail tests, and the settings that point the
 service at it. Celery runs eagerly here: a queued task sends at once, after the commit."""
 import logging
-import socket
 from email import policy
 from email.parser import BytesParser
 
 import pytest
 from aiosmtpd.controller import Controller
 from celery import current_app
+
+from supportdesk.testing.sunucu import bos_port
 
 logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command
 
@@ -27,9 +28,7 @@ class SmtpSunucu:
     `baslat()` take the server down and bring it back on the same (ephemeral) port."""
 
     def __init__(self):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = bos_port()  # outside the ephemeral range: it is bound again after `durdur()`
         self.mesajlar: list = []
         self._kontrol = None
         self.baslat()

@@ -6,6 +6,7 @@ sees committed rows), and are skipped, with the reason, without REDIS_URL and Po
 always has both), like the Celery worker fixture.
 """
 import os
+import random
 import re
 import signal
 import socket
@@ -21,12 +22,55 @@ from django.conf import settings
 
 from .celery_worker import worker_veritabani_url
 
+_SECICI = random.SystemRandom()
+_ALT = 10_000  # below it: the well-known and registered ports a machine's own services tend to use
+
+
+def _gecici_aralik() -> tuple[int, int]:
+    """The kernel's ephemeral range: the local ports it gives outgoing connections and port-0 binds."""
+    try:
+        alt, ust = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        alt, ust = 32768, 60999
+    return alt, ust
+
+
+def _bos_mu(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def bos_port(*ekler: int) -> int:
+    """A loopback port that nobody holds, with `port + e` for each of `ekler` free too, for a server
+    another process binds later. Chosen below the kernel's ephemeral range: a port from that range
+    (bound to 0, then released) can be taken meanwhile as the local port of any outgoing connection
+    (a test's database or Redis connection, a browser's request) and the server's bind then fails
+    (a clean-clone CI run: `make prod`'s second socket process met `[Errno 98] address already in use`).
+    Another test's choice is the only rival left; a random pick keeps two of them apart."""
+    alt, _ = _gecici_aralik()
+    ust = alt - max(ekler, default=0) - 1
+    if ust > _ALT + 1000:
+        for _ in range(200):
+            port = _SECICI.randrange(_ALT, ust)
+            if all(_bos_mu(port + e) for e in (0, *ekler)):
+                return port
+    for _ in range(50):  # a machine whose ephemeral range leaves no room below it
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if all(_bos_mu(port + e) for e in ekler):
+            return port
+    raise RuntimeError("Boş bir port bulunamadı")
+
 
 def kapali_port() -> int:
-    """A loopback port nobody listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nobody listens on now (`bos_port`): a server to start there, or an address
+    that refuses connections."""
+    return bos_port()
 
 
 def psql(db_url: str, sql: str) -> None:

@@ -2,14 +2,15 @@
 answer, SQLite and in-memory stand-ins only where they do not, an explicit DATABASE_URL/REDIS_URL
 first; and the run says which in its summary."""
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from supportdesk.testing import altyapi
-from supportdesk.testing.sunucu import kapali_port
+from supportdesk.testing import altyapi, sunucu
+from supportdesk.testing.sunucu import bos_port, kapali_port
 
 KOK = Path(__file__).resolve().parents[2]
 
@@ -18,6 +19,30 @@ def test_kapali_portta_ne_postgresql_ne_redis_bulunur():
     port = kapali_port()
     assert altyapi.postgres_hazir_mi(port=port) is False
     assert altyapi.redis_hazir_mi(port=port) is False
+
+
+def test_bir_sunucuya_verilen_port_gecici_araligin_disinda_ve_bos():
+    # A port handed to a process that binds it later is below the kernel's ephemeral range, where no
+    # outgoing connection takes it meanwhile (`make prod`'s socket process met "address already in
+    # use" on one from that range), and it is free with each offset asked for.
+    alt, _ = sunucu._gecici_aralik()
+    taban = bos_port(1, 100, 101)
+    assert sunucu._ALT <= taban and taban + 101 < alt
+    for ek in (0, 1, 100, 101):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", taban + ek))
+
+
+def test_tutulan_bir_port_secilmez(monkeypatch):
+    # A pick whose port (or an offset) somebody holds is passed over for the next one.
+    with socket.socket() as tutulan:
+        tutulan.bind(("127.0.0.1", bos_port(1)))
+        tutulan.listen()
+        dolu = tutulan.getsockname()[1]
+        bos = bos_port(1)
+        adaylar = iter([dolu, dolu - 1, bos])  # dolu itself, then dolu - 1 whose +1 is dolu
+        monkeypatch.setattr(sunucu._SECICI, "randrange", lambda *a: next(adaylar))
+        assert bos_port(1) == bos
 
 
 def test_ikisi_de_yoksa_sqlite_ve_bellek_ici_kalir():

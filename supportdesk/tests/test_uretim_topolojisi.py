@@ -14,7 +14,6 @@ Redis; skipped without PostgreSQL and REDIS_URL (CI has both).
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,29 +26,11 @@ from django.conf import settings
 
 from canli.tests.yardimci import Soket
 from dosyalar.tests.yardimci import png_bayt
-from supportdesk.testing.sunucu import http_cagri, psql
+from supportdesk.testing.sunucu import bos_port, http_cagri, psql
 
 pytestmark = [pytest.mark.slow]
 
 SURE = 10.0  # a frame crosses processes well within this (CONTRACT 11 says 2 s on a quiet machine)
-
-
-def _bos_taban() -> int:
-    """A base port whose web (+0, +1), socket (+100, +101), worker and beat ports are all free."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            taban = s.getsockname()[1]
-        if taban > 60000:
-            continue
-        try:
-            for p in (taban, taban + 1, taban + 100, taban + 101):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        return taban
-    raise AssertionError("boş port bulunamadı")
 
 
 class Topoloji:
@@ -62,7 +43,7 @@ class Topoloji:
         self.yonetim_url = urlunsplit(parca._replace(path="/postgres"))
         # Missing on purpose: `make prod` creates its database (issue 37; it was a traceback).
         psql(self.yonetim_url, f'DROP DATABASE IF EXISTS "{self.db_adi}" WITH (FORCE)')
-        self.taban = _bos_taban()
+        self.taban = bos_port(1, 100, 101)  # web +0, +1; sockets +100, +101
         self.dizin = tmp / "prod"
         self.log = tmp / "make-prod.log"
         self.ortam = {
