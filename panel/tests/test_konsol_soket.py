@@ -354,18 +354,22 @@ def test_gorunum_sayilari_yenilenirken_basili_tutulan_gorunum_tiklamasi_kaybolma
     context.close()
 
 
+def _meslektasli_proje(taban):
+    """A tenant, the console's operator in it, and a colleague's bearer header for the API."""
+    a = MusteriFactory(firma_adi="Anadolu Yazılım")
+    ben = operator_yap(a, email="ben@ornek.com")
+    meslektas = operator_yap(a, email="meslektas@ornek.com")
+    token = http(taban, "POST", "/api/v1/auth/login", {"email": meslektas.email, "sifre": TEST_SIFRE})["token"]
+    return a, ben, {"Authorization": f"Bearer {token}"}
+
+
 def test_acik_sohbet_guncellenirken_basili_tutulan_kapat_tiklamasi_kaybolmaz(asgi_sunucu, tarayici):
     # A frame about the open chat (here a colleague's label) draws its header's buttons again. A
     # press on Close that such a redraw straddled made no click. The header waits for the release,
     # as the list and the tabs do: the dialog opens, and the label shows after it.
-    a = MusteriFactory(firma_adi="Anadolu Yazılım")
-    ben = operator_yap(a, email="ben@ornek.com")
-    meslektas = operator_yap(a, email="meslektas@ornek.com")
-    widget = {"X-API-Key": a.api_key}
+    a, ben, yetki = _meslektasli_proje(asgi_sunucu)
     oturum = http(asgi_sunucu, "POST", "/api/v1/widget/chat/start", {"ziyaretci_id": "z-baslik", "ad": "Can", "mesaj": "Selam"},
-                  widget)["oturum"]
-    token = http(asgi_sunucu, "POST", "/api/v1/auth/login", {"email": meslektas.email, "sifre": TEST_SIFRE})["token"]
-    yetki = {"Authorization": f"Bearer {token}"}
+                  {"X-API-Key": a.api_key})["oturum"]
     etiket = http(asgi_sunucu, "POST", f"/api/v1/operator/tenants/{a.id}/etiketler", {"ad": "İade"}, yetki)["etiket"]
     context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
     page.locator(f'.satir[data-id="{oturum["id"]}"] .satir-ac').click()
@@ -390,13 +394,10 @@ def test_acik_talep_guncellenirken_basili_tutulan_yanitla_tiklamasi_kaybolmaz(as
     # nothing. The ticket waits for the release: the reply goes, then the change shows.
     from tickets.models import TicketYanit
 
-    a = MusteriFactory(firma_adi="Anadolu Yazılım")
-    ben = operator_yap(a, email="ben@ornek.com")
-    meslektas = operator_yap(a, email="meslektas@ornek.com")
+    a, ben, yetki = _meslektasli_proje(asgi_sunucu)
     talep = http(asgi_sunucu, "POST", "/api/v1/widget/ticket/create",
                  {"ziyaretci_id": "z-talep", "konu": "İade", "mesaj": "Paketim hasarlı geldi.", "ad": "Can"},
                  {"X-API-Key": a.api_key})["ticket"]
-    token = http(asgi_sunucu, "POST", "/api/v1/auth/login", {"email": meslektas.email, "sifre": TEST_SIFRE})["token"]
     context, page, hatalar = konsol_ac(tarayici, asgi_sunucu, ben)
     page.keyboard.press("v")
     page.locator(f'#talepler .satir[data-id="{talep["id"]}"] .satir-ac').click()
@@ -407,7 +408,7 @@ def test_acik_talep_guncellenirken_basili_tutulan_yanitla_tiklamasi_kaybolmaz(as
     # The frame reads the tickets' list again at once: that read says it has come.
     with page.expect_response(lambda r: "/api/v1/operator/tickets" in r.url):
         http(asgi_sunucu, "PATCH", f"/api/v1/operator/ticket/{talep['id']}", {"oncelik": "yuksek"},
-             {"Authorization": f"Bearer {token}"})
+             yetki)
     assert oncelik.input_value() == "normal"  # held: not drawn under the pointer
     page.mouse.up()
     bekle(lambda: TicketYanit.objects.filter(ticket_id=talep["id"], icerik="Yenisini gönderiyoruz.").exists())
