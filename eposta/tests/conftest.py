@@ -25,10 +25,11 @@ class _Isleyici:
 
 class SmtpSunucu:
     """Received mails in `mesajlar` as (envelope recipients, EmailMessage). `durdur()` and
-    `baslat()` take the server down and bring it back on the same (ephemeral) port."""
+    `baslat()` take the server down and bring it back on the same port (`bos_port`: below the
+    kernel's ephemeral range, so no outgoing connection takes it while the server is down)."""
 
     def __init__(self):
-        self.port = bos_port()  # outside the ephemeral range: it is bound again after `durdur()`
+        self.port = bos_port()
         self.mesajlar: list = []
         self._kontrol = None
         self.baslat()
